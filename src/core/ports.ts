@@ -1,0 +1,114 @@
+// The only doors between the pure core and the outside world. Workers implement
+// these; tests implement them with scripted doubles. Nothing here may import a
+// model library, React, the DOM or a worker API.
+
+/** A passage of a document, the unit the retriever returns and citations point to. */
+export interface Passage {
+  /** Stable id, unique in the library (e.g. `${docId}#${index}`). */
+  id: string;
+  docId: string;
+  /** Title of the document the passage came from (used in `<paragraph>{title}\n{text}</paragraph>`). */
+  title: string;
+  text: string;
+  /** Position of the passage in its document (0-based), for citations. */
+  index: number;
+  /** Character offsets of the passage in the document's extracted text. */
+  start?: number;
+  end?: number;
+}
+
+export interface ScoredPassage extends Passage {
+  /** Retrieval similarity (cosine for normalised vectors), higher is closer. */
+  score: number;
+}
+
+export interface Retriever {
+  retrieve(query: string, k: number, signal?: AbortSignal): Promise<ScoredPassage[]>;
+}
+
+/**
+ * Raw (unnormalised) probabilities of each alternative in a reflection-token group,
+ * exactly as read from the model. The core normalises each group over itself only.
+ */
+export interface RetrieveProbs {
+  retrieval: number;
+  noRetrieval: number;
+  /** `[Continue to Use Evidence]`, when the generator can emit it. */
+  continueEvidence?: number;
+}
+export interface RelProbs {
+  relevant: number;
+  irrelevant: number;
+}
+export interface SupProbs {
+  full: number;
+  partial: number;
+  none: number;
+}
+/** p([Utility:1]) … p([Utility:5]). */
+export type UseProbs = [number, number, number, number, number];
+
+/** Where the critique probabilities of a candidate came from. */
+export type CritiqueSource = 'generator' | 'evaluator' | 'blend';
+
+export interface RetrievalDecisionRequest {
+  question: string;
+  /** Text of the segments already chosen on this path, in order. */
+  previous: string[];
+  signal?: AbortSignal;
+}
+
+export interface SegmentRequest {
+  question: string;
+  previous: string[];
+  /** The passage this candidate is written from, or null for a segment without retrieval. */
+  passage: Passage | null;
+  /** Called with the text of the segment so far, for streaming to the UI. */
+  onText?: (textSoFar: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface GeneratedSegment {
+  /** Segment text with every reflection token stripped. */
+  text: string;
+  /** Absent when the candidate was written without a passage. */
+  rel?: RelProbs;
+  sup?: SupProbs;
+  use?: UseProbs;
+  /** Sum of the log-probabilities of the segment's text tokens (for the optional sequence score). */
+  logprob?: number;
+  tokenCount: number;
+  /** True when the generator ended the answer (end of sequence) after this segment. */
+  done: boolean;
+  /** Set when the generator's output was malformed (missing slot, truncated); the candidate is kept but marked. */
+  problem?: string;
+}
+
+/** Work a generator did, so cost can be measured and compared. */
+export interface GeneratorCost {
+  promptTokens: number;
+  decodedTokens: number;
+  calls: number;
+}
+
+export interface Generator {
+  /** p([Retrieval]) vs p([No Retrieval]) (and optionally [Continue to Use Evidence]) before the next segment. */
+  decideRetrieval(req: RetrievalDecisionRequest): Promise<RetrieveProbs>;
+  /** One candidate per request, processed as a batch (one request per retrieved passage). */
+  generateSegments(reqs: SegmentRequest[]): Promise<GeneratedSegment[]>;
+  /** Cumulative cost since creation or the last reset. */
+  cost?(): GeneratorCost;
+}
+
+/** The evaluator: a cross-encoder for relevance and an NLI model for support. */
+export interface Critic {
+  /** ISREL probabilities of each passage for the question. */
+  relevance(question: string, passages: Passage[], signal?: AbortSignal): Promise<RelProbs[]>;
+  /** ISSUP probabilities of each text given its passage (pairs by index). */
+  support(pairs: { passage: Passage; text: string }[], signal?: AbortSignal): Promise<SupProbs[]>;
+}
+
+export interface Embedder {
+  /** Unit-length embeddings, one per text. */
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+}
