@@ -1,0 +1,108 @@
+// Shapes the decode loop produces and the UI renders. The UI depends on these
+// names; extend them, do not rename them.
+import type {
+  CritiqueSource,
+  RelProbs,
+  RetrieveProbs,
+  ScoredPassage,
+  SupProbs,
+  UseProbs,
+} from './ports';
+
+/** Critique weights of Eq. 4 (defaults 1.0 / 1.0 / 0.5); `seq` weights the normalised sequence likelihood (0 = off). */
+export interface Weights {
+  rel: number;
+  sup: number;
+  use: number;
+  seq: number;
+}
+
+export type RetrievalMode = 'adaptive' | 'always' | 'never';
+
+/** Settings that need a new decode when they change (as opposed to weights, which only re-rank). */
+export interface DecodeSettings {
+  mode: RetrievalMode;
+  /** δ: retrieve when p(Retrieval) / (p(Retrieval) + p(No Retrieval)) > threshold. */
+  threshold: number;
+  beamWidth: number;
+  maxDepth: number;
+  /** Passages retrieved per step, i.e. candidates per expanded node. */
+  passagesPerStep: number;
+  critiqueSource: CritiqueSource;
+  /** With critiqueSource 'blend': weight of the evaluator's probabilities (0..1). */
+  blend: number;
+}
+
+/** Settings that only re-rank a stored tree. */
+export interface RankSettings {
+  weights: Weights;
+  /** Drop candidates whose most likely support token is [No support / Contradictory]. */
+  hardConstraints: boolean;
+}
+
+/** One candidate segment: a node of the answer tree. Raw group probabilities are kept so re-ranking is pure. */
+export interface Candidate {
+  id: string;
+  parentId: string | null;
+  /** 0 for the first segment. */
+  depth: number;
+  /** Text with reflection tokens stripped. */
+  text: string;
+  /** The passage it was written from (its citation), or null when written without retrieval. */
+  passage: ScoredPassage | null;
+  /** The retrieval decision made before this segment. */
+  retrieve: { probs: RetrieveProbs | null; retrieved: boolean; reason: 'adaptive' | 'always' | 'never' | 'continue' };
+  /** The probabilities used for scoring, after the critique source was applied. */
+  rel?: RelProbs;
+  sup?: SupProbs;
+  use?: UseProbs;
+  /** The generator's own and the evaluator's probabilities, when each was computed. */
+  fromGenerator: { rel?: RelProbs; sup?: SupProbs; use?: UseProbs };
+  fromEvaluator?: { rel?: RelProbs; sup?: SupProbs };
+  logprob?: number;
+  tokenCount: number;
+  /** The generator ended the answer after this segment. */
+  done: boolean;
+  /** Malformed generator output, kept but marked. */
+  problem?: string;
+}
+
+/** Everything a decode considered: re-ranking works on this alone. */
+export interface AnswerTree {
+  question: string;
+  settings: DecodeSettings;
+  candidates: Candidate[];
+}
+
+export interface ScoredCandidate {
+  candidate: Candidate;
+  /** This segment's own score S (Eq. 4). */
+  segmentScore: number;
+  /** Path score including its ancestors. */
+  pathScore: number;
+  /** Why it was dropped, if it was (e.g. 'hard-constraint'). */
+  pruned?: string;
+  /** Survived the beam at its depth. */
+  inBeam: boolean;
+}
+
+export interface Ranking {
+  /** The chosen answer: one candidate per segment, root first. */
+  best: ScoredCandidate[];
+  /** Every candidate with its scores, by id. */
+  scored: Map<string, ScoredCandidate>;
+}
+
+export type DecodeEvent =
+  | { type: 'retrieval-decision'; depth: number; parentId: string | null; probs: RetrieveProbs | null; retrieve: boolean }
+  | { type: 'retrieved'; depth: number; parentId: string | null; passages: ScoredPassage[] }
+  | { type: 'text'; depth: number; parentId: string | null; passageId: string | null; text: string }
+  | { type: 'candidate'; candidate: Candidate }
+  | { type: 'beam'; depth: number; kept: string[] };
+
+export interface DecodeResult {
+  tree: AnswerTree;
+  ranking: Ranking;
+  /** True when the decode was aborted; the tree holds what was finished. */
+  aborted: boolean;
+}
