@@ -112,3 +112,21 @@ export interface Embedder {
   /** Unit-length embeddings, one per text. */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
+
+/** CRAG's three actions on a retrieval (see the CRAG paper). */
+export type CorrectionAction = 'correct' | 'incorrect' | 'ambiguous';
+
+export interface RetrievalCorrection {
+  action: CorrectionAction;
+  /** The knowledge to generate from: refined passages (kept strips recomposed), possibly from a re-search. */
+  passages: ScoredPassage[];
+  /** Set when no reliable evidence was found: answer without retrieval (marked) or abstain. */
+  noEvidence?: 'answer-without-retrieval' | 'abstain';
+  /** Human-readable account of what was done (rewrite used, strips kept), for the UI. */
+  details?: string;
+}
+
+/** Corrective retrieval (Self-CRAG): plugged into the decode loop between retrieval and generation. */
+export interface Corrector {
+  correct(question: string, passages: ScoredPassage[], signal?: AbortSignal): Promise<RetrievalCorrection>;
+}
