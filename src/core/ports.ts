@@ -130,3 +130,14 @@ export interface RetrievalCorrection {
 export interface Corrector {
   correct(question: string, passages: ScoredPassage[], signal?: AbortSignal): Promise<RetrievalCorrection>;
 }
+
+/** Free-form instruction following: CRAG's query rewrite, RAGAS's statements and generated questions. */
+export interface Writer {
+  write(instruction: string, opts?: { maxTokens?: number; signal?: AbortSignal }): Promise<string>;
+}
+
+/** An optional outside source for CRAG (e.g. a public encyclopedia search), used only when enabled and online. */
+export interface ExternalSearch {
+  readonly name: string;
+  search(query: string, k: number, signal?: AbortSignal): Promise<ScoredPassage[]>;
+}
