@@ -1,0 +1,133 @@
+// Shared plumbing for browser tests: the system Chromium driven by playwright-core,
+// a static server on loopback, and the two builds under test (production and e2e).
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const E2E_DIR = join(ROOT, 'dist-test');
+export const PROD_DIR = join(ROOT, 'dist');
+export const OUTPUT_DIR = join(ROOT, 'test-output');
+const TINY_MODELS = join(ROOT, 'test/fixtures/models');
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+// Without the background-networking flags Chromium hammers the closed network here.
+const BASE_FLAGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+// WebGPU through SwiftShader: the only adapter a GPU-less machine has (DESIGN.md).
+const WEBGPU_FLAGS = [
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
+
+/** Launches the system Chromium. A missing browser is a failure, never a silent skip. */
+export async function launchBrowser(opts: { webgpu?: boolean } = {}): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `BROWSER TESTS CANNOT RUN: no Chromium at ${CHROMIUM}. ` +
+        'Install it with `apt-get install -y chromium` (or set CHROMIUM_PATH). .ci/run installs it.',
+    );
+  }
+  const webgpu = opts.webgpu ?? true;
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...BASE_FLAGS, ...(webgpu ? WEBGPU_FLAGS : ['--disable-gpu'])],
+  });
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.jsonl': 'application/jsonl; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.onnx': 'application/octet-stream',
+  '.bin': 'application/octet-stream',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+export interface Served {
+  /** Base URL of the served directory, ending in '/' (includes the prefix). */
+  url: string;
+  /** Every path requested, in order (for asserting what a page fetched). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/** Serves a directory on 127.0.0.1 (a secure context), optionally under a sub-path prefix like '/apps/rag/'. */
+export async function serveDir(dir: string, opts: { prefix?: string } = {}): Promise<Served> {
+  const prefix = opts.prefix ?? '/';
+  const root = resolve(dir);
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    requests.push(path);
+    if (!path.startsWith(prefix)) {
+      res.writeHead(404).end('not under prefix');
+      return;
+    }
+    let file = normalize(join(root, path.slice(prefix.length)));
+    if (file !== root && !file.startsWith(root + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+    });
+    res.end(readFileSync(file));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    requests,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+function vite(mode: string, outDir: string): void {
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--mode', mode, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+}
+
+/** Builds the e2e test build (test doubles swapped in by `--mode e2e`) with the tiny models under models/. */
+export function buildE2E(): string {
+  vite('e2e', E2E_DIR);
+  if (existsSync(TINY_MODELS)) cpSync(TINY_MODELS, join(E2E_DIR, 'models'), { recursive: true });
+  return E2E_DIR;
+}
+
+/** Builds the production site exactly as shipped. */
+export function buildProduction(): string {
+  vite('production', PROD_DIR);
+  return PROD_DIR;
+}
