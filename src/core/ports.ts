@@ -124,6 +124,27 @@ export interface RetrievalCorrection {
   noEvidence?: 'answer-without-retrieval' | 'abstain';
   /** Human-readable account of what was done (rewrite used, strips kept), for the UI. */
   details?: string;
+  /** The keyword query the question was rewritten into, when a re-search happened. */
+  rewrite?: string;
+  /** The retrieval evaluator's score of every passage it judged, original and re-searched. */
+  evaluated?: { passageId: string; score: number; source: KnowledgeSource }[];
+  /** Every knowledge strip, kept or dropped, so the UI can show what the refinement did. */
+  strips?: KnowledgeStrip[];
+}
+
+/** Where a piece of CRAG knowledge came from: the first retrieval, the re-search with the rewrite, or the external source. */
+export type KnowledgeSource = 'retrieval' | 'research' | 'external';
+
+/** A few sentences of a passage, scored by the retrieval evaluator (CRAG's decompose-then-recompose). */
+export interface KnowledgeStrip {
+  passageId: string;
+  /** Position of the strip in its passage (0-based). */
+  index: number;
+  text: string;
+  score: number;
+  kept: boolean;
+  dropped?: 'below-threshold' | 'beyond-top-k';
+  source: KnowledgeSource;
 }
 
 /** Corrective retrieval (Self-CRAG): plugged into the decode loop between retrieval and generation. */
