@@ -1,6 +1,7 @@
 // Shapes the decode loop produces and the UI renders. The UI depends on these
 // names; extend them, do not rename them.
 import type {
+  CorrectionAction,
   CritiqueSource,
   RelProbs,
   RetrieveProbs,
@@ -51,7 +52,18 @@ export interface Candidate {
   /** The passage it was written from (its citation), or null when written without retrieval. */
   passage: ScoredPassage | null;
   /** The retrieval decision made before this segment. */
-  retrieve: { probs: RetrieveProbs | null; retrieved: boolean; reason: 'adaptive' | 'always' | 'never' | 'continue' };
+  retrieve: {
+    probs: RetrieveProbs | null;
+    retrieved: boolean;
+    reason: 'adaptive' | 'always' | 'never' | 'continue';
+    /** Why the decision could not be carried out as made, e.g. retrieval found no passages so the segment was written without one. */
+    note?: string;
+  };
+  /**
+   * What the corrector (Self-CRAG) did to this step's retrieval. With `noEvidence: 'abstain'` the
+   * candidate is a marker with empty text: the system declined to answer this step for lack of evidence.
+   */
+  correction?: { action: CorrectionAction; details?: string; noEvidence?: 'answer-without-retrieval' | 'abstain' };
   /** The probabilities used for scoring, after the critique source was applied. */
   rel?: RelProbs;
   sup?: SupProbs;
