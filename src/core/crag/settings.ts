@@ -1,0 +1,66 @@
+/**
+ * CRAG settings. The paper's evaluator is a fine-tuned T5-large scoring in [-1, 1], with
+ * (upper, lower) set empirically to (0.59, -0.99) on PopQA and (0.5, -0.91) on PubHealth/ARC,
+ * and a strip filter threshold of -0.5. Ours is a cross-encoder whose logit goes through a
+ * sigmoid, so scores are probabilities in [0, 1] and the paper's numbers do not carry over:
+ * - upper 0.5: the cross-encoder's own decision boundary (logit 0), i.e. "Correct" needs at
+ *   least one passage the evaluator thinks is more likely relevant than not;
+ * - lower 0.05: the paper's lower thresholds sit at the very bottom of its range (-0.91 maps
+ *   linearly to 0.045 on [0, 1]), so "Incorrect" means every passage is confidently irrelevant;
+ * - strip threshold 0.25: the paper's -0.5 mapped linearly onto [0, 1].
+ */
+export type NoEvidencePolicy = 'answer-without-retrieval' | 'abstain';
+
+export interface CragSettings {
+  /** A retrieval is Correct when some passage scores strictly above this. */
+  upper: number;
+  /** A retrieval is Incorrect when every passage scores strictly below this. */
+  lower: number;
+  /** Knowledge strips scoring strictly below this are dropped. */
+  stripThreshold: number;
+  /** At most this many strips are kept per passage, best first (the paper's top-k = 5). */
+  stripTopK: number;
+  /** Sentences per knowledge strip; passages of one or two sentences stay a single strip. */
+  sentencesPerStrip: number;
+  /** Passages fetched by the re-search with the rewritten query, and kept in the end. */
+  k: number;
+  /** Use the external source (when one is configured and the page is online). Off by default. */
+  externalEnabled: boolean;
+  /** What to do when no reliable evidence was found. */
+  noEvidence: NoEvidencePolicy;
+}
+
+export const DEFAULT_CRAG_SETTINGS: Readonly<CragSettings> = Object.freeze({
+  upper: 0.5,
+  lower: 0.05,
+  stripThreshold: 0.25,
+  stripTopK: 5,
+  sentencesPerStrip: 2,
+  k: 3,
+  externalEnabled: false,
+  noEvidence: 'answer-without-retrieval',
+});
+
+/** Fills defaults and rejects settings that cannot work, with a message naming the field. */
+export function resolveCragSettings(partial: Partial<CragSettings> = {}): CragSettings {
+  const s: CragSettings = { ...DEFAULT_CRAG_SETTINGS, ...partial };
+  for (const key of ['upper', 'lower', 'stripThreshold'] as const) {
+    const v = s[key];
+    if (!Number.isFinite(v) || v < 0 || v > 1) {
+      throw new RangeError(`CRAG setting "${key}" must be a number between 0 and 1 (got ${String(v)})`);
+    }
+  }
+  if (s.lower > s.upper) {
+    throw new RangeError(`CRAG setting "lower" (${s.lower}) must not exceed "upper" (${s.upper})`);
+  }
+  for (const key of ['stripTopK', 'sentencesPerStrip', 'k'] as const) {
+    const v = s[key];
+    if (!Number.isInteger(v) || v < 1) {
+      throw new RangeError(`CRAG setting "${key}" must be a whole number of at least 1 (got ${String(v)})`);
+    }
+  }
+  if (s.noEvidence !== 'answer-without-retrieval' && s.noEvidence !== 'abstain') {
+    throw new RangeError(`CRAG setting "noEvidence" must be 'answer-without-retrieval' or 'abstain'`);
+  }
+  return s;
+}
