@@ -1,0 +1,118 @@
+// Settings and shapes shared by the main-thread client, the evaluator worker and
+// the Node indexer. Pure data: no DOM, worker or model-library imports, so the
+// worker and Node can import it too.
+
+/** Where model files come from: the Hugging Face hub (cached by the browser) or a pack served by the app. */
+export type ModelSource = 'hub' | 'local';
+
+/** 'auto' picks WebGPU when an adapter exists, else WASM. */
+export type DevicePreference = 'auto' | 'webgpu' | 'wasm';
+
+/**
+ * Weight file variant (transformers.js `dtype`): 'fp32' reads `onnx/model.onnx`, 'q8' reads
+ * `onnx/model_quantized.onnx`. Left unset, transformers.js picks per device (q8 on wasm, fp32 on webgpu).
+ */
+export type ModelDtype = 'auto' | 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'q4f16' | 'bnb4';
+
+export interface ModelSpec {
+  /** Hub id (`owner/name`) or, with source 'local', the folder name under the model pack. */
+  id: string;
+  dtype?: ModelDtype;
+}
+
+export interface EvaluatorConfig {
+  /** Sentence embeddings (mean pooling, normalised). */
+  embedder: ModelSpec;
+  /** Cross-encoder with a single relevance logit, read as a sigmoid probability. */
+  reranker: ModelSpec;
+  /** NLI classifier; its label order is read from the model's `config.json` `id2label`. */
+  nli: ModelSpec;
+  source: ModelSource;
+  /**
+   * Root of the local model pack. In the browser an absolute PATH (e.g. `/app/models/`), not a
+   * full URL: transformers.js silently skips the tokenizer otherwise. In Node a filesystem folder.
+   */
+  localModelPath?: string;
+  /** Folder (URL or absolute path) serving the onnxruntime-web wasm + mjs files; browser only. */
+  wasmPaths?: string;
+  device: DevicePreference;
+  /** Texts per model call. */
+  batchSize?: number;
+}
+
+export type EvaluatorDevice = 'webgpu' | 'wasm' | 'cpu';
+
+/** Which device the evaluator runs on and why, for the UI. */
+export interface DeviceReport {
+  device: EvaluatorDevice;
+  reason: string;
+}
+
+export type EvaluatorModelRole = 'embedder' | 'reranker' | 'nli';
+
+/** Loading progress of one model, aggregated over its files. */
+export interface EvaluatorProgress {
+  role: EvaluatorModelRole;
+  model: string;
+  /** 'loading' while files arrive, 'ready' once the model can run. */
+  status: 'loading' | 'ready';
+  /** File currently being read, when known. */
+  file?: string;
+  loadedBytes: number;
+  /** 0 while sizes are unknown. */
+  totalBytes: number;
+  filesDone: number;
+  filesTotal: number;
+}
+
+export type EvaluatorProgressCallback = (progress: EvaluatorProgress) => void;
+
+export const DEFAULT_EMBEDDER = 'Xenova/all-MiniLM-L6-v2';
+export const DEFAULT_RERANKER = 'Xenova/ms-marco-MiniLM-L-6-v2';
+export const DEFAULT_NLI = 'Xenova/nli-deberta-v3-xsmall';
+export const DEFAULT_BATCH_SIZE = 16;
+
+/** Folder of the app (relative to its base) that serves local model packs. */
+export const LOCAL_MODELS_DIR = 'models/';
+/** Folder of the app (relative to its base) that serves the ORT wasm files (emitted by the Vite build). */
+export const ORT_WASM_DIR = 'ort/';
+
+export const DEFAULT_EVALUATOR_CONFIG: EvaluatorConfig = {
+  embedder: { id: DEFAULT_EMBEDDER },
+  reranker: { id: DEFAULT_RERANKER },
+  nli: { id: DEFAULT_NLI },
+  source: 'hub',
+  device: 'auto',
+  batchSize: DEFAULT_BATCH_SIZE,
+};
+
+export type EvaluatorConfigInput = Partial<Omit<EvaluatorConfig, 'embedder' | 'reranker' | 'nli'>> & {
+  embedder?: ModelSpec | string;
+  reranker?: ModelSpec | string;
+  nli?: ModelSpec | string;
+};
+
+function spec(value: ModelSpec | string | undefined, fallback: ModelSpec): ModelSpec {
+  if (value === undefined) return fallback;
+  const s = typeof value === 'string' ? { id: value } : value;
+  if (!s.id.trim()) throw new Error('Evaluator config: a model id is empty.');
+  return s;
+}
+
+/**
+ * A complete config for the browser, with the local model path and ORT wasm folder resolved
+ * against the page's base URI (so the app works from any sub-path). Call on the main thread
+ * with `document.baseURI`.
+ */
+export function resolveEvaluatorConfig(input: EvaluatorConfigInput, baseURI: string): EvaluatorConfig {
+  const base = new URL(baseURI);
+  return {
+    ...DEFAULT_EVALUATOR_CONFIG,
+    ...input,
+    embedder: spec(input.embedder, DEFAULT_EVALUATOR_CONFIG.embedder),
+    reranker: spec(input.reranker, DEFAULT_EVALUATOR_CONFIG.reranker),
+    nli: spec(input.nli, DEFAULT_EVALUATOR_CONFIG.nli),
+    localModelPath: input.localModelPath ?? new URL(LOCAL_MODELS_DIR, base).pathname,
+    wasmPaths: input.wasmPaths ?? new URL(ORT_WASM_DIR, base).href,
+  };
+}

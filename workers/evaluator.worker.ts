@@ -1,0 +1,64 @@
+// The evaluator worker: embeddings, cross-encoder relevance and NLI support over
+// transformers.js, exposed with comlink. Thin: every model detail lives in
+// ./evaluator/*. transformers.js is imported lazily (see runtime.ts).
+import * as Comlink from 'comlink';
+import type { DeviceReport, EvaluatorConfig, EvaluatorModelRole, EvaluatorProgressCallback } from '../src/evaluator/config';
+import type { EvaluatorWorkerApi } from '../src/evaluator/protocol';
+import { pickDevice } from './evaluator/device';
+import { createEmbedder, type LoadedEmbedder } from './evaluator/embedder';
+import { createSupportModel, type SupportModel } from './evaluator/nli';
+import { createReranker, type Reranker } from './evaluator/reranker';
+import type { RuntimeOptions } from './evaluator/runtime';
+
+interface Models {
+  embedder: LoadedEmbedder;
+  reranker: Reranker;
+  nli: SupportModel;
+}
+
+let models: Models | undefined;
+
+function need(): Models {
+  if (!models) throw new Error('The evaluator worker was used before init().');
+  return models;
+}
+
+async function disposeAll(): Promise<void> {
+  const m = models;
+  models = undefined;
+  if (m) await Promise.all([m.embedder.dispose(), m.reranker.dispose(), m.nli.dispose()]);
+}
+
+const api: EvaluatorWorkerApi = {
+  async init(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback): Promise<DeviceReport> {
+    await disposeAll();
+    const device = await pickDevice(config.device);
+    const runtime: RuntimeOptions = {
+      source: config.source,
+      device: device.device,
+      ...(config.localModelPath !== undefined ? { localModelPath: config.localModelPath } : {}),
+      ...(config.wasmPaths !== undefined ? { wasmPaths: config.wasmPaths } : {}),
+      ...(config.batchSize !== undefined ? { batchSize: config.batchSize } : {}),
+      ...(onProgress ? { onProgress } : {}),
+    };
+    models = {
+      embedder: createEmbedder({ ...runtime, model: config.embedder }),
+      reranker: createReranker({ ...runtime, model: config.reranker }),
+      nli: createSupportModel({ ...runtime, model: config.nli }),
+    };
+    return device;
+  },
+  async load(roles: EvaluatorModelRole[]) {
+    const m = need();
+    await Promise.all(roles.map((r) => m[r].ready()));
+  },
+  async embed(texts) {
+    const vectors = await need().embedder.embed(texts);
+    return Comlink.transfer(vectors, vectors.map((v) => v.buffer as ArrayBuffer));
+  },
+  relevance: (query, texts) => need().reranker.score(query, texts),
+  support: (pairs) => need().nli.support(pairs),
+  dispose: disposeAll,
+};
+
+Comlink.expose(api);

@@ -1,0 +1,147 @@
+// Shared plumbing for the evaluator adapters: lazy transformers.js import, its
+// environment (where models and ORT wasm come from), progress aggregation and
+// load errors that name the model. Works in the worker and in Node.
+import type {
+  EvaluatorDevice,
+  EvaluatorModelRole,
+  EvaluatorProgressCallback,
+  ModelSource,
+  ModelSpec,
+} from '../../src/evaluator/config';
+
+export type Transformers = typeof import('@huggingface/transformers');
+
+export interface RuntimeOptions {
+  source: ModelSource;
+  /** Browser: absolute path of the model pack; Node: a folder. Required with source 'local'. */
+  localModelPath?: string;
+  /** Folder serving `ort-wasm-simd-threaded.asyncify.{mjs,wasm}` (browser only). */
+  wasmPaths?: string;
+  /** Resolved device; Node uses 'cpu' (onnxruntime-node). */
+  device?: EvaluatorDevice;
+  batchSize?: number;
+  onProgress?: EvaluatorProgressCallback;
+}
+
+/** The onnxruntime-web build transformers.js loads on web (its WebGPU bundle) pairs with the asyncify wasm. */
+export const ORT_WASM_FILES = {
+  mjs: 'ort-wasm-simd-threaded.asyncify.mjs',
+  wasm: 'ort-wasm-simd-threaded.asyncify.wasm',
+} as const;
+
+const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined' && typeof self === 'undefined';
+
+let loaded: Promise<Transformers> | undefined;
+
+/** Imported lazily: a top-level await in the worker's import graph makes comlink calls hang. */
+export async function transformers(opts: RuntimeOptions): Promise<Transformers> {
+  loaded ??= import('@huggingface/transformers');
+  const t = await loaded;
+  configure(t, opts);
+  return t;
+}
+
+function configure(t: Transformers, opts: RuntimeOptions): void {
+  const env = t.env;
+  if (opts.source === 'local') {
+    if (!opts.localModelPath) throw new Error('Evaluator config: source "local" needs localModelPath.');
+    env.allowLocalModels = true;
+    env.allowRemoteModels = false;
+    env.localModelPath = opts.localModelPath.endsWith('/') ? opts.localModelPath : `${opts.localModelPath}/`;
+  } else {
+    env.allowLocalModels = false;
+    env.allowRemoteModels = true;
+  }
+  const wasm = env.backends.onnx.wasm;
+  if (opts.wasmPaths && wasm) {
+    const dir = opts.wasmPaths.endsWith('/') ? opts.wasmPaths : `${opts.wasmPaths}/`;
+    wasm.wasmPaths = { mjs: dir + ORT_WASM_FILES.mjs, wasm: dir + ORT_WASM_FILES.wasm };
+  }
+}
+
+export function runtimeDevice(opts: RuntimeOptions): EvaluatorDevice {
+  return opts.device ?? (isNode ? 'cpu' : 'wasm');
+}
+
+/** Options common to every `from_pretrained` / `pipeline` call of one model. */
+export function loadOptions(role: EvaluatorModelRole, model: ModelSpec, opts: RuntimeOptions) {
+  return {
+    device: runtimeDevice(opts),
+    ...(model.dtype && model.dtype !== 'auto' ? { dtype: model.dtype } : {}),
+    progress_callback: progressReporter(role, model.id, opts.onProgress),
+  };
+}
+
+type ProgressInfo = Parameters<NonNullable<Parameters<Transformers['pipeline']>[2]>['progress_callback'] & {}>[0];
+
+/** Folds transformers.js per-file events into one running total per model (bytes and files). */
+export function progressReporter(role: EvaluatorModelRole, model: string, onProgress?: EvaluatorProgressCallback) {
+  const files = new Map<string, { loaded: number; total: number; done: boolean }>();
+  return (info: ProgressInfo) => {
+    if (!onProgress || !('file' in info)) return;
+    const f = files.get(info.file) ?? { loaded: 0, total: 0, done: false };
+    files.set(info.file, f);
+    if (info.status === 'progress') {
+      f.loaded = info.loaded;
+      f.total = info.total;
+    } else if (info.status === 'done') {
+      f.done = true;
+      f.loaded = Math.max(f.loaded, f.total);
+    }
+    let loadedBytes = 0;
+    let totalBytes = 0;
+    let filesDone = 0;
+    for (const v of files.values()) {
+      loadedBytes += v.loaded;
+      totalBytes += v.total;
+      if (v.done) filesDone++;
+    }
+    onProgress({ role, model, status: 'loading', file: info.file, loadedBytes, totalBytes, filesDone, filesTotal: files.size });
+  };
+}
+
+export function reportReady(role: EvaluatorModelRole, model: string, onProgress?: EvaluatorProgressCallback): void {
+  onProgress?.({ role, model, status: 'ready', loadedBytes: 0, totalBytes: 0, filesDone: 0, filesTotal: 0 });
+}
+
+const ROLE_NAMES: Record<EvaluatorModelRole, string> = {
+  embedder: 'embedding',
+  reranker: 'relevance (cross-encoder)',
+  nli: 'support (NLI)',
+};
+
+/** Runs a model load, turning any failure into an error that names the model and where it was looked for. */
+export async function loading<T>(role: EvaluatorModelRole, model: ModelSpec, opts: RuntimeOptions, load: () => Promise<T>): Promise<T> {
+  try {
+    const value = await load();
+    reportReady(role, model.id, opts.onProgress);
+    return value;
+  } catch (e) {
+    const where = opts.source === 'local' ? `the local model pack at ${opts.localModelPath ?? '?'}` : 'the Hugging Face hub';
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new Error(`Could not load the ${ROLE_NAMES[role]} model "${model.id}" from ${where}: ${reason}`);
+  }
+}
+
+export function batches<T>(items: T[], size: number): T[][] {
+  const n = Math.max(1, Math.floor(size));
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += n) out.push(items.slice(i, i + n));
+  return out;
+}
+
+export const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+export function softmax(row: ArrayLike<number>): number[] {
+  let max = -Infinity;
+  for (let i = 0; i < row.length; i++) max = Math.max(max, row[i]!);
+  const exps = Array.from(row, (x) => Math.exp(x - max));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return exps.map((x) => x / sum);
+}
+
+/** Rows of a [n, cols] tensor's data as plain numbers. */
+export function rows(data: ArrayLike<number>, n: number): number[][] {
+  const cols = data.length / n;
+  return Array.from({ length: n }, (_, i) => Array.from({ length: cols }, (_, j) => Number(data[i * cols + j])));
+}
