@@ -1,0 +1,98 @@
+// The postMessage API for a page that embeds the app in an iframe. Only origins
+// listed in `?embedOrigin=` may drive it; messages from anywhere else are
+// ignored and logged, and replies go only to the origin that asked.
+
+export type EmbedRequest = { type: 'ask'; question: string; id?: string } | { type: 'ping'; id?: string };
+
+export interface EmbedSegment {
+  text: string;
+  citation: { passageId: string; title: string } | null;
+  isrel: number | null;
+  issup: number | null;
+  isuse: number | null;
+}
+
+export type EmbedReply =
+  | { type: 'ready' }
+  | { type: 'pong'; id?: string }
+  | { type: 'answer'; id?: string; question: string; segments: EmbedSegment[]; aborted: boolean; evidenceOnly: boolean }
+  | { type: 'error'; id?: string; message: string };
+
+/** Origins from `?embedOrigin=a&embedOrigin=b` or a comma list; only exact http(s) origins count. */
+export function parseAllowedOrigins(search: string): string[] {
+  const values = new URLSearchParams(search).getAll('embedOrigin').flatMap((v) => v.split(','));
+  const out = new Set<string>();
+  for (const v of values) {
+    try {
+      const u = new URL(v.trim());
+      // `new URL('null')` throws; opaque origins can never be allowed.
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin !== 'null') out.add(u.origin);
+    } catch {
+      // not a URL: ignored
+    }
+  }
+  return [...out];
+}
+
+export function parseRequest(data: unknown): EmbedRequest | string {
+  if (data === null || typeof data !== 'object') return 'message is not an object';
+  const d = data as Record<string, unknown>;
+  const id = typeof d.id === 'string' ? d.id : undefined;
+  if (d.type === 'ping') return { type: 'ping', id };
+  if (d.type === 'ask') {
+    if (typeof d.question !== 'string' || !d.question.trim()) return 'ask needs a non-empty string `question`';
+    return { type: 'ask', question: d.question.trim().slice(0, 2000), id };
+  }
+  return `unknown message type ${JSON.stringify(String(d.type))}`;
+}
+
+interface MessageSourceLike {
+  postMessage(message: unknown, targetOrigin: string): void;
+}
+
+export interface EmbedHost {
+  addEventListener(type: 'message', fn: (e: MessageEvent) => void): void;
+  removeEventListener(type: 'message', fn: (e: MessageEvent) => void): void;
+  /** The embedding page's window (window.parent); equal to self when not framed. */
+  parent: MessageSourceLike;
+}
+
+export interface EmbedBridge {
+  reply(to: { origin: string; id?: string }, msg: EmbedReply): void;
+  dispose(): void;
+}
+
+export function createEmbedBridge(opts: {
+  host: EmbedHost;
+  allowed: string[];
+  onRequest: (req: EmbedRequest, from: { origin: string; id?: string }) => void;
+  log?: (message: string) => void;
+}): EmbedBridge {
+  const { host, allowed } = opts;
+  const log = opts.log ?? ((m: string) => console.warn(m));
+  const reply = (to: { origin: string; id?: string }, msg: EmbedReply) => {
+    host.parent.postMessage(msg, to.origin);
+  };
+  const onMessage = (e: MessageEvent) => {
+    if (!allowed.includes(e.origin)) {
+      log(`[embed] ignored a message from ${e.origin || 'an opaque origin'}: not in embedOrigin`);
+      return;
+    }
+    // Another window of an allowed origin (a popup, a sibling frame) is not the embedder.
+    if (e.source !== host.parent) {
+      log(`[embed] ignored a message from ${e.origin}: not sent by the embedding page`);
+      return;
+    }
+    const req = parseRequest(e.data);
+    if (typeof req === 'string') {
+      reply({ origin: e.origin }, { type: 'error', message: req });
+      return;
+    }
+    opts.onRequest(req, { origin: e.origin, id: req.id });
+  };
+  host.addEventListener('message', onMessage);
+  if (host.parent !== (host as unknown)) {
+    for (const origin of allowed) host.parent.postMessage({ type: 'ready' } satisfies EmbedReply, origin);
+  }
+  return { reply, dispose: () => host.removeEventListener('message', onMessage) };
+}

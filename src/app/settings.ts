@@ -1,0 +1,126 @@
+// The user's tuning, persisted in localStorage. Stored values are untrusted
+// (older versions, hand edits, other tabs): every field is validated on its own
+// and a bad one falls back to its default without losing the others.
+import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../core/defaults';
+import type { CritiqueSource } from '../core/ports';
+import type { DecodeSettings, RankSettings, RetrievalMode } from '../core/types';
+
+export type Theme = 'system' | 'light' | 'dark';
+
+export interface AppSettings {
+  decode: DecodeSettings;
+  rank: RankSettings;
+  theme: Theme;
+}
+
+export const SETTINGS_KEY = 'selfrag.settings';
+export const SETTINGS_VERSION = 1;
+
+/** Slider ranges; also the bounds a stored or linked value must respect. */
+export const RANGES = {
+  weight: { min: 0, max: 3, step: 0.1 },
+  seq: { min: 0, max: 2, step: 0.1 },
+  threshold: { min: 0, max: 1, step: 0.05 },
+  beamWidth: { min: 1, max: 6, step: 1 },
+  maxDepth: { min: 1, max: 12, step: 1 },
+  passagesPerStep: { min: 1, max: 10, step: 1 },
+  blend: { min: 0, max: 1, step: 0.05 },
+} as const;
+
+const MODES: readonly RetrievalMode[] = ['adaptive', 'always', 'never'];
+const SOURCES: readonly CritiqueSource[] = ['generator', 'evaluator', 'blend'];
+const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
+
+export function defaultSettings(): AppSettings {
+  return {
+    decode: { ...DEFAULT_DECODE_SETTINGS },
+    rank: { ...DEFAULT_RANK_SETTINGS, weights: { ...DEFAULT_RANK_SETTINGS.weights } },
+    theme: 'system',
+  };
+}
+
+function num(v: unknown, fallback: number, range: { min: number; max: number }, integer = false): number {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isFinite(n)) return fallback;
+  if (integer && !Number.isInteger(n)) return fallback;
+  return n < range.min || n > range.max ? fallback : n;
+}
+
+function oneOf<T extends string>(v: unknown, allowed: readonly T[], fallback: T): T {
+  return typeof v === 'string' && (allowed as readonly string[]).includes(v) ? (v as T) : fallback;
+}
+
+function bool(v: unknown, fallback: boolean): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v === '1' || v === 'true') return true;
+  if (v === '0' || v === 'false') return false;
+  return fallback;
+}
+
+function obj(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+/** Field-by-field validation of anything that claims to be settings. */
+export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettings()): AppSettings {
+  const r = obj(raw);
+  const d = obj(r.decode);
+  const k = obj(r.rank);
+  const w = obj(k.weights);
+  const bd = base.decode;
+  const bw = base.rank.weights;
+  return {
+    decode: {
+      mode: oneOf(d.mode, MODES, bd.mode),
+      threshold: num(d.threshold, bd.threshold, RANGES.threshold),
+      beamWidth: num(d.beamWidth, bd.beamWidth, RANGES.beamWidth, true),
+      maxDepth: num(d.maxDepth, bd.maxDepth, RANGES.maxDepth, true),
+      passagesPerStep: num(d.passagesPerStep, bd.passagesPerStep, RANGES.passagesPerStep, true),
+      critiqueSource: oneOf(d.critiqueSource, SOURCES, bd.critiqueSource),
+      blend: num(d.blend, bd.blend, RANGES.blend),
+    },
+    rank: {
+      weights: {
+        rel: num(w.rel, bw.rel, RANGES.weight),
+        sup: num(w.sup, bw.sup, RANGES.weight),
+        use: num(w.use, bw.use, RANGES.weight),
+        seq: num(w.seq, bw.seq, RANGES.seq),
+      },
+      hardConstraints: bool(k.hardConstraints, base.rank.hardConstraints),
+    },
+    theme: oneOf(r.theme, THEMES, base.theme),
+  };
+}
+
+export function loadSettings(storage: Pick<Storage, 'getItem'> | undefined): AppSettings {
+  const fallback = defaultSettings();
+  if (!storage) return fallback;
+  let text: string | null;
+  try {
+    text = storage.getItem(SETTINGS_KEY);
+  } catch {
+    return fallback;
+  }
+  if (!text) return fallback;
+  try {
+    const parsed = obj(JSON.parse(text));
+    // A future or unknown version may mean fields changed meaning: start clean.
+    if (parsed.version !== SETTINGS_VERSION) return fallback;
+    return sanitizeSettings(parsed.settings, fallback);
+  } catch {
+    return fallback;
+  }
+}
+
+export function saveSettings(storage: Pick<Storage, 'setItem'> | undefined, settings: AppSettings): void {
+  try {
+    storage?.setItem(SETTINGS_KEY, JSON.stringify({ version: SETTINGS_VERSION, settings }));
+  } catch {
+    // Private mode or a full quota: settings still work for this visit.
+  }
+}
+
+/** Which decode settings differ, for the "needs a new decode" offer. */
+export function decodeChanges(used: DecodeSettings, now: DecodeSettings): (keyof DecodeSettings)[] {
+  return (Object.keys(now) as (keyof DecodeSettings)[]).filter((key) => used[key] !== now[key]);
+}

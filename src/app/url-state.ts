@@ -1,0 +1,59 @@
+// A question and its settings carried in the URL so an answer can be shared as
+// a link. Linked values are untrusted and go through the same validation as
+// stored ones; anything invalid keeps the reader's own setting.
+import { sanitizeSettings, type AppSettings } from './settings';
+
+const DECODE_PARAMS = {
+  mode: 'mode',
+  threshold: 'delta',
+  beamWidth: 'beam',
+  maxDepth: 'depth',
+  passagesPerStep: 'k',
+  critiqueSource: 'src',
+  blend: 'blend',
+} as const;
+const WEIGHT_PARAMS = { rel: 'wrel', sup: 'wsup', use: 'wuse', seq: 'wseq' } as const;
+const MAX_QUESTION = 2000;
+
+export interface UrlState {
+  question: string | null;
+  settings: AppSettings;
+}
+
+export function readUrlState(search: string, base: AppSettings): UrlState {
+  const p = new URLSearchParams(search);
+  const decode: Record<string, string> = {};
+  for (const [key, param] of Object.entries(DECODE_PARAMS)) {
+    const v = p.get(param);
+    if (v !== null) decode[key] = v;
+  }
+  const weights: Record<string, string> = {};
+  for (const [key, param] of Object.entries(WEIGHT_PARAMS)) {
+    const v = p.get(param);
+    if (v !== null) weights[key] = v;
+  }
+  const hard = p.get('hard');
+  const raw = {
+    decode: { ...base.decode, ...decode },
+    rank: { weights: { ...base.rank.weights, ...weights }, hardConstraints: hard ?? base.rank.hardConstraints },
+    theme: base.theme,
+  };
+  const q = p.get('q');
+  const question = q && q.trim() ? q.trim().slice(0, MAX_QUESTION) : null;
+  return { question, settings: sanitizeSettings(raw, base) };
+}
+
+/** The query string for sharing; other parameters (e.g. embedOrigin) are kept. */
+export function writeUrlState(search: string, question: string | null, s: AppSettings): string {
+  const p = new URLSearchParams(search);
+  if (question) p.set('q', question);
+  else p.delete('q');
+  for (const [key, param] of Object.entries(DECODE_PARAMS)) {
+    p.set(param, String(s.decode[key as keyof typeof DECODE_PARAMS]));
+  }
+  for (const [key, param] of Object.entries(WEIGHT_PARAMS)) {
+    p.set(param, String(s.rank.weights[key as keyof typeof WEIGHT_PARAMS]));
+  }
+  p.set('hard', s.rank.hardConstraints ? '1' : '0');
+  return `?${p.toString()}`;
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_DECODE_SETTINGS } from '../../../src/core/defaults';
+import { decodeChanges, defaultSettings, loadSettings, saveSettings, SETTINGS_KEY } from '../../../src/app/settings';
+
+function memoryStorage(initial: Record<string, string> = {}) {
+  const data = new Map(Object.entries(initial));
+  return {
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => void data.set(k, v),
+    data,
+  };
+}
+
+describe('settings store', () => {
+  it('round-trips saved settings', () => {
+    const store = memoryStorage();
+    const s = defaultSettings();
+    s.rank.weights.sup = 2.5;
+    s.decode.beamWidth = 3;
+    s.theme = 'dark';
+    saveSettings(store, s);
+    expect(loadSettings(store)).toEqual(s);
+  });
+
+  it('keeps the good fields and replaces each bad one with its default', () => {
+    const store = memoryStorage({
+      [SETTINGS_KEY]: JSON.stringify({
+        version: 1,
+        settings: {
+          decode: { beamWidth: 2.5, threshold: 7, mode: 'always', passagesPerStep: '4' },
+          rank: { weights: { rel: 'x', sup: 1.7 }, hardConstraints: 'maybe' },
+          theme: '<script>',
+        },
+      }),
+    });
+    const s = loadSettings(store);
+    expect(s.decode.mode).toBe('always');
+    expect(s.decode.passagesPerStep).toBe(4);
+    expect(s.decode.beamWidth).toBe(DEFAULT_DECODE_SETTINGS.beamWidth);
+    expect(s.decode.threshold).toBe(DEFAULT_DECODE_SETTINGS.threshold);
+    expect(s.rank.weights.sup).toBe(1.7);
+    expect(s.rank.weights.rel).toBe(defaultSettings().rank.weights.rel);
+    expect(s.rank.hardConstraints).toBe(false);
+    expect(s.theme).toBe('system');
+  });
+
+  it('falls back to defaults on corrupt JSON, another version, or a throwing storage', () => {
+    expect(loadSettings(memoryStorage({ [SETTINGS_KEY]: '{nope' }))).toEqual(defaultSettings());
+    expect(loadSettings(memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 99, settings: { theme: 'dark' } }) }))).toEqual(
+      defaultSettings(),
+    );
+    const throwing = { getItem: () => { throw new Error('denied'); } };
+    expect(loadSettings(throwing)).toEqual(defaultSettings());
+  });
+
+  it('lists the decode settings that changed', () => {
+    const a = defaultSettings().decode;
+    expect(decodeChanges(a, { ...a })).toEqual([]);
+    expect(decodeChanges(a, { ...a, beamWidth: a.beamWidth + 1, threshold: 0.9 }).sort()).toEqual(['beamWidth', 'threshold']);
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../../src/app/settings';
+import { readUrlState, writeUrlState } from '../../../src/app/url-state';
+
+describe('URL state', () => {
+  it('a shared link reproduces the question and settings', () => {
+    const s = defaultSettings();
+    s.rank.weights.sup = 2;
+    s.rank.hardConstraints = true;
+    s.decode.critiqueSource = 'blend';
+    s.decode.passagesPerStep = 5;
+    const search = writeUrlState('?embedOrigin=https%3A%2F%2Fa.example', 'Why do tides happen?', s);
+    const back = readUrlState(search, defaultSettings());
+    expect(back.question).toBe('Why do tides happen?');
+    expect(back.settings.rank).toEqual(s.rank);
+    expect(back.settings.decode).toEqual(s.decode);
+    expect(new URLSearchParams(search).get('embedOrigin')).toBe('https://a.example');
+  });
+
+  it('invalid linked values keep the reader\'s own settings', () => {
+    const mine = defaultSettings();
+    mine.rank.weights.rel = 0.3;
+    const back = readUrlState('?wrel=NaN&beam=-1&mode=everything&wsup=1.5', mine);
+    expect(back.settings.rank.weights.rel).toBe(0.3);
+    expect(back.settings.rank.weights.sup).toBe(1.5);
+    expect(back.settings.decode.beamWidth).toBe(mine.decode.beamWidth);
+    expect(back.settings.decode.mode).toBe(mine.decode.mode);
+    expect(back.question).toBeNull();
+  });
+});
