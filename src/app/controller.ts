@@ -1,0 +1,236 @@
+// The page's state and intents, framework-free so it can be tested in Node with
+// fake ports. React subscribes with useSyncExternalStore; the UI only renders
+// this state and calls these methods.
+import type { Critic, Generator, Retriever } from '../core/ports';
+import type { DecodeEvent, DecodeResult, DecodeSettings, RankSettings, Ranking, AnswerTree } from '../core/types';
+import {
+  applyEvent,
+  applyRank,
+  failRun,
+  finishRun,
+  initialAnswerState,
+  startRun,
+  type AnswerState,
+} from './answer-state';
+import { defaultSettings, saveSettings, decodeChanges, type AppSettings, type Theme } from './settings';
+
+export type DecodeFn = (
+  question: string,
+  ports: { generator: Generator; retriever: Retriever; critic?: Critic },
+  settings: DecodeSettings,
+  rank: RankSettings,
+  opts: { signal?: AbortSignal; onEvent?: (e: DecodeEvent) => void },
+) => Promise<DecodeResult>;
+export type RerankFn = (tree: AnswerTree, rank: RankSettings) => Ranking;
+
+/** What the controller needs from the services; each may fail with a message the user reads. */
+export interface AnswerPorts {
+  generator(): Promise<Generator>;
+  retriever(): Promise<Retriever>;
+  critic(): Promise<Critic | undefined>;
+}
+
+export interface AppState {
+  settings: AppSettings;
+  answer: AnswerState;
+  /** Set when no written answer is possible; the page then shows passages. */
+  evidenceOnly: { reason: string } | null;
+  /** Calls made to the generator since the page loaded (decideRetrieval + generateSegments). */
+  generatorCalls: number;
+  /** Rank weights last used for the shown ranking (for the "changed" marks). */
+  lastRerankMs: number | null;
+}
+
+export interface Controller {
+  getState(): AppState;
+  subscribe(fn: () => void): () => void;
+  ask(question: string): Promise<void>;
+  stop(): void;
+  setRank(rank: RankSettings): void;
+  setDecode(decode: DecodeSettings): void;
+  setTheme(theme: Theme): void;
+  resetSettings(): void;
+  enterEvidenceOnly(reason: string): void;
+  leaveEvidenceOnly(): void;
+  /** Decode settings that differ from the ones the shown answer was built with. */
+  pendingDecodeChanges(): (keyof DecodeSettings)[];
+}
+
+function message(e: unknown): string {
+  if (e instanceof Error) {
+    const s = (e as Error & { suggestion?: string }).suggestion;
+    return s ? `${e.message} ${s}` : e.message;
+  }
+  return String(e);
+}
+
+function isAbort(e: unknown): boolean {
+  return e instanceof DOMException ? e.name === 'AbortError' : e instanceof Error && e.name === 'AbortError';
+}
+
+/** Counts every generator call so the page (and tests) can show that re-ranking made none. */
+function counting(gen: Generator, onCall: () => void): Generator {
+  return {
+    decideRetrieval: (req) => {
+      onCall();
+      return gen.decideRetrieval(req);
+    },
+    generateSegments: (reqs) => {
+      onCall();
+      return gen.generateSegments(reqs);
+    },
+    cost: gen.cost ? () => gen.cost!() : undefined,
+  };
+}
+
+export function createController(opts: {
+  ports: AnswerPorts;
+  decode: DecodeFn;
+  rerank: RerankFn;
+  settings?: AppSettings;
+  storage?: Pick<Storage, 'setItem'>;
+  evidenceOnly?: { reason: string } | null;
+  now?: () => number;
+}): Controller {
+  const now = opts.now ?? (() => performance.now());
+  let state: AppState = {
+    settings: opts.settings ?? defaultSettings(),
+    answer: initialAnswerState,
+    evidenceOnly: opts.evidenceOnly ?? null,
+    generatorCalls: 0,
+    lastRerankMs: null,
+  };
+  const listeners = new Set<() => void>();
+  let abort: AbortController | null = null;
+  let counted: { raw: Generator; wrapped: Generator } | null = null;
+
+  const set = (next: Partial<AppState>) => {
+    state = { ...state, ...next };
+    for (const fn of listeners) fn();
+  };
+  const setAnswer = (f: (a: AnswerState) => AnswerState) => set({ answer: f(state.answer) });
+  const persist = (settings: AppSettings) => {
+    saveSettings(opts.storage, settings);
+    set({ settings });
+  };
+
+  async function askEvidence(question: string, runId: number, signal: AbortSignal) {
+    const retriever = await opts.ports.retriever();
+    const passages = await retriever.retrieve(question, Math.max(5, state.settings.decode.passagesPerStep), signal);
+    let rels: (import('../core/ports').RelProbs | null)[] = passages.map(() => null);
+    try {
+      const critic = await opts.ports.critic();
+      if (critic && passages.length > 0) rels = await critic.relevance(question, passages, signal);
+    } catch (e) {
+      if (isAbort(e)) throw e;
+      // Relevance badges are a bonus here; the passages are still worth showing.
+    }
+    const ranked = passages
+      .map((passage, i) => ({ passage, rel: rels[i] ?? null }))
+      .sort((a, b) => (b.rel ? b.rel.relevant : b.passage.score) - (a.rel ? a.rel.relevant : a.passage.score));
+    if (state.answer.runId !== runId) return;
+    setAnswer((a) => ({ ...a, status: 'done', evidence: { passages: ranked } }));
+  }
+
+  async function ask(question: string) {
+    abort?.abort();
+    const ctrl = new AbortController();
+    abort = ctrl;
+    const { decode: decodeSettings, rank } = state.settings;
+    setAnswer((a) => startRun(a, question, decodeSettings));
+    const runId = state.answer.runId;
+    const current = () => state.answer.runId === runId;
+
+    if (state.evidenceOnly) {
+      setAnswer((a) => ({ ...a, evidenceReason: state.evidenceOnly?.reason ?? null }));
+      try {
+        await askEvidence(question, runId, ctrl.signal);
+      } catch (e) {
+        if (current()) setAnswer((a) => (isAbort(e) ? { ...a, status: 'stopped' } : failRun(a, message(e))));
+      }
+      return;
+    }
+
+    let generator: Generator;
+    try {
+      const raw = await opts.ports.generator();
+      if (counted?.raw !== raw) counted = { raw, wrapped: counting(raw, () => set({ generatorCalls: state.generatorCalls + 1 })) };
+      generator = counted.wrapped;
+    } catch (e) {
+      if (!current()) return;
+      // No generator: fall back to evidence-only for this question and say why.
+      const reason = `No answer can be written: ${message(e)} Showing the best passages instead.`;
+      set({ evidenceOnly: { reason } });
+      setAnswer((a) => ({ ...a, evidenceReason: reason }));
+      try {
+        await askEvidence(question, runId, ctrl.signal);
+      } catch (e2) {
+        if (current()) setAnswer((a) => (isAbort(e2) ? { ...a, status: 'stopped' } : failRun(a, message(e2))));
+      }
+      return;
+    }
+    try {
+      const [retriever, critic] = await Promise.all([opts.ports.retriever(), opts.ports.critic().catch(() => undefined)]);
+      const result = await opts.decode(question, { generator, retriever, critic }, decodeSettings, rank, {
+        signal: ctrl.signal,
+        onEvent: (ev) => {
+          if (current()) setAnswer((a) => applyEvent(a, ev, state.settings.rank, opts.rerank));
+        },
+      });
+      if (!current()) return;
+      setAnswer((a) => finishRun(a, result));
+      // The user may have moved a weight while it ran: show the ranking for today's weights.
+      if (state.settings.rank !== rank) setAnswer((a) => ({ ...applyRank(a, state.settings.rank, opts.rerank), changed: [] }));
+    } catch (e) {
+      if (!current()) return;
+      setAnswer((a) => (isAbort(e) ? { ...a, status: 'stopped', streaming: [] } : failRun(a, message(e))));
+    } finally {
+      if (abort === ctrl) abort = null;
+    }
+  }
+
+  return {
+    getState: () => state,
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    ask,
+    stop() {
+      abort?.abort();
+    },
+    setRank(rank) {
+      const t0 = now();
+      let answer = state.answer;
+      try {
+        if (answer.status !== 'running') answer = applyRank(answer, rank, opts.rerank);
+      } catch (e) {
+        answer = { ...answer, error: message(e) };
+      }
+      state = { ...state, answer, lastRerankMs: now() - t0 };
+      persist({ ...state.settings, rank });
+    },
+    setDecode(decode) {
+      persist({ ...state.settings, decode });
+    },
+    setTheme(theme) {
+      persist({ ...state.settings, theme });
+    },
+    resetSettings() {
+      const d = defaultSettings();
+      const answer = state.answer.status !== 'running' ? applyRank(state.answer, d.rank, opts.rerank) : state.answer;
+      state = { ...state, answer };
+      persist({ ...d, theme: state.settings.theme });
+    },
+    enterEvidenceOnly(reason) {
+      set({ evidenceOnly: { reason } });
+    },
+    leaveEvidenceOnly() {
+      set({ evidenceOnly: null });
+    },
+    pendingDecodeChanges() {
+      const used = state.answer.usedSettings;
+      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, state.settings.decode) : [];
+    },
+  };
+}

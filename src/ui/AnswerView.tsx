@@ -1,0 +1,53 @@
+// The answer as chosen segments, plus what is being written right now.
+import type { AnswerState } from '../app/answer-state';
+import { siblingsOf } from '../app/answer-state';
+import type { Candidate } from '../core/types';
+import { BeamTree } from './BeamTree';
+import { Segment } from './Segment';
+
+export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onOpenPassage: (c: Candidate) => void }) {
+  const { tree, ranking } = answer;
+  const running = answer.status === 'running';
+  return (
+    <section className="answer" aria-labelledby="answer-heading" aria-busy={running} data-status={answer.status} data-testid="answer">
+      <h2 id="answer-heading">Answer</h2>
+      {answer.question && <p className="question">Q: {answer.question}</p>}
+      {ranking && tree && ranking.best.length > 0 ? (
+        <ol className="segments">
+          {ranking.best.map((b, d) => (
+            <Segment
+              key={b.candidate.id}
+              depth={d}
+              chosen={b}
+              siblings={siblingsOf(tree, b.candidate)}
+              ranking={ranking}
+              changed={answer.changed.includes(d)}
+              onOpenPassage={onOpenPassage}
+            />
+          ))}
+        </ol>
+      ) : (
+        !running && answer.status !== 'idle' && <p>No segment was finished.</p>
+      )}
+      {running && (
+        <div className="writing" aria-live="polite">
+          <p className="muted">Writing{answer.streaming.length > 1 ? ` ${answer.streaming.length} candidates` : ''}…</p>
+          <ul className="streaming">
+            {answer.streaming.map((s) => (
+              <li key={s.key} data-testid="streaming">
+                {s.text}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {answer.status === 'stopped' && <p className="notice">Stopped. What was finished is shown above.</p>}
+      {answer.error && (
+        <p className="error" role="alert">
+          {answer.error}
+        </p>
+      )}
+      {tree && ranking && tree.candidates.length > 0 && !running && <BeamTree tree={tree} ranking={ranking} />}
+    </section>
+  );
+}

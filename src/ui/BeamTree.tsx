@@ -1,0 +1,46 @@
+// A compact view of everything the decode considered: one row per depth, one
+// chip per candidate, marked when it survived the beam or is on the chosen path.
+import type { AnswerTree, Ranking } from '../core/types';
+
+export function BeamTree({ tree, ranking }: { tree: AnswerTree; ranking: Ranking }) {
+  const chosen = new Set(ranking.best.map((b) => b.candidate.id));
+  const byDepth: Map<number, typeof tree.candidates> = new Map();
+  for (const c of tree.candidates) byDepth.set(c.depth, [...(byDepth.get(c.depth) ?? []), c]);
+  const depths = [...byDepth.keys()].sort((a, b) => a - b);
+  return (
+    <details className="beam-tree" data-testid="beam-tree">
+      <summary>
+        Beam tree: {tree.candidates.length} candidates over {depths.length} step{depths.length === 1 ? '' : 's'}
+      </summary>
+      <ol className="beam-levels">
+        {depths.map((d) => (
+          <li key={d}>
+            <span className="beam-depth">Step {d + 1}</span>
+            <ul className="beam-nodes">
+              {(byDepth.get(d) ?? []).map((c) => {
+                const s = ranking.scored.get(c.id);
+                const state = chosen.has(c.id) ? 'chosen' : s?.pruned ? 'pruned' : s?.inBeam ? 'kept' : 'dropped';
+                const symbol = state === 'chosen' ? '★' : state === 'kept' ? '●' : state === 'pruned' ? '⊘' : '○';
+                return (
+                  <li
+                    key={c.id}
+                    className={`beam-node beam-${state}`}
+                    title={`${c.text}\nscore ${s?.segmentScore.toFixed(3) ?? '–'} · ${state}`}
+                    data-state={state}
+                  >
+                    <span aria-hidden="true">{symbol}</span> {s ? s.segmentScore.toFixed(2) : '–'}
+                    <span className="sr-only">
+                      {' '}
+                      {state}: {c.text}
+                    </span>
+                  </li>
+                );
+              })}
+            </ul>
+          </li>
+        ))}
+      </ol>
+      <p className="legend">★ chosen · ● kept in the beam · ○ not kept · ⊘ dropped by the hard constraint</p>
+    </details>
+  );
+}

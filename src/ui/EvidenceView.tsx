@@ -1,0 +1,42 @@
+// Evidence-only mode: the best passages with their relevance badges, and why
+// no answer is written.
+import type { AnswerState } from '../app/answer-state';
+import { relCritique } from '../app/critique';
+import { RelBadge } from './Badges';
+
+export function EvidenceView({ answer }: { answer: AnswerState }) {
+  const ev = answer.evidence;
+  return (
+    <section className="evidence" aria-labelledby="evidence-heading" data-testid="evidence">
+      <h2 id="evidence-heading">Best passages</h2>
+      {answer.evidenceReason && <p className="notice">{answer.evidenceReason}</p>}
+      {answer.question && <p className="question">Q: {answer.question}</p>}
+      {answer.status === 'running' && <p className="muted">Searching…</p>}
+      {ev && ev.passages.length === 0 && <p>No passage in the library matches. Add documents on the left.</p>}
+      {ev && (
+        <ol className="passages">
+          {ev.passages.map(({ passage, rel }) => {
+            const critique = relCritique(rel ?? undefined);
+            return (
+            <li key={passage.id} className="passage" data-testid="evidence-passage">
+              <h3>
+                {passage.title} · passage {passage.index + 1}
+              </h3>
+              <p className="passage-text">{passage.text}</p>
+              <div className="segment-meta">
+                {critique && <RelBadge rel={critique} />}
+                <span className="muted">similarity {passage.score.toFixed(2)}</span>
+              </div>
+            </li>
+            );
+          })}
+        </ol>
+      )}
+      {answer.error && (
+        <p className="error" role="alert">
+          {answer.error}
+        </p>
+      )}
+    </section>
+  );
+}

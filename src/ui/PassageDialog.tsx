@@ -1,0 +1,37 @@
+// The cited passage with its supporting sentence highlighted. The highlight is
+// computed as a text range and rendered as text slices, never as markup.
+import { useEffect, useRef } from 'react';
+import type { Candidate } from '../core/types';
+import { splitByRange, supportingSentence } from '../app/highlight';
+
+export function PassageDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (candidate && !d.open) d.showModal();
+    if (!candidate && d.open) d.close();
+  }, [candidate]);
+  const passage = candidate?.passage;
+  const parts = passage ? splitByRange(passage.text, supportingSentence(passage.text, candidate.text)) : [];
+  return (
+    <dialog ref={ref} className="passage-dialog" onClose={onClose} aria-labelledby="passage-title" data-testid="passage-dialog">
+      {passage && (
+        <>
+          <h2 id="passage-title">
+            {passage.title} · passage {passage.index + 1}
+          </h2>
+          <p className="passage-text" data-testid="passage-text">
+            {parts.map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
+          </p>
+          <p className="muted">Highlighted: the sentence that shares the most words with the segment.</p>
+        </>
+      )}
+      <form method="dialog">
+        <button type="submit" autoFocus>
+          Close
+        </button>
+      </form>
+    </dialog>
+  );
+}

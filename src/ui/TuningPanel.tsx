@@ -1,0 +1,136 @@
+// Sliders for the critique weights (re-rank at once, no model call) and the
+// decode settings (need a new decode, offered by the answer area).
+import { useId } from 'react';
+import type { CritiqueSource } from '../core/ports';
+import type { DecodeSettings, RankSettings, RetrievalMode } from '../core/types';
+import { RANGES } from '../app/settings';
+
+function Slider(props: {
+  label: string;
+  value: number;
+  range: { min: number; max: number; step: number };
+  onChange: (v: number) => void;
+  testId: string;
+  hint?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="slider">
+      <label htmlFor={id}>
+        {props.label} <output htmlFor={id}>{props.value}</output>
+      </label>
+      <input
+        id={id}
+        type="range"
+        min={props.range.min}
+        max={props.range.max}
+        step={props.range.step}
+        value={props.value}
+        data-testid={props.testId}
+        aria-describedby={props.hint ? `${id}-hint` : undefined}
+        onChange={(e) => props.onChange(Number(e.target.value))}
+      />
+      {props.hint && (
+        <p id={`${id}-hint`} className="muted hint">
+          {props.hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+const SOURCES: { value: CritiqueSource; label: string }[] = [
+  { value: 'generator', label: "Generator's own tokens" },
+  { value: 'evaluator', label: 'Evaluator models' },
+  { value: 'blend', label: 'Blend of both' },
+];
+
+export function TuningPanel(props: {
+  rank: RankSettings;
+  decode: DecodeSettings;
+  onRank: (r: RankSettings) => void;
+  onDecode: (d: DecodeSettings) => void;
+  onReset: () => void;
+}) {
+  const { rank, decode } = props;
+  const w = (key: keyof RankSettings['weights']) => (v: number) =>
+    props.onRank({ ...rank, weights: { ...rank.weights, [key]: v } });
+  const d = <K extends keyof DecodeSettings>(key: K) => (v: DecodeSettings[K]) => props.onDecode({ ...decode, [key]: v });
+  const sourceName = useId();
+  return (
+    <aside className="panel tuning" aria-labelledby="tuning-heading">
+      <h2 id="tuning-heading">Tuning</h2>
+      <fieldset>
+        <legend>Critique weights (re-rank instantly)</legend>
+        <Slider label="ISREL weight" value={rank.weights.rel} range={RANGES.weight} onChange={w('rel')} testId="w-rel" />
+        <Slider label="ISSUP weight" value={rank.weights.sup} range={RANGES.weight} onChange={w('sup')} testId="w-sup" />
+        <Slider label="ISUSE weight" value={rank.weights.use} range={RANGES.weight} onChange={w('use')} testId="w-use" />
+        <Slider
+          label="Sequence likelihood weight"
+          value={rank.weights.seq}
+          range={RANGES.seq}
+          onChange={w('seq')}
+          testId="w-seq"
+        />
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={rank.hardConstraints}
+            data-testid="hard"
+            onChange={(e) => props.onRank({ ...rank, hardConstraints: e.target.checked })}
+          />
+          Hard constraint: drop unsupported candidates
+        </label>
+      </fieldset>
+      <fieldset>
+        <legend>Decoding (needs a new answer)</legend>
+        <div className="select">
+          <label htmlFor="mode">Retrieval</label>
+          <select id="mode" value={decode.mode} onChange={(e) => d('mode')(e.target.value as RetrievalMode)}>
+            <option value="adaptive">Adaptive (threshold δ)</option>
+            <option value="always">Always retrieve</option>
+            <option value="never">Never retrieve</option>
+          </select>
+        </div>
+        <Slider
+          label="Retrieval threshold δ"
+          value={decode.threshold}
+          range={RANGES.threshold}
+          onChange={d('threshold')}
+          testId="threshold"
+          hint="Retrieve when p(Retrieval) is above δ."
+        />
+        <Slider label="Beam width" value={decode.beamWidth} range={RANGES.beamWidth} onChange={d('beamWidth')} testId="beam" />
+        <Slider
+          label="Passages per step"
+          value={decode.passagesPerStep}
+          range={RANGES.passagesPerStep}
+          onChange={d('passagesPerStep')}
+          testId="k"
+        />
+        <Slider label="Max segments" value={decode.maxDepth} range={RANGES.maxDepth} onChange={d('maxDepth')} testId="depth" />
+        <fieldset className="radios">
+          <legend>Critique source</legend>
+          {SOURCES.map((s) => (
+            <label key={s.value} className="check">
+              <input
+                type="radio"
+                name={sourceName}
+                value={s.value}
+                checked={decode.critiqueSource === s.value}
+                onChange={() => d('critiqueSource')(s.value)}
+              />
+              {s.label}
+            </label>
+          ))}
+        </fieldset>
+        {decode.critiqueSource === 'blend' && (
+          <Slider label="Evaluator share in the blend" value={decode.blend} range={RANGES.blend} onChange={d('blend')} testId="blend" />
+        )}
+      </fieldset>
+      <button type="button" onClick={props.onReset}>
+        Reset to defaults
+      </button>
+    </aside>
+  );
+}

@@ -1,0 +1,57 @@
+// The other candidates at a step: their critique probabilities, scores and
+// whether they survived the beam.
+import type { Candidate, Ranking } from '../core/types';
+import { critiqueOf } from '../app/critique';
+
+function fmt(n: number | undefined, digits = 2): string {
+  return n === undefined || !Number.isFinite(n) ? '–' : n.toFixed(digits);
+}
+
+export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ranking; chosenId: string }) {
+  const rows = [...props.siblings].sort(
+    (a, b) => (props.ranking.scored.get(b.id)?.segmentScore ?? -Infinity) - (props.ranking.scored.get(a.id)?.segmentScore ?? -Infinity),
+  );
+  return (
+    <div id={props.id} className="why-panel" data-testid="why-panel">
+      <table>
+        <caption>Candidates at this step, one per passage, best score first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Candidate</th>
+            <th scope="col">Passage</th>
+            <th scope="col">p(Relevant)</th>
+            <th scope="col">p(Full / Partial / None)</th>
+            <th scope="col">p(Utility 5)</th>
+            <th scope="col">Segment score</th>
+            <th scope="col">Path score</th>
+            <th scope="col">Beam</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((c) => {
+            const s = props.ranking.scored.get(c.id);
+            const k = critiqueOf(c);
+            const chosen = c.id === props.chosenId;
+            return (
+              <tr key={c.id} className={chosen ? 'chosen' : undefined} data-testid="why-row" data-candidate-id={c.id}>
+                <td>
+                  {chosen && <strong>Chosen: </strong>}
+                  {c.text}
+                </td>
+                <td>{c.passage ? c.passage.title : 'none'}</td>
+                <td>{fmt(k.rel?.probs.relevant)}</td>
+                <td>
+                  {k.sup ? `${fmt(k.sup.probs.full)} / ${fmt(k.sup.probs.partial)} / ${fmt(k.sup.probs.none)}` : '–'}
+                </td>
+                <td>{fmt(k.use?.probs[4])}</td>
+                <td>{fmt(s?.segmentScore, 3)}</td>
+                <td>{fmt(s?.pathScore, 3)}</td>
+                <td>{s?.pruned ? `dropped (${s.pruned})` : s?.inBeam ? 'kept' : 'not kept'}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { createController } from '../../../src/app/controller';
+import { defaultSettings } from '../../../src/app/settings';
+import { decode } from '../../../src/core/decode';
+import { rerank } from '../../../src/core/rerank';
+import type { Generator } from '../../../src/core/ports';
+import { syntheticGenerator, syntheticRetriever } from '../../doubles/synthetic-answer';
+
+function setup(generator: Promise<Generator> | (() => Promise<Generator>)) {
+  const settings = defaultSettings();
+  settings.decode = { ...settings.decode, mode: 'always', passagesPerStep: 5, beamWidth: 2, maxDepth: 6 };
+  const saved: string[] = [];
+  const c = createController({
+    ports: {
+      generator: typeof generator === 'function' ? generator : () => generator,
+      retriever: async () => syntheticRetriever(),
+      critic: async () => undefined,
+    },
+    decode,
+    rerank,
+    settings,
+    storage: { setItem: (_k, v) => void saved.push(v) },
+  });
+  return { c, saved };
+}
+
+describe('answer controller', () => {
+  it('streams a decode into segments and re-ranks on a weight change without calling the generator', async () => {
+    const gen = syntheticGenerator({ seed: 11 });
+    const { c, saved } = setup(Promise.resolve(gen));
+    const seen: string[] = [];
+    c.subscribe(() => seen.push(c.getState().answer.status));
+    await c.ask('Why are there tides?');
+    const s = c.getState();
+    expect(s.answer.status).toBe('done');
+    expect(seen).toContain('running');
+    expect(s.answer.ranking?.best.length).toBe(6);
+    expect(s.generatorCalls).toBe(gen.calls);
+    const callsBefore = gen.calls;
+    const before = s.answer.ranking!.best.map((b) => b.candidate.id);
+
+    // Weigh support only, then relevance only: at least one chosen segment must change.
+    c.setRank({ weights: { rel: 0, sup: 3, use: 0, seq: 0 }, hardConstraints: false });
+    const supOnly = c.getState().answer.ranking!.best.map((b) => b.candidate.id);
+    c.setRank({ weights: { rel: 3, sup: 0, use: 0, seq: 0 }, hardConstraints: false });
+    const relOnly = c.getState().answer.ranking!.best.map((b) => b.candidate.id);
+    expect(supOnly).not.toEqual(relOnly);
+    const changed = c.getState().answer.changed;
+    expect(changed.length).toBeGreaterThan(0);
+    for (const d of changed) expect(supOnly[d]).not.toBe(relOnly[d]);
+    expect(gen.calls).toBe(callsBefore);
+    expect(c.getState().generatorCalls).toBe(callsBefore);
+    expect(before.length).toBe(6);
+    expect(JSON.parse(saved.at(-1)!).settings.rank.weights.rel).toBe(3);
+  });
+
+  it('offers a re-run only when a decode setting changed', async () => {
+    const { c } = setup(Promise.resolve(syntheticGenerator()));
+    await c.ask('q');
+    expect(c.pendingDecodeChanges()).toEqual([]);
+    c.setRank({ ...c.getState().settings.rank, weights: { rel: 2, sup: 1, use: 0.5, seq: 0 } });
+    expect(c.pendingDecodeChanges()).toEqual([]);
+    c.setDecode({ ...c.getState().settings.decode, beamWidth: 3 });
+    expect(c.pendingDecodeChanges()).toEqual(['beamWidth']);
+  });
+
+  it('stop keeps what was finished and the page can ask again', async () => {
+    const slow = syntheticGenerator({ seed: 3 });
+    const gated: Generator = {
+      decideRetrieval: (r) => slow.decideRetrieval(r),
+      generateSegments: async (reqs) => {
+        if (reqs[0]!.previous.length >= 2) await new Promise((r) => setTimeout(r, 50));
+        return slow.generateSegments(reqs);
+      },
+    };
+    const { c } = setup(Promise.resolve(gated));
+    const running = c.ask('q');
+    await new Promise((r) => setTimeout(r, 20));
+    c.stop();
+    await running;
+    const s = c.getState().answer;
+    expect(s.status).toBe('stopped');
+    expect(s.ranking!.best.length).toBeGreaterThan(0);
+    expect(s.ranking!.best.length).toBeLessThan(6);
+    await c.ask('again');
+    expect(c.getState().answer.status).toBe('done');
+  });
+
+  it('without a generator it shows the best passages and says why', async () => {
+    const { c } = setup(() => Promise.reject(new Error('This browser has no WebGPU adapter.')));
+    await c.ask('tides');
+    const s = c.getState();
+    expect(s.evidenceOnly?.reason).toContain('no WebGPU');
+    expect(s.answer.evidenceReason).toContain('no WebGPU');
+    expect(s.answer.evidence?.passages.length).toBeGreaterThan(0);
+    expect(s.answer.status).toBe('done');
+  });
+});
