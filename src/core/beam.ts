@@ -1,0 +1,102 @@
+// Segment-level beam search over an answer tree (Self-RAG Sec. 3.3). Both the decode loop
+// and re-ranking run this one function, so re-ranking with the weights a decode used gives
+// back exactly the answer that decode chose.
+import { isUnsupported, segmentScore } from './scores';
+import type { AnswerTree, Candidate, RankSettings, Ranking, ScoredCandidate } from './types';
+
+export interface BeamRun {
+  ranking: Ranking;
+  /**
+   * Beam nodes that may continue but have no children in the tree. The decode loop expands
+   * them next; for re-ranking they are leaves, i.e. complete answers.
+   */
+  frontier: Candidate[];
+}
+
+const isTerminal = (c: Candidate, maxDepth: number): boolean => c.done || c.depth >= maxDepth - 1;
+
+/**
+ * Path score = the MEAN of the segment scores on the path, root to node.
+ *
+ * The reference multiplies a child's score into its parent's, which misbehaves once ISUSE
+ * makes a segment score negative (two negatives multiply to a good score) and shrinks or
+ * grows with length. A sum would grow with every segment, so a longer answer would beat a
+ * shorter finished one just for being longer. Within one depth all paths have the same
+ * length, so the mean ranks exactly like the sum there; it only matters when finished paths
+ * of different lengths compete for the final answer, and then it compares quality per segment.
+ */
+function scoreAll(tree: AnswerTree, rank: RankSettings): Map<string, ScoredCandidate> {
+  const byId = new Map(tree.candidates.map((c) => [c.id, c]));
+  const scored = new Map<string, ScoredCandidate>();
+  const visit = (c: Candidate): ScoredCandidate => {
+    const known = scored.get(c.id);
+    if (known) return known;
+    const s = segmentScore(c, rank.weights);
+    const parent = c.parentId === null ? undefined : byId.get(c.parentId);
+    const parentPath = parent ? visit(parent).pathScore : 0;
+    const length = c.depth + 1;
+    const entry: ScoredCandidate = {
+      candidate: c,
+      segmentScore: s,
+      pathScore: parent ? (parentPath * (length - 1) + s) / length : s,
+      inBeam: false,
+    };
+    if (rank.hardConstraints && c.sup && isUnsupported(c.sup)) entry.pruned = 'hard-constraint';
+    scored.set(c.id, entry);
+    return entry;
+  };
+  for (const c of tree.candidates) visit(c);
+  return scored;
+}
+
+export function runBeam(tree: AnswerTree, rank: RankSettings): BeamRun {
+  const { beamWidth, maxDepth } = tree.settings;
+  const scored = scoreAll(tree, rank);
+  const order = new Map(tree.candidates.map((c, i) => [c.id, i]));
+  const children = new Map<string | null, Candidate[]>();
+  for (const c of tree.candidates) {
+    const list = children.get(c.parentId);
+    if (list) list.push(c);
+    else children.set(c.parentId, [c]);
+  }
+  const get = (c: Candidate): ScoredCandidate => scored.get(c.id) as ScoredCandidate;
+
+  const finished: ScoredCandidate[] = [];
+  const frontier: Candidate[] = [];
+  let level = children.get(null) ?? [];
+  while (level.length > 0) {
+    // Array.prototype.sort is stable, so ties go to the earlier candidate in the tree.
+    const beam = level
+      .map(get)
+      .filter((s) => !s.pruned)
+      .sort((a, b) => b.pathScore - a.pathScore)
+      .slice(0, beamWidth);
+    const next: Candidate[] = [];
+    for (const node of beam) {
+      node.inBeam = true;
+      const kids = children.get(node.candidate.id);
+      if (isTerminal(node.candidate, maxDepth)) {
+        finished.push(node);
+      } else if (!kids) {
+        finished.push(node);
+        frontier.push(node.candidate);
+      } else if (kids.every((k) => get(k).pruned)) {
+        // Every continuation was filtered out by the hard constraint: the answer ends here.
+        finished.push(node);
+      } else {
+        next.push(...kids);
+      }
+    }
+    level = next.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  }
+
+  let winner: ScoredCandidate | undefined;
+  for (const f of finished) {
+    if (!winner || f.pathScore > winner.pathScore) winner = f;
+  }
+  const best: ScoredCandidate[] = [];
+  for (let n = winner; n; n = n.candidate.parentId === null ? undefined : scored.get(n.candidate.parentId)) {
+    best.unshift(n);
+  }
+  return { ranking: { best, scored }, frontier };
+}

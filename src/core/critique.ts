@@ -1,0 +1,38 @@
+// Where a candidate's ISREL / ISSUP come from: the generator's own reflection tokens, the
+// evaluator (cross-encoder, NLI), or a blend. Blending mixes NORMALISED groups: raw
+// probabilities from two models live on different scales (a generator reads a slot over
+// its few alternatives, a classifier softmaxes), so mixing them raw would let one dominate.
+import { normaliseRel, normaliseSup } from './scores';
+import type { CritiqueSource, RelProbs, SupProbs } from './ports';
+
+function mix<T extends object>(a: T, b: T, weightOfB: number): T {
+  const out = {} as Record<string, number>;
+  for (const key of Object.keys(a) as (keyof T & string)[]) {
+    out[key] = (1 - weightOfB) * (a[key] as number) + weightOfB * (b[key] as number);
+  }
+  return out as T;
+}
+
+export function combineRel(
+  source: CritiqueSource,
+  blend: number,
+  fromGenerator: RelProbs | undefined,
+  fromEvaluator: RelProbs | undefined,
+): RelProbs | undefined {
+  if (source === 'generator') return fromGenerator;
+  if (source === 'evaluator' || !fromGenerator) return fromEvaluator ?? fromGenerator;
+  if (!fromEvaluator) return fromGenerator;
+  return mix(normaliseRel(fromGenerator), normaliseRel(fromEvaluator), blend);
+}
+
+export function combineSup(
+  source: CritiqueSource,
+  blend: number,
+  fromGenerator: SupProbs | undefined,
+  fromEvaluator: SupProbs | undefined,
+): SupProbs | undefined {
+  if (source === 'generator') return fromGenerator;
+  if (source === 'evaluator' || !fromGenerator) return fromEvaluator ?? fromGenerator;
+  if (!fromEvaluator) return fromGenerator;
+  return mix(normaliseSup(fromGenerator), normaliseSup(fromEvaluator), blend);
+}

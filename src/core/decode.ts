@@ -1,0 +1,320 @@
+// Self-RAG inference (Algorithm 1) with the critique-guided segment beam search of Sec. 3.3.
+//
+// For every node on the beam: decide whether to retrieve (adaptive, always, never); if so,
+// retrieve with the question plus the node's own segment (Algorithm 1: "given (x, y_{t-1})"),
+// optionally correct the retrieval (Self-CRAG), write one candidate per passage in ONE batch
+// call, critique each, then keep the best B paths per depth (beam.ts).
+//
+// Abort: decode never throws on abort. It stops before its next port call once the signal
+// is aborted, discards the step in flight, and resolves with `aborted: true` and the tree of
+// everything finished so far (ranked like any other tree). The signal is passed to every
+// port so a long generation can stop early too.
+import { runBeam } from './beam';
+import { combineRel, combineSup } from './critique';
+import { CoreInputError } from './errors';
+import type {
+  Corrector,
+  Critic,
+  GeneratedSegment,
+  Generator,
+  RelProbs,
+  RetrieveProbs,
+  Retriever,
+  ScoredPassage,
+  SegmentRequest,
+  SupProbs,
+} from './ports';
+import { normaliseRel, normaliseSup, normaliseUse, retrieveProbability } from './scores';
+import { validateDecodeSettings, validateRankSettings } from './settings';
+import type { AnswerTree, Candidate, DecodeEvent, DecodeResult, DecodeSettings, RankSettings } from './types';
+
+export interface DecodePorts {
+  generator: Generator;
+  retriever: Retriever;
+  /** Required when `critiqueSource` is 'evaluator' or 'blend'. */
+  critic?: Critic;
+  /** Self-CRAG: sits between retrieval and generation. */
+  corrector?: Corrector;
+}
+
+export interface DecodeOptions {
+  signal?: AbortSignal;
+  onEvent?: (e: DecodeEvent) => void;
+}
+
+/** Thrown inside the loop when the signal is seen aborted; never leaves `decode`. */
+class Stop extends Error {}
+
+/** A segment to write: its passage (or none) and the decision that led to it. */
+interface Plan {
+  passage: ScoredPassage | null;
+  retrieve: Candidate['retrieve'];
+  correction?: Candidate['correction'];
+}
+
+export async function decode(
+  question: string,
+  ports: DecodePorts,
+  settings: DecodeSettings,
+  rank: RankSettings,
+  opts: DecodeOptions = {},
+): Promise<DecodeResult> {
+  if (typeof question !== 'string' || question.trim() === '') {
+    throw new CoreInputError('The question is empty: type a question to answer.');
+  }
+  validateDecodeSettings(settings);
+  validateRankSettings(rank);
+  if (!ports?.generator || !ports.retriever) throw new CoreInputError('decode needs a generator and a retriever.');
+  if (settings.critiqueSource !== 'generator' && !ports.critic) {
+    throw new CoreInputError(
+      `Critique source '${settings.critiqueSource}' needs the evaluator (critic), which is not available; choose 'generator'.`,
+    );
+  }
+
+  const { signal, onEvent } = opts;
+  const emit = (e: DecodeEvent): void => onEvent?.(e);
+  const tree: AnswerTree = { question, settings: { ...settings }, candidates: [] };
+  const byId = new Map<string, Candidate>();
+  let nextId = 0;
+
+  const checkpoint = (): void => {
+    if (signal?.aborted) throw new Stop();
+  };
+  const pathTexts = (node: Candidate | null): string[] => {
+    const texts: string[] = [];
+    for (let n = node; n; n = n.parentId === null ? null : (byId.get(n.parentId) ?? null)) texts.unshift(n.text);
+    return texts;
+  };
+  const result = (aborted: boolean): DecodeResult => ({ tree, ranking: runBeam(tree, rank).ranking, aborted });
+
+  async function plan(parent: Candidate | null, depth: number, previous: string[]): Promise<Plan[] | Candidate> {
+    const parentId = parent?.id ?? null;
+    let probs: RetrieveProbs | null = null;
+    let decision: 'retrieve' | 'no' | 'continue' = settings.mode === 'always' ? 'retrieve' : 'no';
+    if (settings.mode === 'adaptive') {
+      checkpoint();
+      probs = await ports.generator.decideRetrieval({ question, previous, signal });
+      checkpoint();
+      const p = withContext('Retrieval decision', () => retrieveProbability(probs as RetrieveProbs));
+      // Table 1: "continue" keeps using the evidence already in hand. It needs a passage
+      // on the parent; otherwise the threshold on [Retrieval] vs [No Retrieval] decides.
+      const cont = probs.continueEvidence;
+      if (parent?.passage && cont !== undefined && cont > probs.retrieval && cont > probs.noRetrieval) {
+        decision = 'continue';
+      } else {
+        decision = p > settings.threshold ? 'retrieve' : 'no';
+      }
+    }
+    emit({ type: 'retrieval-decision', depth, parentId, probs, retrieve: decision === 'retrieve' });
+
+    if (decision === 'continue' && parent?.passage) {
+      return [{ passage: parent.passage, retrieve: { probs, retrieved: false, reason: 'continue' } }];
+    }
+    const reason = settings.mode;
+    if (decision === 'no') return [{ passage: null, retrieve: { probs, retrieved: false, reason } }];
+
+    const lastSegment = previous[previous.length - 1];
+    const query = lastSegment ? `${question}\n${lastSegment}` : question;
+    checkpoint();
+    let passages = checkPassages(await ports.retriever.retrieve(query, settings.passagesPerStep, signal)).slice(
+      0,
+      settings.passagesPerStep,
+    );
+    checkpoint();
+    emit({ type: 'retrieved', depth, parentId, passages });
+
+    let correction: Candidate['correction'];
+    if (ports.corrector) {
+      const fix = await ports.corrector.correct(question, passages, signal);
+      checkpoint();
+      correction = { action: fix.action };
+      if (fix.details !== undefined) correction.details = fix.details;
+      if (fix.noEvidence !== undefined) correction.noEvidence = fix.noEvidence;
+      if (fix.noEvidence === 'abstain') {
+        return {
+          ...blank(parentId, depth),
+          retrieve: { probs, retrieved: true, reason, note: 'No reliable evidence was found, so this step abstained.' },
+          correction,
+          done: true,
+        };
+      }
+      passages = fix.noEvidence === 'answer-without-retrieval' ? [] : checkPassages(fix.passages);
+    }
+    if (passages.length === 0) {
+      const note = correction
+        ? 'The corrector kept no evidence, so this segment was written without a passage.'
+        : 'Retrieval found no passages, so this segment was written without one.';
+      const p: Plan = { passage: null, retrieve: { probs, retrieved: true, reason, note } };
+      if (correction) p.correction = correction;
+      return [p];
+    }
+    return passages.map((passage) => {
+      const p: Plan = { passage, retrieve: { probs, retrieved: true, reason } };
+      if (correction) p.correction = correction;
+      return p;
+    });
+  }
+
+  const blank = (parentId: string | null, depth: number) => ({
+    id: `c${nextId++}`,
+    parentId,
+    depth,
+    text: '',
+    passage: null,
+    fromGenerator: {},
+    tokenCount: 0,
+    done: false,
+  });
+
+  async function expand(parent: Candidate | null): Promise<Candidate[]> {
+    const depth = parent ? parent.depth + 1 : 0;
+    const parentId = parent?.id ?? null;
+    const previous = pathTexts(parent);
+    const planned = await plan(parent, depth, previous);
+    if (!Array.isArray(planned)) return [planned];
+
+    const reqs: SegmentRequest[] = planned.map((p) => ({
+      question,
+      previous,
+      passage: p.passage,
+      signal,
+      onText: (text: string) => emit({ type: 'text', depth, parentId, passageId: p.passage?.id ?? null, text }),
+    }));
+    checkpoint();
+    const segments = await ports.generator.generateSegments(reqs);
+    checkpoint();
+    if (!Array.isArray(segments) || segments.length !== reqs.length) {
+      throw new CoreInputError(
+        `The generator returned ${Array.isArray(segments) ? segments.length : 'no list of'} segments for ${reqs.length} requests.`,
+      );
+    }
+    segments.forEach((s, i) => checkSegment(s, `Generated segment ${i + 1} at depth ${depth}`));
+
+    const fromEvaluator = await evaluate(planned, segments);
+    checkpoint();
+
+    return planned.map((p, i): Candidate => {
+      const seg = segments[i] as GeneratedSegment;
+      const gen = { ...pick(seg, 'rel'), ...pick(seg, 'sup'), ...pick(seg, 'use') };
+      const ev = fromEvaluator[i];
+      const c: Candidate = {
+        ...blank(parentId, depth),
+        text: seg.text,
+        passage: p.passage,
+        retrieve: p.retrieve,
+        fromGenerator: gen,
+        tokenCount: seg.tokenCount,
+        done: seg.done,
+      };
+      // Algorithm 1: without a passage only ISUSE is predicted, so only ISUSE scores.
+      if (p.passage) {
+        const rel = combineRel(settings.critiqueSource, settings.blend, gen.rel, ev?.rel);
+        const sup = combineSup(settings.critiqueSource, settings.blend, gen.sup, ev?.sup);
+        if (rel) c.rel = rel;
+        if (sup) c.sup = sup;
+      }
+      if (gen.use) c.use = gen.use;
+      if (ev) c.fromEvaluator = ev;
+      if (p.correction) c.correction = p.correction;
+      if (seg.logprob !== undefined) c.logprob = seg.logprob;
+      if (seg.problem !== undefined) c.problem = seg.problem;
+      return c;
+    });
+  }
+
+  async function evaluate(
+    planned: Plan[],
+    segments: GeneratedSegment[],
+  ): Promise<({ rel: RelProbs; sup: SupProbs } | undefined)[]> {
+    const critic = ports.critic;
+    const idx = planned.flatMap((p, i) => (p.passage ? [i] : []));
+    if (settings.critiqueSource === 'generator' || !critic || idx.length === 0) return planned.map(() => undefined);
+    const passages = idx.map((i) => planned[i]?.passage as ScoredPassage);
+    const pairs = idx.map((i) => ({ passage: planned[i]?.passage as ScoredPassage, text: segments[i]?.text ?? '' }));
+    checkpoint();
+    const [rels, sups] = await Promise.all([
+      critic.relevance(question, passages, signal),
+      critic.support(pairs, signal),
+    ]);
+    if (!Array.isArray(rels) || rels.length !== idx.length || !Array.isArray(sups) || sups.length !== idx.length) {
+      throw new CoreInputError(`The evaluator returned a different number of judgements than the ${idx.length} passages it was given.`);
+    }
+    const out: ({ rel: RelProbs; sup: SupProbs } | undefined)[] = planned.map(() => undefined);
+    idx.forEach((i, k) => {
+      const rel = rels[k] as RelProbs;
+      const sup = sups[k] as SupProbs;
+      withContext(`Evaluator relevance of passage ${k + 1}`, () => normaliseRel(rel));
+      withContext(`Evaluator support of passage ${k + 1}`, () => normaliseSup(sup));
+      out[i] = { rel, sup };
+    });
+    return out;
+  }
+
+  try {
+    let frontier: (Candidate | null)[] = [null];
+    while (frontier.length > 0) {
+      for (const parent of frontier) {
+        checkpoint();
+        for (const c of await expand(parent)) {
+          tree.candidates.push(c);
+          byId.set(c.id, c);
+          emit({ type: 'candidate', candidate: c });
+        }
+      }
+      const run = runBeam(tree, rank);
+      const depth = (frontier[0]?.depth ?? -1) + 1;
+      const kept = [...run.ranking.scored.values()]
+        .filter((s) => s.inBeam && s.candidate.depth === depth)
+        .map((s) => s.candidate.id);
+      emit({ type: 'beam', depth, kept });
+      frontier = run.frontier;
+    }
+    return result(false);
+  } catch (e) {
+    // After an abort, whatever a port threw (an AbortError, usually) is the abort itself.
+    if (e instanceof Stop || signal?.aborted) return result(true);
+    if (e instanceof CoreInputError && !e.partial) {
+      throw new CoreInputError(e.message, { ...tree, candidates: [...tree.candidates] });
+    }
+    throw e;
+  }
+}
+
+function pick<K extends 'rel' | 'sup' | 'use'>(seg: GeneratedSegment, key: K): Pick<GeneratedSegment, K> {
+  return (seg[key] === undefined ? {} : { [key]: seg[key] }) as Pick<GeneratedSegment, K>;
+}
+
+function withContext<T>(what: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof CoreInputError) throw new CoreInputError(`${what}: ${e.message}`);
+    throw e;
+  }
+}
+
+function checkSegment(s: GeneratedSegment, what: string): void {
+  if (!s || typeof s.text !== 'string') throw new CoreInputError(`${what}: the text is missing.`);
+  if (!Number.isInteger(s.tokenCount) || s.tokenCount < 0) {
+    throw new CoreInputError(`${what}: token count must be a non-negative integer; got ${String(s.tokenCount)}.`);
+  }
+  if (s.logprob !== undefined && (!Number.isFinite(s.logprob) || s.logprob > 0)) {
+    throw new CoreInputError(`${what}: log-probability must be a finite number ≤ 0; got ${String(s.logprob)}.`);
+  }
+  if (s.rel) withContext(what, () => normaliseRel(s.rel as RelProbs));
+  if (s.sup) withContext(what, () => normaliseSup(s.sup as SupProbs));
+  if (s.use) {
+    if (!Array.isArray(s.use) || s.use.length !== 5) throw new CoreInputError(`${what}: ISUSE needs 5 probabilities.`);
+    withContext(what, () => normaliseUse(s.use as [number, number, number, number, number]));
+  }
+}
+
+function checkPassages(passages: ScoredPassage[]): ScoredPassage[] {
+  if (!Array.isArray(passages)) throw new CoreInputError('The retriever did not return a list of passages.');
+  for (const p of passages) {
+    if (!p || typeof p.id !== 'string' || typeof p.text !== 'string' || typeof p.title !== 'string') {
+      throw new CoreInputError('The retriever returned a passage without an id, title or text.');
+    }
+  }
+  return passages;
+}

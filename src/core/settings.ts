@@ -1,0 +1,37 @@
+import { CoreInputError } from './errors';
+import { validateWeights } from './scores';
+import type { DecodeSettings, RankSettings } from './types';
+
+const MODES = ['adaptive', 'always', 'never'] as const;
+const SOURCES = ['generator', 'evaluator', 'blend'] as const;
+
+function positiveInteger(name: string, v: number): void {
+  if (!Number.isInteger(v) || v < 1) {
+    throw new CoreInputError(`${name} must be a whole number of at least 1; got ${String(v)}.`);
+  }
+}
+
+function unitInterval(name: string, v: number): void {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) {
+    throw new CoreInputError(`${name} must be a number from 0 to 1; got ${String(v)}.`);
+  }
+}
+
+export function validateDecodeSettings(s: DecodeSettings): void {
+  if (!MODES.includes(s.mode)) {
+    throw new CoreInputError(`Retrieval mode must be one of ${MODES.join(', ')}; got '${String(s.mode)}'.`);
+  }
+  if (!SOURCES.includes(s.critiqueSource)) {
+    throw new CoreInputError(`Critique source must be one of ${SOURCES.join(', ')}; got '${String(s.critiqueSource)}'.`);
+  }
+  unitInterval('The retrieval threshold δ', s.threshold);
+  unitInterval('The blend weight', s.blend);
+  positiveInteger('Beam width', s.beamWidth);
+  positiveInteger('Maximum depth', s.maxDepth);
+  positiveInteger('Passages per step', s.passagesPerStep);
+}
+
+export function validateRankSettings(r: RankSettings): void {
+  if (!r || typeof r !== 'object' || !r.weights) throw new CoreInputError('Rank settings need a weights object.');
+  validateWeights(r.weights);
+}
