@@ -9,6 +9,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
           environment: 'node',
+          globalSetup: ['test/setup/tiny-models.ts'],
         },
       },
       {
@@ -20,7 +21,7 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 300_000,
           fileParallelism: false,
-          globalSetup: ['test/setup/builds.ts'],
+          globalSetup: ['test/setup/tiny-models.ts', 'test/setup/builds.ts'],
         },
       },
     ],

@@ -1,6 +1,6 @@
 // A sequence-pair classifier (tokenizer + model called directly) shared by the
 // cross-encoder and the NLI adapter.
-import type { Transformers } from './runtime';
+import type { LoadOptions, Transformers } from './runtime';
 
 export interface Classifier {
   /** Raw logits, shape [pairs, labels]. */
@@ -13,7 +13,7 @@ export interface Classifier {
 export async function loadClassifier(
   t: Transformers,
   id: string,
-  options: ReturnType<typeof import('./runtime').loadOptions>,
+  options: LoadOptions,
 ): Promise<Classifier> {
   const tokenizer = await t.AutoTokenizer.from_pretrained(id, { progress_callback: options.progress_callback });
   const model = await t.AutoModelForSequenceClassification.from_pretrained(id, options as Parameters<typeof t.AutoModelForSequenceClassification.from_pretrained>[1]);

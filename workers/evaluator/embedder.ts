@@ -2,7 +2,7 @@
 // Used by the evaluator worker and by the Node indexer (`npm run index`).
 import type { Embedder } from '../../src/core/ports';
 import { DEFAULT_BATCH_SIZE, type ModelSpec } from '../../src/evaluator/config';
-import { batches, loadOptions, loading, transformers, type RuntimeOptions } from './runtime';
+import { batches, loading, transformers, type RuntimeOptions } from './runtime';
 
 export interface EmbedderConfig extends RuntimeOptions {
   model: ModelSpec;
@@ -26,9 +26,9 @@ export function createEmbedder(config: EmbedderConfig): LoadedEmbedder {
   let extractor: Promise<Extractor> | undefined;
   let dims: number | undefined;
   const load = () =>
-    (extractor ??= loading('embedder', config.model, config, async () => {
+    (extractor ??= loading('embedder', config.model, config, async (options) => {
       const t = await transformers(config);
-      return (await t.pipeline('feature-extraction', config.model.id, loadOptions('embedder', config.model, config))) as Extractor;
+      return (await t.pipeline('feature-extraction', config.model.id, options)) as Extractor;
     }).catch((e: unknown) => {
       extractor = undefined; // a later call may retry, e.g. after the pack was downloaded
       throw e;

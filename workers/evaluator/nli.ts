@@ -4,7 +4,7 @@
 import type { SupProbs } from '../../src/core/ports';
 import { DEFAULT_BATCH_SIZE, type ModelSpec } from '../../src/evaluator/config';
 import type { SupportPair } from '../../src/evaluator/protocol';
-import { batches, loadOptions, loading, rows, softmax, transformers, type RuntimeOptions } from './runtime';
+import { batches, loading, rows, softmax, transformers, type RuntimeOptions } from './runtime';
 import { loadClassifier, type Classifier } from './classifier';
 
 export interface NliConfig extends RuntimeOptions {
@@ -44,8 +44,8 @@ export function nliLabelIndex(model: string, id2label: Record<string, string> | 
 export function createSupportModel(config: NliConfig): SupportModel {
   let loaded: Promise<{ c: Classifier; labels: NliLabelIndex }> | undefined;
   const load = () =>
-    (loaded ??= loading('nli', config.model, config, async () => {
-      const c = await loadClassifier(await transformers(config), config.model.id, loadOptions('nli', config.model, config));
+    (loaded ??= loading('nli', config.model, config, async (options) => {
+      const c = await loadClassifier(await transformers(config), config.model.id, options);
       return { c, labels: nliLabelIndex(config.model.id, c.id2label) };
     }).catch((e: unknown) => {
       loaded = undefined;

@@ -2,7 +2,7 @@
 // read through a sigmoid (the text-classification pipeline softmaxes a
 // single-logit head to 1.0).
 import { DEFAULT_BATCH_SIZE, type ModelSpec } from '../../src/evaluator/config';
-import { batches, loadOptions, loading, rows, sigmoid, softmax, transformers, type RuntimeOptions } from './runtime';
+import { batches, loading, rows, sigmoid, softmax, transformers, type RuntimeOptions } from './runtime';
 import { loadClassifier, type Classifier } from './classifier';
 
 export interface RerankerConfig extends RuntimeOptions {
@@ -20,8 +20,8 @@ export interface Reranker {
 export function createReranker(config: RerankerConfig): Reranker {
   let classifier: Promise<Classifier> | undefined;
   const load = () =>
-    (classifier ??= loading('reranker', config.model, config, async () =>
-      loadClassifier(await transformers(config), config.model.id, loadOptions('reranker', config.model, config)),
+    (classifier ??= loading('reranker', config.model, config, async (options) =>
+      loadClassifier(await transformers(config), config.model.id, options),
     ).catch((e: unknown) => {
       classifier = undefined;
       throw e;

@@ -63,12 +63,14 @@ export function runtimeDevice(opts: RuntimeOptions): EvaluatorDevice {
   return opts.device ?? (isNode ? 'cpu' : 'wasm');
 }
 
+export type LoadOptions = ReturnType<typeof loadOptions>;
+
 /** Options common to every `from_pretrained` / `pipeline` call of one model. */
-export function loadOptions(role: EvaluatorModelRole, model: ModelSpec, opts: RuntimeOptions) {
+export function loadOptions(model: ModelSpec, opts: RuntimeOptions, progress: ReturnType<typeof progressReporter>) {
   return {
     device: runtimeDevice(opts),
     ...(model.dtype && model.dtype !== 'auto' ? { dtype: model.dtype } : {}),
-    progress_callback: progressReporter(role, model.id, opts.onProgress),
+    progress_callback: progress,
   };
 }
 
@@ -77,8 +79,20 @@ type ProgressInfo = Parameters<NonNullable<Parameters<Transformers['pipeline']>[
 /** Folds transformers.js per-file events into one running total per model (bytes and files). */
 export function progressReporter(role: EvaluatorModelRole, model: string, onProgress?: EvaluatorProgressCallback) {
   const files = new Map<string, { loaded: number; total: number; done: boolean }>();
-  return (info: ProgressInfo) => {
-    if (!onProgress || !('file' in info)) return;
+  const emit = (status: 'loading' | 'ready', file?: string) => {
+    if (!onProgress) return;
+    let loadedBytes = 0;
+    let totalBytes = 0;
+    let filesDone = 0;
+    for (const v of files.values()) {
+      loadedBytes += v.loaded;
+      totalBytes += v.total;
+      if (v.done) filesDone++;
+    }
+    onProgress({ role, model, status, ...(file ? { file } : {}), loadedBytes, totalBytes, filesDone, filesTotal: files.size });
+  };
+  const callback = (info: ProgressInfo) => {
+    if (!('file' in info)) return;
     const f = files.get(info.file) ?? { loaded: 0, total: 0, done: false };
     files.set(info.file, f);
     if (info.status === 'progress') {
@@ -88,20 +102,9 @@ export function progressReporter(role: EvaluatorModelRole, model: string, onProg
       f.done = true;
       f.loaded = Math.max(f.loaded, f.total);
     }
-    let loadedBytes = 0;
-    let totalBytes = 0;
-    let filesDone = 0;
-    for (const v of files.values()) {
-      loadedBytes += v.loaded;
-      totalBytes += v.total;
-      if (v.done) filesDone++;
-    }
-    onProgress({ role, model, status: 'loading', file: info.file, loadedBytes, totalBytes, filesDone, filesTotal: files.size });
+    emit('loading', info.file);
   };
-}
-
-export function reportReady(role: EvaluatorModelRole, model: string, onProgress?: EvaluatorProgressCallback): void {
-  onProgress?.({ role, model, status: 'ready', loadedBytes: 0, totalBytes: 0, filesDone: 0, filesTotal: 0 });
+  return Object.assign(callback, { ready: () => emit('ready') });
 }
 
 const ROLE_NAMES: Record<EvaluatorModelRole, string> = {
@@ -111,10 +114,16 @@ const ROLE_NAMES: Record<EvaluatorModelRole, string> = {
 };
 
 /** Runs a model load, turning any failure into an error that names the model and where it was looked for. */
-export async function loading<T>(role: EvaluatorModelRole, model: ModelSpec, opts: RuntimeOptions, load: () => Promise<T>): Promise<T> {
+export async function loading<T>(
+  role: EvaluatorModelRole,
+  model: ModelSpec,
+  opts: RuntimeOptions,
+  load: (options: ReturnType<typeof loadOptions>) => Promise<T>,
+): Promise<T> {
+  const progress = progressReporter(role, model.id, opts.onProgress);
   try {
-    const value = await load();
-    reportReady(role, model.id, opts.onProgress);
+    const value = await load(loadOptions(model, opts, progress));
+    progress.ready();
     return value;
   } catch (e) {
     const where = opts.source === 'local' ? `the local model pack at ${opts.localModelPath ?? '?'}` : 'the Hugging Face hub';
