@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER, resolveEvaluatorConfig } from '../../../src/evaluator/config';
+import { pickDevice } from '../../../workers/evaluator/device';
+
+describe('evaluator config', () => {
+  it('defaults to the hub models and auto device', () => {
+    const c = resolveEvaluatorConfig({}, 'https://example.org/');
+    expect([c.embedder.id, c.reranker.id, c.nli.id]).toEqual([DEFAULT_EMBEDDER, DEFAULT_RERANKER, DEFAULT_NLI]);
+    expect(c.source).toBe('hub');
+    expect(c.device).toBe('auto');
+  });
+
+  it('resolves the local model pack as an absolute path and the ORT files as a URL under a sub-path', () => {
+    const c = resolveEvaluatorConfig({ source: 'local', embedder: 'tiny/embedder' }, 'https://example.org/apps/rag/index.html');
+    expect(c.localModelPath).toBe('/apps/rag/models/');
+    expect(c.wasmPaths).toBe('https://example.org/apps/rag/ort/');
+    expect(c.embedder).toEqual({ id: 'tiny/embedder' });
+  });
+
+  it('rejects an empty model id with a clear message', () => {
+    expect(() => resolveEvaluatorConfig({ nli: '  ' }, 'https://example.org/')).toThrow(/model id is empty/);
+  });
+});
+
+describe('device choice', () => {
+  it('uses WebGPU when an adapter is granted', async () => {
+    const r = await pickDevice('auto', { requestAdapter: async () => ({}) });
+    expect(r.device).toBe('webgpu');
+  });
+
+  it('falls back to WASM and says why when there is no adapter, no WebGPU, or an error', async () => {
+    expect(await pickDevice('auto', { requestAdapter: async () => null })).toMatchObject({ device: 'wasm', reason: expect.stringMatching(/no adapter/) });
+    expect(await pickDevice('auto', undefined)).toMatchObject({ device: 'wasm', reason: expect.stringMatching(/no WebGPU/) });
+    const failing = { requestAdapter: () => Promise.reject(new Error('GPU process crashed')) };
+    expect((await pickDevice('webgpu', failing)).reason).toMatch(/GPU process crashed/);
+  });
+
+  it('honours a WASM preference even with an adapter', async () => {
+    expect(await pickDevice('wasm', { requestAdapter: async () => ({}) })).toMatchObject({ device: 'wasm', reason: expect.stringMatching(/settings/) });
+  });
+});
