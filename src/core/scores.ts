@@ -106,6 +106,7 @@ export type Scorable = Pick<Candidate, 'rel' | 'sup' | 'use' | 'logprob' | 'toke
  * that is judged relevant and supporting wins, which is what a grounded answer wants.
  */
 export function segmentScore(c: Scorable, weights: Weights): number {
+  validateWeights(weights);
   let s = 0;
   if (c.rel) s += weights.rel * isRel(c.rel);
   if (c.sup) s += weights.sup * isSup(c.sup);
