@@ -1,0 +1,158 @@
+// The library in IndexedDB: documents, passages and vectors. Vectors are stored
+// as one binary record per document (ArrayBuffer of row-major float32), so a
+// document is always written, replaced or removed together, in one transaction.
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { Passage } from '../core/ports';
+import type { DocFormat } from './parse';
+
+export interface StoredDocument {
+  id: string;
+  title: string;
+  /** File name it came from (or the title for pasted text). */
+  name: string;
+  format: DocFormat;
+  /** Extracted text; passage offsets point into it. */
+  text: string;
+  passageCount: number;
+  addedAt: number;
+  /** Where it came from: the user, the shipped sample, or a pre-built index. */
+  origin: 'user' | 'sample' | 'prebuilt';
+}
+
+export interface DocumentVectors {
+  docId: string;
+  dim: number;
+  /** Passage ids in row order. */
+  ids: string[];
+  /** ids.length × dim float32, row-major. */
+  data: ArrayBuffer;
+}
+
+interface LibrarySchema extends DBSchema {
+  documents: { key: string; value: StoredDocument };
+  passages: { key: string; value: Passage; indexes: { docId: string } };
+  vectors: { key: string; value: DocumentVectors };
+  meta: { key: string; value: unknown };
+}
+
+export const DEFAULT_DB_NAME = 'selfrag-library';
+
+export class LibraryStore {
+  private constructor(private readonly db: IDBPDatabase<LibrarySchema>) {}
+
+  static async open(name = DEFAULT_DB_NAME): Promise<LibraryStore> {
+    const db = await openDB<LibrarySchema>(name, 1, {
+      upgrade(db) {
+        db.createObjectStore('documents', { keyPath: 'id' });
+        db.createObjectStore('passages', { keyPath: 'id' }).createIndex('docId', 'docId');
+        db.createObjectStore('vectors', { keyPath: 'docId' });
+        db.createObjectStore('meta');
+      },
+      // Another tab upgrading the schema: let it, this connection is stale anyway.
+      blocking() {
+        db.close();
+      },
+    });
+    return new LibraryStore(db);
+  }
+
+  /**
+   * Writes (or replaces) a document with its passages and vectors in one
+   * transaction: if anything fails, the library is as it was before.
+   */
+  async putDocument(doc: StoredDocument, passages: Passage[], vectors: Float32Array[]): Promise<void> {
+    if (passages.length !== vectors.length) throw new Error(`${passages.length} passages but ${vectors.length} vectors`);
+    if (passages.some((p) => p.docId !== doc.id)) throw new Error('every passage must belong to the document being stored');
+    const dim = vectors[0]?.length ?? 0;
+    const data = new Float32Array(vectors.length * dim);
+    vectors.forEach((v, i) => {
+      if (v.length !== dim) throw new Error(`passage ${i} has a ${v.length}-d vector, expected ${dim}`);
+      data.set(v, i * dim);
+    });
+    const tx = this.db.transaction(['documents', 'passages', 'vectors'], 'readwrite');
+    try {
+      const old = await tx.objectStore('passages').index('docId').getAllKeys(doc.id);
+      await Promise.all(old.map((k) => tx.objectStore('passages').delete(k)));
+      await tx.objectStore('documents').put({ ...doc, passageCount: passages.length });
+      for (const p of passages) await tx.objectStore('passages').put(p);
+      await tx.objectStore('vectors').put({ docId: doc.id, dim, ids: passages.map((p) => p.id), data: data.buffer });
+      await tx.done;
+    } catch (e) {
+      abortQuietly(tx);
+      await tx.done.catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Removes a document, its passages and its vectors; false if it was not there. */
+  async removeDocument(id: string): Promise<boolean> {
+    const tx = this.db.transaction(['documents', 'passages', 'vectors'], 'readwrite');
+    const exists = (await tx.objectStore('documents').getKey(id)) !== undefined;
+    if (exists) {
+      const keys = await tx.objectStore('passages').index('docId').getAllKeys(id);
+      await Promise.all([
+        tx.objectStore('documents').delete(id),
+        tx.objectStore('vectors').delete(id),
+        ...keys.map((k) => tx.objectStore('passages').delete(k)),
+      ]);
+    }
+    await tx.done;
+    return exists;
+  }
+
+  async listDocuments(): Promise<StoredDocument[]> {
+    const docs = await this.db.getAll('documents');
+    return docs.sort((a, b) => a.addedAt - b.addedAt || a.title.localeCompare(b.title));
+  }
+
+  async getDocument(id: string): Promise<StoredDocument | undefined> {
+    return this.db.get('documents', id);
+  }
+
+  async getPassages(ids: readonly string[]): Promise<Array<Passage | undefined>> {
+    const tx = this.db.transaction('passages');
+    const out = await Promise.all(ids.map((id) => tx.store.get(id)));
+    await tx.done;
+    return out;
+  }
+
+  async passagesOf(docId: string): Promise<Passage[]> {
+    const ps = await this.db.getAllFromIndex('passages', 'docId', docId);
+    return ps.sort((a, b) => a.index - b.index);
+  }
+
+  async allVectors(): Promise<DocumentVectors[]> {
+    return this.db.getAll('vectors');
+  }
+
+  async getMeta<T>(key: string): Promise<T | undefined> {
+    return (await this.db.get('meta', key)) as T | undefined;
+  }
+
+  async setMeta(key: string, value: unknown): Promise<void> {
+    await this.db.put('meta', value, key);
+  }
+
+  async clear(): Promise<void> {
+    const tx = this.db.transaction(['documents', 'passages', 'vectors', 'meta'], 'readwrite');
+    await Promise.all([tx.objectStore('documents').clear(), tx.objectStore('passages').clear(), tx.objectStore('vectors').clear(), tx.objectStore('meta').clear(), tx.done]);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function abortQuietly(tx: { abort(): void }): void {
+  try {
+    tx.abort();
+  } catch {
+    // Already finished or aborted by the failed request.
+  }
+}
+
+/** Rows of a stored vector record as separate vectors (views, no copy). */
+export function rowsOf(v: DocumentVectors): Float32Array[] {
+  const all = new Float32Array(v.data);
+  return v.ids.map((_, i) => all.subarray(i * v.dim, (i + 1) * v.dim));
+}
