@@ -11,6 +11,8 @@ export interface BeamRun {
    * them next; for re-ranking they are leaves, i.e. complete answers.
    */
   frontier: Candidate[];
+  /** Ids kept at each depth, best first. */
+  beams: string[][];
 }
 
 const isTerminal = (c: Candidate, maxDepth: number): boolean => c.done || c.depth >= maxDepth - 1;
@@ -63,6 +65,7 @@ export function runBeam(tree: AnswerTree, rank: RankSettings): BeamRun {
 
   const finished: ScoredCandidate[] = [];
   const frontier: Candidate[] = [];
+  const beams: string[][] = [];
   let level = children.get(null) ?? [];
   while (level.length > 0) {
     // Array.prototype.sort is stable, so ties go to the earlier candidate in the tree.
@@ -71,6 +74,7 @@ export function runBeam(tree: AnswerTree, rank: RankSettings): BeamRun {
       .filter((s) => !s.pruned)
       .sort((a, b) => b.pathScore - a.pathScore)
       .slice(0, beamWidth);
+    beams.push(beam.map((b) => b.candidate.id));
     const next: Candidate[] = [];
     for (const node of beam) {
       node.inBeam = true;
@@ -98,5 +102,5 @@ export function runBeam(tree: AnswerTree, rank: RankSettings): BeamRun {
   for (let n = winner; n; n = n.candidate.parentId === null ? undefined : scored.get(n.candidate.parentId)) {
     best.unshift(n);
   }
-  return { ranking: { best, scored }, frontier };
+  return { ranking: { best, scored }, frontier, beams };
 }

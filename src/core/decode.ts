@@ -263,10 +263,7 @@ export async function decode(
       }
       const run = runBeam(tree, rank);
       const depth = (frontier[0]?.depth ?? -1) + 1;
-      const kept = [...run.ranking.scored.values()]
-        .filter((s) => s.inBeam && s.candidate.depth === depth)
-        .map((s) => s.candidate.id);
-      emit({ type: 'beam', depth, kept });
+      emit({ type: 'beam', depth, kept: run.beams[depth] ?? [] });
       frontier = run.frontier;
     }
     return result(false);
