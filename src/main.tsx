@@ -1,9 +1,75 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createController } from './app/controller';
+import { createEmbedBridge, parseAllowedOrigins } from './app/embed';
+import { answerMessage } from './app/embed-answer';
+import { getServices } from './app/services';
+import { loadSettings } from './app/settings';
+import { readUrlState, writeUrlState } from './app/url-state';
+import { decode } from './core/decode';
+import { rerank } from './core/rerank';
 import { App } from './ui/App';
+import './ui/styles.css';
+
+const storage = (() => {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+})();
+
+const fromUrl = readUrlState(location.search, loadSettings(storage));
+const services = getServices();
+const controller = createController({ ports: services.ports, decode, rerank, settings: fromUrl.settings, storage });
+
+const shareUrl = () => {
+  const s = controller.getState();
+  return new URL(writeUrlState(location.search, s.answer.question || null, s.settings) + location.hash, location.href).href;
+};
+
+// Keep the address bar a shareable link to the current question and settings.
+let lastQuestion = '';
+controller.subscribe(() => {
+  const q = controller.getState().answer.question;
+  if (q && q !== lastQuestion) {
+    lastQuestion = q;
+    history.replaceState(history.state, '', shareUrl());
+  }
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <App controller={controller} services={services} initialQuestion={fromUrl.question ?? ''} onShare={shareUrl} />
   </StrictMode>,
 );
+
+// Workers start after the first paint so the page is usable at once.
+requestAnimationFrame(() => setTimeout(() => services.start(), 0));
+
+// A linked question is answered once the library has documents to search.
+if (fromUrl.question) {
+  const question = fromUrl.question;
+  const unsubscribe = services.library.subscribe(() => {
+    const lib = services.library.get();
+    if (lib.ready && lib.docs.length > 0 && lib.jobs.length === 0) {
+      unsubscribe();
+      void controller.ask(question);
+    }
+  });
+}
+
+const allowed = parseAllowedOrigins(location.search);
+if (window.parent !== window && allowed.length > 0) {
+  const bridge = createEmbedBridge({
+    host: window,
+    allowed,
+    onRequest: (req, from) => {
+      if (req.type === 'ping') return bridge.reply(from, { type: 'pong', id: req.id });
+      void controller.ask(req.question).then(() => {
+        const s = controller.getState();
+        bridge.reply(from, answerMessage(s.answer, req.id, s.evidenceOnly !== null));
+      });
+    },
+  });
+}

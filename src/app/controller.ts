@@ -28,6 +28,8 @@ export interface AnswerPorts {
   generator(): Promise<Generator>;
   retriever(): Promise<Retriever>;
   critic(): Promise<Critic | undefined>;
+  /** Stops a generation in flight at once (the abort signal alone waits for the engine). */
+  interrupt?(): void;
 }
 
 export interface AppState {
@@ -197,7 +199,9 @@ export function createController(opts: {
     },
     ask,
     stop() {
-      abort?.abort();
+      if (!abort) return;
+      abort.abort();
+      opts.ports.interrupt?.();
     },
     setRank(rank) {
       const t0 = now();

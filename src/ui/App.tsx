@@ -1,8 +1,124 @@
-export function App() {
+// The answer page: library, ask box, answer or evidence, tuning, status.
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { AppServices, WebGpuCheck } from '../app/app-services';
+import type { Controller } from '../app/controller';
+import type { Candidate } from '../core/types';
+import { AnswerView } from './AnswerView';
+import { AskBox } from './AskBox';
+import { EvidenceView } from './EvidenceView';
+import { useHashRoute, useNow, useStore } from './hooks';
+import { LibraryPanel } from './LibraryPanel';
+import { Notices } from './Notices';
+import { PassageDialog } from './PassageDialog';
+import { StatusPanel } from './StatusPanel';
+import { ThemeSwitch } from './ThemeSwitch';
+import { TuningPanel } from './TuningPanel';
+
+const EvalPage = lazy(() => import('./eval-route'));
+
+export function App(props: { controller: Controller; services: AppServices; initialQuestion: string; onShare: () => string }) {
+  const { controller, services } = props;
+  const state = useStore(controller, controller.getState);
+  const status = useStore(services.status, services.status.get);
+  const library = useStore(services.library, services.library.get);
+  const route = useHashRoute();
+  const [webgpu, setWebgpu] = useState<WebGpuCheck | null>(null);
+  const [passageOf, setPassageOf] = useState<Candidate | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+  const loading = library.jobs.length > 0 || Object.values(status).some((s) => s.state === 'loading');
+  const now = useNow(loading);
+
+  useEffect(() => {
+    void services.webgpu().then(setWebgpu);
+  }, [services]);
+
+  useEffect(() => {
+    const t = state.settings.theme;
+    if (t === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = t;
+  }, [state.settings.theme]);
+
+  const busy = state.answer.status === 'running';
+  const evidence = state.evidenceOnly !== null || state.answer.evidence !== null;
+  const onEval = route.startsWith('#/eval');
+
   return (
-    <main>
-      <h1>Self-RAG in your browser</h1>
-      <p>Ask questions about your own documents. Nothing leaves this machine.</p>
-    </main>
+    <div className="app">
+      <header className="top">
+        <h1>Self-RAG in your browser</h1>
+        <nav aria-label="Pages">
+          <a href="#/" aria-current={onEval ? undefined : 'page'}>
+            Answer
+          </a>
+          <a href="#/eval" aria-current={onEval ? 'page' : undefined}>
+            Evaluate
+          </a>
+        </nav>
+        <div className="top-actions">
+          <button
+            type="button"
+            onClick={() => {
+              const url = props.onShare();
+              void navigator.clipboard?.writeText(url).then(
+                () => setCopied('Link copied.'),
+                () => setCopied(url),
+              );
+            }}
+          >
+            Copy link to this question
+          </button>
+          {copied && (
+            <span className="muted" role="status">
+              {copied}
+            </span>
+          )}
+          <ThemeSwitch theme={state.settings.theme} onChange={controller.setTheme} />
+        </div>
+      </header>
+      {onEval ? (
+        <main id="main" className="eval-main">
+          <Suspense fallback={<p>Loading the evaluation page…</p>}>
+            <EvalPage />
+          </Suspense>
+        </main>
+      ) : (
+        <div className="layout">
+          <LibraryPanel view={library} actions={services.library.actions} now={now} />
+          <main id="main" className="center">
+            <p className="tagline muted">Ask questions about your own documents. Nothing leaves this machine.</p>
+            <AskBox
+              initial={props.initialQuestion}
+              busy={busy}
+              evidenceOnly={state.evidenceOnly !== null}
+              onAsk={(q) => void controller.ask(q)}
+              onStop={controller.stop}
+            />
+            <Notices
+              webgpu={webgpu}
+              evidenceOnly={state.evidenceOnly}
+              pending={controller.pendingDecodeChanges()}
+              busy={busy}
+              onEvidenceOnly={controller.enterEvidenceOnly}
+              onLeaveEvidenceOnly={controller.leaveEvidenceOnly}
+              onRerun={() => void controller.ask(state.answer.question)}
+            />
+            {evidence ? (
+              <EvidenceView answer={state.answer} />
+            ) : (
+              state.answer.status !== 'idle' && <AnswerView answer={state.answer} onOpenPassage={setPassageOf} />
+            )}
+            <StatusPanel status={status} generatorCalls={state.generatorCalls} now={now} onLoadGenerator={services.loadGenerator} />
+          </main>
+          <TuningPanel
+            rank={state.settings.rank}
+            decode={state.settings.decode}
+            onRank={controller.setRank}
+            onDecode={controller.setDecode}
+            onReset={controller.resetSettings}
+          />
+        </div>
+      )}
+      <PassageDialog candidate={passageOf} onClose={() => setPassageOf(null)} />
+    </div>
   );
 }

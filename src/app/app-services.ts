@@ -1,0 +1,26 @@
+// The shape of the services the page needs. services.ts builds the real ones;
+// keeping the interface apart lets the UI render before any of them loads.
+import type { AnswerPorts } from './controller';
+import type { LibraryActions, LibraryViewState } from './library-view';
+import type { StatusStore } from './status';
+
+export interface WebGpuCheck {
+  ok: boolean;
+  reason: string;
+}
+
+export interface AppServices {
+  status: StatusStore;
+  library: {
+    get(): LibraryViewState;
+    subscribe(fn: () => void): () => void;
+    actions: LibraryActions;
+  };
+  ports: AnswerPorts;
+  /** Starts loading the generator model (otherwise it loads on the first question). */
+  loadGenerator(): void;
+  /** Whether a WebGPU adapter exists, and why not. */
+  webgpu(): Promise<WebGpuCheck>;
+  /** Starts the workers: called after the first paint. */
+  start(): void;
+}

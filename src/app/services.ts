@@ -1,0 +1,156 @@
+// The app's services, created lazily: the first page load pulls only the UI,
+// and each model library loads in its own worker after first paint (evaluator,
+// library) or on the first question (generator). E's evaluation page uses the
+// same object through getServices().
+import type { Critic, Retriever, Writer } from '../core/ports';
+import type { Evaluator } from '../evaluator/client';
+import type { EvaluatorProgress } from '../evaluator/config';
+import type { GeneratorHandle, LoadProgress } from '../generator';
+import type { AppServices, WebGpuCheck } from './app-services';
+import { connectLibrary, type LibraryConnection } from './library-adapter';
+import { evaluatorInput } from './model-config';
+import { createStatusStore, type Progress } from './status';
+import { checkWebGpu } from './webgpu';
+
+export interface Services extends AppServices {
+  evaluator(): Promise<Evaluator>;
+  generator(): Promise<GeneratorHandle & Writer>;
+  retriever(): Promise<Retriever>;
+  /** The library facade itself (documents, passages), once open. */
+  libraryConnection(): Promise<LibraryConnection>;
+}
+
+let singleton: Services | null = null;
+
+export function getServices(): Services {
+  singleton ??= createServices(location.search, document.baseURI);
+  return singleton;
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | null = null;
+  return () => {
+    p ??= make();
+    return p;
+  };
+}
+
+function errorText(e: unknown): { error: string; suggestion?: string } {
+  if (e instanceof Error) return { error: e.message, suggestion: (e as Error & { suggestion?: string }).suggestion };
+  return { error: String(e) };
+}
+
+export function createServices(search: string, baseURI: string): Services {
+  const status = createStatusStore();
+  const webgpu = once<WebGpuCheck>(() => checkWebGpu());
+  const evalStarted = new Map<string, number>();
+
+  const evaluator = once(async () => {
+    status.update('evaluator', { state: 'loading' });
+    try {
+      const [{ createEvaluator }, { resolveEvaluatorConfig }] = await Promise.all([
+        import('../evaluator/client'),
+        import('../evaluator/config'),
+      ]);
+      const config = resolveEvaluatorConfig(evaluatorInput(search), baseURI);
+      const onProgress = (p: EvaluatorProgress) => {
+        const key = p.role;
+        if (!evalStarted.has(key)) evalStarted.set(key, Date.now());
+        const progress: Progress = {
+          label: `${p.role}: ${p.model}${p.file ? ` (${p.file})` : ''}`,
+          loaded: p.loadedBytes,
+          total: p.totalBytes > 0 ? p.totalBytes : null,
+          startedAt: evalStarted.get(key)!,
+        };
+        const models = p.status === 'ready' ? [...new Set([...status.get().evaluator.models, `${p.role}: ${p.model}`])] : status.get().evaluator.models;
+        status.update('evaluator', { progress: p.status === 'ready' ? undefined : progress, models });
+      };
+      const ev = await createEvaluator(config, onProgress);
+      status.update('evaluator', { state: 'ready', device: ev.device.device, reason: ev.device.reason, progress: undefined });
+      return ev;
+    } catch (e) {
+      status.update('evaluator', { state: 'error', ...errorText(e), progress: undefined });
+      throw e;
+    }
+  });
+
+  let handle: GeneratorHandle | null = null;
+  const generatorHandle = once(async () => {
+    const { createGenerator } = await import('../generator');
+    let started = Date.now();
+    handle = createGenerator(
+      {},
+      {
+        onProgress: (p: LoadProgress) => {
+          if (p.stage === 'checking') started = Date.now();
+          const total = p.loadedBytes && p.fraction > 0 ? p.loadedBytes / p.fraction : null;
+          status.update('generator', {
+            progress: { label: p.text, loaded: p.loadedBytes ?? 0, total, startedAt: started },
+          });
+        },
+        onState: (s, err) => {
+          if (s === 'failed') status.update('generator', { state: 'error', progress: undefined, ...(err ? errorText(err) : {}) });
+        },
+      },
+    );
+    return handle;
+  });
+
+  let generatorLoad: Promise<GeneratorHandle> | null = null;
+  const generator = async (): Promise<GeneratorHandle & Writer> => {
+    const h = await generatorHandle();
+    if (h.state === 'ready') return h;
+    generatorLoad ??= (async () => {
+      status.update('generator', { state: 'loading', error: undefined, suggestion: undefined });
+      try {
+        await h.load();
+        const gpu = await webgpu();
+        status.update('generator', {
+          state: 'ready',
+          device: 'webgpu',
+          reason: gpu.reason,
+          models: [`${h.modelId ?? 'model'}${h.local ? ' (local pack)' : ''}`],
+          progress: undefined,
+        });
+        return h;
+      } catch (e) {
+        status.update('generator', { state: 'error', ...errorText(e), progress: undefined });
+        throw e;
+      } finally {
+        generatorLoad = null;
+      }
+    })();
+    return generatorLoad;
+  };
+
+  const library = connectLibrary({
+    status,
+    baseURI,
+    embedder: async () => (await evaluator()).embedder,
+  });
+
+  const critic = async (): Promise<Critic | undefined> => (await evaluator()).critic;
+
+  return {
+    status,
+    library: library.view,
+    ports: {
+      generator,
+      retriever: library.retriever,
+      critic,
+      interrupt: () => handle?.interrupt(),
+    },
+    loadGenerator: () => void generator().catch(() => undefined),
+    webgpu,
+    start() {
+      void webgpu().then((g) => {
+        if (!g.ok) status.update('generator', { state: 'unavailable', reason: g.reason });
+      });
+      library.start();
+    },
+    evaluator,
+    generator,
+    retriever: library.retriever,
+    libraryConnection: library.connection,
+  };
+}

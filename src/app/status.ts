@@ -1,0 +1,50 @@
+// What each worker is doing, for the status panel: device and why, models,
+// download progress. A tiny observable so services can report from anywhere.
+
+export type WorkerName = 'evaluator' | 'generator' | 'library';
+
+export interface Progress {
+  label: string;
+  loaded: number;
+  total: number | null;
+  startedAt: number;
+}
+
+export interface WorkerStatus {
+  state: 'idle' | 'loading' | 'ready' | 'error' | 'unavailable';
+  device?: string;
+  /** Why this device (or why it is unavailable). */
+  reason?: string;
+  models: string[];
+  progress?: Progress;
+  error?: string;
+  suggestion?: string;
+}
+
+export type StatusMap = Record<WorkerName, WorkerStatus>;
+
+export interface StatusStore {
+  get(): StatusMap;
+  update(name: WorkerName, patch: Partial<WorkerStatus>): void;
+  subscribe(fn: () => void): () => void;
+}
+
+export function createStatusStore(): StatusStore {
+  let map: StatusMap = {
+    evaluator: { state: 'idle', models: [] },
+    generator: { state: 'idle', models: [] },
+    library: { state: 'idle', models: [] },
+  };
+  const listeners = new Set<() => void>();
+  return {
+    get: () => map,
+    update(name, patch) {
+      map = { ...map, [name]: { ...map[name], ...patch } };
+      for (const fn of listeners) fn();
+    },
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+  };
+}

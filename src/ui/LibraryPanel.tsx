@@ -1,0 +1,119 @@
+// Documents: sample corpus, file picker, drag and drop, paste; list with
+// passage counts; remove; ingestion progress.
+import { useRef, useState } from 'react';
+import type { LibraryActions, LibraryViewState } from '../app/library-view';
+import { formatBytes } from '../app/progress';
+import { ProgressBar } from './ProgressBar';
+
+export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryActions; now: number }) {
+  const { view, actions } = props;
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const [pasteTitle, setPasteTitle] = useState('');
+  const [pasteText, setPasteText] = useState('');
+  const [pasteOpen, setPasteOpen] = useState(false);
+
+  const onFiles = (list: FileList | null) => {
+    const files = list ? [...list] : [];
+    if (files.length) void actions.addFiles(files);
+  };
+
+  return (
+    <aside className="panel library" aria-labelledby="library-heading" data-testid="library">
+      <h2 id="library-heading">Library</h2>
+      <div
+        className={`dropzone${dragging ? ' dragging' : ''}`}
+        data-testid="dropzone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          onFiles(e.dataTransfer.files);
+        }}
+      >
+        <p>Drop PDF, Markdown, HTML or text files here, or</p>
+        <button type="button" onClick={() => fileRef.current?.click()}>
+          Choose files…
+        </button>
+        <input
+          ref={fileRef}
+          type="file"
+          multiple
+          hidden
+          data-testid="file-input"
+          accept=".pdf,.md,.markdown,.txt,.html,.htm,text/plain,text/markdown,text/html,application/pdf"
+          onChange={(e) => {
+            onFiles(e.target.files);
+            e.target.value = '';
+          }}
+        />
+      </div>
+      <details className="paste" open={pasteOpen} onToggle={(e) => setPasteOpen((e.target as HTMLDetailsElement).open)}>
+        <summary>Paste text</summary>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!pasteText.trim()) return;
+            void actions.addText(pasteTitle.trim() || 'Pasted text', pasteText).then(() => {
+              setPasteText('');
+              setPasteTitle('');
+            });
+          }}
+        >
+          <label htmlFor="paste-title">Title</label>
+          <input id="paste-title" value={pasteTitle} onChange={(e) => setPasteTitle(e.target.value)} data-testid="paste-title" />
+          <label htmlFor="paste-text">Text</label>
+          <textarea id="paste-text" rows={5} value={pasteText} onChange={(e) => setPasteText(e.target.value)} data-testid="paste-text" />
+          <button type="submit" disabled={!pasteText.trim()} data-testid="paste-add">
+            Add to library
+          </button>
+        </form>
+      </details>
+      {view.jobs.length > 0 && (
+        <div className="jobs" aria-live="polite">
+          {view.jobs.map((j) => (
+            <div key={j.id}>
+              <ProgressBar progress={j} now={props.now} />
+              {j.error && <p className="error">{j.error}</p>}
+            </div>
+          ))}
+        </div>
+      )}
+      <div aria-live="polite">
+        {view.messages.map((m) => (
+          <p key={m.id} className={m.kind === 'error' ? 'error' : 'notice'} role={m.kind === 'error' ? 'alert' : undefined}>
+            {m.text}
+          </p>
+        ))}
+      </div>
+      {!view.ready && <p className="muted">Opening the library…</p>}
+      {view.ready && view.docs.length === 0 && (
+        <p>
+          The library is empty.{' '}
+          <button type="button" onClick={() => void actions.loadSample()}>
+            Load the sample documents
+          </button>
+        </p>
+      )}
+      <ul className="docs" data-testid="doc-list">
+        {view.docs.map((d) => (
+          <li key={d.id} data-testid="doc" data-doc-id={d.id}>
+            <span className="doc-title">{d.title}</span>
+            <span className="muted">
+              {' '}
+              {d.passages} passage{d.passages === 1 ? '' : 's'}
+              {d.bytes !== undefined ? ` · ${formatBytes(d.bytes)}` : ''}
+            </span>
+            <button type="button" className="remove" aria-label={`Remove ${d.title}`} onClick={() => void actions.remove(d.id)}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}

@@ -1,0 +1,68 @@
+// Messages above the answer: no WebGPU (with the evidence-only offer), evidence
+// mode in use, and the re-run offer after a decode setting changed.
+import type { WebGpuCheck } from '../app/app-services';
+import type { DecodeSettings } from '../core/types';
+
+const SETTING_NAMES: Record<keyof DecodeSettings, string> = {
+  mode: 'retrieval mode',
+  threshold: 'threshold δ',
+  beamWidth: 'beam width',
+  maxDepth: 'max segments',
+  passagesPerStep: 'passages per step',
+  critiqueSource: 'critique source',
+  blend: 'blend',
+};
+
+export function Notices(props: {
+  webgpu: WebGpuCheck | null;
+  evidenceOnly: { reason: string } | null;
+  pending: (keyof DecodeSettings)[];
+  busy: boolean;
+  onEvidenceOnly: (reason: string) => void;
+  onLeaveEvidenceOnly: () => void;
+  onRerun: () => void;
+}) {
+  return (
+    <div className="notices">
+      {props.webgpu && !props.webgpu.ok && !props.evidenceOnly && (
+        <div className="notice warn" role="status" data-testid="no-webgpu">
+          <p>
+            <strong>No WebGPU here.</strong> {props.webgpu.reason} The language model that writes answers needs WebGPU, but your
+            documents can still be searched and ranked by relevance on this device.
+          </p>
+          <button
+            type="button"
+            data-testid="use-evidence-only"
+            onClick={() => props.onEvidenceOnly(`Evidence-only mode: ${props.webgpu?.reason ?? 'no WebGPU'}`)}
+          >
+            Use evidence-only mode
+          </button>
+        </div>
+      )}
+      {props.evidenceOnly && (
+        <div className="notice" role="status" data-testid="evidence-only">
+          <p>
+            <strong>Evidence-only mode.</strong> {props.evidenceOnly.reason} Questions return the best passages with their
+            relevance instead of a written answer.
+          </p>
+          {props.webgpu?.ok && (
+            <button type="button" onClick={props.onLeaveEvidenceOnly}>
+              Try writing answers again
+            </button>
+          )}
+        </div>
+      )}
+      {props.pending.length > 0 && !props.busy && (
+        <div className="notice" role="status" data-testid="rerun-offer">
+          <p>
+            You changed {props.pending.map((k) => SETTING_NAMES[k]).join(', ')}. That needs a new answer (weights re-rank at once;
+            these do not).
+          </p>
+          <button type="button" onClick={props.onRerun} data-testid="rerun">
+            Re-run the question
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+
+export function useStore<T>(store: { subscribe(fn: () => void): () => void }, get: () => T): T {
+  return useSyncExternalStore((fn) => store.subscribe(fn), get, get);
+}
+
+/** A clock for "time left" texts, ticking only while something is in progress. */
+export function useNow(active: boolean, everyMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(t);
+  }, [active, everyMs]);
+  return now;
+}
+
+export function useHashRoute(): string {
+  const [hash, setHash] = useState(() => location.hash);
+  useEffect(() => {
+    const on = () => setHash(location.hash);
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
+  return hash;
+}
