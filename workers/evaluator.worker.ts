@@ -8,6 +8,7 @@ import { pickDevice } from './evaluator/device';
 import { createEmbedder, type LoadedEmbedder } from './evaluator/embedder';
 import { createSupportModel, type SupportModel } from './evaluator/nli';
 import { createReranker, type Reranker } from './evaluator/reranker';
+import { ortWasmFiles } from './evaluator/ort-files';
 import type { RuntimeOptions } from './evaluator/runtime';
 
 interface Models {
@@ -37,7 +38,7 @@ const api: EvaluatorWorkerApi = {
       source: config.source,
       device: device.device,
       ...(config.localModelPath !== undefined ? { localModelPath: config.localModelPath } : {}),
-      ...(config.wasmPaths !== undefined ? { wasmPaths: config.wasmPaths } : {}),
+      wasmPaths: config.wasmPaths ?? ortWasmFiles,
       ...(config.batchSize !== undefined ? { batchSize: config.batchSize } : {}),
       ...(onProgress ? { onProgress } : {}),
     };

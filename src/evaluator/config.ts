@@ -33,7 +33,10 @@ export interface EvaluatorConfig {
    * full URL: transformers.js silently skips the tokenizer otherwise. In Node a filesystem folder.
    */
   localModelPath?: string;
-  /** Folder (URL or absolute path) serving the onnxruntime-web wasm + mjs files; browser only. */
+  /**
+   * Folder (URL) serving `ort-wasm-simd-threaded.asyncify.{mjs,wasm}`, to host onnxruntime-web
+   * elsewhere. Unset, the worker uses the copies the app's build emits (never a CDN).
+   */
   wasmPaths?: string;
   device: DevicePreference;
   /** Texts per model call. */
@@ -74,8 +77,6 @@ export const DEFAULT_BATCH_SIZE = 16;
 
 /** Folder of the app (relative to its base) that serves local model packs. */
 export const LOCAL_MODELS_DIR = 'models/';
-/** Folder of the app (relative to its base) that serves the ORT wasm files (emitted by the Vite build). */
-export const ORT_WASM_DIR = 'ort/';
 
 export const DEFAULT_EVALUATOR_CONFIG: EvaluatorConfig = {
   embedder: { id: DEFAULT_EMBEDDER },
@@ -100,8 +101,8 @@ function spec(value: ModelSpec | string | undefined, fallback: ModelSpec): Model
 }
 
 /**
- * A complete config for the browser, with the local model path and ORT wasm folder resolved
- * against the page's base URI (so the app works from any sub-path). Call on the main thread
+ * A complete config for the browser, with the local model path resolved against the page's
+ * base URI (so the app works from any sub-path). Call on the main thread
  * with `document.baseURI`.
  */
 export function resolveEvaluatorConfig(input: EvaluatorConfigInput, baseURI: string): EvaluatorConfig {
@@ -113,6 +114,5 @@ export function resolveEvaluatorConfig(input: EvaluatorConfigInput, baseURI: str
     reranker: spec(input.reranker, DEFAULT_EVALUATOR_CONFIG.reranker),
     nli: spec(input.nli, DEFAULT_EVALUATOR_CONFIG.nli),
     localModelPath: input.localModelPath ?? new URL(LOCAL_MODELS_DIR, base).pathname,
-    wasmPaths: input.wasmPaths ?? new URL(ORT_WASM_DIR, base).href,
   };
 }

@@ -15,15 +15,18 @@ export interface RuntimeOptions {
   source: ModelSource;
   /** Browser: absolute path of the model pack; Node: a folder. Required with source 'local'. */
   localModelPath?: string;
-  /** Folder serving `ort-wasm-simd-threaded.asyncify.{mjs,wasm}` (browser only). */
-  wasmPaths?: string;
+  /**
+   * Browser only: where the ORT wasm files are, either a folder holding
+   * `ort-wasm-simd-threaded.asyncify.{mjs,wasm}` or the two URLs.
+   */
+  wasmPaths?: string | { mjs: string; wasm: string };
   /** Resolved device; Node uses 'cpu' (onnxruntime-node). */
   device?: EvaluatorDevice;
   batchSize?: number;
   onProgress?: EvaluatorProgressCallback;
 }
 
-/** The onnxruntime-web build transformers.js loads on web (its WebGPU bundle) pairs with the asyncify wasm. */
+/** The onnxruntime-web build transformers.js loads on web (its WebGPU bundle) pairs with the asyncify wasm (see ort-files.ts). */
 export const ORT_WASM_FILES = {
   mjs: 'ort-wasm-simd-threaded.asyncify.mjs',
   wasm: 'ort-wasm-simd-threaded.asyncify.wasm',
@@ -54,8 +57,12 @@ function configure(t: Transformers, opts: RuntimeOptions): void {
   }
   const wasm = env.backends.onnx.wasm;
   if (opts.wasmPaths && wasm) {
-    const dir = opts.wasmPaths.endsWith('/') ? opts.wasmPaths : `${opts.wasmPaths}/`;
-    wasm.wasmPaths = { mjs: dir + ORT_WASM_FILES.mjs, wasm: dir + ORT_WASM_FILES.wasm };
+    if (typeof opts.wasmPaths === 'string') {
+      const dir = opts.wasmPaths.endsWith('/') ? opts.wasmPaths : `${opts.wasmPaths}/`;
+      wasm.wasmPaths = { mjs: dir + ORT_WASM_FILES.mjs, wasm: dir + ORT_WASM_FILES.wasm };
+    } else {
+      wasm.wasmPaths = { ...opts.wasmPaths };
+    }
   }
 }
 

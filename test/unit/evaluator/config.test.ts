@@ -10,10 +10,9 @@ describe('evaluator config', () => {
     expect(c.device).toBe('auto');
   });
 
-  it('resolves the local model pack as an absolute path and the ORT files as a URL under a sub-path', () => {
+  it('resolves the local model pack as an absolute path (not a URL) under a sub-path', () => {
     const c = resolveEvaluatorConfig({ source: 'local', embedder: 'tiny/embedder' }, 'https://example.org/apps/rag/index.html');
     expect(c.localModelPath).toBe('/apps/rag/models/');
-    expect(c.wasmPaths).toBe('https://example.org/apps/rag/ort/');
     expect(c.embedder).toEqual({ id: 'tiny/embedder' });
   });
 

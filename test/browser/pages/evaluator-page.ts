@@ -1,0 +1,69 @@
+// E2E-only page (built with --mode e2e): drives the real evaluator client and worker
+// against the tiny model pack the harness copies into <build>/models/.
+import { createEvaluator } from '../../../src/evaluator/client';
+import { resolveEvaluatorConfig, type DevicePreference, type EvaluatorProgress } from '../../../src/evaluator/config';
+
+export interface EvaluatorRun {
+  device: { device: string; reason: string };
+  /** For each query, passage indices sorted by embedding similarity (best first). */
+  embeddingRankings: number[][];
+  /** For each query, passage indices sorted by cross-encoder relevance. */
+  relevanceRankings: number[][];
+  relevance: number[][];
+  support: { full: number; partial: number; none: number }[];
+  progress: EvaluatorProgress[];
+}
+
+// This page sits at test/browser/pages/ of the build; the app (and its models/) is three levels up.
+const APP_BASE = new URL('../../../', document.baseURI).href;
+
+const order = (scores: number[]) => scores.map((s, i) => [s, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map(([, i]) => i);
+
+async function run(
+  device: DevicePreference,
+  passages: string[],
+  queries: string[],
+  supportPairs: { premise: string; hypothesis: string }[],
+  models: { embedder?: string; reranker?: string; nli?: string } = {},
+): Promise<EvaluatorRun> {
+  const progress: EvaluatorProgress[] = [];
+  const config = resolveEvaluatorConfig(
+    {
+      source: 'local',
+      device,
+      embedder: { id: models.embedder ?? 'tiny/embedder', dtype: 'fp32' },
+      reranker: { id: models.reranker ?? 'tiny/reranker', dtype: 'fp32' },
+      nli: { id: models.nli ?? 'tiny/nli', dtype: 'fp32' },
+    },
+    APP_BASE,
+  );
+  const evaluator = await createEvaluator(config, (p) => progress.push(p));
+  try {
+    await evaluator.preload();
+    const p = await evaluator.embedder.embed(passages);
+    const q = await evaluator.embedder.embed(queries);
+    const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+    const relevance = await Promise.all(queries.map((query) => evaluator.relevanceScores(query, passages)));
+    const support = await evaluator.critic.support(
+      supportPairs.map((s, i) => ({ passage: { id: `${i}`, docId: 'd', title: 't', text: s.premise, index: i }, text: s.hypothesis })),
+    );
+    return {
+      device: evaluator.device,
+      embeddingRankings: q.map((qv) => order(p.map((pv) => dot(qv, pv)))),
+      relevanceRankings: relevance.map(order),
+      relevance,
+      support,
+      progress,
+    };
+  } finally {
+    evaluator.dispose();
+  }
+}
+
+declare global {
+  interface Window {
+    runEvaluator: typeof run;
+  }
+}
+window.runEvaluator = run;
+document.getElementById('status')!.textContent = 'ready';
