@@ -1,0 +1,273 @@
+// The document library the UI talks to: add, remove and list documents, and
+// retrieve passages for a question. IndexedDB holds the truth; the vector index
+// (in its worker) is rebuilt from it at start-up.
+import type { ChunkOptions } from '../core/chunk';
+import type { Embedder, Passage, Retriever, ScoredPassage } from '../core/ports';
+import { normalise } from '../core/vector-index';
+import { embedPassages, prepareFile, type PreparedDocument } from './ingest';
+import type { IndexHandle } from './index-host';
+import { RefusedFile, type PdfLoader, type RawFile } from './parse';
+import { loadPrebuilt, PREBUILT_DIR, type PrebuiltLibrary } from './prebuilt';
+import { DEFAULT_DB_NAME, LibraryStore, rowsOf, type StoredDocument } from './store';
+
+export type LibraryDocument = Omit<StoredDocument, 'text'>;
+
+export interface LibraryProgress {
+  /** File (or title) being processed. */
+  name: string;
+  /** 0-based position in the batch, and the batch size. */
+  fileIndex: number;
+  fileCount: number;
+  stage: 'reading' | 'embedding' | 'saving' | 'added' | 'refused';
+  passagesDone?: number;
+  passagesTotal?: number;
+  /** The reason, when refused. */
+  message?: string;
+}
+
+export interface AddResult {
+  added: LibraryDocument[];
+  refused: Array<{ name: string; reason: string }>;
+  /** The batch was stopped; documents before the stop are in, the one in progress is not. */
+  aborted: boolean;
+}
+
+export interface LibraryOptions {
+  embedder: Embedder;
+  /** Names the embedding model; stored vectors from another model are re-embedded at start-up. */
+  embedderId?: string;
+  index: IndexHandle;
+  dbName?: string;
+  chunk?: ChunkOptions;
+  pdf?: PdfLoader;
+  maxFileBytes?: number;
+  /** Base URL of the site, for the shipped sample (`sample/`) and pre-built index (`index/`). */
+  baseUrl?: string;
+  /** Load the pre-built index or the sample corpus into an empty library on first visit (default true). */
+  seed?: boolean;
+  fetch?: typeof fetch;
+  onProgress?: (p: LibraryProgress) => void;
+}
+
+/** A browser File or the same thing from Node (name, type, bytes). */
+export type FileLike = RawFile | { name: string; type?: string; arrayBuffer(): Promise<ArrayBuffer> };
+
+const SEEDED = 'seeded';
+const EMBEDDER = 'embedder';
+
+export class Library {
+  /** The core's Retriever port over this library. */
+  readonly retriever: Retriever;
+  /** Problems at start-up that did not stop the library from opening, for the UI to show. */
+  readonly warnings: string[] = [];
+  private passageIds = new Map<string, string[]>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly store: LibraryStore,
+    private readonly opts: LibraryOptions,
+  ) {
+    this.retriever = { retrieve: (q, k, signal) => this.retrieve(q, k, signal) };
+  }
+
+  /** Opens the library, rebuilds the index from IndexedDB and seeds a first visit. */
+  static async open(opts: LibraryOptions): Promise<Library> {
+    const lib = new Library(await LibraryStore.open(opts.dbName ?? DEFAULT_DB_NAME), opts);
+    await lib.exclusive(() => lib.start());
+    return lib;
+  }
+
+  private async start(): Promise<void> {
+    await this.opts.index.clear();
+    const stored = await this.store.getMeta<string>(EMBEDDER);
+    const id = this.opts.embedderId;
+    if (id && stored && stored !== id) await this.reembedAll();
+    if (id) await this.store.setMeta(EMBEDDER, id);
+    for (const v of await this.store.allVectors()) {
+      this.passageIds.set(v.docId, v.ids);
+      await this.opts.index.add(v.ids, rowsOf(v));
+    }
+    if ((this.opts.seed ?? true) && !(await this.store.getMeta<boolean>(SEEDED))) {
+      try {
+        if ((await this.store.listDocuments()).length === 0) await this.seed();
+        // Remembered, so a user who removes the sample does not get it back on reload.
+        await this.store.setMeta(SEEDED, true);
+      } catch (e) {
+        // An empty library still works; the next visit tries again.
+        this.warnings.push(`Could not load the starter library: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  /** Mutations run one at a time, so the store and the index never disagree. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async addFiles(files: FileLike[], opts: { signal?: AbortSignal } = {}): Promise<AddResult> {
+    return this.exclusive(() => this.ingestBatch(files, 'user', opts.signal));
+  }
+
+  async addText(title: string, text: string, opts: { signal?: AbortSignal } = {}): Promise<AddResult> {
+    const name = title.trim() || 'Pasted text';
+    const bytes = new TextEncoder().encode(text);
+    return this.exclusive(() => this.ingestBatch([{ name, type: 'text/plain', bytes }], 'user', opts.signal, name));
+  }
+
+  async remove(docId: string): Promise<boolean> {
+    return this.exclusive(async () => {
+      const removed = await this.store.removeDocument(docId);
+      await this.opts.index.remove(this.passageIds.get(docId) ?? []);
+      this.passageIds.delete(docId);
+      return removed;
+    });
+  }
+
+  /** Documents without their text, oldest first, each with its passage count. */
+  async list(): Promise<LibraryDocument[]> {
+    return (await this.store.listDocuments()).map(({ text: _text, ...doc }) => doc);
+  }
+
+  async document(docId: string): Promise<{ doc: StoredDocument; passages: Passage[] } | undefined> {
+    const doc = await this.store.getDocument(docId);
+    return doc && { doc, passages: await this.store.passagesOf(docId) };
+  }
+
+  async size(): Promise<number> {
+    return this.opts.index.size();
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  private async retrieve(query: string, k: number, signal?: AbortSignal): Promise<ScoredPassage[]> {
+    if (!query.trim() || k <= 0) return [];
+    const [vector] = await this.opts.embedder.embed([query], signal);
+    if (!vector) throw new Error('the embedder returned no vector for the question');
+    signal?.throwIfAborted();
+    const hits = await this.opts.index.search(normalise(vector, vector.length), k);
+    const passages = await this.store.getPassages(hits.map((h) => h.id));
+    const out: ScoredPassage[] = [];
+    hits.forEach((h, i) => {
+      const p = passages[i];
+      if (p) out.push({ ...p, score: h.score });
+    });
+    return out;
+  }
+
+  private async ingestBatch(files: FileLike[], origin: StoredDocument['origin'], signal?: AbortSignal, title?: string): Promise<AddResult> {
+    const result: AddResult = { added: [], refused: [], aborted: false };
+    const report = (p: Omit<LibraryProgress, 'fileCount'>) => this.opts.onProgress?.({ ...p, fileCount: files.length });
+    for (const [fileIndex, file] of files.entries()) {
+      if (signal?.aborted) {
+        result.aborted = true;
+        break;
+      }
+      const { name } = file;
+      try {
+        report({ name, fileIndex, stage: 'reading' });
+        const raw: RawFile = 'bytes' in file ? file : { name, bytes: new Uint8Array(await file.arrayBuffer()), ...(file.type ? { type: file.type } : {}) };
+        const prepared = await prepareFile(raw, {
+          chunk: this.opts.chunk,
+          ...(this.opts.pdf ? { pdf: this.opts.pdf } : {}),
+          ...(this.opts.maxFileBytes ? { maxBytes: this.opts.maxFileBytes } : {}),
+        });
+        if (title) prepared.parsed.title = title;
+        if (title) prepared.passages.forEach((p) => (p.title = title));
+        const doc = await this.ingest(prepared, origin, signal, (done, total) =>
+          report({ name, fileIndex, stage: 'embedding', passagesDone: done, passagesTotal: total }),
+        );
+        report({ name, fileIndex, stage: 'added', passagesDone: doc.passageCount, passagesTotal: doc.passageCount });
+        result.added.push(doc);
+      } catch (e) {
+        if (signal?.aborted) {
+          result.aborted = true;
+          break;
+        }
+        if (!(e instanceof RefusedFile)) throw e;
+        report({ name, fileIndex, stage: 'refused', message: e.reason });
+        result.refused.push({ name, reason: e.reason });
+      }
+    }
+    return result;
+  }
+
+  /** Embeds (unless vectors are given), then writes atomically, then indexes. */
+  private async ingest(
+    { id, parsed, passages }: PreparedDocument,
+    origin: StoredDocument['origin'],
+    signal?: AbortSignal,
+    onBatch?: (done: number, total: number) => void,
+    given?: Float32Array[],
+  ): Promise<LibraryDocument> {
+    const vectors = given ?? (await embedPassages(this.opts.embedder, passages, { ...(signal ? { signal } : {}), ...(onBatch ? { onBatch } : {}) }));
+    // Checked before anything is written, so a bad vector cannot leave a half-indexed document.
+    vectors.forEach((v) => normalise(v, v.length));
+    signal?.throwIfAborted();
+    const existing = await this.store.getDocument(id);
+    const doc: StoredDocument = {
+      id,
+      title: parsed.title,
+      name: parsed.name,
+      format: parsed.format,
+      text: parsed.text,
+      passageCount: passages.length,
+      addedAt: existing?.addedAt ?? Date.now(),
+      origin: existing?.origin ?? origin,
+    };
+    await this.store.putDocument(doc, passages, vectors);
+    await this.opts.index.remove(this.passageIds.get(id) ?? []);
+    const ids = passages.map((p) => p.id);
+    await this.opts.index.add(ids, vectors);
+    this.passageIds.set(id, ids);
+    const { text: _text, ...listed } = doc;
+    return listed;
+  }
+
+  private async reembedAll(): Promise<void> {
+    const docs = await this.store.listDocuments();
+    for (const [fileIndex, d] of docs.entries()) {
+      const passages = await this.store.passagesOf(d.id);
+      this.opts.onProgress?.({ name: d.name, fileIndex, fileCount: docs.length, stage: 'embedding', passagesDone: 0, passagesTotal: passages.length });
+      const vectors = await embedPassages(this.opts.embedder, passages);
+      await this.store.putDocument(d, passages, vectors);
+    }
+  }
+
+  private async seed(): Promise<void> {
+    const base = this.opts.baseUrl;
+    if (!base) return;
+    const fetchFn = this.opts.fetch ?? globalThis.fetch.bind(globalThis);
+    const prebuilt = await loadPrebuilt(new URL(PREBUILT_DIR, base).href, fetchFn);
+    if (prebuilt) {
+      await this.importPrebuilt(prebuilt);
+      return;
+    }
+    await this.loadSample(new URL('sample/', base).href, fetchFn);
+  }
+
+  private async importPrebuilt(lib: PrebuiltLibrary): Promise<void> {
+    const sameModel = !this.opts.embedderId || !lib.model || lib.model === this.opts.embedderId;
+    for (const [fileIndex, d] of lib.documents.entries()) {
+      const passages = lib.passages.filter((p) => p.docId === d.id);
+      const vectors = sameModel ? passages.map((p) => lib.vectors.get(p.id)).filter((v): v is Float32Array => !!v) : undefined;
+      this.opts.onProgress?.({ name: d.name, fileIndex, fileCount: lib.documents.length, stage: sameModel ? 'saving' : 'embedding' });
+      await this.ingest({ id: d.id, parsed: d, passages }, 'prebuilt', undefined, undefined, vectors?.length === passages.length ? vectors : undefined);
+    }
+  }
+
+  private async loadSample(dir: string, fetchFn: typeof fetch): Promise<void> {
+    const res = await fetchFn(new URL('manifest.json', dir).href).catch(() => null);
+    if (!res?.ok) return;
+    const manifest = (await res.json()) as { documents?: Array<{ file: string; type?: string }> };
+    const files: RawFile[] = [];
+    for (const { file, type } of manifest.documents ?? []) {
+      const r = await fetchFn(new URL(file, dir).href);
+      if (r.ok) files.push({ name: file, bytes: new Uint8Array(await r.arrayBuffer()), ...(type ? { type } : {}) });
+    }
+    await this.ingestBatch(files, 'sample');
+  }
+}

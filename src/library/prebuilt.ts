@@ -1,0 +1,77 @@
+// A pre-built library a static site ships in `index/`: `library.json` (documents,
+// passages, model) and `vectors.bin` (the VectorIndex binary format, rows keyed
+// by passage id). Written by `npm run index`, loaded by the library on first visit.
+import type { Passage } from '../core/ports';
+import { decodeVectors, encodeVectors } from '../core/vector-index';
+import type { ParsedDocument } from './parse';
+
+export const PREBUILT_DIR = 'index/';
+export const PREBUILT_JSON = 'library.json';
+export const PREBUILT_VECTORS = 'vectors.bin';
+const FORMAT = 'selfrag-library';
+const VERSION = 1;
+
+export interface PrebuiltDocument extends ParsedDocument {
+  id: string;
+}
+
+export interface PrebuiltManifest {
+  format: typeof FORMAT;
+  version: typeof VERSION;
+  /** Embedding model id the vectors were made with (null if unknown). */
+  model: string | null;
+  dim: number;
+  createdAt: string;
+  documents: PrebuiltDocument[];
+  passages: Passage[];
+}
+
+export interface PrebuiltLibrary {
+  model: string | null;
+  documents: PrebuiltDocument[];
+  passages: Passage[];
+  vectors: Map<string, Float32Array>;
+}
+
+export function encodePrebuilt(input: { model: string | null; documents: PrebuiltDocument[]; passages: Passage[]; vectors: Float32Array[] }): {
+  json: string;
+  vectors: Uint8Array;
+} {
+  const dim = input.vectors[0]?.length ?? 0;
+  const data = new Float32Array(input.vectors.length * dim);
+  input.vectors.forEach((v, i) => data.set(v, i * dim));
+  const manifest: PrebuiltManifest = {
+    format: FORMAT,
+    version: VERSION,
+    model: input.model,
+    dim,
+    createdAt: new Date().toISOString(),
+    documents: input.documents,
+    passages: input.passages,
+  };
+  return { json: JSON.stringify(manifest), vectors: encodeVectors({ dim, ids: input.passages.map((p) => p.id), data }) };
+}
+
+export function decodePrebuilt(json: string, bytes: Uint8Array): PrebuiltLibrary {
+  const m = JSON.parse(json) as Partial<PrebuiltManifest>;
+  if (m.format !== FORMAT || m.version !== VERSION) throw new Error(`pre-built index: not a ${FORMAT} v${VERSION} file`);
+  if (!Array.isArray(m.documents) || !Array.isArray(m.passages)) throw new Error('pre-built index: documents or passages missing');
+  const { dim, ids, data } = decodeVectors(bytes);
+  if (m.dim !== undefined && m.dim !== dim && ids.length) throw new Error(`pre-built index: library.json says ${m.dim} dimensions, vectors.bin has ${dim}`);
+  const vectors = new Map<string, Float32Array>();
+  ids.forEach((id, i) => vectors.set(id, data.subarray(i * dim, (i + 1) * dim)));
+  return { model: m.model ?? null, documents: m.documents, passages: m.passages, vectors };
+}
+
+/** Null when the site ships no pre-built index (404); an error when it ships a broken one. */
+export async function loadPrebuilt(dirUrl: string, fetchFn: typeof fetch): Promise<PrebuiltLibrary | null> {
+  const dir = dirUrl.endsWith('/') ? dirUrl : `${dirUrl}/`;
+  const json = await fetchFn(new URL(PREBUILT_JSON, dir).href).catch(() => null);
+  if (!json?.ok) return null;
+  const text = await json.text();
+  // Dev servers answer unknown paths with index.html: that is "no index", not a broken one.
+  if (!text.trimStart().startsWith('{')) return null;
+  const bin = await fetchFn(new URL(PREBUILT_VECTORS, dir).href);
+  if (!bin.ok) throw new Error(`pre-built index: ${PREBUILT_JSON} found but ${PREBUILT_VECTORS} is missing (${bin.status})`);
+  return decodePrebuilt(text, new Uint8Array(await bin.arrayBuffer()));
+}
