@@ -1,17 +1,131 @@
-// Adapts the library facade (src/library) to what the page shows.
+// Adapts the library facade (src/library) to what the page shows: a document
+// list, progress bars per ingestion, and messages for refused files. The
+// library opens after first paint; until then the panel says so.
 import type { Embedder, Retriever } from '../core/ports';
-import { emptyLibraryView, type LibraryActions, type LibraryViewState } from './library-view';
+import type { Library, LibraryProgress } from '../library/library';
+import { emptyLibraryView, type LibraryActions, type LibraryJobView, type LibraryViewState } from './library-view';
 import type { StatusStore } from './status';
 
-export type LibraryConnection = unknown;
+export type LibraryConnection = Library;
 
-export function connectLibrary(opts: { status: StatusStore; baseURI: string; embedder: () => Promise<Embedder> }) {
+let messageId = 0;
+
+export function connectLibrary(opts: {
+  status: StatusStore;
+  baseURI: string;
+  embedder: () => Promise<Embedder>;
+  embedderId?: () => Promise<string | undefined>;
+}) {
   let view: LibraryViewState = emptyLibraryView;
   const listeners = new Set<() => void>();
-  const fail = async (): Promise<never> => {
-    throw new Error('The library is not available in this build.');
+  const set = (patch: Partial<LibraryViewState>) => {
+    view = { ...view, ...patch };
+    for (const fn of listeners) fn();
   };
-  const actions: LibraryActions = { addFiles: fail, addText: fail, remove: fail, loadSample: fail };
+  const say = (kind: 'error' | 'info', text: string) =>
+    set({ messages: [...view.messages.slice(-3), { id: ++messageId, kind, text }] });
+
+  const jobStarted = new Map<string, number>();
+  const onProgress = (p: LibraryProgress) => {
+    const id = `${p.fileIndex}:${p.name}`;
+    if (!jobStarted.has(id)) jobStarted.set(id, Date.now());
+    if (p.stage === 'added' || p.stage === 'refused') {
+      jobStarted.delete(id);
+      set({ jobs: view.jobs.filter((j) => j.id !== id) });
+      if (p.stage === 'refused') say('error', `${p.name} was not added: ${p.message ?? 'it could not be read.'}`);
+      void refresh();
+      return;
+    }
+    const job: LibraryJobView = {
+      id,
+      label: `${p.stage === 'embedding' ? 'Indexing' : p.stage === 'saving' ? 'Saving' : 'Reading'} ${p.name} (${p.fileIndex + 1} of ${p.fileCount})`,
+      loaded: p.passagesDone ?? 0,
+      total: p.passagesTotal ?? null,
+      unit: 'passages',
+      startedAt: jobStarted.get(id)!,
+    };
+    const others = view.jobs.filter((j) => j.id !== id);
+    set({ jobs: [...others, job] });
+  };
+
+  let opened: Promise<Library> | null = null;
+  const connection = (): Promise<Library> => {
+    opened ??= (async () => {
+      opts.status.update('library', { state: 'loading' });
+      try {
+        const [{ Library }, { IndexHost }, { FlatIndex }, embedder] = await Promise.all([
+          import('../library/library'),
+          import('../library/index-host'),
+          import('../core/flat-index'),
+          opts.embedder(),
+        ]);
+        const lib = await Library.open({
+          embedder,
+          embedderId: await opts.embedderId?.(),
+          index: new IndexHost('flat', (_kind, dim) => new FlatIndex(dim)),
+          baseUrl: opts.baseURI,
+          onProgress,
+        });
+        for (const w of lib.warnings) say('error', w);
+        opts.status.update('library', { state: 'ready', device: 'cpu', reason: 'exact search over normalised vectors' });
+        return lib;
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        opts.status.update('library', { state: 'error', error: `The library could not open: ${message}` });
+        set({ ready: true });
+        say('error', `The library could not open: ${message}`);
+        throw e;
+      }
+    })();
+    return opened;
+  };
+
+  async function refresh() {
+    const lib = await connection();
+    const docs = await lib.list();
+    set({
+      ready: true,
+      docs: docs.map((d) => ({ id: d.id, title: d.title, passages: d.passageCount })),
+    });
+  }
+
+  const guarded =
+    <A extends unknown[]>(fn: (lib: Library, ...args: A) => Promise<void>) =>
+    async (...args: A): Promise<void> => {
+      try {
+        await fn(await connection(), ...args);
+      } catch (e) {
+        say('error', e instanceof Error ? e.message : String(e));
+      } finally {
+        set({ jobs: [] });
+        await refresh().catch(() => undefined);
+      }
+    };
+
+  const report = (r: { added: unknown[]; refused: { name: string; reason: string }[] }) => {
+    for (const x of r.refused) say('error', `${x.name} was not added: ${x.reason}`);
+  };
+
+  const actions: LibraryActions = {
+    addFiles: guarded(async (lib, files: File[]) => report(await lib.addFiles(files))),
+    addText: guarded(async (lib, title: string, text: string) => report(await lib.addText(title, text))),
+    remove: guarded(async (lib, id: string) => {
+      await lib.remove(id);
+    }),
+    loadSample: guarded(async (lib) => {
+      const base = new URL('sample/', opts.baseURI);
+      const res = await fetch(new URL('manifest.json', base));
+      if (!res.ok) throw new Error('The sample documents are not part of this site.');
+      const manifest = (await res.json()) as { documents?: { file: string; type?: string }[] };
+      const files: File[] = [];
+      for (const d of manifest.documents ?? []) {
+        const r = await fetch(new URL(d.file, base));
+        if (r.ok) files.push(new File([await r.arrayBuffer()], d.file, { type: d.type ?? 'text/plain' }));
+      }
+      report(await lib.addFiles(files));
+    }),
+  };
+
   return {
     view: {
       get: () => view,
@@ -21,12 +135,10 @@ export function connectLibrary(opts: { status: StatusStore; baseURI: string; emb
       },
       actions,
     },
-    retriever: (): Promise<Retriever> => fail(),
-    connection: (): Promise<LibraryConnection> => fail(),
+    retriever: async (): Promise<Retriever> => (await connection()).retriever,
+    connection,
     start() {
-      void opts;
-      view = { ...view, ready: true };
-      for (const fn of listeners) fn();
+      void refresh().catch(() => undefined);
     },
   };
 }

@@ -6,6 +6,7 @@ export interface ProgressSample {
   /** ms timestamp when the job started. */
   startedAt: number;
   now: number;
+  unit?: 'bytes' | 'passages';
 }
 
 export function formatBytes(n: number): string {
@@ -38,7 +39,9 @@ export function timeLeft(p: ProgressSample): number | null {
 }
 
 export function describeProgress(p: ProgressSample): string {
-  const parts = [p.total ? `${formatBytes(p.loaded)} of ${formatBytes(p.total)}` : formatBytes(p.loaded)];
+  const fmt = p.unit === 'passages' ? (n: number) => `${n}` : formatBytes;
+  const suffix = p.unit === 'passages' ? ' passages' : '';
+  const parts = [(p.total ? `${fmt(p.loaded)} of ${fmt(p.total)}` : fmt(p.loaded)) + suffix];
   const left = timeLeft(p);
   if (left !== null && p.total !== null && p.loaded < p.total) parts.push(`about ${formatDuration(left)} left`);
   return parts.join(', ');

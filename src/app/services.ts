@@ -44,6 +44,7 @@ export function createServices(search: string, baseURI: string): Services {
   const status = createStatusStore();
   const webgpu = once<WebGpuCheck>(() => checkWebGpu());
   const evalStarted = new Map<string, number>();
+  let embedderId: string | undefined;
 
   const evaluator = once(async () => {
     status.update('evaluator', { state: 'loading' });
@@ -53,6 +54,7 @@ export function createServices(search: string, baseURI: string): Services {
         import('../evaluator/config'),
       ]);
       const config = resolveEvaluatorConfig(evaluatorInput(search), baseURI);
+      embedderId = `${config.source}:${config.embedder.id}`;
       const onProgress = (p: EvaluatorProgress) => {
         const key = p.role;
         if (!evalStarted.has(key)) evalStarted.set(key, Date.now());
@@ -127,6 +129,10 @@ export function createServices(search: string, baseURI: string): Services {
     status,
     baseURI,
     embedder: async () => (await evaluator()).embedder,
+    embedderId: async () => {
+      await evaluator();
+      return embedderId;
+    },
   });
 
   const critic = async (): Promise<Critic | undefined> => (await evaluator()).critic;

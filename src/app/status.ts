@@ -8,6 +8,8 @@ export interface Progress {
   loaded: number;
   total: number | null;
   startedAt: number;
+  /** What loaded/total count (bytes unless said otherwise). */
+  unit?: 'bytes' | 'passages';
 }
 
 export interface WorkerStatus {

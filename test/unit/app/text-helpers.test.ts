@@ -35,3 +35,9 @@ describe('progress text', () => {
     expect(describeProgress({ loaded: 2048, total: null, startedAt: 0, now: 5 })).toBe('2.0 KB');
   });
 });
+
+describe('ingestion progress', () => {
+  it('counts passages when the job is measured in passages', () => {
+    expect(describeProgress({ loaded: 10, total: 40, startedAt: 0, now: 2000, unit: 'passages' })).toBe('10 of 40 passages, about 6 s left');
+  });
+});
