@@ -1,0 +1,96 @@
+// What the engine double writes when no test scripted it (the e2e build): the
+// next unused sentence of the passage it was given, with relevance, support and
+// utility derived from word overlap between question, passage and segment, so
+// the UI shows meaningful, reproducible answers and rankings.
+import type { ScriptCall, ScriptedReply, Wanted } from './scripted-engine';
+
+const STOP = new Set('a an the of to in on at for and or is are was were be by with from as what which who whom whose when where why how does do did it its this that these those than then there their they i you he she we not no yes can could'.split(' '));
+
+function words(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1 && !STOP.has(w)));
+}
+
+/** Share of `a`'s content words that also occur in `b` (0 when `a` has none). */
+export function overlap(a: string, b: string): number {
+  const wa = words(a);
+  if (!wa.size) return 0;
+  const wb = words(b);
+  let n = 0;
+  for (const w of wa) if (wb.has(w)) n++;
+  return n / wa.size;
+}
+
+function sentences(text: string): string[] {
+  return (text.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+|[^.!?]+$/g) ?? []).map((s) => s.trim()).filter(Boolean);
+}
+
+function field(user: string, label: string): string {
+  return new RegExp(`^${label}: ?(.*)$`, 'm').exec(user)?.[1]?.trim() ?? '';
+}
+
+function twoWay(p: number, yes: string, no: string): Wanted {
+  return { [yes]: p, [no]: 1 - p };
+}
+
+/** A peaked distribution over the five utility ratings around `score` in 0..1. */
+function utility(score: number): Wanted {
+  const centre = 1 + Math.round(score * 4);
+  const w: Wanted = {};
+  for (let r = 1; r <= 5; r++) w[` ${r}`] = Math.exp(-Math.abs(r - centre) * 1.5);
+  return w;
+}
+
+export function defaultReply(call: ScriptCall): ScriptedReply {
+  if (call.kind === 'completion') return nativeReply(call.prompt);
+  const question = field(call.user, 'Question');
+  const soFar = field(call.user, 'Answer so far');
+  const hasSoFar = soFar !== '' && soFar !== '(nothing yet)';
+  if (!call.grammar) {
+    // Free instruction (query rewrite, RAGAS statements): answer with the question's own content words.
+    const last = call.user.trim().split('\n').filter(Boolean).pop() ?? '';
+    return { text: question || last.slice(0, 200) };
+  }
+  if (call.grammar.includes('decision ::=')) {
+    return { slots: { decision: twoWay(hasSoFar ? 0.55 : 0.85, ' yes', ' no') } };
+  }
+  const passageAt = call.user.indexOf('\nPassage: ');
+  if (passageAt < 0) {
+    return {
+      text: 'The documents were not consulted for this part, so it is not grounded in them.',
+      slots: { use: utility(0.2), next: { ' retrieve': 0.6, ' continue': 0.1, ' done': 0.3 } },
+    };
+  }
+  const passage = call.user.slice(passageAt + '\nPassage: '.length);
+  const body = passage.slice(passage.indexOf('\n') + 1);
+  const all = sentences(body);
+  const fresh = all.filter((s) => !soFar.includes(s));
+  const text = fresh[0] ?? all[all.length - 1] ?? body.slice(0, 200);
+  const rel = overlap(question, passage);
+  const sup = overlap(text, body);
+  const moreLeft = fresh.length > 1 && !hasSoFar;
+  return {
+    text,
+    slots: {
+      rel: twoWay(0.1 + 0.85 * rel, ' relevant', ' irrelevant'),
+      sup: { ' fully': 0.05 + 0.9 * sup, ' partially': 0.1, ' no': 0.05 + 0.9 * (1 - sup) },
+      use: utility(overlap(question, text)),
+      next: moreLeft ? { ' retrieve': 0.5, ' continue': 0.2, ' done': 0.3 } : { ' retrieve': 0.15, ' continue': 0.1, ' done': 0.75 },
+    },
+  };
+}
+
+/** A native Self-RAG reply: reflection tokens around the passage's first sentence. */
+function nativeReply(prompt: string): ScriptedReply {
+  const para = /<paragraph>([\s\S]*?)<\/paragraph>/.exec(prompt)?.[1] ?? '';
+  const body = para.slice(para.indexOf('\n') + 1);
+  if (!para) return { text: '[Retrieval]', tokenAlternatives: { '[Retrieval]': { '[Retrieval]': 0.7, '[No Retrieval]': 0.3 } } };
+  const text = sentences(body)[0] ?? body;
+  return {
+    text: `[Relevant]${text}[Fully supported][Utility:5]`,
+    tokenAlternatives: {
+      '[Relevant]': { '[Relevant]': 0.8, '[Irrelevant]': 0.2 },
+      '[Fully supported]': { '[Fully supported]': 0.7, '[Partially supported]': 0.2, '[No support / Contradictory]': 0.1 },
+      '[Utility:5]': { '[Utility:5]': 0.6, '[Utility:4]': 0.3, '[Utility:3]': 0.1 },
+    },
+  };
+}
