@@ -1,0 +1,151 @@
+// Downloads model packs from the Hugging Face hub into public/models/<id>/ for offline
+// demos (the evaluator's `source: 'local'`).
+//
+//   npm run models -- --evaluator                     the three default evaluator models
+//   npm run models -- Xenova/bge-small-en-v1.5 ...    any transformers.js model ids
+//   npm run models -- --dtype q8 ...                  weight variants: fp32 (onnx/model.onnx), q8 (onnx/model_quantized.onnx), fp16
+//   npm run models -- --generator <webllm-model-id>   hands over to scripts/models-webllm.ts (generator models)
+//
+// HF_ENDPOINT overrides the hub address (a mirror). A pack is written to a temporary folder and
+// moved into place only when complete, so an interrupted download leaves nothing half-written.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER } from '../src/evaluator/config';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const DEFAULT_OUT = join(ROOT, 'public/models');
+/** Where the generator engineer's WebLLM downloader lives; `--generator` delegates to it. */
+export const GENERATOR_SCRIPT = join(ROOT, 'scripts/models-webllm.ts');
+
+const DTYPE_FILES: Record<string, string> = {
+  fp32: 'onnx/model.onnx',
+  fp16: 'onnx/model_fp16.onnx',
+  q8: 'onnx/model_quantized.onnx',
+};
+const REQUIRED = ['config.json', 'tokenizer.json', 'tokenizer_config.json'];
+const OPTIONAL = ['special_tokens_map.json', 'vocab.txt'];
+
+export class HubUnreachableError extends Error {}
+
+export interface DownloadOptions {
+  id: string;
+  outDir?: string;
+  dtypes?: string[];
+  endpoint?: string;
+  fetch?: typeof fetch;
+  log?: (line: string) => void;
+}
+
+function checkId(id: string): void {
+  // Ids become folder names: refuse anything that could climb out of the pack folder.
+  if (!/^[\w.-]+(\/[\w.-]+)?$/.test(id) || id.split('/').some((p) => p === '..' || p === '.')) {
+    throw new Error(`"${id}" is not a model id (expected owner/name, e.g. ${DEFAULT_EMBEDDER}).`);
+  }
+}
+
+async function get(f: typeof fetch, url: string, endpoint: string): Promise<Response> {
+  try {
+    return await f(url, { signal: AbortSignal.timeout(30_000) });
+  } catch (e) {
+    const cause = e instanceof Error ? ((e.cause as Error | undefined)?.message ?? e.message) : String(e);
+    throw new HubUnreachableError(
+      `Cannot reach the Hugging Face hub at ${endpoint} (${cause}). Downloading a model pack needs network access to the hub ` +
+        `once; on a machine without it, copy an existing pack into public/models/<owner>/<name>/ instead.`,
+    );
+  }
+}
+
+/** Downloads one model pack; returns the folder written. */
+export async function downloadModelPack(opts: DownloadOptions): Promise<string> {
+  const { id } = opts;
+  checkId(id);
+  const f = opts.fetch ?? fetch;
+  const endpoint = (opts.endpoint ?? process.env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/$/, '');
+  const log = opts.log ?? console.log;
+  const outDir = opts.outDir ?? DEFAULT_OUT;
+  const dtypes = opts.dtypes ?? ['fp32', 'q8'];
+  for (const d of dtypes) if (!DTYPE_FILES[d]) throw new Error(`Unknown dtype "${d}" (use ${Object.keys(DTYPE_FILES).join(', ')}).`);
+  const target = join(outDir, id);
+  const tmp = `${target}.partial-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  try {
+    const files = [...REQUIRED.map((n) => [n, true] as const), ...OPTIONAL.map((n) => [n, false] as const), ...dtypes.map((d) => [DTYPE_FILES[d]!, true] as const)];
+    for (const [name, required] of files) {
+      const res = await get(f, `${endpoint}/${id}/resolve/main/${name}`, endpoint);
+      if (!res.ok) {
+        if (!required && res.status === 404) continue;
+        throw new Error(`${id}: ${name} could not be downloaded (HTTP ${res.status}${res.status === 404 ? ', no such file in this model' : ''}).`);
+      }
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      mkdirSync(dirname(join(tmp, name)), { recursive: true });
+      writeFileSync(join(tmp, name), bytes);
+      log(`  ${id}/${name}  ${(bytes.length / 1e6).toFixed(1)} MB`);
+    }
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(dirname(target), { recursive: true });
+    renameSync(tmp, target);
+    return target;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+interface Args {
+  ids: string[];
+  dtypes?: string[];
+  generator: string[];
+  outDir?: string;
+}
+
+export function parseArgs(argv: string[]): Args {
+  const args: Args = { ids: [], generator: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (!v || v.startsWith('--')) throw new Error(`${a} needs a value.`);
+      return v;
+    };
+    if (a === '--evaluator') args.ids.push(DEFAULT_EMBEDDER, DEFAULT_RERANKER, DEFAULT_NLI);
+    else if (a === '--dtype') args.dtypes = value().split(',');
+    else if (a === '--out') args.outDir = resolve(value());
+    else if (a === '--generator') args.generator.push(value());
+    else if (a.startsWith('--')) throw new Error(`Unknown option ${a}.`);
+    else args.ids.push(a);
+  }
+  return args;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if (args.ids.length === 0 && args.generator.length === 0) {
+    console.error('Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>]');
+    return 1;
+  }
+  if (args.generator.length > 0) {
+    if (!existsSync(GENERATOR_SCRIPT)) {
+      console.error(`Generator models are downloaded by ${GENERATOR_SCRIPT}, which does not exist yet.`);
+      return 1;
+    }
+    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), GENERATOR_SCRIPT, ...args.generator], { stdio: 'inherit' });
+    if (r.status !== 0) return r.status ?? 1;
+  }
+  for (const id of [...new Set(args.ids)]) {
+    console.log(`Downloading ${id}`);
+    const dir = await downloadModelPack({ id, ...(args.outDir ? { outDir: args.outDir } : {}), ...(args.dtypes ? { dtypes: args.dtypes } : {}) });
+    console.log(`Wrote ${dir}`);
+  }
+  return 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error(e instanceof Error ? e.message : String(e));
+      process.exit(e instanceof HubUnreachableError ? 2 : 1);
+    },
+  );
+}

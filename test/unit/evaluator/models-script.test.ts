@@ -1,0 +1,70 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { downloadModelPack, HubUnreachableError, parseArgs } from '../../../scripts/models';
+
+const HUB = 'https://hub.test';
+
+/** A fake hub holding the given files of one model. */
+function fakeHub(files: Record<string, string>): typeof fetch {
+  return (async (input: string | URL | Request) => {
+    const url = String(input);
+    const name = url.replace(/^.*\/resolve\/main\//, '');
+    return name in files ? new Response(files[name]) : new Response('missing', { status: 404 });
+  }) as typeof fetch;
+}
+
+const PACK = {
+  'config.json': '{"model_type":"bert"}',
+  'tokenizer.json': '{}',
+  'tokenizer_config.json': '{}',
+  'onnx/model.onnx': 'weights',
+  'onnx/model_quantized.onnx': 'q8 weights',
+};
+
+describe('npm run models (model pack download)', () => {
+  it('writes config, tokenizer and weights under <out>/<owner>/<name>/, skipping optional files the model lacks', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'packs-'));
+    const dir = await downloadModelPack({ id: 'Xenova/tiny', outDir: out, endpoint: HUB, fetch: fakeHub(PACK), log: () => {} });
+    expect(dir).toBe(join(out, 'Xenova/tiny'));
+    expect(readFileSync(join(dir, 'onnx/model_quantized.onnx'), 'utf8')).toBe('q8 weights');
+    expect(readdirSync(dir).sort()).toEqual(['config.json', 'onnx', 'tokenizer.json', 'tokenizer_config.json']);
+  });
+
+  it('says plainly when the hub cannot be reached, and leaves nothing behind', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'packs-'));
+    const offline = (async () => {
+      throw new TypeError('fetch failed', { cause: new Error('getaddrinfo ENOTFOUND hub.test') });
+    }) as typeof fetch;
+    const err = await downloadModelPack({ id: 'Xenova/tiny', outDir: out, endpoint: HUB, fetch: offline, log: () => {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HubUnreachableError);
+    expect((err as Error).message).toMatch(/Cannot reach the Hugging Face hub at https:\/\/hub\.test \(getaddrinfo ENOTFOUND hub\.test\)/);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('names the missing required file and keeps an earlier complete pack intact', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'packs-'));
+    await downloadModelPack({ id: 'Xenova/tiny', outDir: out, endpoint: HUB, fetch: fakeHub(PACK), log: () => {} });
+    const { ['onnx/model.onnx']: _gone, ...broken } = PACK;
+    await expect(downloadModelPack({ id: 'Xenova/tiny', outDir: out, endpoint: HUB, fetch: fakeHub(broken), log: () => {} })).rejects.toThrow(
+      /Xenova\/tiny: onnx\/model\.onnx could not be downloaded \(HTTP 404/,
+    );
+    expect(readFileSync(join(out, 'Xenova/tiny/onnx/model.onnx'), 'utf8')).toBe('weights');
+    expect(readdirSync(join(out, 'Xenova'))).toEqual(['tiny']);
+  });
+
+  it('refuses ids that would escape the pack folder', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'packs-'));
+    await expect(downloadModelPack({ id: '../etc', outDir: out, fetch: fakeHub(PACK) })).rejects.toThrow(/not a model id/);
+    expect(existsSync(join(out, '..', 'etc'))).toBe(false);
+  });
+
+  it('parses --evaluator into the three default models and --generator into the hook', () => {
+    const a = parseArgs(['--evaluator', 'Xenova/bge-small-en-v1.5', '--dtype', 'q8', '--generator', 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC']);
+    expect(a.ids).toEqual(['Xenova/all-MiniLM-L6-v2', 'Xenova/ms-marco-MiniLM-L-6-v2', 'Xenova/nli-deberta-v3-xsmall', 'Xenova/bge-small-en-v1.5']);
+    expect(a.dtypes).toEqual(['q8']);
+    expect(a.generator).toEqual(['Qwen2.5-0.5B-Instruct-q4f32_1-MLC']);
+    expect(() => parseArgs(['--dtype'])).toThrow(/needs a value/);
+  });
+});
