@@ -212,6 +212,21 @@ describe('retrieval decision', () => {
   });
 });
 
+describe('malformed but usable generator output', () => {
+  it('is kept, marked, and scored on the groups it has', async () => {
+    const generator = new ScriptedGenerator({
+      segments: {
+        [scriptKey([], 'p1')]: { text: 'Truncated', rel: rel(1), use: use(5), problem: 'ISSUP slot missing', done: true },
+      },
+    });
+    const result = await decode(Q, { generator, retriever: new FakeRetriever(() => scored(p1)) }, settings({ mode: 'always' }), rankWith());
+    const [c] = result.ranking.best;
+    expect(c?.candidate.problem).toBe('ISSUP slot missing');
+    expect(c?.candidate.sup).toBeUndefined();
+    expect(c?.segmentScore).toBeCloseTo(1 + 0.5, 12);
+  });
+});
+
 describe('critique source', () => {
   const run = async (critiqueSource: 'generator' | 'evaluator' | 'blend', blend = 0.5) => {
     const generator = new ScriptedGenerator({

@@ -109,6 +109,24 @@ describe('re-ranking a finished tree', () => {
   });
 });
 
+describe('path score', () => {
+  it('is the mean segment score, so a longer answer does not win just by being longer', async () => {
+    // S: one finished segment scoring 0.9 + 1 + 0.5·0.5 = 2.15. L: 0.8 + 1 + 0.5·0.5 = 2.05, then
+    // L2 = 0.5·1 = 0.5. Summed, L ▸ L2 (2.55) would beat S; averaged it is 1.275 and S wins.
+    const gen = new ScriptedGenerator({
+      segments: {
+        [scriptKey([], 'pa')]: { text: 'S', rel: rel(0.9), sup: sup(1, 0, 0), use: use(4), done: true },
+        [scriptKey([], 'pb')]: { text: 'L', rel: rel(0.8), sup: sup(1, 0, 0), use: use(4) },
+        [scriptKey(['L'], null)]: { text: 'L2', use: use(5), done: true },
+      },
+      retrieve: (req) => (req.previous.length === 0 ? { retrieval: 1, noRetrieval: 0 } : { retrieval: 0, noRetrieval: 1 }),
+    });
+    const r = await decode(Q, { generator: gen, retriever: both() }, settings({ passagesPerStep: 2, maxDepth: 3 }), rankWith());
+    expect(r.ranking.scored.get(r.tree.candidates[2]?.id ?? '')?.pathScore).toBeCloseTo(1.275, 12);
+    expect(bestTexts(r)).toEqual(['S']);
+  });
+});
+
 describe('re-ranking with the original weights returns the original answer (property)', () => {
   const probs = fc.double({ min: 0.001, max: 1, noNaN: true });
   const segmentArb = fc.record({
