@@ -14,6 +14,8 @@ export interface IndexHandle {
   serialize(): Promise<Uint8Array>;
   /** Replaces the contents with a serialised index (any kind's bytes). */
   load(bytes: Uint8Array): Promise<void>;
+  /** Releases a worker, if the index runs in one. */
+  terminate?(): void;
 }
 
 export type IndexFactory = (kind: IndexKind, dim: number) => Promise<VectorIndex> | VectorIndex;

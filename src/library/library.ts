@@ -7,7 +7,7 @@ import { normalise } from '../core/vector-index';
 import { embedPassages, prepareFile, type PreparedDocument } from './ingest';
 import type { IndexHandle } from './index-host';
 import { RefusedFile, type PdfLoader, type RawFile } from './parse';
-import { loadPrebuilt, PREBUILT_DIR, type PrebuiltLibrary } from './prebuilt';
+import { loadPrebuilt, PREBUILT_DIR, sameModel, type PrebuiltLibrary } from './prebuilt';
 import { DEFAULT_DB_NAME, LibraryStore, rowsOf, type StoredDocument } from './store';
 
 export type LibraryDocument = Omit<StoredDocument, 'text'>;
@@ -81,7 +81,7 @@ export class Library {
     await this.opts.index.clear();
     const stored = await this.store.getMeta<string>(EMBEDDER);
     const id = this.opts.embedderId;
-    if (id && stored && stored !== id) await this.reembedAll();
+    if (id && stored && !sameModel(stored, id)) await this.reembedAll();
     if (id) await this.store.setMeta(EMBEDDER, id);
     for (const v of await this.store.allVectors()) {
       this.passageIds.set(v.docId, v.ids);
@@ -139,8 +139,10 @@ export class Library {
     return this.opts.index.size();
   }
 
+  /** Closes the database and stops the index worker; the object is unusable afterwards. */
   close(): void {
     this.store.close();
+    this.opts.index.terminate?.();
   }
 
   private async retrieve(query: string, k: number, signal?: AbortSignal): Promise<ScoredPassage[]> {
@@ -250,11 +252,11 @@ export class Library {
   }
 
   private async importPrebuilt(lib: PrebuiltLibrary): Promise<void> {
-    const sameModel = !this.opts.embedderId || !lib.model || lib.model === this.opts.embedderId;
+    const reuse = !this.opts.embedderId || !lib.model || sameModel(lib.model, this.opts.embedderId);
     for (const [fileIndex, d] of lib.documents.entries()) {
       const passages = lib.passages.filter((p) => p.docId === d.id);
-      const vectors = sameModel ? passages.map((p) => lib.vectors.get(p.id)).filter((v): v is Float32Array => !!v) : undefined;
-      this.opts.onProgress?.({ name: d.name, fileIndex, fileCount: lib.documents.length, stage: sameModel ? 'saving' : 'embedding' });
+      const vectors = reuse ? passages.map((p) => lib.vectors.get(p.id)).filter((v): v is Float32Array => !!v) : undefined;
+      this.opts.onProgress?.({ name: d.name, fileIndex, fileCount: lib.documents.length, stage: reuse ? 'saving' : 'embedding' });
       await this.ingest({ id: d.id, parsed: d, passages }, 'prebuilt', undefined, undefined, vectors?.length === passages.length ? vectors : undefined);
     }
   }

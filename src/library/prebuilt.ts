@@ -11,6 +11,12 @@ export const PREBUILT_VECTORS = 'vectors.bin';
 const FORMAT = 'selfrag-library';
 const VERSION = 1;
 
+/** Model ids name the same weights whether they come from the hub or a local pack (`hub:`/`local:` prefixes are ignored). */
+export function sameModel(a: string, b: string): boolean {
+  const bare = (s: string) => s.replace(/^(hub|local):/, '');
+  return bare(a) === bare(b);
+}
+
 export interface PrebuiltDocument extends ParsedDocument {
   id: string;
 }

@@ -1,0 +1,139 @@
+// `npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>]
+//   [--target <tokens>] [--overlap <tokens>]`
+// Embeds a folder of documents in Node with the library's own parse/chunk/embed
+// code and writes the pre-built index a static site loads on first visit.
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ChunkOptions } from '../src/core/chunk';
+import type { Embedder, Passage } from '../src/core/ports';
+import { DEFAULT_EMBEDDER } from '../src/evaluator/config';
+import { embedPassages, prepareFile } from '../src/library/ingest';
+import { RefusedFile } from '../src/library/parse';
+import { loadPdfJsInNode } from '../src/library/parse/pdf-node';
+import { encodePrebuilt, PREBUILT_JSON, PREBUILT_VECTORS, type PrebuiltDocument } from '../src/library/prebuilt';
+import { createEmbedder } from '../workers/evaluator/embedder';
+
+export interface IndexFolderOptions {
+  folder: string;
+  out: string;
+  embedder: Embedder;
+  /** Recorded in library.json so the site can tell whether the vectors fit its embedder. */
+  model: string | null;
+  chunk?: ChunkOptions;
+  log?: (line: string) => void;
+}
+
+export interface IndexFolderResult {
+  documents: number;
+  passages: number;
+  refused: Array<{ name: string; reason: string }>;
+  files: string[];
+}
+
+/** What a folder walk picks up; anything else (images, data, the sample manifest) is skipped, not refused. */
+const DOCUMENT_FILE = /\.(txt|text|md|markdown|mdown|mkd|html?|xhtml|pdf)$/i;
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+    const path = join(dir, e.name);
+    if (e.isDirectory()) yield* walk(path);
+    else if (e.isFile()) yield path;
+  }
+}
+
+export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolderResult> {
+  const log = opts.log ?? (() => undefined);
+  const root = resolve(opts.folder);
+  if (!(await stat(root).catch(() => null))?.isDirectory()) throw new Error(`${opts.folder} is not a folder`);
+  const outDir = resolve(opts.out);
+  const documents: PrebuiltDocument[] = [];
+  const passages: Passage[] = [];
+  const vectors: Float32Array[] = [];
+  const refused: IndexFolderResult['refused'] = [];
+  const seen = new Set<string>();
+  for await (const path of walk(root)) {
+    const name = relative(root, path).split('\\').join('/');
+    // Never index our own output when it sits inside the folder.
+    if (path.startsWith(outDir + '/')) continue;
+    if (!DOCUMENT_FILE.test(name)) {
+      log(`skip  ${name} (not a text, Markdown, HTML or PDF file)`);
+      continue;
+    }
+    try {
+      const prepared = await prepareFile({ name, bytes: new Uint8Array(await readFile(path)) }, { pdf: loadPdfJsInNode, ...(opts.chunk ? { chunk: opts.chunk } : {}) });
+      if (seen.has(prepared.id)) {
+        log(`skip  ${name} (same text as a document already indexed)`);
+        continue;
+      }
+      seen.add(prepared.id);
+      const vs = await embedPassages(opts.embedder, prepared.passages);
+      documents.push({ id: prepared.id, ...prepared.parsed });
+      passages.push(...prepared.passages);
+      vectors.push(...vs);
+      log(`added ${name}: ${prepared.passages.length} passages`);
+    } catch (e) {
+      if (!(e instanceof RefusedFile)) throw e;
+      refused.push({ name, reason: e.reason });
+      log(`refused ${name}: ${e.reason}`);
+    }
+  }
+  if (!documents.length) throw new Error(`no documents could be indexed in ${opts.folder}`);
+  const out = encodePrebuilt({ model: opts.model, documents, passages, vectors });
+  await mkdir(outDir, { recursive: true });
+  await writeFile(join(outDir, PREBUILT_JSON), out.json);
+  await writeFile(join(outDir, PREBUILT_VECTORS), out.vectors);
+  return { documents: documents.length, passages: passages.length, refused, files: [join(outDir, PREBUILT_JSON), join(outDir, PREBUILT_VECTORS)] };
+}
+
+function parseArgs(argv: string[]): { folder?: string; flags: Map<string, string> } {
+  const flags = new Map<string, string>();
+  let folder: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('--')) {
+      const [key, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new Error(`--${key} needs a value`);
+      flags.set(key, value);
+    } else if (!folder) folder = a;
+    else throw new Error(`unexpected argument ${a}`);
+  }
+  return { folder, flags };
+}
+
+const USAGE = 'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>]';
+
+async function main(): Promise<void> {
+  const { folder, flags } = parseArgs(process.argv.slice(2));
+  const known = new Set(['out', 'model', 'models-dir', 'target', 'overlap']);
+  for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
+  if (!folder) throw new Error(USAGE);
+  const model = flags.get('model') ?? DEFAULT_EMBEDDER;
+  const modelsDir = flags.get('models-dir');
+  const num = (k: string) => {
+    const v = flags.get(k);
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`--${k} must be a whole number, got ${v}`);
+    return n;
+  };
+  const chunk: ChunkOptions = {};
+  if (num('target') !== undefined) chunk.targetTokens = num('target')!;
+  if (num('overlap') !== undefined) chunk.overlapTokens = num('overlap')!;
+  const embedder = createEmbedder({ model: { id: model }, ...(modelsDir ? { source: 'local', localModelPath: resolve(modelsDir) } : { source: 'hub' }) });
+  const started = performance.now();
+  const res = await indexFolder({ folder, out: flags.get('out') ?? 'public/index', embedder, model, chunk, log: (l) => console.log(l) });
+  await embedder.dispose();
+  console.log(`\n${res.documents} documents, ${res.passages} passages, ${res.refused.length} refused, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`wrote ${res.files.join(' and ')}`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((e: unknown) => {
+    console.error(`index: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,14 @@
+// The library as the page opens it: index in its worker, PDFs through pdfjs,
+// sample and pre-built index fetched relative to the page's base URL.
+import type { IndexKind } from '../core/vector-index';
+import { createIndexClient, createInProcessIndex, DEFAULT_INDEX_KIND } from './index-client';
+import { Library, type LibraryOptions } from './library';
+import { loadPdfJsInBrowser } from './parse/pdf-browser';
+
+export type BrowserLibraryOptions = Omit<LibraryOptions, 'index' | 'pdf'> & { indexKind?: IndexKind };
+
+export async function openBrowserLibrary(opts: BrowserLibraryOptions): Promise<Library> {
+  const { indexKind = DEFAULT_INDEX_KIND, ...rest } = opts;
+  const index = typeof Worker === 'function' ? await createIndexClient(indexKind) : createInProcessIndex();
+  return Library.open({ ...rest, index, pdf: loadPdfJsInBrowser });
+}

@@ -1,0 +1,69 @@
+import 'fake-indexeddb/auto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FlatIndex } from '../../../src/core/flat-index';
+import { IndexHost } from '../../../src/library/index-host';
+import { Library } from '../../../src/library/library';
+import { decodePrebuilt } from '../../../src/library/prebuilt';
+import { createEmbedder } from '../../../workers/evaluator/embedder';
+import { indexFolder } from '../../../scripts/index-folder';
+import { fileFetch } from '../../doubles/file-fetch';
+import { tinyPdf } from '../../doubles/tiny-pdf';
+
+const ROOT = resolve(__dirname, '../../..');
+const embedder = createEmbedder({ model: { id: 'embedder' }, source: 'local', localModelPath: join(ROOT, 'test/fixtures/models/tiny') });
+afterAll(() => embedder.dispose());
+
+function counting() {
+  let texts = 0;
+  return { embed: (t: string[], s?: AbortSignal) => ((texts += t.length), embedder.embed(t, s)), texts: () => texts };
+}
+
+describe('npm run index (indexFolder)', () => {
+  it('indexes a folder with the library code, and the site loads the result without embedding', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'site-'));
+    const docs = join(site, 'docs');
+    cpSync(join(ROOT, 'public/sample'), docs, { recursive: true });
+    mkdirSync(join(docs, 'more'));
+    writeFileSync(join(docs, 'more/press.html'), '<h1>Presses</h1><script>steal()</script><p>Gutenberg used a screw press.</p>');
+    writeFileSync(join(docs, 'more/bees.pdf'), tinyPdf([['A queen bee lays eggs in spring.']]));
+    writeFileSync(join(docs, 'more/empty.txt'), '');
+    writeFileSync(join(docs, 'more/photo.png'), new Uint8Array([0x89, 0x50, 0, 0]));
+    const logs: string[] = [];
+
+    const res = await indexFolder({ folder: docs, out: join(site, 'index'), embedder, model: 'local:embedder', log: (l) => logs.push(l) });
+
+    expect(res.documents).toBe(7);
+    expect(res.refused).toEqual([{ name: 'more/empty.txt', reason: 'the file is empty' }]);
+    expect(logs).toContain('skip  more/photo.png (not a text, Markdown, HTML or PDF file)');
+    const built = decodePrebuilt(readFileSync(join(site, 'index/library.json'), 'utf8'), readFileSync(join(site, 'index/vectors.bin')));
+    expect(built.passages.length).toBe(res.passages);
+    expect(built.vectors.size).toBe(res.passages);
+    expect(built.documents.find((d) => d.name === 'more/press.html')?.text).toBe('Presses\n\nGutenberg used a screw press.');
+
+    const used = counting();
+    const lib = await Library.open({
+      embedder: used,
+      embedderId: 'hub:embedder',
+      index: new IndexHost('flat', (_k, dim) => new FlatIndex(dim)),
+      dbName: 'indexer-site',
+      baseUrl: 'http://site.test/',
+      fetch: fileFetch(site),
+    });
+    expect(await lib.list()).toHaveLength(7);
+    expect((await lib.list()).every((d) => d.origin === 'prebuilt')).toBe(true);
+    expect(used.texts()).toBe(0);
+    const [top] = await lib.retriever.retrieve('waggle dance forager distance', 1);
+    expect(top?.title).toBe('How Honeybee Colonies Work');
+    expect(used.texts()).toBe(1);
+    lib.close();
+  });
+
+  it('fails clearly when there is nothing to index', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'empty-'));
+    await expect(indexFolder({ folder: empty, out: join(empty, 'out'), embedder, model: null })).rejects.toThrow(/no documents could be indexed/);
+    await expect(indexFolder({ folder: join(empty, 'nope'), out: join(empty, 'out'), embedder, model: null })).rejects.toThrow(/is not a folder/);
+  });
+});

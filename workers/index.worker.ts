@@ -1,0 +1,43 @@
+// Hosts the vector index off the main thread (comlink). The flat index needs
+// nothing loaded; voy's wasm is fetched from our own origin only when selected.
+import * as Comlink from 'comlink';
+import { FlatIndex } from '../src/core/flat-index';
+import type { IndexKind, VectorIndex } from '../src/core/vector-index';
+import { IndexHost } from '../src/library/index-host';
+import voyWasmUrl from 'voy-search/voy_search_bg.wasm?url';
+
+async function makeIndex(kind: IndexKind, dim: number): Promise<VectorIndex> {
+  if (kind === 'flat') return new FlatIndex(dim);
+  // Imported lazily: a top-level await in a comlink worker's import graph hangs its first calls.
+  const { loadVoy, VoyIndex } = await import('./index/voy-index');
+  await loadVoy(async () => {
+    const res = await fetch(voyWasmUrl);
+    if (!res.ok) throw new Error(`${voyWasmUrl}: HTTP ${res.status}`);
+    return res.arrayBuffer();
+  });
+  return new VoyIndex(dim);
+}
+
+let host = new IndexHost('flat', makeIndex);
+
+const api = {
+  select(kind: IndexKind): void {
+    host = new IndexHost(kind, makeIndex);
+  },
+  kind: () => host.kind(),
+  add: (ids: string[], vectors: Float32Array[]) => host.add(ids, vectors),
+  remove: (ids: string[]) => host.remove(ids),
+  search: (query: Float32Array, k: number) => host.search(query, k),
+  size: () => host.size(),
+  dim: () => host.dim(),
+  clear: () => host.clear(),
+  serialize: async () => {
+    const bytes = await host.serialize();
+    return Comlink.transfer(bytes, [bytes.buffer]);
+  },
+  load: (bytes: Uint8Array) => host.load(bytes),
+};
+
+export type IndexWorkerApi = typeof api;
+
+Comlink.expose(api);
