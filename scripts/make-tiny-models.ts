@@ -84,6 +84,9 @@ function bertConfig(vocab: Vocab, architecture: string, labels?: string[]) {
     max_position_embeddings: 512,
     type_vocab_size: 2,
     pad_token_id: 0,
+    // Only fp32 weights exist; this tells transformers.js not to look for model_quantized.onnx
+    // (its browser default on WASM), so the pack loads without a dtype in the app's config.
+    'transformers.js_config': { dtype: 'fp32' },
     ...(labels
       ? {
           num_labels: labels.length,

@@ -31,9 +31,10 @@ async function run(
     {
       source: 'local',
       device,
-      embedder: { id: models.embedder ?? 'tiny/embedder', dtype: 'fp32' },
-      reranker: { id: models.reranker ?? 'tiny/reranker', dtype: 'fp32' },
-      nli: { id: models.nli ?? 'tiny/nli', dtype: 'fp32' },
+      // No dtype: the pack's config.json declares fp32, as the app's `?modelPack=` path relies on.
+      embedder: models.embedder ?? 'tiny/embedder',
+      reranker: models.reranker ?? 'tiny/reranker',
+      nli: models.nli ?? 'tiny/nli',
     },
     APP_BASE,
   );
