@@ -275,6 +275,7 @@ export class EngineGenerator implements Generator, Writer {
   /** Runs an engine call with abort wired to interruptGenerate and errors made readable. */
   private async guard<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
     throwIfAborted(signal);
+    this.spent.calls += 1; // a call that fails still did work
     const stop = (): void => this.engine.interruptGenerate();
     signal?.addEventListener('abort', stop, { once: true });
     try {
@@ -288,7 +289,6 @@ export class EngineGenerator implements Generator, Writer {
   }
 
   private count(prompt: number | undefined, decoded: number | undefined): void {
-    this.spent.calls += 1;
     this.spent.promptTokens += prompt ?? 0;
     this.spent.decodedTokens += decoded ?? 0;
   }
