@@ -138,7 +138,7 @@ export async function decode(
           done: true,
         };
       }
-      passages = fix.noEvidence === 'answer-without-retrieval' ? [] : checkPassages(fix.passages);
+      passages = fix.noEvidence === 'answer-without-retrieval' ? [] : checkPassages(fix.passages, 'corrector');
     }
     if (passages.length === 0) {
       const note = correction
@@ -306,11 +306,11 @@ function checkSegment(s: GeneratedSegment, what: string): void {
   }
 }
 
-function checkPassages(passages: ScoredPassage[]): ScoredPassage[] {
-  if (!Array.isArray(passages)) throw new CoreInputError('The retriever did not return a list of passages.');
+function checkPassages(passages: ScoredPassage[], from = 'retriever'): ScoredPassage[] {
+  if (!Array.isArray(passages)) throw new CoreInputError(`The ${from} did not return a list of passages.`);
   for (const p of passages) {
     if (!p || typeof p.id !== 'string' || typeof p.text !== 'string' || typeof p.title !== 'string') {
-      throw new CoreInputError('The retriever returned a passage without an id, title or text.');
+      throw new CoreInputError(`The ${from} returned a passage without an id, title or text.`);
     }
   }
   return passages;
