@@ -9,7 +9,6 @@ export function EvidenceView({ answer }: { answer: AnswerState }) {
   return (
     <section className="evidence" aria-labelledby="evidence-heading" data-testid="evidence">
       <h2 id="evidence-heading">Best passages</h2>
-      {answer.evidenceReason && <p className="notice">{answer.evidenceReason}</p>}
       {answer.question && <p className="question">Q: {answer.question}</p>}
       {answer.status === 'running' && <p className="muted">Searching…</p>}
       {ev && ev.passages.length === 0 && <p>No passage in the library matches. Add documents on the left.</p>}
