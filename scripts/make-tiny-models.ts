@@ -10,7 +10,7 @@
 // rebuilt only when the vocabulary sources or the generator change (stamp.json).
 //
 //   npx tsx scripts/make-tiny-models.ts [--force]
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDING_DIMS, embedderGraph, nliGraph, rerankerGraph, type NliLabel, type Vocab } from './tiny-models/graphs';
@@ -117,20 +117,26 @@ export function tinyModelsStale(): boolean {
 export function makeTinyModels(): { words: number; files: number } {
   const scan = scanCorpus(ROOT, GENERATOR_SOURCES);
   const vocab: Vocab = [...SPECIAL_TOKENS, ...scan.words.filter((w) => !(SPECIAL_TOKENS as readonly string[]).includes(w))];
-  rmSync(TINY_DIR, { recursive: true, force: true });
-  writeModel(join(TINY_DIR, 'embedder'), vocab, bertConfig(vocab, 'BertModel'), embedderGraph(vocab));
-  writeModel(join(TINY_DIR, 'reranker'), vocab, bertConfig(vocab, 'BertForSequenceClassification', ['LABEL_0']), rerankerGraph(vocab));
+  // Built beside the target and swapped in, so a test run reading the models meanwhile
+  // (several engineers, several vitest processes) never sees a half-written folder.
+  const tmp = `${TINY_DIR}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  writeModel(join(tmp, 'embedder'), vocab, bertConfig(vocab, 'BertModel'), embedderGraph(vocab));
+  writeModel(join(tmp, 'reranker'), vocab, bertConfig(vocab, 'BertForSequenceClassification', ['LABEL_0']), rerankerGraph(vocab));
   const nliLabels: NliLabel[] = ['contradiction', 'entailment', 'neutral'];
-  writeModel(join(TINY_DIR, 'nli'), vocab, bertConfig(vocab, 'BertForSequenceClassification', nliLabels), nliGraph(vocab, nliLabels));
+  writeModel(join(tmp, 'nli'), vocab, bertConfig(vocab, 'BertForSequenceClassification', nliLabels), nliGraph(vocab, nliLabels));
   const reordered: NliLabel[] = ['entailment', 'neutral', 'contradiction'];
   writeModel(
-    join(TINY_DIR, 'nli-reordered'),
+    join(tmp, 'nli-reordered'),
     vocab,
     bertConfig(vocab, 'BertForSequenceClassification', reordered.map((l) => l.toUpperCase())),
     nliGraph(vocab, reordered),
   );
-  // Written last: an interrupted run leaves no stamp and is redone.
-  writeFileSync(STAMP, JSON.stringify({ fingerprint: scan.fingerprint, words: vocab.length, sources: scan.files }, null, 2));
+  writeFileSync(join(tmp, 'stamp.json'), JSON.stringify({ fingerprint: scan.fingerprint, words: vocab.length, sources: scan.files }, null, 2));
+  const old = `${TINY_DIR}.old-${process.pid}`;
+  if (existsSync(TINY_DIR)) renameSync(TINY_DIR, old);
+  renameSync(tmp, TINY_DIR);
+  rmSync(old, { recursive: true, force: true });
   return { words: vocab.length, files: scan.files.length };
 }
 
