@@ -3,6 +3,7 @@
 import * as Comlink from 'comlink';
 import type { Critic, Embedder, Passage, RelProbs, SupProbs } from '../core/ports';
 import type { DeviceReport, EvaluatorConfig, EvaluatorModelRole, EvaluatorProgressCallback } from './config';
+import { abortable } from './abortable';
 import type { EvaluatorWorkerApi } from './protocol';
 
 export interface Evaluator {
@@ -15,33 +16,6 @@ export interface Evaluator {
   /** Load models before their first use (all three by default), reporting progress. */
   preload(roles?: EvaluatorModelRole[]): Promise<void>;
   dispose(): void;
-}
-
-function abortError(): Error {
-  return new DOMException('The evaluator call was aborted.', 'AbortError');
-}
-
-/**
- * The worker cannot be interrupted mid-inference, so an abort rejects the caller at once
- * and the worker's eventual answer is dropped.
- */
-function abortable<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return work();
-  if (signal.aborted) return Promise.reject(abortError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    work().then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }
 
 /** A failed worker script load never answers comlink calls: surface it as an error instead. */
