@@ -29,7 +29,7 @@ function failOnWorkerError(worker: Worker): Promise<never> {
 
 /**
  * Starts the evaluator worker. Resolve the config with `resolveEvaluatorConfig(input, document.baseURI)`
- * so local model packs and the ORT wasm files are found from any sub-path.
+ * so local model packs are found from any sub-path.
  */
 export async function createEvaluator(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback): Promise<Evaluator> {
   const worker = new Worker(new URL('../../workers/evaluator.worker.ts', import.meta.url), { type: 'module' });
