@@ -3,7 +3,7 @@
 // whole cost, done by a WebAssembly SIMD kernel where available; see bench/index.bench.ts.
 import type { DotKernel } from './dot-kernel';
 import { simdKernel } from './simd-kernel';
-import { decodeVectors, encodeVectors, normalise, TopK, type VectorHit, type VectorIndex } from './vector-index';
+import { decodeVectors, encodeVectors, normalise, TopK, vectorNorm, type VectorHit, type VectorIndex } from './vector-index';
 
 export class FlatIndex implements VectorIndex {
   readonly kind = 'flat' as const;
@@ -37,11 +37,13 @@ export class FlatIndex implements VectorIndex {
 
   add(ids: readonly string[], vectors: readonly Float32Array[]): void {
     if (ids.length !== vectors.length) throw new Error(`${ids.length} ids but ${vectors.length} vectors`);
-    // Normalise everything first so a bad vector leaves the index untouched.
-    const unit = vectors.map((v) => normalise(v, this.dim));
+    // Every vector is checked before any is written, so a bad one leaves the index untouched;
+    // rows are scaled straight into storage, with no per-vector copies.
+    const norms = vectors.map((v) => vectorNorm(v, this.dim));
     const fresh = new Set(ids.filter((id) => !this.rows.has(id))).size;
     const need = this.ids.length + fresh;
     if (need * this.dim > this.kernel.data.length) this.kernel.reserve(Math.max(need, this.ids.length * 2, 64));
+    const { data } = this.kernel;
     ids.forEach((id, i) => {
       let r = this.rows.get(id);
       if (r === undefined) {
@@ -49,7 +51,10 @@ export class FlatIndex implements VectorIndex {
         this.ids.push(id);
         this.rows.set(id, r);
       }
-      this.kernel.data.set(unit[i]!, r * this.dim);
+      const v = vectors[i]!;
+      const inv = 1 / norms[i]!;
+      const o = r * this.dim;
+      for (let j = 0; j < this.dim; j++) data[o + j] = v[j]! * inv;
     });
   }
 

@@ -29,13 +29,19 @@ export type IndexKind = 'flat' | 'voy';
 const MAGIC = 0x31584956; // "VIX1" little-endian
 const HEADER = 16;
 
-/** Copies `v` scaled to unit length; a zero or non-finite vector is an error, not a silent NaN. */
-export function normalise(v: Float32Array, dim: number): Float32Array {
+/** Euclidean length; a wrong-sized, zero or non-finite vector is an error, not a silent NaN later. */
+export function vectorNorm(v: Float32Array, dim: number): number {
   if (v.length !== dim) throw new Error(`vector has ${v.length} dimensions, the index has ${dim}`);
   let sum = 0;
-  for (let i = 0; i < dim; i++) sum += (v[i] ?? 0) * (v[i] ?? 0);
+  for (let i = 0; i < dim; i++) sum += v[i]! * v[i]!;
   const norm = Math.sqrt(sum);
   if (!(norm > 0) || !Number.isFinite(norm)) throw new Error('cannot index a zero or non-finite vector');
+  return norm;
+}
+
+/** Copies `v` scaled to unit length. */
+export function normalise(v: Float32Array, dim: number): Float32Array {
+  const norm = vectorNorm(v, dim);
   const out = new Float32Array(dim);
   for (let i = 0; i < dim; i++) out[i] = (v[i] ?? 0) / norm;
   return out;
