@@ -97,11 +97,14 @@ export async function serveDir(dir: string, opts: { prefix?: string } = {}): Pro
       res.writeHead(404).end('not found');
       return;
     }
+    const body = readFileSync(file);
+    // content-length lets loaders (transformers.js, web-llm) report byte progress.
     res.writeHead(200, {
       'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+      'content-length': body.length,
       'cache-control': 'no-store',
     });
-    res.end(readFileSync(file));
+    res.end(body);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
