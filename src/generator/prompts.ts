@@ -4,29 +4,28 @@
 import type { Passage } from '../core/ports';
 import { formatSelfRagPrompt, RETRIEVE } from '../core/reflection-tokens';
 
-// The system prompts are constant so a future engine with prefix caching can reuse them.
+// The system prompts are constant so a future engine with prefix caching can
+// reuse them, and short because every candidate prefills them again (web-llm
+// reuses its KV cache only when a conversation continues). The grammar holds
+// the reply to the form, so the words only need to say what each slot means.
 export const SYSTEM_WITH_PASSAGE = [
-  "You write the next short step of an answer to the user's question, using the passage you are given, and then grade your own step.",
-  'Reply in exactly this form, one item per line:',
-  'Relevance: relevant or irrelevant (does the passage help answer the question?)',
-  'Answer: the next one or two sentences of the answer, based on the passage; do not repeat the answer so far',
-  'Support: fully, partially or no (is everything in your sentences stated by the passage?)',
-  'Utility: 1 to 5 (how useful are your sentences as a response to the question?)',
-  'Next: retrieve, continue or done (does the next step need another passage, can it continue without one, or is the answer complete?)',
+  'Continue the answer to the question using the passage, then grade your step. Reply exactly:',
+  'Relevance: relevant|irrelevant (does the passage help answer the question?)',
+  'Answer: the next 1-2 sentences, from the passage, not repeating the answer so far',
+  'Support: fully|partially|no (does the passage state what you wrote?)',
+  'Utility: 1-5 (how useful is it as a response to the question?)',
+  'Next: retrieve|continue|done (the next step needs a passage / needs none / the answer is complete)',
 ].join('\n');
 
 export const SYSTEM_WITHOUT_PASSAGE = [
-  "You write the next short step of an answer to the user's question from your own knowledge, then grade it.",
-  'Reply in exactly this form, one item per line:',
-  'Answer: the next one or two sentences of the answer; do not repeat the answer so far',
-  'Utility: 1 to 5 (how useful are your sentences as a response to the question?)',
-  'Next: retrieve, continue or done (does the next step need a passage from the documents, can it continue without one, or is the answer complete?)',
+  'Continue the answer to the question from your own knowledge, then grade your step. Reply exactly:',
+  'Answer: the next 1-2 sentences, not repeating the answer so far',
+  'Utility: 1-5 (how useful is it as a response to the question?)',
+  'Next: retrieve|continue|done (the next step needs a passage from the documents / needs none / the answer is complete)',
 ].join('\n');
 
-export const SYSTEM_DECISION = [
-  "Decide whether the next step of the answer to the user's question needs evidence from the user's documents.",
-  'Reply with "Evidence needed: yes" when it needs facts from the documents, "Evidence needed: no" when it can be written without them.',
-].join('\n');
+export const SYSTEM_DECISION =
+  'Does the next step of the answer need facts from the user\'s documents? Reply "Evidence needed: yes" or "Evidence needed: no".';
 
 function soFar(previous: readonly string[]): string {
   return previous.length ? previous.join(' ') : '(nothing yet)';
