@@ -52,6 +52,13 @@ export interface LibraryOptions {
 /** A browser File or the same thing from Node (name, type, bytes). */
 export type FileLike = RawFile | { name: string; type?: string; arrayBuffer(): Promise<ArrayBuffer> };
 
+// A browser File has a `bytes()` method in recent engines, so test the value, not the key.
+async function toRaw(file: FileLike): Promise<RawFile> {
+  if ('bytes' in file && file.bytes instanceof Uint8Array) return file as RawFile;
+  const f = file as { name: string; type?: string; arrayBuffer(): Promise<ArrayBuffer> };
+  return { name: f.name, bytes: new Uint8Array(await f.arrayBuffer()), ...(f.type ? { type: f.type } : {}) };
+}
+
 const SEEDED = 'seeded';
 const EMBEDDER = 'embedder';
 
@@ -171,7 +178,7 @@ export class Library {
       const { name } = file;
       try {
         report({ name, fileIndex, stage: 'reading' });
-        const raw: RawFile = 'bytes' in file ? file : { name, bytes: new Uint8Array(await file.arrayBuffer()), ...(file.type ? { type: file.type } : {}) };
+        const raw = await toRaw(file);
         const prepared = await prepareFile(raw, {
           chunk: this.opts.chunk,
           ...(this.opts.pdf ? { pdf: this.opts.pdf } : {}),

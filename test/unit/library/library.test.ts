@@ -195,3 +195,13 @@ describe('Library', () => {
     expect(await lib.list()).toEqual([]);
   });
 });
+
+describe('Library with browser File objects', () => {
+  it('reads a File (whose `bytes` is a method in recent engines) by its contents', async () => {
+    const lib = await library();
+    const file = new File(['Kites fly in steady wind.'], 'kites.txt', { type: 'text/plain' });
+    expect(typeof (file as unknown as { bytes?: unknown }).bytes).not.toBe('object');
+    const res = await lib.addFiles([file]);
+    expect(res.added.map((d) => d.title)).toEqual(['kites']);
+  });
+});

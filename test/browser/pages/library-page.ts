@@ -1,0 +1,57 @@
+// E2E-only page (built with --mode e2e): drives the real library facade, its
+// IndexedDB store, the index worker and pdfjs, with the hashed bag-of-words
+// test embedder (the same one the Node indexer uses in the browser test).
+import type { IndexKind } from '../../../src/core/vector-index';
+import { openBrowserLibrary } from '../../../src/library/browser';
+import type { Library, LibraryDocument } from '../../../src/library/library';
+import { HashEmbedder } from '../../doubles/hash-embedder';
+import { tinyPdf } from '../../doubles/tiny-pdf';
+
+// This page sits at test/browser/pages/ of the build; the app (and its sample/) is three levels up.
+const APP_BASE = new URL('../../../', document.baseURI).href;
+
+let lib: Library | null = null;
+const embedder = new HashEmbedder(256);
+
+const api = {
+  async open(opts: { dbName: string; seed?: boolean; site?: string; indexKind?: IndexKind; embedderId?: string }) {
+    lib?.close();
+    lib = await openBrowserLibrary({
+      embedder,
+      dbName: opts.dbName,
+      seed: opts.seed ?? false,
+      baseUrl: opts.site ? new URL(opts.site, document.baseURI).href : APP_BASE,
+      ...(opts.indexKind ? { indexKind: opts.indexKind } : {}),
+      ...(opts.embedderId ? { embedderId: opts.embedderId } : {}),
+    });
+    return { warnings: lib.warnings, size: await lib.size() };
+  },
+  async addFile(name: string, content: string, type = '') {
+    const r = await need().addFiles([new File([content], name, { type })]);
+    return { added: r.added.map(short), refused: r.refused };
+  },
+  async addPdf(name: string, pages: string[][]) {
+    const bytes = tinyPdf(pages);
+    const r = await need().addFiles([new File([bytes.buffer as ArrayBuffer], name, { type: 'application/pdf' })]);
+    return { added: r.added.map(short), refused: r.refused };
+  },
+  addText: async (title: string, text: string) => (await need().addText(title, text)).added.map(short),
+  list: async () => (await need().list()).map(short),
+  remove: (id: string) => need().remove(id),
+  size: () => need().size(),
+  passages: async (id: string) => (await need().document(id))?.passages.map((p) => p.text) ?? [],
+  retrieve: async (q: string, k: number) => (await need().retriever.retrieve(q, k)).map((p) => ({ id: p.id, title: p.title, text: p.text, score: p.score })),
+  embeddedTexts: () => embedder.texts.length,
+};
+
+function need(): Library {
+  if (!lib) throw new Error('call open() first');
+  return lib;
+}
+function short(d: LibraryDocument) {
+  return { id: d.id, title: d.title, passages: d.passageCount, origin: d.origin, format: d.format };
+}
+
+export type LibraryPageApi = typeof api;
+(window as unknown as { libraryTest: LibraryPageApi }).libraryTest = api;
+document.getElementById('status')!.textContent = 'ready';
