@@ -243,6 +243,7 @@ export class Library {
       this.opts.onProgress?.({ name: d.name, fileIndex, fileCount: docs.length, stage: 'embedding', passagesDone: 0, passagesTotal: passages.length });
       const vectors = await embedPassages(this.opts.embedder, passages);
       await this.store.putDocument(d, passages, vectors);
+      this.opts.onProgress?.({ name: d.name, fileIndex, fileCount: docs.length, stage: 'added', passagesDone: passages.length, passagesTotal: passages.length });
     }
   }
 
@@ -264,7 +265,8 @@ export class Library {
       const passages = lib.passages.filter((p) => p.docId === d.id);
       const vectors = reuse ? passages.map((p) => lib.vectors.get(p.id)).filter((v): v is Float32Array => !!v) : undefined;
       this.opts.onProgress?.({ name: d.name, fileIndex, fileCount: lib.documents.length, stage: reuse ? 'saving' : 'embedding' });
-      await this.ingest({ id: d.id, parsed: d, passages }, 'prebuilt', undefined, undefined, vectors?.length === passages.length ? vectors : undefined);
+      const doc = await this.ingest({ id: d.id, parsed: d, passages }, 'prebuilt', undefined, undefined, vectors?.length === passages.length ? vectors : undefined);
+      this.opts.onProgress?.({ name: d.name, fileIndex, fileCount: lib.documents.length, stage: 'added', passagesDone: doc.passageCount, passagesTotal: doc.passageCount });
     }
   }
 

@@ -1,11 +1,13 @@
 // The document library in Chromium: IndexedDB persistence across reloads, safe
 // HTML ingestion, PDFs through pdfjs's worker, voy in the index worker, and the
 // Node indexer's output loaded by the page.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexFolder } from '../../scripts/index-folder';
+import { createEmbedder } from '../../workers/evaluator/embedder';
 import { HashEmbedder } from '../doubles/hash-embedder';
 import type { LibraryPageApi } from './pages/library-page';
 import { E2E_DIR, OUTPUT_DIR, ROOT, launchBrowser, serveDir, type Served } from './harness';
@@ -138,5 +140,36 @@ describe('document library in the browser', () => {
     const [top] = await call(page, 'retrieve', 'tidal bulges moon spring tides', 1);
     expect(top?.title).toBe('Why the Sea Has Tides');
     await page.close();
+  });
+});
+
+describe('the app with a pre-built index', () => {
+  it('lists the documents the Node indexer embedded (with the same tiny model) on first visit', async () => {
+    // A site = the e2e build plus an index/ folder; linked, so the shared build stays untouched.
+    const site = mkdtempSync(join(tmpdir(), 'indexed-app-'));
+    for (const entry of readdirSync(E2E_DIR)) symlinkSync(join(E2E_DIR, entry), join(site, entry));
+    const docs = mkdtempSync(join(tmpdir(), 'docs-'));
+    writeFileSync(join(docs, 'kites.md'), '# Flying Kites\n\nA kite needs a steady wind of about fifteen kilometres an hour.');
+    writeFileSync(join(docs, 'lighthouses.html'), '<title>Lighthouses</title><p>A Fresnel lens makes a lighthouse beam visible far out at sea.</p>');
+    const embedder = createEmbedder({ model: { id: 'tiny/embedder' }, source: 'local', localModelPath: join(ROOT, 'test/fixtures/models') });
+    await indexFolder({ folder: docs, out: join(site, 'index'), embedder, model: 'tiny/embedder' });
+    await embedder.dispose();
+    const appServer = await serveDir(site);
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(`${appServer.url}?modelPack=tiny`);
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="doc"]').length >= 2, undefined, { timeout: 120_000 });
+      const titles = await page.locator('[data-testid="doc"] .doc-title').allTextContents();
+      expect(titles.sort()).toEqual(['Flying Kites', 'Lighthouses']);
+      expect(appServer.requests).toContain('/index/vectors.bin');
+      expect(appServer.requests.some((p) => p.startsWith('/sample/'))).toBe(false);
+      expect(errors).toEqual([]);
+      await page.screenshot({ path: join(OUTPUT_DIR, 'library-prebuilt-app.png') });
+    } finally {
+      await page.close();
+      await appServer.close();
+    }
   });
 });

@@ -175,7 +175,10 @@ describe('Library', () => {
     writeFileSync(join(dir, 'index/library.json'), out.json);
     writeFileSync(join(dir, 'index/vectors.bin'), out.vectors);
     const same = new HashEmbedder();
-    const lib = await library({ seed: true, baseUrl: 'http://site.test/', fetch: fileFetch(dir), embedder: same, embedderId: 'hash' });
+    const events: LibraryProgress[] = [];
+    const lib = await library({ seed: true, baseUrl: 'http://site.test/', fetch: fileFetch(dir), embedder: same, embedderId: 'hash', onProgress: (p) => events.push(p) });
+    // Every document that starts reporting progress also reports its end, so no progress bar is left behind.
+    expect(events.map((e) => e.stage)).toEqual(['saving', 'added']);
     expect((await lib.list()).map((d) => [d.title, d.origin])).toEqual([['Kites', 'prebuilt']]);
     expect(same.calls).toBe(0);
     expect((await lib.retriever.retrieve('steady wind', 1))[0]).toMatchObject({ id: 'doc-1#0', score: expect.any(Number) });
