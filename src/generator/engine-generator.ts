@@ -28,6 +28,7 @@ import {
   SEGMENT_WITH_PASSAGE,
   SEGMENT_WITHOUT_PASSAGE,
   type Form,
+  type ParsedForm,
 } from './form';
 import {
   decisionUserMessage,
@@ -88,9 +89,9 @@ export class EngineGenerator implements Generator, Writer {
     if (known) return { ...known };
     if (this.opts.native) return this.decideNative(req);
     const reply = await this.chat(SYSTEM_DECISION, decisionUserMessage(req.question, req.previous), RETRIEVAL_DECISION, 8, req.signal);
-    const parsed = parseForm(RETRIEVAL_DECISION, reply.text);
+    const { text: tokText, parsed } = alignTokens(RETRIEVAL_DECISION, reply, parseForm(RETRIEVAL_DECISION, reply.text));
     const span = parsed.spans.decision;
-    const probs = span && readSlot(reply.tokens, reply.text, span, RETRIEVAL_DECISION_ALTS);
+    const probs = span && readSlot(reply.tokens, tokText, span, RETRIEVAL_DECISION_ALTS);
     if (!probs) throw malformed('the retrieval decision', reply.text);
     return { retrieval: probs[0]!, noRetrieval: probs[1]! };
   }
@@ -131,13 +132,14 @@ export class EngineGenerator implements Generator, Writer {
       req.onText,
     );
     const parsed = parseForm(form, reply.text);
+    const { text: tokText, parsed: aligned } = alignTokens(form, reply, parsed);
     const problems: string[] = [];
     if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
     if (parsed.missing.length) problems.push(`missing ${parsed.missing.join(', ')}`);
     const slot = (name: 'rel' | 'sup' | 'use' | 'next', alts: readonly string[]): number[] | undefined => {
-      const span = parsed.spans[name];
+      const span = aligned.spans[name];
       if (!span) return undefined;
-      const probs = readSlot(reply.tokens, reply.text, span, alts);
+      const probs = readSlot(reply.tokens, tokText, span, alts);
       if (!probs) problems.push(`no probabilities for the ${name} slot`);
       return probs ?? undefined;
     };
@@ -147,7 +149,7 @@ export class EngineGenerator implements Generator, Writer {
     const use = slot('use', alts('use'));
     const next = slot('next', alts('next'));
     const text = (parsed.text ?? '').trim();
-    const seq = parsed.textSpan ? spanLogprob(reply.tokens, parsed.textSpan) : { logprob: 0, count: 0 };
+    const seq = aligned.textSpan ? spanLogprob(reply.tokens, aligned.textSpan) : { logprob: 0, count: 0 };
     const segment: GeneratedSegment = {
       text,
       tokenCount: seq.count,
@@ -300,6 +302,17 @@ export class EngineGenerator implements Generator, Writer {
 }
 
 const RETRIEVAL_DECISION_ALTS = (RETRIEVAL_DECISION[1] as { alternatives: readonly string[] }).alternatives;
+
+/**
+ * Slot positions in the text the log-prob tokens spell. It differs from the
+ * message when a character spans several byte tokens (web-llm reports each as
+ * U+FFFD, and when streaming drops the log-prob of a token that ends
+ * mid-character); labels and slot words are ASCII, so they still parse there.
+ */
+function alignTokens(form: Form, reply: Reply, parsed: ParsedForm): { text: string; parsed: ParsedForm } {
+  const text = reply.tokens.map((t) => t.token).join('');
+  return text === reply.text ? { text, parsed } : { text, parsed: parseForm(form, text) };
+}
 
 function pathKey(question: string, previous: readonly string[]): string {
   return JSON.stringify([question, ...previous]);

@@ -68,10 +68,17 @@ export interface ScriptedEngineOptions {
   tokenDelayMs?: number;
   /** Emulate BPE splits, e.g. `{ ' irrelevant': [' ir', 'relevant'] }`. */
   split?: Record<string, string[]>;
+  /**
+   * Pieces written as several byte tokens, e.g. `{ ' café': 3 }`: web-llm reports each
+   * such token as "\ufffd" in the log-probs while the message text is correct.
+   */
+  byteTokens?: Record<string, number>;
 }
 
 interface Step {
   token: string;
+  /** What the step adds to the message when it differs from `token` (byte tokens of one character). */
+  text?: string;
   probs: [string, number][]; // sorted, most likely first; includes the sampled token
 }
 
@@ -158,7 +165,7 @@ export class ScriptedEngine {
         {
           index: 0,
           finish_reason: finish as ChatCompletion.Choice['finish_reason'],
-          message: { role: 'assistant', content: steps.map((s) => s.token).join('') },
+          message: { role: 'assistant', content: textOf(steps) },
           logprobs: request.logprobs ? { content: steps.map((s) => entry(s, request.top_logprobs ?? 0)) } : null,
         },
       ],
@@ -180,7 +187,7 @@ export class ScriptedEngine {
       object: 'text_completion',
       created: 0,
       model: SCRIPTED_ENGINE_MARKER,
-      choices: [{ index: 0, text: steps.map((s) => s.token).join(''), finish_reason: finish, logprobs: request.logprobs ? { content: steps.map((s) => entry(s, request.top_logprobs ?? 0)) } : null }],
+      choices: [{ index: 0, text: textOf(steps), finish_reason: finish, logprobs: request.logprobs ? { content: steps.map((s) => entry(s, request.top_logprobs ?? 0)) } : null }],
       usage: usage(promptTokens, steps.length),
     } as Completion;
   }
@@ -198,7 +205,7 @@ export class ScriptedEngine {
     const rng = mulberry32(request.seed ?? 0);
     const greedy = (request.top_p ?? 1) <= 1e-3;
     const temperature = Math.max(1e-6, request.temperature ?? 1);
-    const planned = grammar ? planGrammar(grammar, reply, this.opts.split ?? {}, greedy, temperature, rng) : planFree(reply, this.opts.split ?? {});
+    const planned = grammar ? planGrammar(grammar, reply, this.opts.split ?? {}, this.opts.byteTokens ?? {}, greedy, temperature, rng) : planFree(reply, this.opts.split ?? {});
     const max = request.max_tokens ?? Infinity;
     const record: CallRecord = { call, promptTokens, completionTokens: 0, finish: 'stop', temperature: request.temperature, topP: request.top_p };
     this.calls.push(record);
@@ -240,12 +247,14 @@ export class ScriptedEngine {
         return;
       }
       n++;
+      // Like web-llm, a token ending mid-character sends no chunk: its log-prob never arrives.
+      if (r.value.text === '') continue;
       yield {
         id: 'chunk',
         object: 'chat.completion.chunk',
         created: 0,
         model: SCRIPTED_ENGINE_MARKER,
-        choices: [{ index: 0, delta: { role: 'assistant', content: r.value.token }, finish_reason: null, logprobs: { content: [entry(r.value, top)] } }],
+        choices: [{ index: 0, delta: { role: 'assistant', content: r.value.text ?? r.value.token }, finish_reason: null, logprobs: { content: [entry(r.value, top)] } }],
       } as ChatCompletionChunk;
     }
   }
@@ -277,6 +286,16 @@ function entry(step: Step, top: number): ChatCompletionTokenLogprob {
 }
 
 // A text token's probability: fixed per token so sequence scores are reproducible.
+function textOf(steps: Step[]): string {
+  return steps.map((s) => s.text ?? s.token).join('');
+}
+
+function textSteps(piece: string, byteTokens: Record<string, number>): Step[] {
+  const n = byteTokens[piece];
+  if (!n || n < 2) return [textStep(piece)];
+  return Array.from({ length: n }, (_, i) => ({ ...textStep('\ufffd'), text: i === n - 1 ? piece : '' }));
+}
+
 function textStep(token: string): Step {
   let h = 2166136261;
   for (const c of token) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
@@ -294,7 +313,7 @@ function planFree(reply: ScriptedReply, split: Record<string, string[]>): Step[]
   });
 }
 
-function planGrammar(items: GrammarItem[], reply: ScriptedReply, split: Record<string, string[]>, greedy: boolean, temperature: number, rng: () => number): Step[] {
+function planGrammar(items: GrammarItem[], reply: ScriptedReply, split: Record<string, string[]>, byteTokens: Record<string, number>, greedy: boolean, temperature: number, rng: () => number): Step[] {
   const steps: Step[] = [];
   for (const item of items) {
     if (item.kind === 'literal') {
@@ -302,7 +321,7 @@ function planGrammar(items: GrammarItem[], reply: ScriptedReply, split: Record<s
     } else if (item.kind === 'line') {
       // `[^\n]+`: newlines are masked out, and at least one character is required.
       const text = (reply.text ?? '').replace(/\n+/g, ' ') || ' \u2026';
-      for (const t of decodePieces(text, split)) steps.push(textStep(t));
+      for (const t of decodePieces(text, split)) steps.push(...textSteps(t, byteTokens));
     } else {
       steps.push(...planSlot(item.alternatives, reply.slots?.[item.rule], split, greedy, temperature, rng));
     }

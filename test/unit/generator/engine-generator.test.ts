@@ -197,3 +197,17 @@ describe('native mode: reflection tokens read directly', () => {
     expect(p.noRetrieval).toBeCloseTo(0.3, 6);
   });
 });
+
+describe('characters written as several byte tokens', () => {
+  it('still reads every slot, streamed or not, and keeps the text exact', async () => {
+    const reply: ScriptedReply = { ...full, text: 'Lyon is in France, near the café district.' };
+    for (const onText of [undefined, () => {}]) {
+      const { generator } = setup([reply], { byteTokens: { ' café': 3 } });
+      const [s] = await generator.generateSegments([seg(onText ? { onText } : {})]);
+      expect(s!.text).toBe('Lyon is in France, near the café district.');
+      expect(s!.problem).toBeUndefined();
+      close([s!.sup!.full, s!.sup!.partial, s!.sup!.none], [0.5, 0.3, 0.2]);
+      close(s!.use, [0.05, 0.05, 0.1, 0.3, 0.5]);
+    }
+  });
+});
