@@ -36,7 +36,8 @@ const RULES: { kind: GeneratorErrorKind; test: RegExp; message: string; suggesti
   },
   {
     kind: 'device-lost',
-    test: /device (was )?lost|DeviceLost|GPUDevice.*destroyed|Instance reference no longer exists/i,
+    // After a lost device web-llm unloads the model itself, so the next call reports it not loaded.
+    test: /device (was |is )?lost|DeviceLost|GPUDevice.*destroyed|Instance reference no longer exists|dispose|Model not loaded before|is not loaded with a model/i,
     message: 'The GPU stopped responding while the model was running (often because it ran out of memory).',
     suggestion: 'Retry; if it happens again, choose a smaller model, close other GPU-heavy tabs, or use evidence-only mode.',
   },

@@ -6,5 +6,5 @@ import type { MLCEngine } from '@mlc-ai/web-llm';
 import { ScriptedEngine } from './scripted-engine';
 
 export function createEngine(): MLCEngine {
-  return new ScriptedEngine({ tokenDelayMs: 15 }) as unknown as MLCEngine;
+  return new ScriptedEngine({ tokenDelayMs: 4 }) as unknown as MLCEngine;
 }
