@@ -166,7 +166,7 @@ export class EngineGenerator implements Generator, Writer {
 
   private async segmentNative(req: SegmentRequest): Promise<GeneratedSegment> {
     const prompt = nativeSegmentPrompt(req.question, req.previous, req.passage);
-    const reply = await this.complete(prompt, this.opts.maxSegmentTokens + 8, req.signal, [RETRIEVE.retrieval, RETRIEVE.noRetrieval]);
+    const reply = await this.complete(prompt, this.opts.maxSegmentTokens + 8, req.signal, [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
     const problems: string[] = [];
     if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
     const group = (alts: readonly string[], name: string, wanted: boolean): number[] | undefined => {
@@ -184,11 +184,19 @@ export class EngineGenerator implements Generator, Writer {
     const textTokens = segTokens.filter((t) => !isReflection(t.token));
     const text = textTokens.map((t) => t.token).join('').replace(/<\/s>/g, '').trim();
     if (!text) problems.push('no answer text');
+    // The stop string that ended the reply is cut from the text but its token keeps its
+    // log-probs: that is the model's retrieval decision for the next segment.
+    const after = useAt >= 0 ? reply.tokens.slice(useAt + 1) : [];
+    const next = readNativeGroup(after, [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
+    if (next && text) {
+      const [retrieval, noRetrieval, continueEvidence] = next.probs as [number, number, number];
+      this.remember(req.question, [...req.previous, text], { retrieval, noRetrieval, continueEvidence });
+    }
     return {
       text,
       tokenCount: textTokens.length,
       logprob: textTokens.reduce((a, t) => a + t.logprob, 0),
-      done: reply.finish === 'stop' && !reply.text.includes(RETRIEVE.retrieval),
+      done: reply.finish === 'stop' && !next,
       ...(rel ? { rel: { relevant: rel[0]!, irrelevant: rel[1]! } } : {}),
       ...(sup ? { sup: { full: sup[0]!, partial: sup[1]!, none: sup[2]! } } : {}),
       ...(use ? { use: use as UseProbs } : {}),

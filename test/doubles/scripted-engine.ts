@@ -206,6 +206,7 @@ export class ScriptedEngine {
     const greedy = (request.top_p ?? 1) <= 1e-3;
     const temperature = Math.max(1e-6, request.temperature ?? 1);
     const planned = grammar ? planGrammar(grammar, reply, this.opts.split ?? {}, this.opts.byteTokens ?? {}, greedy, temperature, rng) : planFree(reply, this.opts.split ?? {});
+    applyStop(planned, request.stop);
     const max = request.max_tokens ?? Infinity;
     const record: CallRecord = { call, promptTokens, completionTokens: 0, finish: 'stop', temperature: request.temperature, topP: request.top_p };
     this.calls.push(record);
@@ -286,6 +287,27 @@ function entry(step: Step, top: number): ChatCompletionTokenLogprob {
 }
 
 // A text token's probability: fixed per token so sequence scores are reproducible.
+/**
+ * Stop strings as web-llm applies them: the reply ends at the first one and the
+ * text is cut before it, but the token that completed it keeps its log-probs.
+ */
+function applyStop(steps: Step[], stop: string | string[] | null | undefined): void {
+  const stops = stop == null ? [] : Array.isArray(stop) ? stop : [stop];
+  if (!stops.length) return;
+  let text = '';
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
+    const before = text;
+    text += step.text ?? step.token;
+    const at = Math.min(...stops.map((s) => text.indexOf(s)).filter((k) => k >= 0));
+    if (Number.isFinite(at)) {
+      step.text = text.slice(before.length, Math.max(before.length, at));
+      steps.length = i + 1;
+      return;
+    }
+  }
+}
+
 function textOf(steps: Step[]): string {
   return steps.map((s) => s.text ?? s.token).join('');
 }

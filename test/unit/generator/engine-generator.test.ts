@@ -211,3 +211,25 @@ describe('characters written as several byte tokens', () => {
     }
   });
 });
+
+describe('native mode: the next retrieval decision', () => {
+  it('is read from the stop token that ended the segment, so the answer is not done and no extra call is needed', async () => {
+    const { generator, engine } = setup(
+      [
+        {
+          text: '[Relevant]Lyon is in France.[Fully supported][Utility:4][Retrieval]<paragraph>more',
+          tokenAlternatives: { '[Retrieval]': { '[Retrieval]': 0.6, '[No Retrieval]': 0.3, '[Continue to Use Evidence]': 0.1 } },
+        },
+      ],
+      {},
+      { native: true },
+    );
+    const [s] = await generator.generateSegments([seg()]);
+    expect(s!.text).toBe('Lyon is in France.');
+    expect(s!.done).toBe(false);
+    const p = await generator.decideRetrieval({ question: 'Where is Lyon?', previous: ['Lyon is in France.'] });
+    expect(p.retrieval).toBeCloseTo(0.6, 6);
+    expect(p.continueEvidence).toBeCloseTo(0.1, 6);
+    expect(engine.calls).toHaveLength(1);
+  });
+});
