@@ -61,10 +61,13 @@ export function defaultReply(call: ScriptCall): ScriptedReply {
     };
   }
   const passage = call.user.slice(passageAt + '\nPassage: '.length);
-  const body = passage.slice(passage.indexOf('\n') + 1);
+  // Markdown headings are titles, not sentences of the answer.
+  const body = passage.slice(passage.indexOf('\n') + 1).replace(/^#+ .*$/gm, '');
   const all = sentences(body);
   const fresh = all.filter((s) => !soFar.includes(s));
-  const text = fresh[0] ?? all[all.length - 1] ?? body.slice(0, 200);
+  // The unused sentence that shares most words with the question (the earliest on a tie).
+  const best = fresh.reduce<string | undefined>((a, s) => (a === undefined || overlap(question, s) > overlap(question, a) ? s : a), undefined);
+  const text = best ?? all[all.length - 1] ?? body.slice(0, 200);
   const rel = overlap(question, passage);
   const sup = overlap(text, body);
   const moreLeft = fresh.length > 1 && !hasSoFar;
