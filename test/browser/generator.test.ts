@@ -63,7 +63,17 @@ describe('generator, production build with the real web-llm engine', () => {
   it('never ships the engine double', () => {
     expect(containsMarker(E2E_DIR)).toBe(true); // the grep does find the double where it belongs
     expect(containsMarker(PAGE_PROD_DIR)).toBe(false);
-    if (existsSync(PROD_DIR)) expect(containsMarker(PROD_DIR)).toBe(false);
+    expect(containsMarker(PROD_DIR)).toBe(false); // the app as shipped
+  });
+
+  it('keeps web-llm out of what the page loads first', () => {
+    expect(existsSync(PROD_DIR)).toBe(true); // built by test/setup/builds.ts
+    const html = readFileSync(join(PROD_DIR, 'index.html'), 'utf8');
+    const first = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="\.\/([^"]+\.js)"/g)].map((m) => m[1]!);
+    expect(first.length).toBeGreaterThan(0);
+    for (const f of first) expect(readFileSync(join(PROD_DIR, f), 'utf8'), f).not.toContain('setLogitProcessorRegistry');
+    // …while the lazily loaded chunks do carry it (so the check above can fail).
+    expect(filesUnder(join(PROD_DIR, 'assets')).some((f) => f.endsWith('.js') && readFileSync(f, 'utf8').includes('setLogitProcessorRegistry'))).toBe(true);
   });
 
   it('loads web-llm in its worker on SwiftShader WebGPU and, with no model reachable, reports a failed download with a way forward', async () => {
