@@ -42,6 +42,8 @@ export interface Connection {
   engine: ChatEngine;
   /** Stops the worker at once (cancel, dispose, after a lost device). */
   terminate(): void;
+  /** Rejects if the engine dies on its own (the worker crashed): calls in flight would never settle. */
+  failed?: Promise<never>;
 }
 
 /** Starts an engine for a model; the default runs web-llm in workers/generator.worker.ts. */
@@ -121,10 +123,15 @@ export function createGenerator(config: GeneratorConfig = {}, hooks: GeneratorHo
     return { model, appConfig: appConfigFor(model, config.cacheBackend) };
   }
 
-  function closeConnection(): void {
+  // Calls in flight when the worker is stopped would wait forever for its reply.
+  let closing = new Set<(e: GeneratorError) => void>();
+  function closeConnection(reason = UNLOADED()): void {
     connection?.terminate();
     connection = undefined;
     generator = undefined;
+    const waiting = closing;
+    closing = new Set();
+    waiting.forEach((stop) => stop(reason));
   }
 
   /** Every port call goes through here so a lost device leaves a clear state instead of a stuck page. */
@@ -133,12 +140,19 @@ export function createGenerator(config: GeneratorConfig = {}, hooks: GeneratorHo
       throw new GeneratorError('bad-config', 'The language model is not loaded.', 'Load a model first, or use evidence-only mode.');
     }
     try {
-      return await run(generator);
+      let stop!: (e: GeneratorError) => void;
+      const stopped = new Promise<never>((_, reject) => (stop = reject));
+      closing.add(stop);
+      try {
+        return await Promise.race([run(generator), stopped, ...(connection?.failed ? [connection.failed] : [])]);
+      } finally {
+        closing.delete(stop);
+      }
     } catch (err) {
       const e = classifyError(err);
       if (e.kind === 'device-lost' || e.kind === 'out-of-memory') {
-        addCost(spentBefore, generator.cost());
-        closeConnection();
+        if (generator) addCost(spentBefore, generator.cost());
+        closeConnection(e);
         setState('failed', e);
       }
       throw e.kind === 'cancelled' ? err : e;
@@ -241,6 +255,9 @@ export function createGenerator(config: GeneratorConfig = {}, hooks: GeneratorHo
   return handle;
 }
 
+const UNLOADED = (): GeneratorError =>
+  new GeneratorError('cancelled', 'The language model was unloaded while it was answering.', 'Load it again to continue.');
+
 const CANCELLED = (): GeneratorError =>
   new GeneratorError('cancelled', 'Loading the model was cancelled.', 'Load it again when ready; files already downloaded stay in the browser cache.');
 
@@ -284,12 +301,13 @@ const connectWorker: Connect = (model, appConfig, onReport) => {
   const crashed = new Promise<never>((_, fail) => {
     failWorker = fail;
   });
-  worker.addEventListener('error', (e) => failWorker(new Error(`The generator worker failed to start: ${e.message || 'script error'}`)));
+  crashed.catch(() => {}); // observed by whoever races it; never an unhandled rejection
+  worker.addEventListener('error', (e) => failWorker(new Error(`The generator worker crashed (often it ran out of memory): ${e.message || 'script error'}`)));
   const ready = (async (): Promise<Connection> => {
     const webllm = await import('@mlc-ai/web-llm');
     const engine = new webllm.WebWorkerMLCEngine(worker, { appConfig, initProgressCallback: onReport });
     await Promise.race([engine.reload(model.modelId), crashed]);
-    return { engine, terminate: () => worker.terminate() };
+    return { engine, terminate: () => worker.terminate(), failed: crashed };
   })();
   return { ready, terminate: () => worker.terminate() };
 };

@@ -9,11 +9,11 @@ import { ScriptedEngine, type ScriptedReply } from '../../doubles/scripted-engin
 const passage: Passage = { id: 'd#0', docId: 'd', title: 'Lyon', text: 'Lyon is a city in France.', index: 0 };
 
 /** Connects to a scripted engine the way the worker client does: reload() through the app config. */
-function fakeConnect(script?: ScriptedReply[], gate?: Promise<void>): { connect: Connect; engines: ScriptedEngine[]; terminated: number[] } {
+function fakeConnect(script?: ScriptedReply[], gate?: Promise<void>, tokenDelayMs = 0): { connect: Connect; engines: ScriptedEngine[]; terminated: number[] } {
   const engines: ScriptedEngine[] = [];
   const terminated: number[] = [];
   const connect: Connect = (model, appConfig, onReport) => {
-    const engine = new ScriptedEngine(script ? { script } : {});
+    const engine = new ScriptedEngine({ ...(script ? { script } : {}), tokenDelayMs });
     const n = engines.push(engine);
     engine.setAppConfig(appConfig);
     engine.setInitProgressCallback(onReport);
@@ -109,5 +109,16 @@ describe('createGenerator', () => {
     const err = (await g.load().catch((e: unknown) => e)) as GeneratorError;
     expect(err.kind).toBe('download');
     expect(err.suggestion).toMatch(/npm run models -- --generator qwen2.5-1.5b/);
+  });
+
+  it('settles a call in flight when the model is unloaded, instead of leaving the answer waiting forever', async () => {
+    const { connect } = fakeConnect(undefined, undefined, 1000);
+    const g = createGenerator(base, { connect, detectGpu: noF16 });
+    await g.load();
+    const pending = g.generateSegments([{ question: 'Where is Lyon?', previous: [], passage }]);
+    await new Promise((r) => setTimeout(r, 5));
+    await g.dispose();
+    await expect(pending).rejects.toMatchObject({ kind: 'cancelled', message: /unloaded while it was answering/ });
+    expect(g.state).toBe('idle');
   });
 });
