@@ -11,7 +11,7 @@
 //
 // HF_ENDPOINT overrides the hub (a mirror); MODEL_LIB_BASE the model-library host.
 // Each build is written to a temporary folder and moved into place only when complete.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATALOGUE, LOCAL_PACK_DIR, MODEL_LIB_BASE, type LocalPack, type Precision } from '../src/generator/catalogue';
@@ -75,6 +75,7 @@ export async function packBuild(build: Build, opts: PackOptions = {}): Promise<s
   const log = opts.log ?? console.log;
   const base = `${hub}/mlc-ai/${build.modelId}/resolve/main/`;
   const tmp = join(out, `.tmp-${build.modelId}`);
+  const createdOut = !existsSync(out);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   try {
@@ -110,6 +111,8 @@ export async function packBuild(build: Build, opts: PackOptions = {}): Promise<s
     return dest;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+    // A failed first download leaves no empty pack folder behind.
+    if (createdOut && readdirSync(out).length === 0) rmSync(out, { recursive: true, force: true });
   }
 }
 
