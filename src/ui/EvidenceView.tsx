@@ -7,7 +7,13 @@ import { RelBadge } from './Badges';
 export function EvidenceView({ answer }: { answer: AnswerState }) {
   const ev = answer.evidence;
   return (
-    <section className="evidence" aria-labelledby="evidence-heading" data-testid="evidence">
+    <section
+      className="evidence"
+      aria-labelledby="evidence-heading"
+      aria-busy={answer.status === 'running'}
+      data-status={answer.status}
+      data-testid="evidence"
+    >
       <h2 id="evidence-heading">Best passages</h2>
       {answer.question && <p className="question">Q: {answer.question}</p>}
       {answer.status === 'running' && <p className="muted">Searching…</p>}

@@ -28,3 +28,17 @@ describe('URL state', () => {
     expect(back.question).toBeNull();
   });
 });
+
+describe('model parameters', async () => {
+  const { evaluatorInput } = await import('../../../src/app/model-config');
+  it('reads a local model pack and an evaluator device, ignoring unsafe names', () => {
+    expect(evaluatorInput('?modelPack=tiny&evaluatorDevice=wasm')).toEqual({
+      source: 'local',
+      embedder: 'tiny/embedder',
+      reranker: 'tiny/reranker',
+      nli: 'tiny/nli',
+      device: 'wasm',
+    });
+    expect(evaluatorInput('?modelPack=../x&evaluatorDevice=gpu')).toEqual({});
+  });
+});

@@ -1,0 +1,305 @@
+// The answer page in the e2e build (tiny evaluator models, the real generator
+// worker around the scripted engine double), driven like a user would.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './harness';
+
+// The tiny models come from the site's own model pack. The evaluator runs on WASM: its
+// NLI model fails on SwiftShader's WebGPU (see the report), and the support badge needs it.
+const QUERY = '?modelPack=tiny&evaluatorDevice=wasm';
+
+let browser: Browser;
+let served: Served;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  served = await serveDir(E2E_DIR);
+});
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await served?.close();
+});
+
+async function open(b: Browser = browser, query = QUERY): Promise<{ page: Page; errors: string[] }> {
+  const context = await b.newContext({ viewport: { width: 1400, height: 1000 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(served.url + query);
+  await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+  return { page, errors };
+}
+
+async function ask(page: Page, question: string, until: 'done' | 'running' = 'done'): Promise<void> {
+  await page.fill('#question', question);
+  await page.getByTestId('ask').click();
+  if (until === 'running') {
+    await page.waitForSelector('[data-status=running]');
+    return;
+  }
+  const view = page.locator('[data-testid=answer], [data-testid=evidence]');
+  await page.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 120_000 });
+  // On failure, the page's own words say why.
+  expect(`${await view.getAttribute('data-status')}: ${await view.innerText()}`).toMatch(/^done: /);
+}
+
+const chosenIds = (page: Page) => page.$$eval('[data-testid=segment]', (els) => els.map((e) => e.getAttribute('data-candidate-id')));
+const calls = async (page: Page) => Number(await page.getByTestId('generator-calls').innerText());
+const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT_DIR, `app-${name}.png`), fullPage: true });
+
+describe('answer page', () => {
+  it('loads the sample corpus, answers with cited segments and all three badges', async () => {
+    const { page, errors } = await open();
+    expect(await page.getByTestId('doc').count()).toBe(5);
+    await expect.poll(() => page.getByTestId('doc').first().innerText()).toMatch(/\d+ passages?/);
+    await ask(page, 'Why does the sea have tides?');
+
+    const segments = page.getByTestId('segment');
+    expect(await segments.count()).toBeGreaterThan(0);
+    const first = segments.first();
+    expect(await first.getByTestId('citation').innerText()).toMatch(/Why the Sea Has Tides · passage \d+/);
+    for (const kind of ['isrel', 'issup', 'isuse']) {
+      expect(await first.locator(`[data-badge=${kind}]`).count()).toBe(1);
+    }
+    expect(await first.locator('[data-badge=issup]').innerText()).toMatch(/Fully supported|Partially supported|No support/);
+    expect(await first.locator('[data-badge=isuse]').innerText()).toMatch(/Utility [1-5]\/5/);
+
+    // The probability shows on keyboard focus, not only on hover.
+    await first.locator('[data-badge=isrel]').focus();
+    const tip = first.locator('[data-badge=isrel] [role=tooltip]');
+    expect(await tip.isVisible()).toBe(true);
+    expect(await tip.innerText()).toMatch(/Relevant \d+%/);
+    await shot(page, 'answer');
+
+    // The citation opens the passage with its supporting sentence highlighted.
+    await first.getByTestId('citation').click();
+    const dialog = page.getByTestId('passage-dialog');
+    await dialog.waitFor();
+    const segmentText = (await first.locator('.segment-text').innerText()).trim();
+    const marked = await dialog.locator('mark').innerText();
+    expect(marked.length).toBeGreaterThan(0);
+    expect(segmentText).toContain(marked.trim().split(' ').slice(-3).join(' '));
+    await shot(page, 'passage');
+    await page.keyboard.press('Escape');
+
+    // "Why this segment" lists every candidate of the step with scores and beam survival.
+    await first.getByRole('button', { name: /Why this segment/ }).click();
+    const rows = first.getByTestId('why-row');
+    expect(await rows.count()).toBeGreaterThanOrEqual(2);
+    expect(await first.getByTestId('why-panel').innerText()).toMatch(/kept/);
+    await page.getByTestId('beam-tree').locator('summary').click();
+    await shot(page, 'why');
+    expect(errors).toEqual([]);
+  });
+
+  it('re-ranks on an ISSUP weight change without any generator call and marks what changed', async () => {
+    const { page, errors } = await open();
+    await page.getByLabel('Evaluator models').check();
+    await ask(page, 'What did Gutenberg print?');
+    const before = await chosenIds(page);
+    const callsBefore = await calls(page);
+    expect(callsBefore).toBeGreaterThan(0);
+
+    await page.getByTestId('w-sup').fill('0');
+    await expect.poll(() => chosenIds(page)).not.toEqual(before);
+    const changed = page.locator('[data-testid=segment][data-changed=true]');
+    expect(await changed.count()).toBeGreaterThan(0);
+    expect(await changed.first().innerText()).toContain('changed by the new weights');
+    expect(await calls(page)).toBe(callsBefore);
+    await shot(page, 'reranked');
+
+    await page.getByTestId('w-sup').fill('1');
+    expect(await chosenIds(page)).toEqual(before);
+    expect(await calls(page)).toBe(callsBefore);
+
+    // A decode setting is different: the page offers a re-run instead of pretending.
+    await page.getByTestId('beam').fill('3');
+    await page.getByTestId('rerun-offer').waitFor();
+    expect(await page.getByTestId('rerun-offer').innerText()).toMatch(/beam width/);
+    expect(await calls(page)).toBe(callsBefore);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows a document with <script> and <img onerror> as text, and nothing executes', async () => {
+    const { page, errors } = await open();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const evil =
+      'The apple king of paris grows banana trees by the river. <script>window.__pwned = "script"; alert(1)</script> ' +
+      'The king waters the banana trees with river water. <img src=x onerror="window.__pwned = \'img\'; alert(2)">';
+    await page.locator('details.paste summary').click();
+    await page.getByTestId('paste-title').fill('<img src=y onerror="window.__pwned=\'title\'">Banana king');
+    await page.getByTestId('paste-text').fill(evil);
+    await page.getByTestId('paste-add').click();
+    await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBe(6);
+
+    const dir = mkdtempSync(join(tmpdir(), 'xss-'));
+    const file = join(dir, 'apple-notes.md');
+    writeFileSync(file, `# Apple notes\n\nThe queen of london eats apple bread. <img src=z onerror="window.__pwned='md'">\n\n<script>window.__pwned='md-script'</script>\n`);
+    await page.getByTestId('file-input').setInputFiles(file);
+    await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBe(7);
+
+    await ask(page, 'Which king grows banana trees by the river in paris?');
+    await page.getByTestId('segment').first().getByTestId('citation').click();
+    const text = await page.getByTestId('passage-text').innerText();
+    expect(text).toContain('<script>');
+    expect(text).toContain('onerror');
+    await shot(page, 'untrusted-text');
+    await page.keyboard.press('Escape');
+
+    expect(await page.getByText('<img src=y onerror', { exact: false }).count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (window as { __pwned?: string }).__pwned)).toBeUndefined();
+    expect(await page.locator('#root img, #root script').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the library and settings over a reload', async () => {
+    const { page } = await open();
+    await page.getByRole('button', { name: 'Remove How Honeybee Colonies Work' }).click();
+    await expect.poll(() => page.getByTestId('doc').count()).toBe(4);
+    await page.getByTestId('w-rel').fill('2.5');
+    await page.getByTestId('hard').check();
+    await page.getByTestId('theme').selectOption('dark');
+
+    await page.reload();
+    await page.getByTestId('doc').first().waitFor();
+    await expect.poll(() => page.getByTestId('doc').count()).toBe(4);
+    expect(await page.getByTestId('doc-list').innerText()).not.toContain('Honeybee');
+    expect(await page.getByTestId('w-rel').inputValue()).toBe('2.5');
+    expect(await page.getByTestId('hard').isChecked()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await ask(page, 'Why does the sea have tides?');
+    await shot(page, 'dark-theme');
+  });
+
+  it('stop during an answer keeps what was finished and the page stays usable', async () => {
+    const { page, errors } = await open();
+    await page.getByTestId('depth').fill('6');
+    await ask(page, 'How do bees make honey?', 'running');
+    await page.getByTestId('streaming').first().waitFor();
+    await page.getByTestId('stop').click();
+    await page.waitForSelector('[data-testid=answer][data-status=stopped]', { timeout: 60_000 });
+    expect(await page.getByText('Stopped. What was finished is shown above.').count()).toBe(1);
+    await shot(page, 'stopped');
+
+    await ask(page, 'Why does the sea have tides?');
+    expect(await page.getByTestId('segment').count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('works by keyboard alone: ask, open a citation, and move a weight', async () => {
+    const { page } = await open();
+    await page.locator('#question').focus();
+    await page.keyboard.type('Why does the sea have tides?');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=answer][data-status=done]', { timeout: 120_000 });
+    const citation = page.getByTestId('citation').first();
+    await citation.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('passage-dialog').locator('mark').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('w-sup').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByTestId('w-sup').inputValue()).toBe('1.1');
+  });
+});
+
+describe('without WebGPU', () => {
+  let plain: Browser;
+  beforeAll(async () => {
+    plain = await launchBrowser({ webgpu: false });
+  });
+  afterAll(async () => {
+    await plain?.close();
+  });
+
+  it('explains why and offers evidence-only mode, which shows passages with relevance', async () => {
+    const { page, errors } = await open(plain);
+    const notice = page.getByTestId('no-webgpu');
+    await notice.waitFor();
+    expect(await notice.innerText()).toMatch(/WebGPU/);
+    await shot(page, 'no-webgpu');
+    await page.getByTestId('use-evidence-only').click();
+    await page.getByTestId('evidence-only').waitFor();
+    await ask(page, 'Why does the sea have tides?');
+    const passages = page.getByTestId('evidence-passage');
+    expect(await passages.count()).toBeGreaterThan(0);
+    expect(await passages.first().innerText()).toMatch(/Tides/);
+    expect(await passages.first().locator('[data-badge=isrel]').count()).toBe(1);
+    expect(await calls(page)).toBe(0);
+    await shot(page, 'evidence-only');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('embedded in an iframe', () => {
+  let parent: Served;
+  let stranger: Served;
+  const dir = mkdtempSync(join(tmpdir(), 'embed-'));
+
+  beforeAll(async () => {
+    writeFileSync(
+      join(dir, 'index.html'),
+      `<!doctype html><html><body><script>
+        window.replies = [];
+        addEventListener('message', (e) => window.replies.push({ origin: e.origin, data: e.data }));
+        const f = document.createElement('iframe');
+        f.width = 1000; f.height = 700;
+        f.src = new URLSearchParams(location.search).get('app');
+        document.body.append(f);
+        window.askApp = (q) => f.contentWindow.postMessage({ type: 'ask', question: q, id: 'q1' }, '*');
+      </script></body></html>`,
+    );
+    parent = await serveDir(dir);
+    stranger = await serveDir(dir);
+  });
+  afterAll(async () => {
+    await parent?.close();
+    await stranger?.close();
+  });
+
+  const appUrl = (allowed: string) => `${served.url}${QUERY}&embedOrigin=${encodeURIComponent(allowed)}`;
+
+  it('answers an allowed origin and ignores an unknown one', async () => {
+    const allowedOrigin = new URL(parent.url).origin;
+    const context = await browser.newContext();
+    contexts.push(context);
+
+    const host = await context.newPage();
+    await host.goto(`${parent.url}?app=${encodeURIComponent(appUrl(allowedOrigin))}`);
+    await host.waitForFunction(() => (window as unknown as { replies: { data: { type: string } }[] }).replies.some((r) => r.data.type === 'ready'), null, { timeout: 60_000 });
+    await host.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'));
+    const answer = await host.waitForFunction(
+      () => (window as unknown as { replies: { data: { type: string } }[] }).replies.find((r) => r.data.type === 'answer'),
+      null,
+      { timeout: 120_000 },
+    );
+    const reply = (await answer.jsonValue()) as { origin: string; data: { id: string; segments: { text: string; citation: unknown }[] } };
+    expect(reply.data.id).toBe('q1');
+    expect(reply.data.segments.length).toBeGreaterThan(0);
+    expect(reply.data.segments[0]!.citation).toBeTruthy();
+    expect(reply.origin).toBe(new URL(served.url).origin);
+
+    // Same app, same allow-list, embedded by another origin: its messages are ignored and logged.
+    const other = await context.newPage();
+    const logs: string[] = [];
+    other.on('console', (m) => logs.push(m.text()));
+    await other.goto(`${stranger.url}?app=${encodeURIComponent(appUrl(allowedOrigin))}`);
+    await other.frameLocator('iframe').getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    await other.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'));
+    await expect.poll(() => logs.some((l) => l.includes('[embed] ignored') && l.includes(new URL(stranger.url).origin)), { timeout: 30_000 }).toBe(true);
+    const frame = other.frames().find((f) => f.url().startsWith(served.url))!;
+    expect(await frame.locator('[data-testid=answer]').count()).toBe(0);
+    expect(await other.evaluate(() => (window as unknown as { replies: unknown[] }).replies)).toEqual([]);
+  });
+});
