@@ -25,10 +25,10 @@ export function BeamTree({ tree, ranking }: { tree: AnswerTree; ranking: Ranking
                   <li
                     key={c.id}
                     className={`beam-node beam-${state}`}
-                    title={`${c.text}\nscore ${s?.segmentScore.toFixed(3) ?? '–'} · ${state}`}
+                    title={`${c.text}\nsegment ${s?.segmentScore.toFixed(3) ?? '–'} · path ${s?.pathScore.toFixed(3) ?? '–'} · ${state}`}
                     data-state={state}
                   >
-                    <span aria-hidden="true">{symbol}</span> {s ? s.segmentScore.toFixed(2) : '–'}
+                    <span aria-hidden="true">{symbol}</span> {s ? s.pathScore.toFixed(2) : '–'}
                     <span className="sr-only">
                       {' '}
                       {state}: {c.text}
@@ -40,7 +40,7 @@ export function BeamTree({ tree, ranking }: { tree: AnswerTree; ranking: Ranking
           </li>
         ))}
       </ol>
-      <p className="legend">★ chosen · ● kept in the beam · ○ not kept · ⊘ dropped by the hard constraint</p>
+      <p className="legend">Path scores. ★ chosen · ● kept in the beam · ○ not kept · ⊘ dropped by the hard constraint</p>
     </details>
   );
 }

@@ -27,7 +27,9 @@ export function EvidenceView({ answer }: { answer: AnswerState }) {
               <h3>
                 {passage.title} · passage {passage.index + 1}
               </h3>
-              <p className="passage-text">{passage.text}</p>
+              <p className="passage-text" tabIndex={0} aria-label={`Text of ${passage.title}, passage ${passage.index + 1}`}>
+                {passage.text}
+              </p>
               <div className="segment-meta">
                 {critique && <RelBadge rel={critique} />}
                 <span className="muted">similarity {passage.score.toFixed(2)}</span>

@@ -33,7 +33,7 @@ export function Notices(props: {
           <button
             type="button"
             data-testid="use-evidence-only"
-            onClick={() => props.onEvidenceOnly(`Evidence-only mode: ${props.webgpu?.reason ?? 'no WebGPU'}`)}
+            onClick={() => props.onEvidenceOnly(props.webgpu?.reason ?? 'WebGPU is not available.')}
           >
             Use evidence-only mode
           </button>

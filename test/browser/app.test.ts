@@ -284,7 +284,7 @@ describe('embedded in an iframe', () => {
       null,
       { timeout: 120_000 },
     );
-    const reply = (await answer.jsonValue()) as { origin: string; data: { id: string; segments: { text: string; citation: unknown }[] } };
+    const reply = (await answer.jsonValue()) as unknown as { origin: string; data: { id: string; segments: { text: string; citation: unknown }[] } };
     expect(reply.data.id).toBe('q1');
     expect(reply.data.segments.length).toBeGreaterThan(0);
     expect(reply.data.segments[0]!.citation).toBeTruthy();
