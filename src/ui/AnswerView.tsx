@@ -27,7 +27,7 @@ export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onO
           ))}
         </ol>
       ) : (
-        !running && answer.status !== 'idle' && <p>No segment was finished.</p>
+        !running && answer.status !== 'idle' && answer.status !== 'stopped' && <p>No segment was finished.</p>
       )}
       {running && (
         <div className="writing" aria-live="polite">
@@ -41,7 +41,13 @@ export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onO
           </ul>
         </div>
       )}
-      {answer.status === 'stopped' && <p className="notice">Stopped. What was finished is shown above.</p>}
+      {answer.status === 'stopped' && (
+        <p className="notice" role="status" data-testid="stopped">
+          {ranking && ranking.best.length > 0
+            ? 'Stopped. What was finished is shown above.'
+            : 'Stopped before any segment was finished. Ask again when ready.'}
+        </p>
+      )}
       {answer.error && (
         <p className="error" role="alert">
           {answer.error}

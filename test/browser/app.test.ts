@@ -182,14 +182,34 @@ describe('answer page', () => {
     await shot(page, 'dark-theme');
   });
 
+  it('a shared link carries the question and the settings, and answers it on open', async () => {
+    const { page } = await open(browser, `${QUERY}&q=${encodeURIComponent('Why does the sea have tides?')}&wsup=2&beam=1`);
+    await page.waitForSelector('[data-testid=answer][data-status=done]', { timeout: 120_000 });
+    expect(await page.locator('#question').inputValue()).toBe('Why does the sea have tides?');
+    expect(await page.getByTestId('w-sup').inputValue()).toBe('2');
+    expect(await page.getByTestId('beam').inputValue()).toBe('1');
+    expect(await page.getByTestId('segment').count()).toBeGreaterThan(0);
+
+    // Asking something else updates the address bar, so copying it shares the new answer.
+    await ask(page, 'How do bees make honey?');
+    const params = new URL(page.url()).searchParams;
+    expect(params.get('q')).toBe('How do bees make honey?');
+    expect(params.get('wsup')).toBe('2');
+    expect(params.get('modelPack')).toBe('tiny');
+  });
+
   it('stop during an answer keeps what was finished and the page stays usable', async () => {
     const { page, errors } = await open();
     await page.getByTestId('depth').fill('6');
     await ask(page, 'How do bees make honey?', 'running');
-    await page.getByTestId('streaming').first().waitFor();
+    // Wait for a finished segment while later ones are still being written.
+    await page.getByTestId('segment').first().waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-testid=answer]').getAttribute('data-status')).toBe('running');
     await page.getByTestId('stop').click();
     await page.waitForSelector('[data-testid=answer][data-status=stopped]', { timeout: 60_000 });
-    expect(await page.getByText('Stopped. What was finished is shown above.').count()).toBe(1);
+    expect(await page.getByTestId('stopped').innerText()).toBe('Stopped. What was finished is shown above.');
+    expect(await page.getByTestId('segment').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('segment').first().getByTestId('citation').count()).toBe(1);
     await shot(page, 'stopped');
 
     await ask(page, 'Why does the sea have tides?');
