@@ -23,7 +23,7 @@ export interface AnswerState {
   status: AnswerStatus;
   question: string;
   /** Decode settings the current tree was built with (null before the first run). */
-  usedSettings: DecodeSettings | null;
+  usedSettings: (DecodeSettings & { corrective: boolean }) | null;
   tree: AnswerTree | null;
   ranking: Ranking | null;
   /** Texts being written now, keyed by depth|parent|passage; removed once the candidate lands. */
@@ -55,13 +55,13 @@ export const initialAnswerState: AnswerState = {
 
 export type Rerank = (tree: AnswerTree, rank: RankSettings) => Ranking;
 
-export function startRun(s: AnswerState, question: string, settings: DecodeSettings): AnswerState {
+export function startRun(s: AnswerState, question: string, settings: DecodeSettings, corrective = false): AnswerState {
   return {
     ...initialAnswerState,
     runId: s.runId + 1,
     status: 'running',
     question,
-    usedSettings: settings,
+    usedSettings: { ...settings, corrective },
     tree: { question, settings, candidates: [] },
   };
 }

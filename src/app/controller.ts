@@ -1,7 +1,7 @@
 // The page's state and intents, framework-free so it can be tested in Node with
 // fake ports. React subscribes with useSyncExternalStore; the UI only renders
 // this state and calls these methods.
-import type { Critic, Generator, Retriever } from '../core/ports';
+import type { Corrector, Critic, Generator, Retriever } from '../core/ports';
 import type { DecodeEvent, DecodeResult, DecodeSettings, RankSettings, Ranking, AnswerTree } from '../core/types';
 import {
   applyEvent,
@@ -12,11 +12,11 @@ import {
   startRun,
   type AnswerState,
 } from './answer-state';
-import { defaultSettings, saveSettings, decodeChanges, type AppSettings, type Theme } from './settings';
+import { defaultSettings, saveSettings, decodeChanges, type AppSettings, type DecodeKey, type Theme } from './settings';
 
 export type DecodeFn = (
   question: string,
-  ports: { generator: Generator; retriever: Retriever; critic?: Critic },
+  ports: { generator: Generator; retriever: Retriever; critic?: Critic; corrector?: Corrector },
   settings: DecodeSettings,
   rank: RankSettings,
   opts: { signal?: AbortSignal; onEvent?: (e: DecodeEvent) => void },
@@ -28,6 +28,8 @@ export interface AnswerPorts {
   generator(): Promise<Generator>;
   retriever(): Promise<Retriever>;
   critic(): Promise<Critic | undefined>;
+  /** Self-CRAG's corrector, built on the same generator, retriever and evaluator. */
+  corrector?(): Promise<Corrector>;
   /** Stops a generation in flight at once (the abort signal alone waits for the engine). */
   interrupt?(): void;
 }
@@ -50,12 +52,13 @@ export interface Controller {
   stop(): void;
   setRank(rank: RankSettings): void;
   setDecode(decode: DecodeSettings): void;
+  setCorrective(on: boolean): void;
   setTheme(theme: Theme): void;
   resetSettings(): void;
   enterEvidenceOnly(reason: string): void;
   leaveEvidenceOnly(): void;
   /** Decode settings that differ from the ones the shown answer was built with. */
-  pendingDecodeChanges(): (keyof DecodeSettings)[];
+  pendingDecodeChanges(): DecodeKey[];
 }
 
 function message(e: unknown): string {
@@ -138,8 +141,8 @@ export function createController(opts: {
     abort?.abort();
     const ctrl = new AbortController();
     abort = ctrl;
-    const { decode: decodeSettings, rank } = state.settings;
-    setAnswer((a) => startRun(a, question, decodeSettings));
+    const { decode: decodeSettings, rank, corrective } = state.settings;
+    setAnswer((a) => startRun(a, question, decodeSettings, corrective));
     const runId = state.answer.runId;
     const current = () => state.answer.runId === runId;
 
@@ -172,8 +175,12 @@ export function createController(opts: {
       return;
     }
     try {
-      const [retriever, critic] = await Promise.all([opts.ports.retriever(), opts.ports.critic().catch(() => undefined)]);
-      const result = await opts.decode(question, { generator, retriever, critic }, decodeSettings, rank, {
+      const [retriever, critic, corrector] = await Promise.all([
+        opts.ports.retriever(),
+        opts.ports.critic().catch(() => undefined),
+        corrective && opts.ports.corrector ? opts.ports.corrector() : undefined,
+      ]);
+      const result = await opts.decode(question, { generator, retriever, critic, corrector }, decodeSettings, rank, {
         signal: ctrl.signal,
         onEvent: (ev) => {
           if (current()) setAnswer((a) => applyEvent(a, ev, state.settings.rank, opts.rerank));
@@ -217,6 +224,9 @@ export function createController(opts: {
     setDecode(decode) {
       persist({ ...state.settings, decode });
     },
+    setCorrective(on) {
+      persist({ ...state.settings, corrective: on });
+    },
     setTheme(theme) {
       persist({ ...state.settings, theme });
     },
@@ -234,7 +244,7 @@ export function createController(opts: {
     },
     pendingDecodeChanges() {
       const used = state.answer.usedSettings;
-      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, state.settings.decode) : [];
+      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, { ...state.settings.decode, corrective: state.settings.corrective }) : [];
     },
   };
 }

@@ -2,7 +2,7 @@
 // and each model library loads in its own worker after first paint (evaluator,
 // library) or on the first question (generator). E's evaluation page uses the
 // same object through getServices().
-import type { Critic, Retriever, Writer } from '../core/ports';
+import type { Corrector, Critic, Retriever, Writer } from '../core/ports';
 import type { Evaluator } from '../evaluator/client';
 import type { EvaluatorProgress } from '../evaluator/config';
 import type { GeneratorHandle, LoadProgress } from '../generator';
@@ -136,6 +136,15 @@ export function createServices(search: string, baseURI: string): Services {
   });
 
   const critic = async (): Promise<Critic | undefined> => (await evaluator()).critic;
+  const corrector = async (): Promise<Corrector> => {
+    const [{ createCorrector }, ev, writer, retriever] = await Promise.all([
+      import('../core/crag/corrector'),
+      evaluator(),
+      generator(),
+      library.retriever(),
+    ]);
+    return createCorrector({ score: ev.relevanceScores, writer, retriever, online: () => navigator.onLine });
+  };
 
   return {
     status,
@@ -144,6 +153,7 @@ export function createServices(search: string, baseURI: string): Services {
       generator,
       retriever: library.retriever,
       critic,
+      corrector,
       interrupt: () => handle?.interrupt(),
     },
     loadGenerator: () => void generator().catch(() => undefined),

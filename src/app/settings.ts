@@ -10,8 +10,13 @@ export type Theme = 'system' | 'light' | 'dark';
 export interface AppSettings {
   decode: DecodeSettings;
   rank: RankSettings;
+  /** Self-CRAG: evaluate each retrieval and correct it (refine, re-search) before writing. */
+  corrective: boolean;
   theme: Theme;
 }
+
+/** What a new decode depends on: the core's decode settings plus the corrective switch. */
+export type DecodeKey = keyof DecodeSettings | 'corrective';
 
 export const SETTINGS_KEY = 'selfrag.settings';
 export const SETTINGS_VERSION = 1;
@@ -35,6 +40,7 @@ export function defaultSettings(): AppSettings {
   return {
     decode: { ...DEFAULT_DECODE_SETTINGS },
     rank: { ...DEFAULT_RANK_SETTINGS, weights: { ...DEFAULT_RANK_SETTINGS.weights } },
+    corrective: false,
     theme: 'system',
   };
 }
@@ -88,6 +94,7 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
       },
       hardConstraints: bool(k.hardConstraints, base.rank.hardConstraints),
     },
+    corrective: bool(r.corrective, base.corrective),
     theme: oneOf(r.theme, THEMES, base.theme),
   };
 }
@@ -121,6 +128,9 @@ export function saveSettings(storage: Pick<Storage, 'setItem'> | undefined, sett
 }
 
 /** Which decode settings differ, for the "needs a new decode" offer. */
-export function decodeChanges(used: DecodeSettings, now: DecodeSettings): (keyof DecodeSettings)[] {
-  return (Object.keys(now) as (keyof DecodeSettings)[]).filter((key) => used[key] !== now[key]);
+export function decodeChanges(
+  used: DecodeSettings & { corrective?: boolean },
+  now: DecodeSettings & { corrective?: boolean },
+): DecodeKey[] {
+  return (Object.keys(now) as DecodeKey[]).filter((key) => used[key] !== now[key]);
 }

@@ -33,9 +33,11 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
     if (v !== null) weights[key] = v;
   }
   const hard = p.get('hard');
+  const crag = p.get('crag');
   const raw = {
     decode: { ...base.decode, ...decode },
     rank: { weights: { ...base.rank.weights, ...weights }, hardConstraints: hard ?? base.rank.hardConstraints },
+    corrective: crag ?? base.corrective,
     theme: base.theme,
   };
   const q = p.get('q');
@@ -55,5 +57,6 @@ export function writeUrlState(search: string, question: string | null, s: AppSet
     p.set(param, String(s.rank.weights[key as keyof typeof WEIGHT_PARAMS]));
   }
   p.set('hard', s.rank.hardConstraints ? '1' : '0');
+  p.set('crag', s.corrective ? '1' : '0');
   return `?${p.toString()}`;
 }

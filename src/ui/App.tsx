@@ -114,6 +114,8 @@ export function App(props: { controller: Controller; services: AppServices; init
             decode={state.settings.decode}
             onRank={controller.setRank}
             onDecode={controller.setDecode}
+            corrective={state.settings.corrective}
+            onCorrective={controller.setCorrective}
             onReset={controller.resetSettings}
           />
         </div>

@@ -1,9 +1,10 @@
 // Messages above the answer: no WebGPU (with the evidence-only offer), evidence
 // mode in use, and the re-run offer after a decode setting changed.
 import type { WebGpuCheck } from '../app/app-services';
-import type { DecodeSettings } from '../core/types';
+import type { DecodeKey } from '../app/settings';
 
-const SETTING_NAMES: Record<keyof DecodeSettings, string> = {
+const SETTING_NAMES: Record<DecodeKey, string> = {
+  corrective: 'corrective retrieval',
   mode: 'retrieval mode',
   threshold: 'threshold δ',
   beamWidth: 'beam width',
@@ -16,7 +17,7 @@ const SETTING_NAMES: Record<keyof DecodeSettings, string> = {
 export function Notices(props: {
   webgpu: WebGpuCheck | null;
   evidenceOnly: { reason: string } | null;
-  pending: (keyof DecodeSettings)[];
+  pending: DecodeKey[];
   busy: boolean;
   onEvidenceOnly: (reason: string) => void;
   onLeaveEvidenceOnly: () => void;

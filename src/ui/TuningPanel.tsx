@@ -50,6 +50,8 @@ export function TuningPanel(props: {
   decode: DecodeSettings;
   onRank: (r: RankSettings) => void;
   onDecode: (d: DecodeSettings) => void;
+  corrective: boolean;
+  onCorrective: (on: boolean) => void;
   onReset: () => void;
 }) {
   const { rank, decode } = props;
@@ -124,6 +126,15 @@ export function TuningPanel(props: {
             </label>
           ))}
         </fieldset>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={props.corrective}
+            data-testid="corrective"
+            onChange={(e) => props.onCorrective(e.target.checked)}
+          />
+          Corrective retrieval (Self-CRAG): check each retrieval, refine or search again
+        </label>
         {decode.critiqueSource === 'blend' && (
           <Slider label="Evaluator share in the blend" value={decode.blend} range={RANGES.blend} onChange={d('blend')} testId="blend" />
         )}

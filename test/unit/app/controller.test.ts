@@ -64,6 +64,37 @@ describe('answer controller', () => {
     expect(c.pendingDecodeChanges()).toEqual(['beamWidth']);
   });
 
+  it('passes the Self-CRAG corrector only when corrective retrieval is on, and offers a re-run when it changes', async () => {
+    const corrected: string[] = [];
+    const settings = defaultSettings();
+    settings.decode = { ...settings.decode, mode: 'always', passagesPerStep: 3, maxDepth: 2 };
+    const c = createController({
+      ports: {
+        generator: async () => syntheticGenerator({ depth: 2 }),
+        retriever: async () => syntheticRetriever(),
+        critic: async () => undefined,
+        corrector: async () => ({
+          correct: async (question, passages) => {
+            corrected.push(question);
+            return { action: 'correct' as const, passages: passages.slice(0, 1), details: 'kept the best passage' };
+          },
+        }),
+      },
+      decode,
+      rerank,
+      settings,
+    });
+    await c.ask('plain');
+    expect(corrected).toEqual([]);
+    c.setCorrective(true);
+    expect(c.pendingDecodeChanges()).toEqual(['corrective']);
+    await c.ask('corrected');
+    expect(corrected.length).toBeGreaterThan(0);
+    const cands = c.getState().answer.tree!.candidates;
+    expect(cands.every((x) => x.correction?.action === 'correct')).toBe(true);
+    expect(c.pendingDecodeChanges()).toEqual([]);
+  });
+
   it('stop keeps what was finished and the page can ask again', async () => {
     const slow = syntheticGenerator({ seed: 3 });
     const gated: Generator = {
