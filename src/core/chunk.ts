@@ -38,23 +38,52 @@ function trimSpan(text: string, start: number, end: number): [number, number] | 
   return start < end ? [start, end] : null;
 }
 
+// V8's segment iterator copies the whole input for every segment it returns, so
+// segmenting a long text at once is quadratic (720 KB took 25 s and 4 GB in
+// Node 20). Windows of this many characters keep it linear.
+const WINDOW = 8192;
+
 function sentenceSpans(text: string, locale: string | undefined): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   const segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
-  for (const { segment, index } of segmenter.segment(text)) {
-    const span = trimSpan(text, index, index + segment.length);
-    if (span) spans.push(span);
+  let pos = 0;
+  while (pos < text.length) {
+    let end = Math.min(text.length, pos + WINDOW);
+    let safe = end === text.length;
+    if (!safe) {
+      // A line break always ends a sentence (UAX #29 SB4): cut after one when the window has it.
+      const nl = text.lastIndexOf('\n', end - 1);
+      if (nl >= pos) {
+        end = nl + 1;
+        safe = true;
+      } else {
+        const space = text.slice(pos, end).search(/\s\S*$/);
+        if (space > 0) end = pos + space + 1;
+      }
+    }
+    const segs = [...segmenter.segment(text.slice(pos, end))];
+    // Without a safe cut, the last sentence may continue past the window: segment it again from its start.
+    const keep = safe || segs.length < 2 ? segs.length : segs.length - 1;
+    for (let i = 0; i < keep; i++) {
+      const seg = segs[i]!;
+      const span = trimSpan(text, pos + seg.index, pos + seg.index + seg.segment.length);
+      if (span) spans.push(span);
+    }
+    pos = keep === segs.length ? end : pos + segs[keep]!.index;
   }
   return spans;
 }
 
-/** Splits an over-long span at whitespace, and a single over-long word by halving. */
+/**
+ * Splits an over-long span at whitespace into the fewest pieces within the limit
+ * (binary search per piece, so a long text costs O(n log n) counts of characters),
+ * and a single over-long word by halving.
+ */
 function splitLong(text: string, start: number, end: number, limit: number, count: (s: string) => number): Span[] {
   const tokens = count(text.slice(start, end));
   if (tokens <= limit) return [{ start, end, tokens }];
   const words: Array<[number, number]> = [];
   const re = /\S+/g;
-  re.lastIndex = 0;
   const slice = text.slice(start, end);
   for (let m = re.exec(slice); m; m = re.exec(slice)) words.push([start + m.index, start + m.index + m[0].length]);
   if (words.length <= 1) {
@@ -62,23 +91,25 @@ function splitLong(text: string, start: number, end: number, limit: number, coun
     return [...splitLong(text, start, mid, limit, count), ...splitLong(text, mid, end, limit, count)];
   }
   const out: Span[] = [];
-  let curStart = -1;
-  let curEnd = -1;
-  for (const [ws, we] of words) {
-    if (curStart < 0) {
-      curStart = ws;
-      curEnd = we;
+  for (let i = 0; i < words.length; ) {
+    const from = words[i]![0];
+    const fits = (j: number) => count(text.slice(from, words[j]![1])) <= limit;
+    if (!fits(i)) {
+      out.push(...splitLong(text, from, words[i]![1], limit, count));
+      i++;
       continue;
     }
-    if (count(text.slice(curStart, we)) <= limit) {
-      curEnd = we;
-    } else {
-      out.push(...splitLong(text, curStart, curEnd, limit, count));
-      curStart = ws;
-      curEnd = we;
+    let lo = i;
+    let hi = words.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (fits(mid)) lo = mid;
+      else hi = mid - 1;
     }
+    const to = words[lo]![1];
+    out.push({ start: from, end: to, tokens: count(text.slice(from, to)) });
+    i = lo + 1;
   }
-  if (curStart >= 0) out.push(...splitLong(text, curStart, curEnd, limit, count));
   return out;
 }
 

@@ -65,6 +65,18 @@ describe('chunkText', () => {
     expect(ps.map((p) => p.text)).toEqual(['# Title', 'First line here.', '## Next\nMore.']);
   });
 
+  it('keeps sentences whole in texts far longer than one segmentation window, with or without line breaks', () => {
+    const sentences = Array.from({ length: 3000 }, (_, i) => `Sentence number ${i} talks about ${['bees', 'tides', 'bread'][i % 3]} at some length.`);
+    for (const sep of [' ', '\n']) {
+      const text = sentences.join(sep);
+      expect(text.length).toBeGreaterThan(100_000);
+      const ps = chunkText(doc(text), { targetTokens: 60, overlapTokens: 0 });
+      const joined = ps.map((p) => p.text).join(sep);
+      expect(joined).toBe(text);
+      for (const p of ps) expect(p.text).toMatch(/^Sentence number \d+ .*at some length\.$/s);
+    }
+  });
+
   it('rejects nonsensical sizes', () => {
     expect(() => chunkText(doc('a.'), { targetTokens: 0 })).toThrow(/target/);
     expect(() => chunkText(doc('a.'), { targetTokens: 10, overlapTokens: 10 })).toThrow(/overlap/);
