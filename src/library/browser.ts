@@ -10,5 +10,7 @@ export type BrowserLibraryOptions = Omit<LibraryOptions, 'index' | 'pdf'> & { in
 export async function openBrowserLibrary(opts: BrowserLibraryOptions): Promise<Library> {
   const { indexKind = DEFAULT_INDEX_KIND, ...rest } = opts;
   const index = typeof Worker === 'function' ? await createIndexClient(indexKind) : createInProcessIndex();
+  // Best effort: asks the browser not to evict the library under storage pressure (no prompt in Chromium).
+  void navigator.storage?.persist?.().catch(() => undefined);
   return Library.open({ ...rest, index, pdf: loadPdfJsInBrowser });
 }

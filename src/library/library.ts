@@ -47,6 +47,8 @@ export interface LibraryOptions {
   seed?: boolean;
   fetch?: typeof fetch;
   onProgress?: (p: LibraryProgress) => void;
+  /** Another tab (or window) added or removed a document; this library's index already follows. */
+  onExternalChange?: () => void;
 }
 
 /** A browser File or the same thing from Node (name, type, bytes). */
@@ -59,6 +61,12 @@ async function toRaw(file: FileLike): Promise<RawFile> {
   return { name: f.name, bytes: new Uint8Array(await f.arrayBuffer()), ...(f.type ? { type: f.type } : {}) };
 }
 
+const STORAGE_FULL = "the browser's storage for this site is full (remove documents or free disk space, then add it again)";
+
+function isQuotaError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && 'name' in e && (e as { name: unknown }).name === 'QuotaExceededError';
+}
+
 const SEEDED = 'seeded';
 const EMBEDDER = 'embedder';
 
@@ -69,6 +77,8 @@ export class Library {
   readonly warnings: string[] = [];
   private passageIds = new Map<string, string[]>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Tells other tabs on the same database which document changed, so their indexes follow. */
+  private channel: BroadcastChannel | null = null;
 
   private constructor(
     private readonly store: LibraryStore,
@@ -79,7 +89,15 @@ export class Library {
 
   /** Opens the library, rebuilds the index from IndexedDB and seeds a first visit. */
   static async open(opts: LibraryOptions): Promise<Library> {
-    const lib = new Library(await LibraryStore.open(opts.dbName ?? DEFAULT_DB_NAME), opts);
+    const dbName = opts.dbName ?? DEFAULT_DB_NAME;
+    const lib = new Library(await LibraryStore.open(dbName), opts);
+    if (typeof BroadcastChannel === 'function') {
+      lib.channel = new BroadcastChannel(`selfrag-library:${dbName}`);
+      lib.channel.onmessage = (e: MessageEvent<unknown>) => {
+        const docId = (e.data as { docId?: unknown } | null)?.docId;
+        if (typeof docId === 'string') void lib.exclusive(() => lib.follow(docId)).then(() => opts.onExternalChange?.(), () => undefined);
+      };
+    }
     await lib.exclusive(() => lib.start());
     return lib;
   }
@@ -128,6 +146,7 @@ export class Library {
       const removed = await this.store.removeDocument(docId);
       await this.opts.index.remove(this.passageIds.get(docId) ?? []);
       this.passageIds.delete(docId);
+      if (removed) this.channel?.postMessage({ docId });
       return removed;
     });
   }
@@ -148,6 +167,8 @@ export class Library {
 
   /** Closes the database and stops the index worker; the object is unusable afterwards. */
   close(): void {
+    this.channel?.close();
+    this.channel = null;
     this.store.close();
     this.opts.index.terminate?.();
   }
@@ -196,9 +217,10 @@ export class Library {
           result.aborted = true;
           break;
         }
-        if (!(e instanceof RefusedFile)) throw e;
-        report({ name, fileIndex, stage: 'refused', message: e.reason });
-        result.refused.push({ name, reason: e.reason });
+        const reason = e instanceof RefusedFile ? e.reason : isQuotaError(e) ? STORAGE_FULL : null;
+        if (reason === null) throw e;
+        report({ name, fileIndex, stage: 'refused', message: reason });
+        result.refused.push({ name, reason });
       }
     }
     return result;
@@ -232,8 +254,20 @@ export class Library {
     const ids = passages.map((p) => p.id);
     await this.opts.index.add(ids, vectors);
     this.passageIds.set(id, ids);
+    this.channel?.postMessage({ docId: id });
     const { text: _text, ...listed } = doc;
     return listed;
+  }
+
+  /** Brings one document's vectors in the index in line with IndexedDB, after another tab changed it. */
+  private async follow(docId: string): Promise<void> {
+    const v = await this.store.getVectors(docId);
+    await this.opts.index.remove(this.passageIds.get(docId) ?? []);
+    this.passageIds.delete(docId);
+    if (v) {
+      await this.opts.index.add(v.ids, rowsOf(v));
+      this.passageIds.set(docId, v.ids);
+    }
   }
 
   private async reembedAll(): Promise<void> {

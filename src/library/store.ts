@@ -121,6 +121,10 @@ export class LibraryStore {
     return ps.sort((a, b) => a.index - b.index);
   }
 
+  async getVectors(docId: string): Promise<DocumentVectors | undefined> {
+    return this.db.get('vectors', docId);
+  }
+
   async allVectors(): Promise<DocumentVectors[]> {
     return this.db.getAll('vectors');
   }

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FlatIndex } from '../../../src/core/flat-index';
 import { IndexHost } from '../../../src/library/index-host';
 import { Library, type LibraryOptions, type LibraryProgress } from '../../../src/library/library';
@@ -206,5 +206,34 @@ describe('Library with browser File objects', () => {
     expect(typeof (file as unknown as { bytes?: unknown }).bytes).not.toBe('object');
     const res = await lib.addFiles([file]);
     expect(res.added.map((d) => d.title)).toEqual(['kites']);
+  });
+});
+
+describe('Library across tabs and storage limits', () => {
+  it('a second tab on the same database follows additions and removals in its index', async () => {
+    const dbName = `tabs-${n++}`;
+    const a = await library({ dbName });
+    let changes = 0;
+    const b = await library({ dbName, onExternalChange: () => changes++ });
+    const { added } = await a.addFiles([BEES]);
+    await vi.waitFor(async () => expect(await b.size()).toBe(1));
+    expect((await b.retriever.retrieve('waggle dance', 1))[0]!.title).toBe('Bees');
+    await a.remove(added[0]!.id);
+    await vi.waitFor(async () => expect(await b.size()).toBe(0));
+    expect(changes).toBe(2);
+  });
+
+  it('a full storage quota refuses the file with a clear reason and keeps the batch going', async () => {
+    const lib = await library();
+    const store = (lib as unknown as { store: { putDocument: (...a: unknown[]) => Promise<void> } }).store;
+    const put = store.putDocument.bind(store);
+    store.putDocument = async (...args: unknown[]) => {
+      if ((args[0] as { name: string }).name === 'bees.md') throw new DOMException('quota', 'QuotaExceededError');
+      return put(...args);
+    };
+    const res = await lib.addFiles([BEES, TIDES]);
+    expect(res.refused).toEqual([{ name: 'bees.md', reason: expect.stringMatching(/storage .* is full/) }]);
+    expect(res.added.map((d) => d.title)).toEqual(['tides']);
+    expect(await lib.size()).toBe(1);
   });
 });
