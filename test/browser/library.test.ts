@@ -65,6 +65,20 @@ describe('document library in the browser', () => {
     await ctx.close();
   });
 
+  it('a second tab sees documents added in the first without a reload', async () => {
+    const ctx = await browser.newContext();
+    const [one, two] = [await ctx.newPage(), await ctx.newPage()];
+    for (const page of [one, two]) {
+      await page.goto(served.url + PAGE);
+      await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+      await call(page, 'open', { dbName: 'tabs' });
+    }
+    await call(one, 'addText', 'Lighthouses', 'A Fresnel lens makes the beam of a lighthouse visible far out at sea.');
+    await two.waitForFunction(async () => (await (window as unknown as { libraryTest: Api }).libraryTest.size()) === 1);
+    expect((await call(two, 'retrieve', 'Fresnel lens lighthouse', 1))[0]?.title).toBe('Lighthouses');
+    await ctx.close();
+  });
+
   it('ingests HTML with scripts and event handlers as text, and nothing in it runs or loads', async () => {
     const { page, errors } = await openPage();
     const dialogs: string[] = [];
