@@ -13,10 +13,23 @@ export interface PreparedDocument {
   passages: Passage[];
 }
 
-/** Content-addressed: adding the same text again replaces the document instead of duplicating it. */
+/**
+ * Content-addressed: adding the same text again replaces the document instead of
+ * duplicating it. A 64-bit cyrb53-style hash in plain JavaScript rather than
+ * crypto.subtle, which pages served over plain http (a LAN demo) do not have.
+ */
 export async function documentId(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  return 'doc-' + Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+  return `doc-${hex(h2)}${hex(h1)}`;
 }
 
 export async function prepare(parsed: ParsedDocument, chunk?: ChunkOptions): Promise<PreparedDocument> {
