@@ -98,7 +98,12 @@ export class Library {
         if (typeof docId === 'string') void lib.exclusive(() => lib.follow(docId)).then(() => opts.onExternalChange?.(), () => undefined);
       };
     }
-    await lib.exclusive(() => lib.start());
+    try {
+      await lib.exclusive(() => lib.start());
+    } catch (e) {
+      lib.close();
+      throw e;
+    }
     return lib;
   }
 
