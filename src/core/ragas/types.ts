@@ -40,4 +40,6 @@ export interface ModelNames {
   writer: string;
   embedder?: string;
   nli?: string;
+  /** CRAG's retrieval evaluator, named in exports. */
+  reranker?: string;
 }

@@ -62,7 +62,7 @@ export default function EvalPage({ services }: { services?: Services }) {
     try {
       const s = services ?? getServices();
       const ports = await evalPorts(s, wikipedia ? { external: createWikipediaSearch() } : {});
-      setModels({ generator: ports.models.generator, writer: ports.models.writer, embedder: ports.models.embedder ?? '', nli: ports.models.nli ?? '' });
+      setModels(Object.fromEntries(Object.entries(ports.models).filter((e): e is [string, string] => typeof e[1] === 'string')));
       const settings = loadSettings(globalThis.localStorage);
       const order = CONFIGS.map((c) => c.id).filter((c) => configs.includes(c));
       await runEvaluation(parsed.items, ports, {

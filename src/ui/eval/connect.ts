@@ -1,12 +1,8 @@
+import { evaluatorInput } from '../../app/model-config';
 import type { Services } from '../../app/services';
+import { resolveEvaluatorConfig } from '../../evaluator/config';
 import type { ExternalSearch } from '../../core/ports';
 import type { EvalPorts } from './run';
-
-/** Model name for a role from the status panel's "role: model" entries. */
-function modelFor(models: readonly string[], role: string): string | undefined {
-  const hit = models.find((m) => m.startsWith(`${role}: `));
-  return hit?.slice(role.length + 2);
-}
 
 /**
  * The evaluation page uses the same services as the answer page, so it measures exactly
@@ -14,8 +10,9 @@ function modelFor(models: readonly string[], role: string): string | undefined {
  */
 export async function evalPorts(services: Services, opts: { external?: ExternalSearch } = {}): Promise<EvalPorts> {
   const [generator, retriever, evaluator] = await Promise.all([services.generator(), services.retriever(), services.evaluator()]);
-  const status = services.status.get();
-  const generatorName = generator.modelId ?? status.generator.models[0] ?? 'generator';
+  const generatorName = generator.modelId ?? services.status.get().generator.models[0] ?? 'generator';
+  // The same resolution the services used to start the evaluator, so the names are the models that ran.
+  const config = resolveEvaluatorConfig(evaluatorInput(location.search), document.baseURI);
   return {
     generator,
     writer: generator,
@@ -26,8 +23,9 @@ export async function evalPorts(services: Services, opts: { external?: ExternalS
     models: {
       generator: generatorName,
       writer: generatorName,
-      embedder: modelFor(status.evaluator.models, 'embedder') ?? 'evaluator embedder',
-      nli: modelFor(status.evaluator.models, 'nli') ?? 'evaluator NLI',
+      embedder: config.embedder.id,
+      nli: config.nli.id,
+      reranker: config.reranker.id,
     },
     ...(opts.external ? { external: opts.external, online: () => navigator.onLine } : {}),
   };

@@ -18,8 +18,12 @@ describe('knowledge strips', () => {
     expect(decompose(text, 3)).toEqual(['S1 a. S2 b! S3 c?', 'S4 d. S5 e.']);
   });
 
+  it('cuts strips from the original text, keeping line breaks such as a heading', () => {
+    expect(decompose('# Title\n\nFirst  sentence. Second one.\nThird.', 2)).toEqual(['# Title\n\nFirst  sentence.', 'Second one.\nThird.']);
+  });
+
   it('recomposes in original order whatever order the strips come in', () => {
-    expect(recompose([{ index: 2, text: 'c' }, { index: 0, text: 'a' }])).toBe('a c');
+    expect(recompose([{ index: 2, text: 'c' }, { index: 0, text: 'a' }])).toBe('a\nc');
   });
 });
 
@@ -34,7 +38,7 @@ describe('refineKnowledge (decompose, filter, recompose)', () => {
       [2, true, undefined],
     ]);
     expect(r.passages).toHaveLength(1);
-    expect(r.passages[0]?.text).toBe('Alpha HIGH one. Alpha two. Gamma MID one. Gamma two.');
+    expect(r.passages[0]?.text).toBe('Alpha HIGH one. Alpha two.\nGamma MID one. Gamma two.');
     expect(r.passages[0]?.id).toBe('d#0');
   });
 
@@ -57,7 +61,7 @@ describe('refineKnowledge (decompose, filter, recompose)', () => {
     const { score } = markerScorer({ K9: 0.9, K8: 0.8, K7: 0.7 });
     const r = await refineKnowledge('q', [passage('d#0', text)], score, { ...opts, stripTopK: 2 });
     expect(r.strips.map((s) => s.dropped)).toEqual(['beyond-top-k', undefined, undefined]);
-    expect(r.passages[0]?.text).toBe('B K9 b. B b. C K8 c. C c.');
+    expect(r.passages[0]?.text).toBe('B K9 b. B b.\nC K8 c. C c.');
   });
 
   it('fails loudly when the evaluator returns the wrong number of scores', async () => {
