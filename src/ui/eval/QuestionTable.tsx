@@ -2,6 +2,7 @@ import { CONFIGS, type ConfigId } from './configurations';
 import type { EvalItem } from './question-set';
 import type { QuestionRecord } from './run';
 import { fmt } from './SummaryTable';
+import { StripsList } from './StripsList';
 
 /** Every answer side by side; text from documents and models is rendered as text only. */
 export function QuestionTable({ items, records, configs }: { items: EvalItem[]; records: QuestionRecord[]; configs: readonly ConfigId[] }) {
@@ -45,6 +46,13 @@ export function QuestionTable({ items, records, configs }: { items: EvalItem[]; 
                       F {fmt(r.ragas.faithfulness.score)} · AR {fmt(r.ragas.answerRelevance.score)} · CR {fmt(r.ragas.contextRelevance.score)}
                     </div>
                   )}
+                  {r.corrections.map((c, i) => (
+                    <div key={i} className="muted">
+                      {c.rewrite !== undefined && <div>Rewritten query: {c.rewrite}</div>}
+                      {c.noEvidence && <div>No reliable evidence: {c.noEvidence === 'abstain' ? 'abstained' : 'answered without retrieval'}</div>}
+                      {c.strips && c.strips.length > 0 && <StripsList strips={c.strips} />}
+                    </div>
+                  ))}
                   {unsupported.length > 0 && (
                     <details>
                       <summary>{unsupported.length} unsupported statement(s)</summary>

@@ -1,7 +1,7 @@
 import { createCorrector } from '../../core/crag/corrector';
 import type { CragSettings } from '../../core/crag/settings';
 import { decode } from '../../core/decode';
-import type { Corrector, CorrectionAction, Critic, Embedder, ExternalSearch, Generator, Passage, Retriever, ScoredPassage, SupProbs, Writer } from '../../core/ports';
+import type { Corrector, CorrectionAction, Critic, RetrievalCorrection, Embedder, ExternalSearch, Generator, Passage, Retriever, ScoredPassage, SupProbs, Writer } from '../../core/ports';
 import { evaluateAnswer } from '../../core/ragas/evaluate';
 import type { ModelNames, RagasReport } from '../../core/ragas/types';
 import type { Candidate, DecodeSettings, RankSettings } from '../../core/types';
@@ -52,6 +52,8 @@ export interface QuestionRecord {
   contexts: { id: string; title: string }[];
   /** CRAG actions taken, in decode order (Self-CRAG only). */
   actions: CorrectionAction[];
+  /** Every correction the corrector made during the decode, with its knowledge strips (Self-CRAG only). */
+  corrections: Omit<RetrievalCorrection, 'passages'>[];
   abstained: boolean;
   ragas: RagasReport | null;
   /** Time to the answer, and to the RAGAS metrics after it. */
@@ -96,12 +98,13 @@ async function runOne(item: EvalItem, configId: ConfigId, retriever: Retriever, 
     supported: 0,
     contexts: [],
     actions: [],
+    corrections: [],
     abstained: false,
     ragas: null,
     answerMs: 0,
     ragasMs: 0,
   };
-  const corrector: Corrector | undefined = config.corrective
+  const inner: Corrector | undefined = config.corrective
     ? createCorrector({
         score: ports.relevanceScores,
         writer: ports.writer,
@@ -111,6 +114,15 @@ async function runOne(item: EvalItem, configId: ConfigId, retriever: Retriever, 
         ...(opts.crag ? { settings: opts.crag } : {}),
       })
     : undefined;
+  // Kept so the page can show what each correction did (strips kept and dropped, the rewrite).
+  const corrector: Corrector | undefined = inner && {
+    async correct(question, passages, signal) {
+      const fix = await inner.correct(question, passages, signal);
+      const { passages: _knowledge, ...record } = fix;
+      base.corrections.push(record);
+      return fix;
+    },
+  };
   const t0 = now();
   try {
     const result = await decode(

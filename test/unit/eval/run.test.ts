@@ -77,6 +77,8 @@ describe('runEvaluation', () => {
     expect(by['self-rag']).toMatchObject({ correct: true, retrieved: true });
     // Self-CRAG drops the BAD passage, so only the relevant one is left to cite.
     expect(by['self-crag']).toMatchObject({ correct: true, retrieved: true, actions: ['correct'], contexts: [{ id: 'tides#0', title: 'tides#0' }] });
+    expect(by['self-crag']?.corrections.map((c) => [c.action, c.strips?.map((s) => [s.passageId, s.kept])])).toEqual([['correct', [['tides#0', true]]]]);
+    expect(by['rag']?.corrections).toEqual([]);
     expect(by['self-crag']?.ragas?.faithfulness.score).toBe(1);
     expect(by['self-crag']?.ragas?.contextRelevance.score).toBe(1);
     expect(by['self-crag']?.ragas?.answerRelevance.score).toBeCloseTo(1, 6);
