@@ -102,9 +102,8 @@ export function connectLibrary(opts: {
       }
     };
 
-  const report = (r: { added: unknown[]; refused: { name: string; reason: string }[] }) => {
-    for (const x of r.refused) say('error', `${x.name} was not added: ${x.reason}`);
-  };
+  // Refusals are announced once, by the progress callback as they happen.
+  const report = (_r: { added: unknown[]; refused: { name: string; reason: string }[] }) => undefined;
 
   const actions: LibraryActions = {
     addFiles: guarded(async (lib, files: File[]) => report(await lib.addFiles(files))),

@@ -115,6 +115,7 @@ export function App(props: { controller: Controller; services: AppServices; init
             onRank={controller.setRank}
             onDecode={controller.setDecode}
             corrective={state.settings.corrective}
+            lastRerankMs={state.answer.ranking ? state.lastRerankMs : null}
             onCorrective={controller.setCorrective}
             onReset={controller.resetSettings}
           />

@@ -51,6 +51,8 @@ export function TuningPanel(props: {
   onRank: (r: RankSettings) => void;
   onDecode: (d: DecodeSettings) => void;
   corrective: boolean;
+  /** How long the last weight change took to re-rank, when there was an answer to re-rank. */
+  lastRerankMs: number | null;
   onCorrective: (on: boolean) => void;
   onReset: () => void;
 }) {
@@ -83,6 +85,11 @@ export function TuningPanel(props: {
           />
           Hard constraint: drop unsupported candidates
         </label>
+        {props.lastRerankMs !== null && (
+          <p className="muted hint" role="status" data-testid="rerank-time">
+            Re-ranked in {props.lastRerankMs < 1 ? '<1' : Math.round(props.lastRerankMs)} ms, no model call.
+          </p>
+        )}
       </fieldset>
       <fieldset>
         <legend>Decoding (needs a new answer)</legend>

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './harness';
 
 // The tiny models come from the site's own model pack. The evaluator runs on WASM: its
@@ -19,8 +19,11 @@ beforeAll(async () => {
   browser = await launchBrowser();
   served = await serveDir(E2E_DIR);
 });
+// Each page runs three workers (evaluator, generator, library); close them between tests.
+afterEach(async () => {
+  for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+});
 afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
   await served?.close();
 });
@@ -112,6 +115,7 @@ describe('answer page', () => {
     expect(await changed.count()).toBeGreaterThan(0);
     expect(await changed.first().innerText()).toContain('changed by the new weights');
     expect(await calls(page)).toBe(callsBefore);
+    expect(await page.getByTestId('rerank-time').innerText()).toMatch(/Re-ranked in .* ms, no model call/);
     await shot(page, 'reranked');
 
     await page.getByTestId('w-sup').fill('1');
@@ -160,6 +164,33 @@ describe('answer page', () => {
     expect(await page.evaluate(() => (window as { __pwned?: string }).__pwned)).toBeUndefined();
     expect(await page.locator('#root img, #root script').count()).toBe(0);
     expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('adds a dropped document, refuses an unreadable one with a reason, and removes', async () => {
+    const { page, errors } = await open();
+    const drop = async (files: { name: string; type: string; body: string | number[] }[]) => {
+      const dt = await page.evaluateHandle((fs) => {
+        const t = new DataTransfer();
+        for (const f of fs) t.items.add(new File([typeof f.body === 'string' ? f.body : new Uint8Array(f.body)], f.name, { type: f.type }));
+        return t;
+      }, files);
+      await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer: dt });
+    };
+    await drop([{ name: 'river-notes.txt', type: 'text/plain', body: 'The river king of paris grows apple trees. The river is cold in winter.' }]);
+    await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBe(6);
+    expect(await page.getByTestId('doc-list').innerText()).toMatch(/river-notes|River notes/i);
+
+    await drop([{ name: 'photo.png', type: 'image/png', body: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13] }]);
+    const alert = page.getByRole('alert').filter({ hasText: 'photo.png' });
+    await alert.waitFor({ timeout: 60_000 });
+    expect(await alert.innerText()).toMatch(/photo\.png was not added: .+/);
+    expect(await page.getByTestId('doc').count()).toBe(6);
+
+    const added = page.getByTestId('doc').filter({ hasText: /river/i });
+    await added.getByRole('button', { name: /^Remove/ }).click();
+    await expect.poll(() => page.getByTestId('doc').count()).toBe(5);
+    await shot(page, 'library');
     expect(errors).toEqual([]);
   });
 
@@ -300,7 +331,7 @@ describe('embedded in an iframe', () => {
     await host.waitForFunction(() => (window as unknown as { replies: { data: { type: string } }[] }).replies.some((r) => r.data.type === 'ready'), null, { timeout: 60_000 });
     await host.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'));
     const answer = await host.waitForFunction(
-      () => (window as unknown as { replies: { data: { type: string } }[] }).replies.find((r) => r.data.type === 'answer'),
+      () => (window as unknown as { replies: { data: { type: string } }[] }).replies.find((r) => r.data.type === 'answer' || r.data.type === 'error'),
       null,
       { timeout: 120_000 },
     );
