@@ -106,6 +106,7 @@ export function connectLibrary(opts: {
   const report = (_r: { added: unknown[]; refused: { name: string; reason: string }[] }) => undefined;
 
   const actions: LibraryActions = {
+    dismiss: (messageId) => set({ messages: view.messages.filter((m) => m.id !== messageId) }),
     addFiles: guarded(async (lib, files: File[]) => report(await lib.addFiles(files))),
     addText: guarded(async (lib, title: string, text: string) => report(await lib.addText(title, text))),
     remove: guarded(async (lib, id: string) => {

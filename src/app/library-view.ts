@@ -27,6 +27,7 @@ export interface LibraryActions {
   addText(title: string, text: string): Promise<void>;
   remove(id: string): Promise<void>;
   loadSample(): Promise<void>;
+  dismiss(messageId: number): void;
 }
 
 export const emptyLibraryView: LibraryViewState = { ready: false, docs: [], jobs: [], messages: [] };

@@ -85,9 +85,12 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
       )}
       <div aria-live="polite">
         {view.messages.map((m) => (
-          <p key={m.id} className={m.kind === 'error' ? 'error' : 'notice'} role={m.kind === 'error' ? 'alert' : undefined}>
-            {m.text}
-          </p>
+          <div key={m.id} className={`message ${m.kind === 'error' ? 'error' : 'notice'}`}>
+            <p role={m.kind === 'error' ? 'alert' : undefined}>{m.text}</p>
+            <button type="button" className="dismiss" aria-label="Dismiss this message" onClick={() => actions.dismiss(m.id)}>
+              ✕
+            </button>
+          </div>
         ))}
       </div>
       {!view.ready && <p className="muted">Opening the library…</p>}

@@ -186,6 +186,8 @@ describe('answer page', () => {
     await alert.waitFor({ timeout: 60_000 });
     expect(await alert.innerText()).toMatch(/photo\.png was not added: .+/);
     expect(await page.getByTestId('doc').count()).toBe(6);
+    await page.getByRole('button', { name: 'Dismiss this message' }).click();
+    expect(await alert.count()).toBe(0);
 
     const added = page.getByTestId('doc').filter({ hasText: /river/i });
     await added.getByRole('button', { name: /^Remove/ }).click();

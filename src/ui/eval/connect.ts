@@ -2,6 +2,7 @@ import { evaluatorInput } from '../../app/model-config';
 import type { Services } from '../../app/services';
 import { resolveEvaluatorConfig } from '../../evaluator/config';
 import type { ExternalSearch } from '../../core/ports';
+import type { RagasPorts } from '../../core/ragas/evaluate';
 import type { EvalPorts } from './run';
 
 /**
@@ -28,5 +29,18 @@ export async function evalPorts(services: Services, opts: { external?: ExternalS
       reranker: config.reranker.id,
     },
     ...(opts.external ? { external: opts.external, online: () => navigator.onLine } : {}),
+  };
+}
+
+/** The RAGAS ports for the answer page: the loaded generator writes, the evaluator embeds and checks support. */
+export async function ragasPorts(services: Services): Promise<RagasPorts> {
+  const [generator, evaluator] = await Promise.all([services.generator(), services.evaluator()]);
+  const config = resolveEvaluatorConfig(evaluatorInput(location.search), document.baseURI);
+  const writer = generator.modelId ?? services.status.get().generator.models[0] ?? 'generator';
+  return {
+    writer: generator,
+    embedder: evaluator.embedder,
+    critic: evaluator.critic,
+    models: { writer, embedder: config.embedder.id, nli: config.nli.id },
   };
 }
