@@ -24,7 +24,6 @@ export function AnswerMetrics({ question, ranking, services }: { question: strin
     }
     const s = services ?? getServices();
     return measureAnswer(input, () => ragasPorts(s), setState);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `input`'s content
   }, [key, services]);
 
   return (
