@@ -5,11 +5,11 @@
 // whose build at 100k takes minutes and gigabytes on a 2-core machine.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { jsKernel, type DotKernel } from '../src/core/dot-kernel';
+import { jsKernel } from '../src/core/dot-kernel';
 import { FlatIndex } from '../src/core/flat-index';
 import type { VectorIndex } from '../src/core/vector-index';
 import { simdKernel, simdSupported } from '../src/core/simd-kernel';
-import { VoyIndex, voyMemoryBytes } from '../workers/index/voy-index';
+import { VoyIndex } from '../workers/index/voy-index';
 import { loadVoyInNode } from '../workers/index/voy-node';
 
 const DIM = 384;
@@ -57,7 +57,7 @@ const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
 };
-// `external` already includes ArrayBuffers; wasm memories are not in it and are added by the caller.
+// `external` already includes ArrayBuffers and WebAssembly memories (voy's and the SIMD kernel's).
 const used = () => {
   const m = process.memoryUsage();
   return m.heapUsed + m.external;
@@ -74,15 +74,23 @@ interface Row {
   recall: number;
 }
 
-function measure(name: string, make: () => VectorIndex, wasmBytes: () => number, vs: Float32Array[], ids: string[], queries: Float32Array[], truths: Set<number>[]): Row {
-  gc();
-  const before = used() + wasmBytes();
+/** Full GCs with turns of the event loop between, so freed ArrayBuffer memory is really returned before reading it. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function measure(name: string, make: () => VectorIndex, vs: Float32Array[], ids: string[], queries: Float32Array[], truths: Set<number>[]): Promise<Row> {
+  await settle();
+  const before = used();
   const t0 = performance.now();
   const index = make();
   index.add(ids, vs);
   const buildMs = performance.now() - t0;
-  gc();
-  const memBytes = used() + wasmBytes() - before;
+  await settle();
+  const memBytes = used() - before;
   for (const q of queries.slice(0, 5)) index.search(q, K); // warm-up
   const times: number[] = [];
   let hits = 0;
@@ -110,14 +118,9 @@ export async function run(): Promise<void> {
     const ids = vs.map((_, i) => String(i));
     const queries = unitVectors(n >= 100000 ? 30 : 100, 7);
     const truths = queries.map((q) => truth(vs, q));
-    const none = () => 0;
-    rows.push(measure('flat (js)', () => new FlatIndex(DIM, jsKernel(DIM)), none, vs, ids, queries, truths));
-    if (simdSupported()) {
-      let kernel: DotKernel | null = null;
-      const make = () => new FlatIndex(DIM, (kernel = simdKernel(DIM)));
-      rows.push(measure('flat (wasm simd)', make, () => kernel?.data.buffer.byteLength ?? 0, vs, ids, queries, truths));
-    }
-    if (n <= voyMax) rows.push(measure('voy', () => new VoyIndex(DIM), voyMemoryBytes, vs, ids, queries, truths));
+    rows.push(await measure('flat (js)', () => new FlatIndex(DIM, jsKernel(DIM)), vs, ids, queries, truths));
+    if (simdSupported()) rows.push(await measure('flat (wasm simd)', () => new FlatIndex(DIM, simdKernel(DIM)), vs, ids, queries, truths));
+    if (n <= voyMax) rows.push(await measure('voy', () => new VoyIndex(DIM), vs, ids, queries, truths));
     else notes.push(`voy skipped at ${n} vectors (BENCH_VOY_MAX=${voyMax}): its build grows super-linearly and holds every vector as a JS number array; at 10k it already takes seconds.`);
   }
   const raw = (n: number) => n * DIM * 4;

@@ -7,12 +7,6 @@ import { FlatIndex } from '../../src/core/flat-index';
 import { decodeVectors, normalise, type VectorHit, type VectorIndex } from '../../src/core/vector-index';
 
 let loaded: Promise<void> | null = null;
-let memory: WebAssembly.Memory | null = null;
-
-/** Bytes of voy's wasm memory (it only grows), for the bench's memory column. */
-export function voyMemoryBytes(): number {
-  return memory?.buffer.byteLength ?? 0;
-}
 
 /**
  * Instantiates voy's wasm once per realm from its bytes (Node: read from
@@ -23,7 +17,6 @@ export function loadVoy(wasm: () => Promise<BufferSource>): Promise<void> {
   loaded ??= (async () => {
     const { instance } = await WebAssembly.instantiate(await wasm(), { './voy_search_bg.js': glue as unknown as WebAssembly.ModuleImports });
     glue.__wbg_set_wasm(instance.exports);
-    memory = instance.exports.memory instanceof WebAssembly.Memory ? instance.exports.memory : null;
   })().catch((e: unknown) => {
     loaded = null;
     throw new Error(`could not load the voy-search wasm: ${e instanceof Error ? e.message : String(e)}`);
