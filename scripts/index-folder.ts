@@ -107,7 +107,12 @@ function parseArgs(argv: string[]): { folder?: string; flags: Map<string, string
 const USAGE = 'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>]';
 
 async function main(): Promise<void> {
-  const { folder, flags } = parseArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
+  const { folder, flags } = parseArgs(argv);
   const known = new Set(['out', 'model', 'models-dir', 'target', 'overlap']);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
   if (!folder) throw new Error(USAGE);

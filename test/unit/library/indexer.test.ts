@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -65,5 +66,31 @@ describe('npm run index (indexFolder)', () => {
     const empty = mkdtempSync(join(tmpdir(), 'empty-'));
     await expect(indexFolder({ folder: empty, out: join(empty, 'out'), embedder, model: null })).rejects.toThrow(/no documents could be indexed/);
     await expect(indexFolder({ folder: join(empty, 'nope'), out: join(empty, 'out'), embedder, model: null })).rejects.toThrow(/is not a folder/);
+  });
+});
+
+describe('npm run index (command line)', () => {
+  const cli = (args: string[]) =>
+    spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/index-folder.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+
+  it('writes library.json and vectors.bin for a folder and reports what it did', () => {
+    const out = mkdtempSync(join(tmpdir(), 'cli-'));
+    const run = cli(['public/sample', '--out', out, '--model', 'tiny/embedder', '--models-dir', 'test/fixtures/models', '--target', '120', '--overlap', '20']);
+    expect(run.stderr).not.toMatch(/index:/);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/5 documents, \d+ passages, 0 refused/);
+    const built = decodePrebuilt(readFileSync(join(out, 'library.json'), 'utf8'), readFileSync(join(out, 'vectors.bin')));
+    expect(built.model).toBe('tiny/embedder');
+    expect(built.documents.map((d) => d.name).sort()).toEqual(['honeybees.md', 'printing-press.md', 'rust-ownership.md', 'sourdough-bread.md', 'tides.md']);
+  });
+
+  it('explains bad arguments and exits non-zero', () => {
+    const none = cli([]);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/usage: npm run index -- <folder>/);
+    const bad = cli(['public/sample', '--target', 'lots']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/--target must be a whole number, got lots/);
+    expect(cli(['--help']).stdout).toMatch(/usage:/);
   });
 });
