@@ -53,21 +53,19 @@ export function connectLibrary(opts: {
     opened ??= (async () => {
       opts.status.update('library', { state: 'loading' });
       try {
-        const [{ Library }, { IndexHost }, { FlatIndex }, embedder] = await Promise.all([
-          import('../library/library'),
-          import('../library/index-host'),
-          import('../core/flat-index'),
-          opts.embedder(),
-        ]);
-        const lib = await Library.open({
+        const [{ openBrowserLibrary }, embedder] = await Promise.all([import('../library/browser'), opts.embedder()]);
+        const lib = await openBrowserLibrary({
           embedder,
           embedderId: await opts.embedderId?.(),
-          index: new IndexHost('flat', (_kind, dim) => new FlatIndex(dim)),
           baseUrl: opts.baseURI,
           onProgress,
         });
         for (const w of lib.warnings) say('error', w);
-        opts.status.update('library', { state: 'ready', device: 'cpu', reason: 'exact search over normalised vectors' });
+        opts.status.update('library', {
+          state: 'ready',
+          device: 'cpu',
+          reason: 'exact search over normalised vectors, in its own worker',
+        });
         return lib;
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);

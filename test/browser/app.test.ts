@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tinyPdf } from '../doubles/tiny-pdf';
 import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './harness';
 
 // The tiny models come from the site's own model pack. The evaluator runs on WASM: its
@@ -177,21 +178,25 @@ describe('answer page', () => {
       }, files);
       await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer: dt });
     };
-    await drop([{ name: 'river-notes.txt', type: 'text/plain', body: 'The river king of paris grows apple trees. The river is cold in winter.' }]);
-    await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBe(6);
+    await drop([
+      { name: 'river-notes.txt', type: 'text/plain', body: 'The river king of paris grows apple trees. The river is cold in winter.' },
+      { name: 'apple-report.pdf', type: 'application/pdf', body: [...tinyPdf([['The apple harvest in france was good this year.']])] },
+    ]);
+    await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBe(7);
     expect(await page.getByTestId('doc-list').innerText()).toMatch(/river-notes|River notes/i);
+    expect(await page.getByTestId('doc-list').innerText()).toMatch(/apple-report|Apple report/i);
 
     await drop([{ name: 'photo.png', type: 'image/png', body: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13] }]);
     const alert = page.getByRole('alert').filter({ hasText: 'photo.png' });
     await alert.waitFor({ timeout: 60_000 });
     expect(await alert.innerText()).toMatch(/photo\.png was not added: .+/);
-    expect(await page.getByTestId('doc').count()).toBe(6);
+    expect(await page.getByTestId('doc').count()).toBe(7);
     await page.getByRole('button', { name: 'Dismiss this message' }).click();
     expect(await alert.count()).toBe(0);
 
     const added = page.getByTestId('doc').filter({ hasText: /river/i });
     await added.getByRole('button', { name: /^Remove/ }).click();
-    await expect.poll(() => page.getByTestId('doc').count()).toBe(5);
+    await expect.poll(() => page.getByTestId('doc').count()).toBe(6);
     await shot(page, 'library');
     expect(errors).toEqual([]);
   });
