@@ -212,8 +212,13 @@ export class Library {
         });
         if (title) prepared.parsed.title = title;
         if (title) prepared.passages.forEach((p) => (p.title = title));
-        const doc = await this.ingest(prepared, origin, signal, (done, total) =>
-          report({ name, fileIndex, stage: 'embedding', passagesDone: done, passagesTotal: total }),
+        const doc = await this.ingest(
+          prepared,
+          origin,
+          signal,
+          (done, total) => report({ name, fileIndex, stage: 'embedding', passagesDone: done, passagesTotal: total }),
+          undefined,
+          raw.bytes.length,
         );
         report({ name, fileIndex, stage: 'added', passagesDone: doc.passageCount, passagesTotal: doc.passageCount });
         result.added.push(doc);
@@ -238,6 +243,7 @@ export class Library {
     signal?: AbortSignal,
     onBatch?: (done: number, total: number) => void,
     given?: Float32Array[],
+    bytes?: number,
   ): Promise<LibraryDocument> {
     const vectors = given ?? (await embedPassages(this.opts.embedder, passages, { ...(signal ? { signal } : {}), ...(onBatch ? { onBatch } : {}) }));
     // Checked before anything is written, so a bad vector cannot leave a half-indexed document.
@@ -251,6 +257,7 @@ export class Library {
       format: parsed.format,
       text: parsed.text,
       passageCount: passages.length,
+      ...(bytes !== undefined ? { bytes } : {}),
       addedAt: existing?.addedAt ?? Date.now(),
       origin: existing?.origin ?? origin,
     };

@@ -14,6 +14,8 @@ export interface StoredDocument {
   /** Extracted text; passage offsets point into it. */
   text: string;
   passageCount: number;
+  /** Size of the original file in bytes (absent for pre-built documents). */
+  bytes?: number;
   addedAt: number;
   /** Where it came from: the user, the shipped sample, or a pre-built index. */
   origin: 'user' | 'sample' | 'prebuilt';

@@ -46,9 +46,9 @@ describe('Library', () => {
       { name: 'empty.txt', reason: 'the file is empty' },
       { name: 'blob.txt', reason: expect.stringMatching(/binary/) },
     ]);
-    expect((await lib.list()).map((d) => [d.title, d.passageCount, d.origin])).toEqual([
-      ['Bees', 1, 'user'],
-      ['tides', 1, 'user'],
+    expect((await lib.list()).map((d) => [d.title, d.passageCount, d.origin, d.bytes])).toEqual([
+      ['Bees', 1, 'user', BEES.bytes.length],
+      ['tides', 1, 'user', TIDES.bytes.length],
     ]);
     expect(events.filter((e) => e.stage === 'refused').map((e) => e.name)).toEqual(['empty.txt', 'blob.txt']);
     expect(events.filter((e) => e.stage === 'added').map((e) => [e.name, e.fileIndex, e.fileCount])).toEqual([
