@@ -11,7 +11,7 @@ import { DEFAULT_EMBEDDER } from '../src/evaluator/config';
 import { embedPassages, prepareFile } from '../src/library/ingest';
 import { RefusedFile } from '../src/library/parse';
 import { loadPdfJsInNode } from '../src/library/parse/pdf-node';
-import { encodePrebuilt, PREBUILT_JSON, PREBUILT_VECTORS, type PrebuiltDocument } from '../src/library/prebuilt';
+import { encodePrebuilt, PREBUILT_JSON, PREBUILT_VECTORS, PREBUILT_VERSION, type PrebuiltDocument } from '../src/library/prebuilt';
 import { createEmbedder } from '../workers/evaluator/embedder';
 
 export interface IndexFolderOptions {
@@ -85,7 +85,9 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
   await mkdir(outDir, { recursive: true });
   await writeFile(join(outDir, PREBUILT_JSON), out.json);
   await writeFile(join(outDir, PREBUILT_VECTORS), out.vectors);
-  return { documents: documents.length, passages: passages.length, refused, files: [join(outDir, PREBUILT_JSON), join(outDir, PREBUILT_VECTORS)] };
+  // Written last: a visitor who sees the new version finds the files it names already in place.
+  await writeFile(join(outDir, PREBUILT_VERSION), out.version);
+  return { documents: documents.length, passages: passages.length, refused, files: [PREBUILT_JSON, PREBUILT_VECTORS, PREBUILT_VERSION].map((f) => join(outDir, f)) };
 }
 
 function parseArgs(argv: string[]): { folder?: string; flags: Map<string, string> } {
@@ -133,7 +135,7 @@ async function main(): Promise<void> {
   const res = await indexFolder({ folder, out: flags.get('out') ?? 'public/index', embedder, model, chunk, log: (l) => console.log(l) });
   await embedder.dispose();
   console.log(`\n${res.documents} documents, ${res.passages} passages, ${res.refused.length} refused, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`wrote ${res.files.join(' and ')}`);
+  console.log(`wrote ${res.files.join(', ')}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -7,7 +7,7 @@ import { normalise } from '../core/vector-index';
 import { embedPassages, prepareFile, type PreparedDocument } from './ingest';
 import type { IndexHandle } from './index-host';
 import { RefusedFile, type PdfLoader, type RawFile } from './parse';
-import { loadPrebuilt, PREBUILT_DIR, sameModel, type PrebuiltLibrary } from './prebuilt';
+import { fetchPrebuiltVersion, loadPrebuilt, PREBUILT_DIR, sameModel, type PrebuiltLibrary } from './prebuilt';
 import { DEFAULT_DB_NAME, LibraryStore, rowsOf, type StoredDocument } from './store';
 
 export type LibraryDocument = Omit<StoredDocument, 'text'>;
@@ -68,6 +68,7 @@ function isQuotaError(e: unknown): boolean {
 }
 
 const SEEDED = 'seeded';
+const PREBUILT_AT = 'prebuiltCreatedAt';
 const EMBEDDER = 'embedder';
 
 export class Library {
@@ -117,7 +118,8 @@ export class Library {
       this.passageIds.set(v.docId, v.ids);
       await this.opts.index.add(v.ids, rowsOf(v));
     }
-    if ((this.opts.seed ?? true) && !(await this.store.getMeta<boolean>(SEEDED))) {
+    if (!(this.opts.seed ?? true)) return;
+    if (!(await this.store.getMeta<boolean>(SEEDED))) {
       try {
         if ((await this.store.listDocuments()).length === 0) await this.seed();
         // Remembered, so a user who removes the sample does not get it back on reload.
@@ -126,6 +128,10 @@ export class Library {
         // An empty library still works; the next visit tries again.
         this.warnings.push(`Could not load the starter library: ${e instanceof Error ? e.message : String(e)}`);
       }
+    } else {
+      await this.updatePrebuilt().catch((e: unknown) => {
+        this.warnings.push(`Could not update the site's library: ${e instanceof Error ? e.message : String(e)}`);
+      });
     }
   }
 
@@ -300,9 +306,35 @@ export class Library {
     const prebuilt = await loadPrebuilt(new URL(PREBUILT_DIR, base).href, fetchFn);
     if (prebuilt) {
       await this.importPrebuilt(prebuilt);
+      await this.store.setMeta(PREBUILT_AT, prebuilt.createdAt);
       return;
     }
     await this.loadSample(new URL('sample/', base).href, fetchFn);
+  }
+
+  /**
+   * A library first filled from the site's pre-built index follows that index when
+   * the site rebuilds it: its documents are replaced, the user's own are kept.
+   */
+  private async updatePrebuilt(): Promise<void> {
+    const base = this.opts.baseUrl;
+    const had = await this.store.getMeta<string>(PREBUILT_AT);
+    if (!base || had === undefined) return;
+    const fetchFn = this.opts.fetch ?? globalThis.fetch.bind(globalThis);
+    const dir = new URL(PREBUILT_DIR, base).href;
+    const now = await fetchPrebuiltVersion(dir, fetchFn);
+    if (now === null || now === had) return;
+    const prebuilt = await loadPrebuilt(dir, fetchFn);
+    if (!prebuilt) return;
+    const keep = new Set(prebuilt.documents.map((d) => d.id));
+    for (const d of await this.store.listDocuments()) {
+      if (d.origin !== 'prebuilt' || keep.has(d.id)) continue;
+      await this.store.removeDocument(d.id);
+      await this.opts.index.remove(this.passageIds.get(d.id) ?? []);
+      this.passageIds.delete(d.id);
+    }
+    await this.importPrebuilt(prebuilt);
+    await this.store.setMeta(PREBUILT_AT, prebuilt.createdAt);
   }
 
   private async importPrebuilt(lib: PrebuiltLibrary): Promise<void> {

@@ -1,6 +1,7 @@
 // A pre-built library a static site ships in `index/`: `library.json` (documents,
-// passages, model) and `vectors.bin` (the VectorIndex binary format, rows keyed
-// by passage id). Written by `npm run index`, loaded by the library on first visit.
+// passages, model), `vectors.bin` (the VectorIndex binary format, rows keyed by
+// passage id) and `version.json` (small, fetched on every visit to notice a
+// rebuilt index). Written by `npm run index`, loaded by the library.
 import type { Passage } from '../core/ports';
 import { decodeVectors, encodeVectors } from '../core/vector-index';
 import type { ParsedDocument } from './parse';
@@ -8,6 +9,7 @@ import type { ParsedDocument } from './parse';
 export const PREBUILT_DIR = 'index/';
 export const PREBUILT_JSON = 'library.json';
 export const PREBUILT_VECTORS = 'vectors.bin';
+export const PREBUILT_VERSION = 'version.json';
 const FORMAT = 'selfrag-library';
 const VERSION = 1;
 
@@ -33,15 +35,24 @@ export interface PrebuiltManifest {
 }
 
 export interface PrebuiltLibrary {
+  /** When the indexer wrote it; a different value on a later visit means the site shipped a new index. */
+  createdAt: string;
   model: string | null;
   documents: PrebuiltDocument[];
   passages: Passage[];
   vectors: Map<string, Float32Array>;
 }
 
-export function encodePrebuilt(input: { model: string | null; documents: PrebuiltDocument[]; passages: Passage[]; vectors: Float32Array[] }): {
+export function encodePrebuilt(input: {
+  model: string | null;
+  documents: PrebuiltDocument[];
+  passages: Passage[];
+  vectors: Float32Array[];
+  createdAt?: string;
+}): {
   json: string;
   vectors: Uint8Array;
+  version: string;
 } {
   const dim = input.vectors[0]?.length ?? 0;
   const data = new Float32Array(input.vectors.length * dim);
@@ -51,11 +62,15 @@ export function encodePrebuilt(input: { model: string | null; documents: Prebuil
     version: VERSION,
     model: input.model,
     dim,
-    createdAt: new Date().toISOString(),
+    createdAt: input.createdAt ?? new Date().toISOString(),
     documents: input.documents,
     passages: input.passages,
   };
-  return { json: JSON.stringify(manifest), vectors: encodeVectors({ dim, ids: input.passages.map((p) => p.id), data }) };
+  return {
+    json: JSON.stringify(manifest),
+    vectors: encodeVectors({ dim, ids: input.passages.map((p) => p.id), data }),
+    version: JSON.stringify({ createdAt: manifest.createdAt, model: manifest.model, documents: input.documents.length, passages: input.passages.length }),
+  };
 }
 
 export function decodePrebuilt(json: string, bytes: Uint8Array): PrebuiltLibrary {
@@ -66,7 +81,7 @@ export function decodePrebuilt(json: string, bytes: Uint8Array): PrebuiltLibrary
   if (m.dim !== undefined && m.dim !== dim && ids.length) throw new Error(`pre-built index: library.json says ${m.dim} dimensions, vectors.bin has ${dim}`);
   const vectors = new Map<string, Float32Array>();
   ids.forEach((id, i) => vectors.set(id, data.subarray(i * dim, (i + 1) * dim)));
-  return { model: m.model ?? null, documents: m.documents, passages: m.passages, vectors };
+  return { createdAt: m.createdAt ?? '', model: m.model ?? null, documents: m.documents, passages: m.passages, vectors };
 }
 
 /** Null when the site ships no pre-built index (404); an error when it ships a broken one. */
@@ -80,4 +95,17 @@ export async function loadPrebuilt(dirUrl: string, fetchFn: typeof fetch): Promi
   const bin = await fetchFn(new URL(PREBUILT_VECTORS, dir).href);
   if (!bin.ok) throw new Error(`pre-built index: ${PREBUILT_JSON} found but ${PREBUILT_VECTORS} is missing (${bin.status})`);
   return decodePrebuilt(text, new Uint8Array(await bin.arrayBuffer()));
+}
+
+/** The `createdAt` of the index the site ships now, or null when it ships none. */
+export async function fetchPrebuiltVersion(dirUrl: string, fetchFn: typeof fetch): Promise<string | null> {
+  const dir = dirUrl.endsWith('/') ? dirUrl : `${dirUrl}/`;
+  const res = await fetchFn(new URL(PREBUILT_VERSION, dir).href).catch(() => null);
+  if (!res?.ok) return null;
+  try {
+    const v = (await res.json()) as { createdAt?: unknown };
+    return typeof v.createdAt === 'string' ? v.createdAt : null;
+  } catch {
+    return null;
+  }
 }

@@ -237,3 +237,38 @@ describe('Library across tabs and storage limits', () => {
     expect(await lib.size()).toBe(1);
   });
 });
+
+describe('Library and a site that rebuilds its pre-built index', () => {
+  it('replaces the site’s documents with the new index on the next visit and keeps the user’s own', async () => {
+    const { mkdirSync } = await import('node:fs');
+    const site = mkdtempSync(join(tmpdir(), 'rebuilt-'));
+    mkdirSync(join(site, 'index'));
+    const embedder = new HashEmbedder();
+    const publish = async (createdAt: string, docs: Array<[string, string]>) => {
+      const documents = docs.map(([id, text]) => ({ id, name: `${id}.txt`, title: id, format: 'text' as const, text }));
+      const passages = docs.map(([id, text]) => ({ id: `${id}#0`, docId: id, title: id, text, index: 0, start: 0, end: text.length }));
+      const out = encodePrebuilt({ model: null, documents, passages, vectors: await embedder.embed(passages.map((p) => `${p.title}\n${p.text}`)), createdAt });
+      writeFileSync(join(site, 'index/library.json'), out.json);
+      writeFileSync(join(site, 'index/vectors.bin'), out.vectors);
+      writeFileSync(join(site, 'index/version.json'), out.version);
+    };
+    const dbName = `rebuilt-${n++}`;
+    const opts = { dbName, seed: true, baseUrl: 'http://site.test/', fetch: fileFetch(site) };
+    await publish('2026-01-01T00:00:00.000Z', [['anchors', 'Anchors hold ships.'], ['sails', 'Sails catch wind.']]);
+    const first = await library(opts);
+    await first.addText('Mine', 'My own notes on knots.');
+    first.close();
+
+    const same = fileFetch(site);
+    const unchanged = await library({ ...opts, fetch: same });
+    expect(same.requests.map((u) => u.replace('http://site.test/', ''))).toEqual(['index/version.json']);
+    unchanged.close();
+
+    await publish('2026-02-01T00:00:00.000Z', [['sails', 'Sails catch wind.'], ['rudders', 'Rudders steer boats.']]);
+    const again = await library(opts);
+    expect((await again.list()).map((d) => d.title).sort()).toEqual(['Mine', 'rudders', 'sails']);
+    expect(await again.size()).toBe(3);
+    expect((await again.retriever.retrieve('rudders steer', 1))[0]!.title).toBe('rudders');
+    expect(again.warnings).toEqual([]);
+  });
+});
