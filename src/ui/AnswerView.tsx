@@ -3,6 +3,7 @@ import type { AnswerState } from '../app/answer-state';
 import { siblingsOf } from '../app/answer-state';
 import type { Candidate } from '../core/types';
 import { BeamTree } from './BeamTree';
+import { AnswerMetrics } from './eval/AnswerMetrics';
 import { Segment } from './Segment';
 
 export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onOpenPassage: (c: Candidate) => void }) {
@@ -52,6 +53,9 @@ export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onO
         <p className="error" role="alert">
           {answer.error}
         </p>
+      )}
+      {answer.status === 'done' && ranking && ranking.best.length > 0 && answer.question && (
+        <AnswerMetrics question={answer.question} ranking={ranking} />
       )}
       {tree && ranking && tree.candidates.length > 0 && !running && <BeamTree tree={tree} ranking={ranking} />}
     </section>

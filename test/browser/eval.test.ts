@@ -86,4 +86,28 @@ describe('evaluation page (e2e build)', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('measures an answer on the answer page on request, naming the models', { timeout: 300_000 }, async () => {
+    const context = await browser.newContext();
+    await context.addInitScript((s) => localStorage.setItem('selfrag.settings', s), JSON.stringify({ ...SETTINGS, settings: { ...SETTINGS.settings, decode: { ...SETTINGS.settings.decode, mode: 'always' } } }));
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${served.url}?modelPack=tiny`);
+    await page.fill('#question', 'Which place has the largest tidal range?');
+    await page.getByTestId('ask').click();
+    await page.waitForSelector('[data-testid=answer][data-status=done]', { timeout: 240_000 });
+    const panel = page.getByTestId('answer-metrics');
+    // Nothing is measured (no model is called) until the user asks for it.
+    expect(await panel.getAttribute('data-status')).toBe('idle');
+    await panel.getByRole('button', { name: 'Measure faithfulness and relevance' }).click();
+    await page.waitForSelector('[data-testid=answer-metrics][data-status=done]', { timeout: 120_000 });
+    for (const metric of ['faithfulness', 'answerRelevance', 'contextRelevance']) {
+      expect(await panel.locator(`dd[data-metric=${metric}]`).textContent()).toMatch(/^(\d\.\d\d|n\/a)/);
+    }
+    expect(await panel.textContent()).toContain('nli: tiny/nli');
+    await page.screenshot({ path: join(OUTPUT_DIR, 'answer-metrics.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

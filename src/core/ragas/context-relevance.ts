@@ -26,7 +26,7 @@ export async function contextRelevance(
   if (!reply.includes(INSUFFICIENT)) {
     const seen = new Set<string>();
     for (const line of reply.split('\n')) {
-      for (const s of splitSentences(line.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, ''))) {
+      for (const s of splitSentences(line.replace(/^\s*(?:(?:[-*•]|\d+[.)])\s+|context\s*:\s*)/i, ''))) {
         const key = normaliseSentence(s);
         const original = byNorm.get(key);
         if (original === undefined) invented++;

@@ -8,30 +8,41 @@ import './eval.css';
 const fmt = (v: number | null) => (v === null ? 'n/a' : v.toFixed(2));
 
 /**
- * RAGAS metrics beside a finished answer. Mount it only once the answer is shown; it starts
- * on its own, never holds the answer back, and is cancelled when the answer changes or the
- * component goes away.
+ * RAGAS metrics beside a finished answer. Mount it only once the answer is shown; it never
+ * holds the answer back and is cancelled when the answer changes or the component goes away.
+ * It waits for the user's click unless `auto`: the metrics cost several generator calls, and
+ * re-ranking must stay free of model calls.
  */
-export function AnswerMetrics({ question, ranking, services }: { question: string; ranking: Ranking; services?: Services }) {
-  const [state, setState] = useState<MetricsState>({ status: 'running' });
+export function AnswerMetrics({ question, ranking, services, auto = false }: { question: string; ranking: Ranking; services?: Services; auto?: boolean }) {
   const input = useMemo(() => answerForMetrics(question, ranking), [question, ranking]);
-  // A re-rank that keeps the same answer and citations must not restart (and so cancel) the measurement.
+  // Identity of the answer being measured: a re-rank that keeps the same text and citations
+  // must not restart (and so cancel) the measurement; a different answer starts afresh.
   const key = `${input.question}\u0000${input.answer}\u0000${input.contexts.map((c) => c.id).join(',')}`;
+  const [requestedKey, setRequestedKey] = useState<string | null>(null);
+  const [result, setResult] = useState<{ key: string; state: MetricsState } | null>(null);
+  const requested = auto || requestedKey === key;
+  const state = result?.key === key ? result.state : null;
   useEffect(() => {
+    if (!requested) return;
     if (!input.answer) {
-      setState({ status: 'failed', message: 'There is no answer text to measure.' });
+      setResult({ key, state: { status: 'failed', message: 'There is no answer text to measure.' } });
       return;
     }
     const s = services ?? getServices();
-    return measureAnswer(input, () => ragasPorts(s), setState);
-  }, [key, services]);
+    return measureAnswer(input, () => ragasPorts(s), (st) => setResult({ key, state: st }));
+  }, [key, services, requested]);
 
   return (
-    <aside className="answer-metrics" aria-label="Answer quality (RAGAS)" data-testid="answer-metrics" data-status={state.status}>
+    <aside className="answer-metrics" aria-label="Answer quality (RAGAS)" data-testid="answer-metrics" data-status={state?.status ?? 'idle'}>
       <h3>Answer quality (RAGAS)</h3>
-      {state.status === 'running' && <p className="muted">Measuring faithfulness and relevance…</p>}
-      {state.status === 'failed' && <p className="muted">Could not measure this answer: {state.message}</p>}
-      {state.status === 'done' && (
+      {(state === null || state.status === 'cancelled') && (
+        <button type="button" onClick={() => setRequestedKey(key)} disabled={requested && state === null}>
+          Measure faithfulness and relevance
+        </button>
+      )}
+      {state?.status === 'running' && <p className="muted">Measuring faithfulness and relevance…</p>}
+      {state?.status === 'failed' && <p className="muted">Could not measure this answer: {state.message}</p>}
+      {state?.status === 'done' && (
         <>
           <dl>
             <dt>Faithfulness</dt>

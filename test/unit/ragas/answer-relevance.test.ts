@@ -4,7 +4,7 @@ import { ruleWriter, tableEmbedder } from './fakes';
 
 describe('RAGAS answer relevance', () => {
   it('AR is the mean cosine between the real question and the generated ones', async () => {
-    const writer = ruleWriter([['Generate a question for the given answer: answer: Paris is the capital.', '1. What is the capital of France?\n2. Which city is the capital?\n3. Is Paris big?']]);
+    const writer = ruleWriter([['Generate a question for the given answer: answer: Paris is the capital.', '1. What is the capital of France?\nquestion 2: Which city is the capital?\n3. Is Paris big?']]);
     const embedder = tableEmbedder({
       'What is the French capital?': [2, 0], // not unit length on purpose
       'What is the capital of France?': [1, 0], // cos 1

@@ -10,7 +10,7 @@ const models = { writer: 'W' };
 
 describe('RAGAS context relevance', () => {
   it('CR = extracted sentences / total context sentences', async () => {
-    const writer = ruleWriter([['Please extract relevant sentences', 'It was directed by Christopher Nolan.\n- cillian   murphy stars as Oppenheimer.']]);
+    const writer = ruleWriter([['Please extract relevant sentences', 'context: It was directed by Christopher Nolan.\n- cillian   murphy stars as Oppenheimer.']]);
     const cr = await contextRelevance('Who directed Oppenheimer and who stars?', contexts, { writer, models });
     expect(writer.prompts[0]).toContain('return the phrase "Insufficient Information"');
     expect(cr.totalSentences).toBe(5);

@@ -11,7 +11,8 @@ describe('RAGAS faithfulness', () => {
     const writer = ruleWriter([['create one or more statements', '1. directed by Christopher Nolan\n- Cillian Murphy stars as Oppenheimer.\n3. Tom Cruise stars in it.']]);
     const critic = containsCritic();
     const f = await faithfulness(Q, 'Nolan directed it; Murphy and Cruise star.', contexts, { writer, critic, models });
-    expect(writer.prompts[0]).toContain(`Given a question and answer, create one or more statements from each sentence in the given answer. question: ${Q} answer:`);
+    expect(writer.prompts[0]).toContain('Given a question and answer, create one or more statements from each sentence in the given answer.');
+    expect(writer.prompts[0]?.endsWith(`question: ${Q}\nanswer: Nolan directed it; Murphy and Cruise star.`)).toBe(true);
     expect(f.statements.map((s) => s.statement)).toEqual(['directed by Christopher Nolan', 'Cillian Murphy stars as Oppenheimer.', 'Tom Cruise stars in it.']);
     expect(f.score).toBeCloseTo(2 / 3, 12);
     expect(f.unsupported).toEqual(['Tom Cruise stars in it.']);
