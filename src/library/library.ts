@@ -3,7 +3,7 @@
 // (in its worker) is rebuilt from it at start-up.
 import type { ChunkOptions } from '../core/chunk';
 import type { Embedder, Passage, Retriever, ScoredPassage } from '../core/ports';
-import { normalise } from '../core/vector-index';
+import { normalise, type IndexKind } from '../core/vector-index';
 import { embedPassages, prepareFile, type PreparedDocument } from './ingest';
 import type { IndexHandle } from './index-host';
 import { RefusedFile, type PdfLoader, type RawFile } from './parse';
@@ -174,6 +174,11 @@ export class Library {
 
   async size(): Promise<number> {
     return this.opts.index.size();
+  }
+
+  /** Which vector index serves retrieval ('flat' or 'voy'), for the status panel. */
+  async indexKind(): Promise<IndexKind> {
+    return this.opts.index.kind();
   }
 
   /** Closes the database and stops the index worker; the object is unusable afterwards. */

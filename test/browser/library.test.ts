@@ -116,7 +116,7 @@ describe('document library in the browser', () => {
     const { page } = await openPage();
     const results: Record<string, string[]> = {};
     for (const kind of ['flat', 'voy'] as const) {
-      await call(page, 'open', { dbName: `kind-${kind}`, indexKind: kind });
+      expect((await call(page, 'open', { dbName: `kind-${kind}`, indexKind: kind })).kind).toBe(kind);
       await call(page, 'addText', 'Bread', 'Sourdough bread rises with a starter of wild yeast.');
       const [bees] = await call(page, 'addText', 'Bees', 'Bees dance to show where flowers are.');
       await call(page, 'addText', 'Tides', 'The moon raises tides on the sea.');
@@ -146,7 +146,7 @@ describe('document library in the browser', () => {
     const built = await indexFolder({ folder: join(ROOT, 'public/sample'), out: join(site, 'index'), embedder: new HashEmbedder(256), model: 'hash-256' });
     const { page } = await openPage();
     const opened = await call(page, 'open', { dbName: 'prebuilt', seed: true, site: 'indexed-site/', embedderId: 'hash-256' });
-    expect(opened).toEqual({ warnings: [], size: built.passages });
+    expect(opened).toEqual({ warnings: [], size: built.passages, kind: 'flat' });
     const docs = await call(page, 'list');
     expect(docs).toHaveLength(built.documents);
     expect(docs.every((d) => d.origin === 'prebuilt')).toBe(true);

@@ -24,7 +24,7 @@ const api = {
       ...(opts.indexKind ? { indexKind: opts.indexKind } : {}),
       ...(opts.embedderId ? { embedderId: opts.embedderId } : {}),
     });
-    return { warnings: lib.warnings, size: await lib.size() };
+    return { warnings: lib.warnings, size: await lib.size(), kind: await lib.indexKind() };
   },
   async addFile(name: string, content: string, type = '') {
     const r = await need().addFiles([new File([content], name, { type })]);
