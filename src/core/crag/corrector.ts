@@ -45,6 +45,17 @@ interface Evaluated {
 export function createCorrector(deps: CorrectorDeps): Corrector {
   const settings = resolveCragSettings(deps.settings);
   const online = deps.online ?? (() => true);
+  // The decode corrects every retrieval step of a question; its keywords do not change, and
+  // each rewrite is a generator call. Failed or aborted rewrites are not kept.
+  const rewrites = new Map<string, string>();
+  async function keywords(question: string, signal?: AbortSignal): Promise<string> {
+    const known = rewrites.get(question);
+    if (known !== undefined) return known;
+    const fresh = await rewriteQuery(deps.writer, question, signal);
+    if (rewrites.size >= 32) rewrites.delete(rewrites.keys().next().value as string);
+    rewrites.set(question, fresh);
+    return fresh;
+  }
 
   async function evaluate(question: string, passages: ScoredPassage[], source: KnowledgeSource, signal?: AbortSignal): Promise<Evaluated[]> {
     if (!passages.length) return [];
@@ -90,7 +101,7 @@ export function createCorrector(deps: CorrectorDeps): Corrector {
       if (action !== 'correct' || knowledge.length === 0) {
         if (action === 'correct') notes.push('refinement kept nothing; searching again');
         signal?.throwIfAborted();
-        rewrite = await rewriteQuery(deps.writer, question, signal);
+        rewrite = await keywords(question, signal);
         signal?.throwIfAborted();
         const seen = new Set(passages.map((p) => p.id));
         const found = (await deps.retriever.retrieve(rewrite, settings.k, signal)).filter((p) => !seen.has(p.id));

@@ -48,6 +48,18 @@ describe('createCorrector: Incorrect → rewrite and retry', () => {
     ]);
   });
 
+  it('rewrites a question once, however many retrieval steps of its decode are corrected', async () => {
+    const writer = scriptedWriter(['Ada Lovelace, born', 'Other, question']);
+    const retriever = tableRetriever({});
+    const c = createCorrector({ score: scorer().score, writer, retriever });
+    await c.correct(Q, [passage('old#0', 'BAD.')]);
+    const again = await c.correct(Q, [passage('old#1', 'BAD again.')]);
+    expect(again.rewrite).toBe('Ada Lovelace, born');
+    expect(writer.prompts).toHaveLength(1);
+    expect(retriever.queries).toEqual(['Ada Lovelace, born', 'Ada Lovelace, born']);
+    expect((await c.correct('Another question?', [])).rewrite).toBe('Other, question');
+  });
+
   it('falls back to the question when the rewrite is empty', async () => {
     const writer = scriptedWriter(['   \n  ']);
     const retriever = tableRetriever({ [Q]: [passage('n#0', 'GOOD answer.')] });
