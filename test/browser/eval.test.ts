@@ -45,6 +45,11 @@ describe('evaluation page (e2e build)', () => {
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Line 2: "answers" must be a non-empty list');
     expect(await page.getByRole('button', { name: 'Run evaluation' }).isDisabled()).toBe(true);
 
+    const lower = page.getByLabel(/lower threshold/);
+    await lower.fill('0.9');
+    await page.getByText('CRAG setting "lower" (0.9) must not exceed "upper" (0.5)').waitFor();
+    await lower.fill('0.05');
+
     await page.getByRole('button', { name: 'Load the sample set' }).click();
     await page.getByText(`${SAMPLE_LINES} questions ready.`).waitFor();
     await page.getByRole('button', { name: 'Run evaluation' }).click();

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { getServices, type Services } from '../../app/services';
 import { loadSettings } from '../../app/settings';
-import { DEFAULT_CRAG_SETTINGS, type NoEvidencePolicy } from '../../core/crag/settings';
+import { DEFAULT_CRAG_SETTINGS, resolveCragSettings, type NoEvidencePolicy } from '../../core/crag/settings';
 import { createWikipediaSearch } from '../../external/wikipedia';
 import { CONFIGS, type ConfigId } from './configurations';
 import { evalPorts } from './connect';
@@ -24,6 +24,8 @@ export default function EvalPage({ services }: { services?: Services }) {
   const [ragas, setRagas] = useState(true);
   const [noEvidence, setNoEvidence] = useState<NoEvidencePolicy>(DEFAULT_CRAG_SETTINGS.noEvidence);
   const [wikipedia, setWikipedia] = useState(false);
+  const [upper, setUpper] = useState(String(DEFAULT_CRAG_SETTINGS.upper));
+  const [lower, setLower] = useState(String(DEFAULT_CRAG_SETTINGS.lower));
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [records, setRecords] = useState<QuestionRecord[]>([]);
   const [runItems, setRunItems] = useState<EvalItem[]>([]);
@@ -34,6 +36,13 @@ export default function EvalPage({ services }: { services?: Services }) {
   const ran = useMemo(() => CONFIGS.map((c) => c.id).filter((c) => records.some((r) => r.config === c)), [records]);
   const summary = useMemo(() => summarise(records, ran), [records, ran]);
   const running = phase.kind === 'running';
+  const crag = useMemo(() => {
+    try {
+      return { settings: resolveCragSettings({ upper: Number(upper), lower: Number(lower), noEvidence, externalEnabled: wikipedia }), error: null };
+    } catch (e) {
+      return { settings: null, error: e instanceof Error ? e.message : String(e) };
+    }
+  }, [upper, lower, noEvidence, wikipedia]);
 
   async function loadSample() {
     try {
@@ -53,7 +62,7 @@ export default function EvalPage({ services }: { services?: Services }) {
   }
 
   async function run() {
-    if (!parsed || parsed.errors.length || !configs.length) return;
+    if (!parsed || parsed.errors.length || !configs.length || !crag.settings) return;
     const ac = new AbortController();
     abort.current = ac;
     setRecords([]);
@@ -69,7 +78,7 @@ export default function EvalPage({ services }: { services?: Services }) {
         configs: order,
         decode: settings.decode,
         rank: settings.rank,
-        crag: { noEvidence, externalEnabled: wikipedia },
+        crag: crag.settings,
         ragas,
         signal: ac.signal,
         onRecord: (r, done, total) => {
@@ -91,7 +100,7 @@ export default function EvalPage({ services }: { services?: Services }) {
       createdAt: new Date().toISOString(),
       questionSet: setName || 'pasted',
       models,
-      settings: { decode: settings.decode, rank: settings.rank, crag: { ...DEFAULT_CRAG_SETTINGS, noEvidence, externalEnabled: wikipedia }, ragas },
+      settings: { decode: settings.decode, rank: settings.rank, crag: crag.settings, ragas },
       summary,
       records,
     });
@@ -150,6 +159,19 @@ export default function EvalPage({ services }: { services?: Services }) {
           <input type="checkbox" checked={ragas} onChange={(e) => setRagas(e.target.checked)} /> Compute RAGAS metrics
         </label>
         <label className="eval-check">
+          Self-CRAG upper threshold (Correct when a passage scores above it):{' '}
+          <input type="number" min={0} max={1} step={0.01} value={upper} onChange={(e) => setUpper(e.target.value)} />
+        </label>
+        <label className="eval-check">
+          Self-CRAG lower threshold (Incorrect when every passage scores below it):{' '}
+          <input type="number" min={0} max={1} step={0.01} value={lower} onChange={(e) => setLower(e.target.value)} />
+        </label>
+        {crag.error && (
+          <p className="eval-error" role="alert">
+            {crag.error}
+          </p>
+        )}
+        <label className="eval-check">
           Self-CRAG without evidence:{' '}
           <select value={noEvidence} onChange={(e) => setNoEvidence(e.target.value as NoEvidencePolicy)}>
             <option value="answer-without-retrieval">answer without retrieval (marked)</option>
@@ -163,7 +185,7 @@ export default function EvalPage({ services }: { services?: Services }) {
       </fieldset>
 
       <div className="eval-actions">
-        <button type="button" onClick={() => void run()} disabled={running || !parsed || parsed.errors.length > 0 || !configs.length}>
+        <button type="button" onClick={() => void run()} disabled={running || !parsed || parsed.errors.length > 0 || !configs.length || !crag.settings}>
           Run evaluation
         </button>{' '}
         <button type="button" onClick={() => abort.current?.abort()} disabled={!running}>
