@@ -21,6 +21,7 @@ const storage = (() => {
 
 const fromUrl = readUrlState(location.search, loadSettings(storage));
 const services = getServices();
+services.selectModel(fromUrl.settings.model);
 const controller = createController({ ports: services.ports, decode, rerank, settings: fromUrl.settings, storage });
 
 const shareUrl = () => {

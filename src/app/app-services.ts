@@ -19,6 +19,10 @@ export interface AppServices {
   ports: AnswerPorts;
   /** Starts loading the generator model (otherwise it loads on the first question). */
   loadGenerator(): void;
+  /** Stops a model download in progress (files already fetched stay cached). */
+  cancelGenerator(): void;
+  /** Switches the generator to another catalogue model; it loads on the next question. */
+  selectModel(id: string): void;
   /** Whether a WebGPU adapter exists, and why not. */
   webgpu(): Promise<WebGpuCheck>;
   /** Starts the workers: called after the first paint. */

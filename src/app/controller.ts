@@ -53,6 +53,7 @@ export interface Controller {
   setRank(rank: RankSettings): void;
   setDecode(decode: DecodeSettings): void;
   setCorrective(on: boolean): void;
+  setModel(id: string): void;
   setTheme(theme: Theme): void;
   resetSettings(): void;
   enterEvidenceOnly(reason: string): void;
@@ -227,6 +228,9 @@ export function createController(opts: {
     setCorrective(on) {
       persist({ ...state.settings, corrective: on });
     },
+    setModel(model) {
+      persist({ ...state.settings, model });
+    },
     setTheme(theme) {
       persist({ ...state.settings, theme });
     },
@@ -234,7 +238,7 @@ export function createController(opts: {
       const d = defaultSettings();
       const answer = state.answer.status !== 'running' ? applyRank(state.answer, d.rank, opts.rerank) : state.answer;
       state = { ...state, answer };
-      persist({ ...d, theme: state.settings.theme });
+      persist({ ...d, theme: state.settings.theme, model: state.settings.model });
     },
     enterEvidenceOnly(reason) {
       set({ evidenceOnly: { reason } });

@@ -11,6 +11,7 @@ import { connectLibrary, type LibraryConnection } from './library-adapter';
 import { evaluatorInput } from './model-config';
 import { createStatusStore, type Progress } from './status';
 import { checkWebGpu } from './webgpu';
+import { DEFAULT_MODEL_ID } from '../generator/catalogue';
 
 export interface Services extends AppServices {
   evaluator(): Promise<Evaluator>;
@@ -77,11 +78,17 @@ export function createServices(search: string, baseURI: string): Services {
   });
 
   let handle: GeneratorHandle | null = null;
-  const generatorHandle = once(async () => {
+  let modelId = DEFAULT_MODEL_ID;
+  let handlePromise: Promise<GeneratorHandle> | null = null;
+  const generatorHandle = () => {
+    handlePromise ??= makeHandle(modelId);
+    return handlePromise;
+  };
+  const makeHandle = async (id: string) => {
     const { createGenerator } = await import('../generator');
     let started = Date.now();
     handle = createGenerator(
-      {},
+      { model: { kind: 'catalogue', id } },
       {
         onProgress: (p: LoadProgress) => {
           if (p.stage === 'checking') started = Date.now();
@@ -96,16 +103,33 @@ export function createServices(search: string, baseURI: string): Services {
       },
     );
     return handle;
-  });
+  };
+
+  const selectModel = (id: string) => {
+    if (id === modelId) return;
+    modelId = id;
+    const old = handlePromise;
+    handlePromise = null;
+    generatorLoad = null;
+    handle = null;
+    void old?.then((h) => {
+      h.cancelLoad();
+      return h.dispose();
+    }).catch(() => undefined);
+    const s = status.get().generator;
+    if (s.state !== 'unavailable') status.update('generator', { state: 'idle', models: [], progress: undefined, error: undefined, suggestion: undefined });
+  };
 
   let generatorLoad: Promise<GeneratorHandle> | null = null;
   const generator = async (): Promise<GeneratorHandle & Writer> => {
     const h = await generatorHandle();
     if (h.state === 'ready') return h;
     generatorLoad ??= (async () => {
+      const loadingModel = modelId;
       status.update('generator', { state: 'loading', error: undefined, suggestion: undefined });
       try {
         await h.load();
+        if (loadingModel !== modelId) throw new Error('Another model was chosen while this one loaded.');
         const gpu = await webgpu();
         status.update('generator', {
           state: 'ready',
@@ -157,6 +181,8 @@ export function createServices(search: string, baseURI: string): Services {
       interrupt: () => handle?.interrupt(),
     },
     loadGenerator: () => void generator().catch(() => undefined),
+    cancelGenerator: () => handle?.cancelLoad(),
+    selectModel,
     webgpu,
     start() {
       void webgpu().then((g) => {

@@ -4,6 +4,7 @@
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../core/defaults';
 import type { CritiqueSource } from '../core/ports';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../core/types';
+import { CATALOGUE, DEFAULT_MODEL_ID } from '../generator/catalogue';
 
 export type Theme = 'system' | 'light' | 'dark';
 
@@ -12,6 +13,8 @@ export interface AppSettings {
   rank: RankSettings;
   /** Self-CRAG: evaluate each retrieval and correct it (refine, re-search) before writing. */
   corrective: boolean;
+  /** Catalogue id of the generator model. */
+  model: string;
   theme: Theme;
 }
 
@@ -35,12 +38,14 @@ export const RANGES = {
 const MODES: readonly RetrievalMode[] = ['adaptive', 'always', 'never'];
 const SOURCES: readonly CritiqueSource[] = ['generator', 'evaluator', 'blend'];
 const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
+const MODELS: readonly string[] = CATALOGUE.map((m) => m.id);
 
 export function defaultSettings(): AppSettings {
   return {
     decode: { ...DEFAULT_DECODE_SETTINGS },
     rank: { ...DEFAULT_RANK_SETTINGS, weights: { ...DEFAULT_RANK_SETTINGS.weights } },
     corrective: false,
+    model: DEFAULT_MODEL_ID,
     theme: 'system',
   };
 }
@@ -95,6 +100,7 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
       hardConstraints: bool(k.hardConstraints, base.rank.hardConstraints),
     },
     corrective: bool(r.corrective, base.corrective),
+    model: oneOf(r.model, MODELS, base.model),
     theme: oneOf(r.theme, THEMES, base.theme),
   };
 }

@@ -38,6 +38,7 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
     decode: { ...base.decode, ...decode },
     rank: { weights: { ...base.rank.weights, ...weights }, hardConstraints: hard ?? base.rank.hardConstraints },
     corrective: crag ?? base.corrective,
+    model: base.model,
     theme: base.theme,
   };
   const q = p.get('q');

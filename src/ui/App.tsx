@@ -107,7 +107,18 @@ export function App(props: { controller: Controller; services: AppServices; init
             ) : (
               state.answer.status !== 'idle' && <AnswerView answer={state.answer} onOpenPassage={setPassageOf} />
             )}
-            <StatusPanel status={status} generatorCalls={state.generatorCalls} now={now} onLoadGenerator={services.loadGenerator} />
+            <StatusPanel
+              status={status}
+              generatorCalls={state.generatorCalls}
+              now={now}
+              model={state.settings.model}
+              onModel={(id) => {
+                controller.setModel(id);
+                services.selectModel(id);
+              }}
+              onLoadGenerator={services.loadGenerator}
+              onCancelGenerator={services.cancelGenerator}
+            />
           </main>
           <TuningPanel
             rank={state.settings.rank}

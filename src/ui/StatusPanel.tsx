@@ -1,5 +1,6 @@
 // Which device each worker runs on and why, which models are loaded, progress.
 import type { StatusMap, WorkerName } from '../app/status';
+import { CATALOGUE } from '../generator/catalogue';
 import { ProgressBar } from './ProgressBar';
 
 const NAMES: Record<WorkerName, string> = {
@@ -10,7 +11,16 @@ const NAMES: Record<WorkerName, string> = {
 
 const STATE_TEXT = { idle: 'not started', loading: 'loading', ready: 'ready', error: 'failed', unavailable: 'unavailable' };
 
-export function StatusPanel(props: { status: StatusMap; generatorCalls: number; now: number; onLoadGenerator: () => void }) {
+export function StatusPanel(props: {
+  status: StatusMap;
+  generatorCalls: number;
+  now: number;
+  model: string;
+  onModel: (id: string) => void;
+  onLoadGenerator: () => void;
+  onCancelGenerator: () => void;
+}) {
+  const generatorState = props.status.generator.state;
   return (
     <section className="panel status" aria-labelledby="status-heading" data-testid="status">
       <h2 id="status-heading">Status</h2>
@@ -34,15 +44,36 @@ export function StatusPanel(props: { status: StatusMap; generatorCalls: number; 
                   {s.error} {s.suggestion}
                 </p>
               )}
-              {name === 'generator' && s.state === 'idle' && (
+              {name === 'generator' && s.state === 'loading' && (
+                <button type="button" onClick={props.onCancelGenerator} data-testid="cancel-model">
+                  Cancel download
+                </button>
+              )}
+              {name === 'generator' && (s.state === 'idle' || s.state === 'error') && (
                 <button type="button" onClick={props.onLoadGenerator}>
-                  Load the model now
+                  {s.state === 'error' ? 'Try loading again' : 'Load the model now'}
                 </button>
               )}
             </li>
           );
         })}
       </ul>
+      <div className="select">
+        <label htmlFor="model">Language model</label>
+        <select
+          id="model"
+          value={props.model}
+          disabled={generatorState === 'loading'}
+          onChange={(e) => props.onModel(e.target.value)}
+          data-testid="model"
+        >
+          {CATALOGUE.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label} · about {Math.round(m.builds.f32.vramMB / 100) / 10} GB
+            </option>
+          ))}
+        </select>
+      </div>
       <p className="muted">
         Model calls this session: <span data-testid="generator-calls">{props.generatorCalls}</span>
       </p>

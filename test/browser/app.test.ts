@@ -208,6 +208,7 @@ describe('answer page', () => {
     await page.getByTestId('w-rel').fill('2.5');
     await page.getByTestId('hard').check();
     await page.getByTestId('theme').selectOption('dark');
+    await page.getByTestId('model').selectOption('qwen2.5-0.5b');
 
     await page.reload();
     await page.getByTestId('doc').first().waitFor();
@@ -216,7 +217,9 @@ describe('answer page', () => {
     expect(await page.getByTestId('w-rel').inputValue()).toBe('2.5');
     expect(await page.getByTestId('hard').isChecked()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.getByTestId('model').inputValue()).toBe('qwen2.5-0.5b');
     await ask(page, 'Why does the sea have tides?');
+    expect(await page.locator('[data-worker=generator]').innerText()).toContain('Qwen2.5-0.5B-Instruct');
     await shot(page, 'dark-theme');
   });
 
@@ -303,6 +306,7 @@ describe('without WebGPU', () => {
 describe('embedded in an iframe', () => {
   let parent: Served;
   let stranger: Served;
+  let own: Browser;
   const dir = mkdtempSync(join(tmpdir(), 'embed-'));
 
   beforeAll(async () => {
@@ -316,12 +320,19 @@ describe('embedded in an iframe', () => {
         f.src = new URLSearchParams(location.search).get('app');
         document.body.append(f);
         window.askApp = (q) => f.contentWindow.postMessage({ type: 'ask', question: q, id: 'q1' }, '*');
+        // An embedder that may have missed 'ready' pings until the app answers.
+        const ping = setInterval(() => {
+          if (window.replies.some((r) => r.data.type === 'ready' || r.data.type === 'pong')) clearInterval(ping);
+          else f.contentWindow.postMessage({ type: 'ping' }, '*');
+        }, 250);
       </script></body></html>`,
     );
     parent = await serveDir(dir);
     stranger = await serveDir(dir);
+    own = await launchBrowser();
   });
   afterAll(async () => {
+    await own?.close();
     await parent?.close();
     await stranger?.close();
   });
@@ -330,12 +341,16 @@ describe('embedded in an iframe', () => {
 
   it('answers an allowed origin and ignores an unknown one', async () => {
     const allowedOrigin = new URL(parent.url).origin;
-    const context = await browser.newContext();
+    const context = await own.newContext();
     contexts.push(context);
 
     const host = await context.newPage();
     await host.goto(`${parent.url}?app=${encodeURIComponent(appUrl(allowedOrigin))}`);
-    await host.waitForFunction(() => (window as unknown as { replies: { data: { type: string } }[] }).replies.some((r) => r.data.type === 'ready'), null, { timeout: 60_000 });
+    await host.waitForFunction(
+      () => (window as unknown as { replies: { data: { type: string } }[] }).replies.some((r) => ['ready', 'pong'].includes(r.data.type)),
+      null,
+      { timeout: 60_000 },
+    );
     await host.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'));
     const answer = await host.waitForFunction(
       () => (window as unknown as { replies: { data: { type: string } }[] }).replies.find((r) => r.data.type === 'answer' || r.data.type === 'error'),
@@ -358,6 +373,7 @@ describe('embedded in an iframe', () => {
     await expect.poll(() => logs.some((l) => l.includes('[embed] ignored') && l.includes(new URL(stranger.url).origin)), { timeout: 30_000 }).toBe(true);
     const frame = other.frames().find((f) => f.url().startsWith(served.url))!;
     expect(await frame.locator('[data-testid=answer]').count()).toBe(0);
+    // Its pings were ignored too: the stranger got nothing back, not even 'ready'.
     expect(await other.evaluate(() => (window as unknown as { replies: unknown[] }).replies)).toEqual([]);
   });
 });

@@ -30,6 +30,7 @@ describe('settings store', () => {
           decode: { beamWidth: 2.5, threshold: 7, mode: 'always', passagesPerStep: '4' },
           rank: { weights: { rel: 'x', sup: 1.7 }, hardConstraints: 'maybe' },
           theme: '<script>',
+          model: 'not-a-model',
         },
       }),
     });
@@ -42,6 +43,7 @@ describe('settings store', () => {
     expect(s.rank.weights.rel).toBe(defaultSettings().rank.weights.rel);
     expect(s.rank.hardConstraints).toBe(false);
     expect(s.theme).toBe('system');
+    expect(s.model).toBe(defaultSettings().model);
   });
 
   it('falls back to defaults on corrupt JSON, another version, or a throwing storage', () => {
