@@ -73,6 +73,8 @@ describe('evaluation page (e2e build)', () => {
     }
     expect(await page.locator('svg[aria-label="Metrics by configuration"] rect').count()).toBeGreaterThan(8);
     await page.screenshot({ path: join(OUTPUT_DIR, 'eval-report.png'), fullPage: true });
+    await page.locator('table[aria-label="Summary by configuration"]').screenshot({ path: join(OUTPUT_DIR, 'eval-summary.png') });
+    await page.locator('.eval-chart').screenshot({ path: join(OUTPUT_DIR, 'eval-chart.png') });
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
     const data = JSON.parse(readFileSync((await download.path()) as string, 'utf8')) as EvalExport;
