@@ -1,12 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createController } from './app/controller';
+import { createController, type DecodeFn } from './app/controller';
 import { createEmbedBridge, parseAllowedOrigins } from './app/embed';
 import { answerMessage } from './app/embed-answer';
 import { getServices } from './app/services';
 import { loadSettings } from './app/settings';
 import { readUrlState, writeUrlState } from './app/url-state';
-import { decode } from './core/decode';
 import { rerank } from './core/rerank';
 import { App } from './ui/App';
 import './ui/styles.css';
@@ -22,6 +21,8 @@ const storage = (() => {
 const fromUrl = readUrlState(location.search, loadSettings(storage));
 const services = getServices();
 services.selectModel(fromUrl.settings.model);
+// The decode loop loads with the first question; re-ranking (sliders) is needed at once.
+const decode: DecodeFn = (...args) => import('./core/decode').then((m) => m.decode(...args));
 const controller = createController({ ports: services.ports, decode, rerank, settings: fromUrl.settings, storage });
 
 const shareUrl = () => {

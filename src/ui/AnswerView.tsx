@@ -1,10 +1,13 @@
 // The answer as chosen segments, plus what is being written right now.
+import { lazy, Suspense } from 'react';
 import type { AnswerState } from '../app/answer-state';
 import { siblingsOf } from '../app/answer-state';
 import type { Candidate } from '../core/types';
 import { BeamTree } from './BeamTree';
-import { AnswerMetrics } from './eval/AnswerMetrics';
 import { Segment } from './Segment';
+
+// RAGAS (engineer E's) loads only when an answer is finished, keeping it out of the first page load.
+const AnswerMetrics = lazy(() => import('./eval/AnswerMetrics').then((m) => ({ default: m.AnswerMetrics })));
 
 export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onOpenPassage: (c: Candidate) => void }) {
   const { tree, ranking } = answer;
@@ -55,7 +58,9 @@ export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onO
         </p>
       )}
       {answer.status === 'done' && ranking && ranking.best.length > 0 && answer.question && (
-        <AnswerMetrics question={answer.question} ranking={ranking} />
+        <Suspense fallback={null}>
+          <AnswerMetrics question={answer.question} ranking={ranking} />
+        </Suspense>
       )}
       {tree && ranking && tree.candidates.length > 0 && !running && <BeamTree tree={tree} ranking={ranking} />}
     </section>
