@@ -258,6 +258,16 @@ describe('answer page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('marks segments written without retrieval', async () => {
+    const { page } = await open();
+    await page.locator('#mode').selectOption('never');
+    await ask(page, 'Why does the sea have tides?');
+    const first = page.getByTestId('segment').first();
+    expect(await first.getByTestId('no-retrieval').innerText()).toBe('written without retrieval');
+    expect(await first.getByTestId('citation').count()).toBe(0);
+    expect(await first.locator('[data-badge=isuse]').count()).toBe(1);
+  });
+
   it('works by keyboard alone: ask, open a citation, and move a weight', async () => {
     const { page } = await open();
     await page.locator('#question').focus();

@@ -127,3 +127,38 @@ describe('answer controller', () => {
     expect(s.answer.status).toBe('done');
   });
 });
+
+describe('answer state while decoding', async () => {
+  const { applyEvent, initialAnswerState, startRun } = await import('../../../src/app/answer-state');
+  it('streams candidate text and drops it once the candidate is finished', async () => {
+    const rank = defaultSettings().rank;
+    let s = startRun(initialAnswerState, 'q', defaultSettings().decode);
+    s = applyEvent(s, { type: 'text', depth: 0, parentId: null, passageId: 'p1', text: 'Tides' }, rank, rerank);
+    s = applyEvent(s, { type: 'text', depth: 0, parentId: null, passageId: 'p1', text: 'Tides rise' }, rank, rerank);
+    s = applyEvent(s, { type: 'text', depth: 0, parentId: null, passageId: 'p2', text: 'Moon' }, rank, rerank);
+    expect(s.streaming.map((x) => x.text)).toEqual(['Tides rise', 'Moon']);
+    const passage = { id: 'p1', docId: 'd', title: 't', text: 'Tides rise.', index: 0, score: 1 };
+    s = applyEvent(
+      s,
+      {
+        type: 'candidate',
+        candidate: {
+          id: 'c0',
+          parentId: null,
+          depth: 0,
+          text: 'Tides rise.',
+          passage,
+          retrieve: { probs: null, retrieved: true, reason: 'always' },
+          rel: { relevant: 0.9, irrelevant: 0.1 },
+          fromGenerator: {},
+          tokenCount: 3,
+          done: true,
+        },
+      },
+      rank,
+      rerank,
+    );
+    expect(s.streaming.map((x) => x.text)).toEqual(['Moon']);
+    expect(s.ranking?.best.map((b) => b.candidate.id)).toEqual(['c0']);
+  });
+});
