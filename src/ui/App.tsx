@@ -44,6 +44,9 @@ export function App(props: { controller: Controller; services: AppServices; init
 
   return (
     <div className="app">
+      <a className="skip" href="#question">
+        Skip to the question
+      </a>
       <header className="top">
         <h1>Self-RAG in your browser</h1>
         <nav aria-label="Pages">
