@@ -21,7 +21,8 @@ export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ra
             <th scope="col">Passage</th>
             <th scope="col">p(Relevant)</th>
             <th scope="col">p(Full / Partial / None)</th>
-            <th scope="col">p(Utility 5)</th>
+            <th scope="col">ISSUP</th>
+            <th scope="col">ISUSE (−1…1)</th>
             <th scope="col">Segment score</th>
             <th scope="col">Path score</th>
             <th scope="col">Beam</th>
@@ -43,7 +44,8 @@ export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ra
                 <td>
                   {k.sup ? `${fmt(k.sup.probs.full)} / ${fmt(k.sup.probs.partial)} / ${fmt(k.sup.probs.none)}` : '–'}
                 </td>
-                <td>{fmt(k.use?.probs[4])}</td>
+                <td>{fmt(k.sup?.score)}</td>
+                <td>{fmt(k.use?.score)}</td>
                 <td>{fmt(s?.segmentScore, 3)}</td>
                 <td>{fmt(s?.pathScore, 3)}</td>
                 <td>{s?.pruned ? `dropped (${s.pruned})` : s?.inBeam ? 'kept' : 'not kept'}</td>
