@@ -193,7 +193,20 @@ export function createController(opts: {
       if (state.settings.rank !== rank) setAnswer((a) => ({ ...applyRank(a, state.settings.rank, opts.rerank), changed: [] }));
     } catch (e) {
       if (!current()) return;
-      setAnswer((a) => (isAbort(e) ? { ...a, status: 'stopped', streaming: [] } : failRun(a, message(e))));
+      if (isAbort(e)) return setAnswer((a) => ({ ...a, status: 'stopped', streaming: [] }));
+      // The core hands back what it finished before the bad input: keep showing it.
+      const partial = (e as { partial?: AnswerTree }).partial;
+      setAnswer((a) => {
+        let kept = a;
+        if (partial && partial.candidates.length > 0) {
+          try {
+            kept = { ...a, tree: partial, ranking: opts.rerank(partial, state.settings.rank) };
+          } catch {
+            // keep the streamed state
+          }
+        }
+        return failRun(kept, message(e));
+      });
     } finally {
       if (abort === ctrl) abort = null;
     }

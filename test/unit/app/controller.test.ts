@@ -162,3 +162,25 @@ describe('answer state while decoding', async () => {
     expect(s.ranking?.best.map((b) => b.candidate.id)).toEqual(['c0']);
   });
 });
+
+describe('a generator that breaks mid-answer', () => {
+  it('keeps the finished segments and says what went wrong', async () => {
+    const good = syntheticGenerator({ seed: 9 });
+    let n = 0;
+    const flaky: Generator = {
+      decideRetrieval: (r) => good.decideRetrieval(r),
+      generateSegments: async (reqs) => {
+        if (++n === 2) throw new Error('The GPU stopped responding.');
+        return good.generateSegments(reqs);
+      },
+    };
+    const { c } = setup(Promise.resolve(flaky));
+    await c.ask('q');
+    const a = c.getState().answer;
+    expect(a.error).toContain('The GPU stopped responding.');
+    expect(a.status).toBe('stopped');
+    expect(a.ranking!.best.length).toBe(1);
+    await c.ask('again');
+    expect(c.getState().answer.error).toBeNull();
+  });
+});
