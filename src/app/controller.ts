@@ -1,7 +1,7 @@
 // The page's state and intents, framework-free so it can be tested in Node with
 // fake ports. React subscribes with useSyncExternalStore; the UI only renders
 // this state and calls these methods.
-import type { Corrector, Critic, Generator, Retriever } from '../core/ports';
+import type { Corrector, Critic, Generator, RelProbs, Retriever } from '../core/ports';
 import type { DecodeEvent, DecodeResult, DecodeSettings, RankSettings, Ranking, AnswerTree } from '../core/types';
 import {
   applyEvent,
@@ -41,7 +41,7 @@ export interface AppState {
   evidenceOnly: { reason: string } | null;
   /** Calls made to the generator since the page loaded (decideRetrieval + generateSegments). */
   generatorCalls: number;
-  /** Rank weights last used for the shown ranking (for the "changed" marks). */
+  /** How long the last weight change took to re-rank the stored tree. */
   lastRerankMs: number | null;
 }
 
@@ -123,7 +123,7 @@ export function createController(opts: {
   async function askEvidence(question: string, runId: number, signal: AbortSignal) {
     const retriever = await opts.ports.retriever();
     const passages = await retriever.retrieve(question, Math.max(5, state.settings.decode.passagesPerStep), signal);
-    let rels: (import('../core/ports').RelProbs | null)[] = passages.map(() => null);
+    let rels: (RelProbs | null)[] = passages.map(() => null);
     try {
       const critic = await opts.ports.critic();
       if (critic && passages.length > 0) rels = await critic.relevance(question, passages, signal);
