@@ -86,7 +86,13 @@ export function applyEvent(s: AnswerState, ev: DecodeEvent, rank: RankSettings, 
       const c = ev.candidate;
       const tree = { ...s.tree, candidates: [...s.tree.candidates, c] };
       const key = streamKey(c.depth, c.parentId, c.passage?.id ?? null);
-      return { ...s, tree, ranking: rerank(tree, rank), streaming: s.streaming.filter((x) => x.key !== key) };
+      let ranking = s.ranking;
+      try {
+        ranking = rerank(tree, rank);
+      } catch {
+        // A provisional ranking is a preview; the decode itself reports bad input.
+      }
+      return { ...s, tree, ranking, streaming: s.streaming.filter((x) => x.key !== key) };
     }
     default:
       return s;
