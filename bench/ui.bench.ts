@@ -53,7 +53,7 @@ createRoot(document.getElementById('root')!).render(<App />);
 `,
   );
   const out = join(tmp, 'baseline-dist');
-  await build({ root: src, base: './', configFile: false, logLevel: 'warn', plugins: [react()], build: { outDir: out, target: 'es2022' } });
+  await build({ root: src, base: './', configFile: false, logLevel: 'warn', plugins: [react()], build: { outDir: out, emptyOutDir: true, target: 'es2022' } });
   return out;
 }
 
@@ -76,7 +76,7 @@ async function buildRerankPage(tmp: string): Promise<string> {
     configFile: false,
     logLevel: 'warn',
     plugins: [react()],
-    build: { outDir: out, target: 'es2022', rollupOptions: { input: join(tmp, 'rerank.html') } },
+    build: { outDir: out, emptyOutDir: true, target: 'es2022', rollupOptions: { input: join(tmp, 'rerank.html') } },
   });
   return out;
 }
