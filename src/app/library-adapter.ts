@@ -59,6 +59,8 @@ export function connectLibrary(opts: {
           embedderId: await opts.embedderId?.(),
           baseUrl: opts.baseURI,
           onProgress,
+          // Another tab added or removed a document: show the same list here.
+          onExternalChange: () => void refresh().catch(() => undefined),
         });
         for (const w of lib.warnings) say('error', w);
         opts.status.update('library', {
