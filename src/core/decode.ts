@@ -130,6 +130,9 @@ export async function decode(
       correction = { action: fix.action };
       if (fix.details !== undefined) correction.details = fix.details;
       if (fix.noEvidence !== undefined) correction.noEvidence = fix.noEvidence;
+      if (fix.rewrite !== undefined) correction.rewrite = fix.rewrite;
+      // Copied so a corrector reusing its arrays cannot change what the answer page shows later.
+      if (Array.isArray(fix.strips)) correction.strips = fix.strips.map((s) => ({ ...s }));
       if (fix.noEvidence === 'abstain') {
         return {
           ...blank(parentId, depth),

@@ -3,6 +3,7 @@
 import type {
   CorrectionAction,
   CritiqueSource,
+  KnowledgeStrip,
   RelProbs,
   RetrieveProbs,
   ScoredPassage,
@@ -63,7 +64,15 @@ export interface Candidate {
    * What the corrector (Self-CRAG) did to this step's retrieval. With `noEvidence: 'abstain'` the
    * candidate is a marker with empty text: the system declined to answer this step for lack of evidence.
    */
-  correction?: { action: CorrectionAction; details?: string; noEvidence?: 'answer-without-retrieval' | 'abstain' };
+  correction?: {
+    action: CorrectionAction;
+    details?: string;
+    noEvidence?: 'answer-without-retrieval' | 'abstain';
+    /** The keyword query the question was rewritten into, when the corrector searched again. */
+    rewrite?: string;
+    /** Every knowledge strip the corrector scored, kept or dropped, so the UI can show the refinement. */
+    strips?: KnowledgeStrip[];
+  };
   /** The probabilities used for scoring, after the critique source was applied. */
   rel?: RelProbs;
   sup?: SupProbs;
