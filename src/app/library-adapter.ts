@@ -62,6 +62,9 @@ export function connectLibrary(opts: {
           // Another tab added or removed a document: show the same list here.
           onExternalChange: () => void refresh().catch(() => undefined),
         });
+        // Opening may have started the starter library; whatever it left unfinished is over now.
+        jobStarted.clear();
+        set({ jobs: [] });
         for (const w of lib.warnings) say('error', w);
         opts.status.update('library', {
           state: 'ready',
