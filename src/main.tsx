@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createController, type DecodeFn } from './app/controller';
-import { createEmbedBridge, parseAllowedOrigins } from './app/embed';
+import { createEmbedBridge, loadAllowedOrigins } from './app/embed';
 import { answerMessage } from './app/embed-answer';
 import { getServices } from './app/services';
 import { loadSettings } from './app/settings';
@@ -61,8 +61,10 @@ if (fromUrl.question) {
   });
 }
 
-const allowed = parseAllowedOrigins(location.search);
-if (window.parent !== window && allowed.length > 0) {
+async function startEmbedBridge(): Promise<void> {
+  if (window.parent === window) return;
+  const allowed = await loadAllowedOrigins(document.baseURI);
+  if (allowed.length === 0) return;
   const bridge = createEmbedBridge({
     host: window,
     allowed,
@@ -75,3 +77,4 @@ if (window.parent !== window && allowed.length > 0) {
     },
   });
 }
+void startEmbedBridge();

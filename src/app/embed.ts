@@ -1,5 +1,5 @@
 // The postMessage API for a page that embeds the app in an iframe. Only origins
-// listed in `?embedOrigin=` may drive it; messages from anywhere else are
+// listed in the site's `embed.json` may drive it; messages from anywhere else are
 // ignored and logged, and replies go only to the origin that asked.
 
 export type EmbedRequest = { type: 'ask'; question: string; id?: string } | { type: 'ping'; id?: string };
@@ -18,20 +18,38 @@ export type EmbedReply =
   | { type: 'answer'; id?: string; question: string; segments: EmbedSegment[]; aborted: boolean; evidenceOnly: boolean }
   | { type: 'error'; id?: string; message: string };
 
-/** Origins from `?embedOrigin=a&embedOrigin=b` or a comma list; only exact http(s) origins count. */
-export function parseAllowedOrigins(search: string): string[] {
-  const values = new URLSearchParams(search).getAll('embedOrigin').flatMap((v) => v.split(','));
+/**
+ * Exact http(s) origins from a list; anything else (paths are cut, `null`,
+ * `javascript:`) is dropped, since opaque origins can never be allowed.
+ */
+export function parseAllowedOrigins(values: readonly unknown[]): string[] {
   const out = new Set<string>();
   for (const v of values) {
+    if (typeof v !== 'string') continue;
     try {
       const u = new URL(v.trim());
-      // `new URL('null')` throws; opaque origins can never be allowed.
       if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin !== 'null') out.add(u.origin);
     } catch {
       // not a URL: ignored
     }
   }
   return [...out];
+}
+
+/**
+ * The origins allowed to drive the app come from `embed.json` beside the page,
+ * a file only the site's owner controls. Never from the URL: whoever embeds the
+ * page chooses its URL, and could then read answers drawn from the visitor's library.
+ */
+export async function loadAllowedOrigins(baseURI: string, fetcher: typeof fetch = fetch): Promise<string[]> {
+  try {
+    const res = await fetcher(new URL('embed.json', baseURI), { cache: 'no-cache' });
+    if (!res.ok) return [];
+    const config = (await res.json()) as { allowedOrigins?: unknown };
+    return Array.isArray(config.allowedOrigins) ? parseAllowedOrigins(config.allowedOrigins) : [];
+  } catch {
+    return [];
+  }
 }
 
 export function parseRequest(data: unknown): EmbedRequest | string {

@@ -1,6 +1,6 @@
 // The answer page in the e2e build (tiny evaluator models, the real generator
 // worker around the scripted engine double), driven like a user would.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -10,7 +10,7 @@ import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './har
 
 // The tiny models come from the site's own model pack. The evaluator runs on WASM: its
 // NLI model fails on SwiftShader's WebGPU (see the report), and the support badge needs it.
-const QUERY = '?modelPack=tiny&evaluatorDevice=wasm';
+const QUERY = process.env.H1_QUERY ?? '?modelPack=tiny&evaluatorDevice=wasm';
 
 let browser: Browser;
 let served: Served;
@@ -340,14 +340,18 @@ describe('embedded in an iframe', () => {
     parent = await serveDir(dir);
     stranger = await serveDir(dir);
     own = await launchBrowser();
+    // The site owner's allow-list, beside the page.
+    writeFileSync(join(E2E_DIR, 'embed.json'), JSON.stringify({ allowedOrigins: [new URL(parent.url).origin] }));
   });
   afterAll(async () => {
+    rmSync(join(E2E_DIR, 'embed.json'), { force: true });
     await own?.close();
     await parent?.close();
     await stranger?.close();
   });
 
-  const appUrl = (allowed: string) => `${served.url}${QUERY}&embedOrigin=${encodeURIComponent(allowed)}`;
+  // `embedOrigin` in the URL is what an embedder controls: it must grant nothing.
+  const appUrl = (claimed: string) => `${served.url}${QUERY}&embedOrigin=${encodeURIComponent(claimed)}`;
 
   it('answers an allowed origin and ignores an unknown one', async () => {
     const allowedOrigin = new URL(parent.url).origin;
@@ -377,7 +381,7 @@ describe('embedded in an iframe', () => {
     const other = await context.newPage();
     const logs: string[] = [];
     other.on('console', (m) => logs.push(m.text()));
-    await other.goto(`${stranger.url}?app=${encodeURIComponent(appUrl(allowedOrigin))}`);
+    await other.goto(`${stranger.url}?app=${encodeURIComponent(appUrl(new URL(stranger.url).origin))}`);
     await other.frameLocator('iframe').getByTestId('doc').first().waitFor({ timeout: 120_000 });
     await other.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'));
     await expect.poll(() => logs.some((l) => l.includes('[embed] ignored') && l.includes(new URL(stranger.url).origin)), { timeout: 30_000 }).toBe(true);

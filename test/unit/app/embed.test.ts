@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEmbedBridge, parseAllowedOrigins, type EmbedHost, type EmbedRequest } from '../../../src/app/embed';
+import { createEmbedBridge, loadAllowedOrigins, parseAllowedOrigins, type EmbedHost, type EmbedRequest } from '../../../src/app/embed';
 
 function fakeHost() {
   const listeners = new Set<(e: MessageEvent) => void>();
@@ -17,12 +17,31 @@ function fakeHost() {
 }
 
 describe('embed bridge', () => {
-  it('reads only http(s) origins from embedOrigin', () => {
-    expect(parseAllowedOrigins('?embedOrigin=https://a.example/path,http://b.example:8080&embedOrigin=javascript:alert(1)&embedOrigin=null')).toEqual([
+  it('keeps only exact http(s) origins', () => {
+    expect(parseAllowedOrigins(['https://a.example/path', 'http://b.example:8080', 'javascript:alert(1)', 'null', 42])).toEqual([
       'https://a.example',
       'http://b.example:8080',
     ]);
-    expect(parseAllowedOrigins('')).toEqual([]);
+    expect(parseAllowedOrigins([])).toEqual([]);
+  });
+
+  it("reads the allow-list from the site's embed.json and allows nothing when it is missing or malformed", async () => {
+    const serving = (body: string, status = 200) =>
+      (async () => new Response(body, { status })) as unknown as typeof fetch;
+    const base = 'https://site.example/app/';
+    expect(await loadAllowedOrigins(base, serving(JSON.stringify({ allowedOrigins: ['https://host.example/x'] })))).toEqual([
+      'https://host.example',
+    ]);
+    expect(await loadAllowedOrigins(base, serving('not found', 404))).toEqual([]);
+    expect(await loadAllowedOrigins(base, serving('{ broken'))).toEqual([]);
+    expect(await loadAllowedOrigins(base, serving(JSON.stringify({ allowedOrigins: 'https://host.example' })))).toEqual([]);
+    const asked: string[] = [];
+    const recording = (async (url: URL) => {
+      asked.push(String(url));
+      return new Response('{}');
+    }) as unknown as typeof fetch;
+    await loadAllowedOrigins(base, recording);
+    expect(asked).toEqual(['https://site.example/app/embed.json']);
   });
 
   it('answers an allowed origin and ignores and logs an unknown one', () => {
