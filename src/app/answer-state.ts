@@ -3,6 +3,7 @@
 // the segments whose chosen candidate changed are remembered.
 import type { ScoredPassage, RelProbs } from '../core/ports';
 import type { AnswerTree, Candidate, DecodeEvent, DecodeResult, DecodeSettings, RankSettings, Ranking } from '../core/types';
+import type { CragChoice } from './settings';
 
 export type AnswerStatus = 'idle' | 'running' | 'done' | 'stopped' | 'error';
 
@@ -23,7 +24,7 @@ export interface AnswerState {
   status: AnswerStatus;
   question: string;
   /** Decode settings the current tree was built with (null before the first run). */
-  usedSettings: (DecodeSettings & { corrective: boolean }) | null;
+  usedSettings: (DecodeSettings & { corrective: boolean; crag?: CragChoice }) | null;
   tree: AnswerTree | null;
   ranking: Ranking | null;
   /** Texts being written now, keyed by depth|parent|passage; removed once the candidate lands. */
@@ -55,13 +56,19 @@ export const initialAnswerState: AnswerState = {
 
 export type Rerank = (tree: AnswerTree, rank: RankSettings) => Ranking;
 
-export function startRun(s: AnswerState, question: string, settings: DecodeSettings, corrective = false): AnswerState {
+export function startRun(
+  s: AnswerState,
+  question: string,
+  settings: DecodeSettings,
+  corrective = false,
+  crag?: CragChoice,
+): AnswerState {
   return {
     ...initialAnswerState,
     runId: s.runId + 1,
     status: 'running',
     question,
-    usedSettings: { ...settings, corrective },
+    usedSettings: crag ? { ...settings, corrective, crag: { ...crag } } : { ...settings, corrective },
     tree: { question, settings, candidates: [] },
   };
 }

@@ -12,7 +12,17 @@ import {
   startRun,
   type AnswerState,
 } from './answer-state';
-import { defaultSettings, saveSettings, decodeChanges, type AppSettings, type DecodeKey, type Theme } from './settings';
+import type { IndexKind } from '../core/vector-index';
+import {
+  cragProblem,
+  defaultSettings,
+  saveSettings,
+  decodeChanges,
+  type AppSettings,
+  type CragChoice,
+  type DecodeKey,
+  type Theme,
+} from './settings';
 
 export type DecodeFn = (
   question: string,
@@ -28,8 +38,8 @@ export interface AnswerPorts {
   generator(): Promise<Generator>;
   retriever(): Promise<Retriever>;
   critic(): Promise<Critic | undefined>;
-  /** Self-CRAG's corrector, built on the same generator, retriever and evaluator. */
-  corrector?(): Promise<Corrector>;
+  /** Self-CRAG's corrector, built on the same generator, retriever and evaluator, with the user's CRAG settings. */
+  corrector?(crag: CragChoice): Promise<Corrector>;
   /** Stops a generation in flight at once (the abort signal alone waits for the engine). */
   interrupt?(): void;
 }
@@ -53,6 +63,9 @@ export interface Controller {
   setRank(rank: RankSettings): void;
   setDecode(decode: DecodeSettings): void;
   setCorrective(on: boolean): void;
+  /** Applies CRAG settings that can work; otherwise keeps the old ones and returns why not. */
+  setCrag(crag: CragChoice): string | null;
+  setIndexKind(kind: IndexKind): void;
   setModel(id: string): void;
   setTheme(theme: Theme): void;
   resetSettings(): void;
@@ -142,8 +155,8 @@ export function createController(opts: {
     abort?.abort();
     const ctrl = new AbortController();
     abort = ctrl;
-    const { decode: decodeSettings, rank, corrective } = state.settings;
-    setAnswer((a) => startRun(a, question, decodeSettings, corrective));
+    const { decode: decodeSettings, rank, corrective, crag } = state.settings;
+    setAnswer((a) => startRun(a, question, decodeSettings, corrective, crag));
     const runId = state.answer.runId;
     const current = () => state.answer.runId === runId;
 
@@ -179,7 +192,7 @@ export function createController(opts: {
       const [retriever, critic, corrector] = await Promise.all([
         opts.ports.retriever(),
         opts.ports.critic().catch(() => undefined),
-        corrective && opts.ports.corrector ? opts.ports.corrector() : undefined,
+        corrective && opts.ports.corrector ? opts.ports.corrector(crag) : undefined,
       ]);
       const result = await opts.decode(question, { generator, retriever, critic, corrector }, decodeSettings, rank, {
         signal: ctrl.signal,
@@ -241,6 +254,15 @@ export function createController(opts: {
     setCorrective(on) {
       persist({ ...state.settings, corrective: on });
     },
+    setCrag(crag) {
+      const problem = cragProblem(crag);
+      if (problem) return problem;
+      persist({ ...state.settings, crag: { ...crag } });
+      return null;
+    },
+    setIndexKind(indexKind) {
+      persist({ ...state.settings, indexKind });
+    },
     setModel(model) {
       persist({ ...state.settings, model });
     },
@@ -251,7 +273,8 @@ export function createController(opts: {
       const d = defaultSettings();
       const answer = state.answer.status !== 'running' ? applyRank(state.answer, d.rank, opts.rerank) : state.answer;
       state = { ...state, answer };
-      persist({ ...d, theme: state.settings.theme, model: state.settings.model });
+      // The index in use is the one the library opened with; resetting it would only ask for a reload.
+      persist({ ...d, theme: state.settings.theme, model: state.settings.model, indexKind: state.settings.indexKind });
     },
     enterEvidenceOnly(reason) {
       set({ evidenceOnly: { reason } });
@@ -261,7 +284,7 @@ export function createController(opts: {
     },
     pendingDecodeChanges() {
       const used = state.answer.usedSettings;
-      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, { ...state.settings.decode, corrective: state.settings.corrective }) : [];
+      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, { ...state.settings.decode, corrective: state.settings.corrective, crag: state.settings.crag }) : [];
     },
   };
 }

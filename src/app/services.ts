@@ -10,6 +10,7 @@ import type { AppServices, WebGpuCheck } from './app-services';
 import { connectLibrary, type LibraryConnection } from './library-adapter';
 import { evaluatorInput } from './model-config';
 import { createStatusStore, type Progress } from './status';
+import type { CragChoice } from './settings';
 import { checkWebGpu } from './webgpu';
 import { DEFAULT_MODEL_ID } from '../generator/catalogue';
 
@@ -160,14 +161,23 @@ export function createServices(search: string, baseURI: string): Services {
   });
 
   const critic = async (): Promise<Critic | undefined> => (await evaluator()).critic;
-  const corrector = async (): Promise<Corrector> => {
-    const [{ createCorrector }, ev, writer, retriever] = await Promise.all([
-      import('../core/crag/corrector'),
+  const corrector = async (crag: CragChoice): Promise<Corrector> => {
+    const [{ buildCorrector }, ev, writer, retriever] = await Promise.all([
+      import('./corrector-config'),
       evaluator(),
       generator(),
       library.retriever(),
     ]);
-    return createCorrector({ score: ev.relevanceScores, writer, retriever, online: () => navigator.onLine });
+    return buildCorrector(
+      {
+        score: ev.relevanceScores,
+        writer,
+        retriever,
+        online: () => navigator.onLine,
+        external: async () => (await import('../external/wikipedia')).createWikipediaSearch(),
+      },
+      crag,
+    );
   };
 
   return {

@@ -1,25 +1,34 @@
 // The user's tuning, persisted in localStorage. Stored values are untrusted
 // (older versions, hand edits, other tabs): every field is validated on its own
 // and a bad one falls back to its default without losing the others.
+import { DEFAULT_CRAG_SETTINGS, type CragSettings, type NoEvidencePolicy } from '../core/crag/settings';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../core/defaults';
 import type { CritiqueSource } from '../core/ports';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../core/types';
+import type { IndexKind } from '../core/vector-index';
 import { CATALOGUE, DEFAULT_MODEL_ID } from '../generator/catalogue';
 
 export type Theme = 'system' | 'light' | 'dark';
+
+/** The Self-CRAG settings a user tunes; the rest of CragSettings keeps the core's defaults. */
+export type CragChoice = Pick<CragSettings, 'upper' | 'lower' | 'stripThreshold' | 'noEvidence' | 'externalEnabled'>;
 
 export interface AppSettings {
   decode: DecodeSettings;
   rank: RankSettings;
   /** Self-CRAG: evaluate each retrieval and correct it (refine, re-search) before writing. */
   corrective: boolean;
+  crag: CragChoice;
+  /** The library's vector index; the library opens with it, so a change takes effect on reload. */
+  indexKind: IndexKind;
   /** Catalogue id of the generator model. */
   model: string;
   theme: Theme;
 }
 
 /** What a new decode depends on: the core's decode settings plus the corrective switch. */
-export type DecodeKey = keyof DecodeSettings | 'corrective';
+export type DecodeKey = keyof DecodeSettings | 'corrective' | CragKey;
+export type CragKey = `crag.${keyof CragChoice}`;
 
 export const SETTINGS_KEY = 'selfrag.settings';
 export const SETTINGS_VERSION = 1;
@@ -33,18 +42,36 @@ export const RANGES = {
   maxDepth: { min: 1, max: 12, step: 1 },
   passagesPerStep: { min: 1, max: 10, step: 1 },
   blend: { min: 0, max: 1, step: 0.05 },
+  cragThreshold: { min: 0, max: 1, step: 0.01 },
 } as const;
 
 const MODES: readonly RetrievalMode[] = ['adaptive', 'always', 'never'];
 const SOURCES: readonly CritiqueSource[] = ['generator', 'evaluator', 'blend'];
 const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 const MODELS: readonly string[] = CATALOGUE.map((m) => m.id);
+const NO_EVIDENCE: readonly NoEvidencePolicy[] = ['answer-without-retrieval', 'abstain'];
+const INDEX_KINDS: readonly IndexKind[] = ['flat', 'voy'];
+
+export function defaultCrag(): CragChoice {
+  const { upper, lower, stripThreshold, noEvidence, externalEnabled } = DEFAULT_CRAG_SETTINGS;
+  return { upper, lower, stripThreshold, noEvidence, externalEnabled };
+}
+
+/** Why a CRAG choice cannot work, or null. */
+export function cragProblem(c: CragChoice): string | null {
+  if (c.lower > c.upper) {
+    return `The lower threshold (${c.lower}) must not be above the upper threshold (${c.upper}): a retrieval cannot be both Correct and Incorrect.`;
+  }
+  return null;
+}
 
 export function defaultSettings(): AppSettings {
   return {
     decode: { ...DEFAULT_DECODE_SETTINGS },
     rank: { ...DEFAULT_RANK_SETTINGS, weights: { ...DEFAULT_RANK_SETTINGS.weights } },
     corrective: false,
+    crag: defaultCrag(),
+    indexKind: 'flat',
     model: DEFAULT_MODEL_ID,
     theme: 'system',
   };
@@ -80,6 +107,18 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
   const w = obj(k.weights);
   const bd = base.decode;
   const bw = base.rank.weights;
+  const c = obj(r.crag);
+  const bc = base.crag;
+  let crag: CragChoice = {
+    upper: num(c.upper, bc.upper, RANGES.cragThreshold),
+    lower: num(c.lower, bc.lower, RANGES.cragThreshold),
+    stripThreshold: num(c.stripThreshold, bc.stripThreshold, RANGES.cragThreshold),
+    noEvidence: oneOf(c.noEvidence, NO_EVIDENCE, bc.noEvidence),
+    externalEnabled: bool(c.externalEnabled, bc.externalEnabled),
+  };
+  // Each threshold may be fine alone and the pair still contradict: keep the base pair then.
+  if (cragProblem(crag)) crag = { ...crag, upper: bc.upper, lower: bc.lower };
+  if (cragProblem(crag)) crag = { ...crag, upper: DEFAULT_CRAG_SETTINGS.upper, lower: DEFAULT_CRAG_SETTINGS.lower };
   return {
     decode: {
       mode: oneOf(d.mode, MODES, bd.mode),
@@ -100,6 +139,8 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
       hardConstraints: bool(k.hardConstraints, base.rank.hardConstraints),
     },
     corrective: bool(r.corrective, base.corrective),
+    crag,
+    indexKind: oneOf(r.indexKind, INDEX_KINDS, base.indexKind),
     model: oneOf(r.model, MODELS, base.model),
     theme: oneOf(r.theme, THEMES, base.theme),
   };
@@ -135,8 +176,16 @@ export function saveSettings(storage: Pick<Storage, 'setItem'> | undefined, sett
 
 /** Which decode settings differ, for the "needs a new decode" offer. */
 export function decodeChanges(
-  used: DecodeSettings & { corrective?: boolean },
-  now: DecodeSettings & { corrective?: boolean },
+  used: DecodeSettings & { corrective?: boolean; crag?: CragChoice },
+  now: DecodeSettings & { corrective?: boolean; crag?: CragChoice },
 ): DecodeKey[] {
-  return (Object.keys(now) as DecodeKey[]).filter((key) => used[key] !== now[key]);
+  const { crag: usedCrag, ...usedFlat } = used;
+  const { crag: nowCrag, ...nowFlat } = now;
+  const keys = (Object.keys(nowFlat) as (keyof typeof nowFlat)[]).filter((key) => usedFlat[key] !== nowFlat[key]);
+  // CRAG's settings only shaped the answer when the corrector ran, and only matter if it runs again.
+  if (!usedCrag || !nowCrag || !used.corrective || !now.corrective) return keys;
+  const crag = (Object.keys(nowCrag) as (keyof CragChoice)[])
+    .filter((key) => usedCrag[key] !== nowCrag[key])
+    .map((key): CragKey => `crag.${key}`);
+  return [...keys, ...crag];
 }

@@ -13,6 +13,10 @@ const DECODE_PARAMS = {
   blend: 'blend',
 } as const;
 const WEIGHT_PARAMS = { rel: 'wrel', sup: 'wsup', use: 'wuse', seq: 'wseq' } as const;
+// The external-source switch is deliberately not linkable: opening someone's link must never
+// make the reader's page send their questions to an outside service.
+const CRAG_PARAMS = { upper: 'cup', lower: 'clow', stripThreshold: 'cstrip', noEvidence: 'cnoev' } as const;
+const NO_EVIDENCE_PARAM = { 'answer-without-retrieval': 'answer', abstain: 'abstain' } as const;
 const MAX_QUESTION = 2000;
 
 export interface UrlState {
@@ -32,12 +36,20 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
     const v = p.get(param);
     if (v !== null) weights[key] = v;
   }
+  const crag: Record<string, string> = {};
+  for (const [key, param] of Object.entries(CRAG_PARAMS)) {
+    const v = p.get(param);
+    if (v === null) continue;
+    crag[key] = key === 'noEvidence' ? (Object.keys(NO_EVIDENCE_PARAM).find((k) => NO_EVIDENCE_PARAM[k as keyof typeof NO_EVIDENCE_PARAM] === v) ?? '') : v;
+  }
   const hard = p.get('hard');
-  const crag = p.get('crag');
+  const cragOn = p.get('crag');
   const raw = {
     decode: { ...base.decode, ...decode },
     rank: { weights: { ...base.rank.weights, ...weights }, hardConstraints: hard ?? base.rank.hardConstraints },
-    corrective: crag ?? base.corrective,
+    corrective: cragOn ?? base.corrective,
+    crag: { ...base.crag, ...crag, externalEnabled: base.crag.externalEnabled },
+    indexKind: base.indexKind,
     model: base.model,
     theme: base.theme,
   };
@@ -59,5 +71,9 @@ export function writeUrlState(search: string, question: string | null, s: AppSet
   }
   p.set('hard', s.rank.hardConstraints ? '1' : '0');
   p.set('crag', s.corrective ? '1' : '0');
+  for (const [key, param] of Object.entries(CRAG_PARAMS)) {
+    const v = s.crag[key as keyof typeof CRAG_PARAMS];
+    p.set(param, key === 'noEvidence' ? NO_EVIDENCE_PARAM[v as keyof typeof NO_EVIDENCE_PARAM] : String(v));
+  }
   return `?${p.toString()}`;
 }

@@ -12,6 +12,11 @@ const SETTING_NAMES: Record<DecodeKey, string> = {
   passagesPerStep: 'passages per step',
   critiqueSource: 'critique source',
   blend: 'blend',
+  'crag.upper': 'the CRAG upper threshold',
+  'crag.lower': 'the CRAG lower threshold',
+  'crag.stripThreshold': 'the CRAG strip threshold',
+  'crag.noEvidence': 'what CRAG does without evidence',
+  'crag.externalEnabled': 'the external source switch',
 };
 
 export function Notices(props: {

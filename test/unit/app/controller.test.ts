@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createController } from '../../../src/app/controller';
-import { defaultSettings } from '../../../src/app/settings';
+import { defaultSettings, type CragChoice } from '../../../src/app/settings';
 import { decode } from '../../../src/core/decode';
 import { rerank } from '../../../src/core/rerank';
 import type { Generator } from '../../../src/core/ports';
@@ -93,6 +93,45 @@ describe('answer controller', () => {
     const cands = c.getState().answer.tree!.candidates;
     expect(cands.every((x) => x.correction?.action === 'correct')).toBe(true);
     expect(c.pendingDecodeChanges()).toEqual([]);
+  });
+
+  it('builds the corrector from the CRAG settings, refuses lower above upper, and offers a re-run for CRAG changes only while corrective', async () => {
+    const given: CragChoice[] = [];
+    const settings = defaultSettings();
+    settings.decode = { ...settings.decode, mode: 'always', passagesPerStep: 2, maxDepth: 1 };
+    const c = createController({
+      ports: {
+        generator: async () => syntheticGenerator({ depth: 1 }),
+        retriever: async () => syntheticRetriever(),
+        critic: async () => undefined,
+        corrector: async (crag) => {
+          given.push(crag);
+          return { correct: async (_q, passages) => ({ action: 'correct' as const, passages }) };
+        },
+      },
+      decode,
+      rerank,
+      settings,
+    });
+    const crag = { ...c.getState().settings.crag, upper: 0.7, noEvidence: 'abstain' as const };
+    expect(c.setCrag(crag)).toBeNull();
+    await c.ask('plain');
+    expect(given).toEqual([]);
+    // Without the corrector running, CRAG thresholds shaped nothing: no re-run offered.
+    expect(c.setCrag({ ...crag, lower: 0.2 })).toBeNull();
+    expect(c.pendingDecodeChanges()).toEqual([]);
+
+    c.setCorrective(true);
+    await c.ask('corrected');
+    expect(given).toEqual([{ ...crag, lower: 0.2 }]);
+    expect(c.pendingDecodeChanges()).toEqual([]);
+
+    const problem = c.setCrag({ ...crag, lower: 0.9 });
+    expect(problem).toMatch(/lower threshold \(0.9\) must not be above the upper threshold \(0.7\)/);
+    expect(c.getState().settings.crag.lower).toBe(0.2);
+    expect(c.pendingDecodeChanges()).toEqual([]);
+    c.setCrag({ ...crag, lower: 0.2, stripThreshold: 0.6, externalEnabled: true });
+    expect(c.pendingDecodeChanges()).toEqual(['crag.stripThreshold', 'crag.externalEnabled']);
   });
 
   it('stop keeps what was finished and the page can ask again', async () => {

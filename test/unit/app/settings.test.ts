@@ -55,6 +55,26 @@ describe('settings store', () => {
     expect(loadSettings(throwing)).toEqual(defaultSettings());
   });
 
+  it('keeps CRAG settings and the index kind, and never a contradictory threshold pair', () => {
+    const store = memoryStorage();
+    const s = defaultSettings();
+    s.crag = { upper: 0.8, lower: 0.1, stripThreshold: 0.4, noEvidence: 'abstain', externalEnabled: true };
+    s.indexKind = 'voy';
+    saveSettings(store, s);
+    expect(loadSettings(store)).toEqual(s);
+
+    const bad = memoryStorage({
+      [SETTINGS_KEY]: JSON.stringify({
+        version: 1,
+        settings: { crag: { upper: 0.3, lower: 0.6, stripThreshold: 2, noEvidence: 'guess', externalEnabled: 'yes' }, indexKind: 'hnsw' },
+      }),
+    });
+    const loaded = loadSettings(bad);
+    expect(loaded.crag).toEqual(defaultSettings().crag);
+    expect(loaded.crag.externalEnabled).toBe(false);
+    expect(loaded.indexKind).toBe('flat');
+  });
+
   it('lists the decode settings that changed', () => {
     const a = defaultSettings().decode;
     expect(decodeChanges(a, { ...a })).toEqual([]);

@@ -17,6 +17,23 @@ describe('URL state', () => {
     expect(new URLSearchParams(search).get('embedOrigin')).toBe('https://a.example');
   });
 
+  it('links the CRAG thresholds and no-evidence choice, but never switches on the outside source', () => {
+    const s = defaultSettings();
+    s.corrective = true;
+    s.crag = { upper: 0.7, lower: 0.2, stripThreshold: 0.3, noEvidence: 'abstain', externalEnabled: true };
+    const search = writeUrlState('', 'q', s);
+    expect(new URLSearchParams(search).get('cnoev')).toBe('abstain');
+    const reader = readUrlState(search, defaultSettings());
+    expect(reader.settings.corrective).toBe(true);
+    expect(reader.settings.crag).toEqual({ ...s.crag, externalEnabled: false });
+    // A reader who turned it on keeps their own choice.
+    const mine = defaultSettings();
+    mine.crag.externalEnabled = true;
+    expect(readUrlState('?cup=0.6', mine).settings.crag).toMatchObject({ upper: 0.6, externalEnabled: true });
+    // A contradictory linked pair keeps the reader's thresholds.
+    expect(readUrlState('?cup=0.2&clow=0.9&cnoev=nonsense', mine).settings.crag).toEqual(mine.crag);
+  });
+
   it('invalid linked values keep the reader\'s own settings', () => {
     const mine = defaultSettings();
     mine.rank.weights.rel = 0.3;
