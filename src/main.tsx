@@ -21,6 +21,7 @@ const storage = (() => {
 const fromUrl = readUrlState(location.search, loadSettings(storage));
 const services = getServices();
 services.selectModel(fromUrl.settings.model);
+services.selectIndexKind(fromUrl.settings.indexKind);
 // The decode loop loads with the first question; re-ranking (sliders) is needed at once.
 const decode: DecodeFn = (...args) => import('./core/decode').then((m) => m.decode(...args));
 const controller = createController({ ports: services.ports, decode, rerank, settings: fromUrl.settings, storage });

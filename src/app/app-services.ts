@@ -1,5 +1,6 @@
 // The shape of the services the page needs. services.ts builds the real ones;
 // keeping the interface apart lets the UI render before any of them loads.
+import type { IndexKind } from '../core/vector-index';
 import type { AnswerPorts } from './controller';
 import type { LibraryActions, LibraryViewState } from './library-view';
 import type { StatusStore } from './status';
@@ -23,6 +24,13 @@ export interface AppServices {
   cancelGenerator(): void;
   /** Switches the generator to another catalogue model; it loads on the next question. */
   selectModel(id: string): void;
+  /**
+   * The vector index the library opens with. Only the choice made before the library opens
+   * counts (it opens after first paint); a later change takes effect on the next page load.
+   */
+  selectIndexKind(kind: IndexKind): void;
+  /** The index the library opened (or will open) with. */
+  indexKindInUse(): IndexKind;
   /** Whether a WebGPU adapter exists, and why not. */
   webgpu(): Promise<WebGpuCheck>;
   /** Starts the workers: called after the first paint. */

@@ -2,6 +2,7 @@
 // list, progress bars per ingestion, and messages for refused files. The
 // library opens after first paint; until then the panel says so.
 import type { Embedder, Retriever } from '../core/ports';
+import type { IndexKind } from '../core/vector-index';
 import type { Library, LibraryProgress } from '../library/library';
 import { emptyLibraryView, type LibraryActions, type LibraryJobView, type LibraryViewState } from './library-view';
 import type { StatusStore } from './status';
@@ -15,6 +16,8 @@ export function connectLibrary(opts: {
   baseURI: string;
   embedder: () => Promise<Embedder>;
   embedderId?: () => Promise<string | undefined>;
+  /** The vector index to open the library with (read once, when it opens). */
+  indexKind?: () => IndexKind;
 }) {
   let view: LibraryViewState = emptyLibraryView;
   const listeners = new Set<() => void>();
@@ -55,6 +58,7 @@ export function connectLibrary(opts: {
       try {
         const [{ openBrowserLibrary }, embedder] = await Promise.all([import('../library/browser'), opts.embedder()]);
         const lib = await openBrowserLibrary({
+          indexKind: opts.indexKind?.(),
           embedder,
           embedderId: await opts.embedderId?.(),
           baseUrl: opts.baseURI,
@@ -69,7 +73,7 @@ export function connectLibrary(opts: {
         opts.status.update('library', {
           state: 'ready',
           device: 'cpu',
-          reason: 'exact search over normalised vectors, in its own worker',
+          reason: `${(await lib.indexKind()) === 'voy' ? 'voy k-d tree (WASM)' : 'flat exact search'} over normalised vectors, in its own worker`,
         });
         return lib;
       } catch (e) {

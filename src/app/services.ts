@@ -10,6 +10,7 @@ import type { AppServices, WebGpuCheck } from './app-services';
 import { connectLibrary, type LibraryConnection } from './library-adapter';
 import { evaluatorInput } from './model-config';
 import { createStatusStore, type Progress } from './status';
+import type { IndexKind } from '../core/vector-index';
 import type { CragChoice } from './settings';
 import { checkWebGpu } from './webgpu';
 import { DEFAULT_MODEL_ID } from '../generator/catalogue';
@@ -150,7 +151,13 @@ export function createServices(search: string, baseURI: string): Services {
     return generatorLoad;
   };
 
+  let indexKind: IndexKind = 'flat';
+  let libraryOpening = false;
   const library = connectLibrary({
+    indexKind: () => {
+      libraryOpening = true;
+      return indexKind;
+    },
     status,
     baseURI,
     embedder: async () => (await evaluator()).embedder,
@@ -193,6 +200,10 @@ export function createServices(search: string, baseURI: string): Services {
     loadGenerator: () => void generator().catch(() => undefined),
     cancelGenerator: () => handle?.cancelLoad(),
     selectModel,
+    selectIndexKind(kind) {
+      if (!libraryOpening) indexKind = kind;
+    },
+    indexKindInUse: () => indexKind,
     webgpu,
     start() {
       void webgpu().then((g) => {

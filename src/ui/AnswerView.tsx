@@ -2,6 +2,7 @@
 import { lazy, Suspense } from 'react';
 import type { AnswerState } from '../app/answer-state';
 import { siblingsOf } from '../app/answer-state';
+import { abstainedAtStart, emptyAnswerReason } from '../app/answer-summary';
 import type { Candidate } from '../core/types';
 import { BeamTree } from './BeamTree';
 import { Segment } from './Segment';
@@ -16,6 +17,12 @@ export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onO
     <section className="answer" aria-labelledby="answer-heading" aria-busy={running} data-status={answer.status} data-testid="answer">
       <h2 id="answer-heading">Answer</h2>
       {answer.question && <p className="question">Q: {answer.question}</p>}
+      {abstainedAtStart(ranking) && (
+        <p className="notice" role="status" data-testid="abstained">
+          No answer: corrective retrieval (Self-CRAG) found no reliable evidence for this question in your library, so it
+          abstained instead of answering from memory.
+        </p>
+      )}
       {ranking && tree && ranking.best.length > 0 ? (
         <ol className="segments">
           {ranking.best.map((b, d) => (
@@ -31,7 +38,13 @@ export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onO
           ))}
         </ol>
       ) : (
-        !running && answer.status !== 'idle' && answer.status !== 'stopped' && <p>No segment was finished.</p>
+        !running &&
+        answer.status !== 'idle' &&
+        answer.status !== 'stopped' && (
+          <p className="notice" role="status" data-testid="no-answer">
+            {emptyAnswerReason(tree, ranking) ?? 'No segment was finished.'}
+          </p>
+        )
       )}
       {running && (
         <div className="writing" aria-live="polite">

@@ -131,6 +131,12 @@ export function App(props: { controller: Controller; services: AppServices; init
             corrective={state.settings.corrective}
             lastRerankMs={state.answer.ranking ? state.lastRerankMs : null}
             onCorrective={controller.setCorrective}
+            crag={state.settings.crag}
+            onCrag={controller.setCrag}
+            indexKind={state.settings.indexKind}
+            indexKindInUse={services.indexKindInUse()}
+            onIndexKind={controller.setIndexKind}
+            onReload={() => location.reload()}
             onReset={controller.resetSettings}
           />
         </div>

@@ -39,7 +39,12 @@ export function Segment(props: {
       data-changed={props.changed ? 'true' : 'false'}
     >
       <p className="segment-text">
-        {c.text || <em>(empty segment)</em>}
+        {c.text ||
+          (c.correction?.noEvidence === 'abstain' ? (
+            <em data-testid="abstained-step">Abstained: no reliable evidence was found for this step.</em>
+          ) : (
+            <em>(empty segment)</em>
+          ))}
         {props.changed && <span className="changed-flag"> changed by the new weights</span>}
       </p>
       {c.problem && <p className="problem">Model output problem: {c.problem}</p>}

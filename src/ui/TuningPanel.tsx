@@ -3,41 +3,11 @@
 import { useId } from 'react';
 import type { CritiqueSource } from '../core/ports';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../core/types';
-import { RANGES } from '../app/settings';
-
-function Slider(props: {
-  label: string;
-  value: number;
-  range: { min: number; max: number; step: number };
-  onChange: (v: number) => void;
-  testId: string;
-  hint?: string;
-}) {
-  const id = useId();
-  return (
-    <div className="slider">
-      <label htmlFor={id}>
-        {props.label} <output htmlFor={id}>{props.value}</output>
-      </label>
-      <input
-        id={id}
-        type="range"
-        min={props.range.min}
-        max={props.range.max}
-        step={props.range.step}
-        value={props.value}
-        data-testid={props.testId}
-        aria-describedby={props.hint ? `${id}-hint` : undefined}
-        onChange={(e) => props.onChange(Number(e.target.value))}
-      />
-      {props.hint && (
-        <p id={`${id}-hint`} className="muted hint">
-          {props.hint}
-        </p>
-      )}
-    </div>
-  );
-}
+import type { IndexKind } from '../core/vector-index';
+import { RANGES, type CragChoice } from '../app/settings';
+import { CragSettingsFields } from './CragSettingsFields';
+import { IndexSetting } from './IndexSetting';
+import { Slider } from './Slider';
 
 const SOURCES: { value: CritiqueSource; label: string }[] = [
   { value: 'generator', label: "Generator's own tokens" },
@@ -54,6 +24,13 @@ export function TuningPanel(props: {
   /** How long the last weight change took to re-rank, when there was an answer to re-rank. */
   lastRerankMs: number | null;
   onCorrective: (on: boolean) => void;
+  crag: CragChoice;
+  /** Returns why the settings cannot work, or null once applied. */
+  onCrag: (c: CragChoice) => string | null;
+  indexKind: IndexKind;
+  indexKindInUse: IndexKind;
+  onIndexKind: (k: IndexKind) => void;
+  onReload: () => void;
   onReset: () => void;
 }) {
   const { rank, decode } = props;
@@ -146,6 +123,8 @@ export function TuningPanel(props: {
           <Slider label="Evaluator share in the blend" value={decode.blend} range={RANGES.blend} onChange={d('blend')} testId="blend" />
         )}
       </fieldset>
+      <CragSettingsFields crag={props.crag} corrective={props.corrective} onCrag={props.onCrag} />
+      <IndexSetting kind={props.indexKind} inUse={props.indexKindInUse} onKind={props.onIndexKind} onReload={props.onReload} />
       <button type="button" onClick={props.onReset}>
         Reset to defaults
       </button>

@@ -2,6 +2,7 @@
 // whether they survived the beam.
 import type { Candidate, Ranking } from '../core/types';
 import { critiqueOf } from '../app/critique';
+import { CorrectionDetails } from './CorrectionDetails';
 
 function fmt(n: number | undefined, digits = 2): string {
   return n === undefined || !Number.isFinite(n) ? '–' : n.toFixed(digits);
@@ -11,8 +12,11 @@ export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ra
   const rows = [...props.siblings].sort(
     (a, b) => (props.ranking.scored.get(b.id)?.segmentScore ?? -Infinity) - (props.ranking.scored.get(a.id)?.segmentScore ?? -Infinity),
   );
+  // Every candidate of a step comes from the same corrected retrieval.
+  const correction = props.siblings.find((c) => c.correction)?.correction;
   return (
     <div id={props.id} className="why-panel" data-testid="why-panel">
+      {correction && <CorrectionDetails correction={correction} />}
       <table>
         <caption>Candidates at this step, one per passage, best score first</caption>
         <thead>

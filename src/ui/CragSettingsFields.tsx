@@ -1,0 +1,82 @@
+// Self-CRAG's settings in the tuning panel. Like the other decode settings they need a new
+// answer; a pair of thresholds that contradict is refused with the reason, nothing is lost.
+import { useId, useState } from 'react';
+import type { NoEvidencePolicy } from '../core/crag/settings';
+import { RANGES, type CragChoice } from '../app/settings';
+import { Slider } from './Slider';
+
+const NO_EVIDENCE: { value: NoEvidencePolicy; label: string }[] = [
+  { value: 'answer-without-retrieval', label: 'Answer without retrieval (marked as such)' },
+  { value: 'abstain', label: 'Abstain: say no reliable evidence was found' },
+];
+
+export function CragSettingsFields(props: { crag: CragChoice; corrective: boolean; onCrag: (c: CragChoice) => string | null }) {
+  const { crag } = props;
+  const [problem, setProblem] = useState<string | null>(null);
+  const name = useId();
+  const set = <K extends keyof CragChoice>(key: K) => (v: CragChoice[K]) => setProblem(props.onCrag({ ...crag, [key]: v }));
+  return (
+    <fieldset data-testid="crag-settings">
+      <legend>Corrective retrieval settings (needs a new answer)</legend>
+      {!props.corrective && <p className="muted hint">Used when corrective retrieval (Self-CRAG) is switched on above.</p>}
+      <Slider
+        label="Upper threshold (Correct above)"
+        value={crag.upper}
+        range={RANGES.cragThreshold}
+        onChange={set('upper')}
+        testId="crag-upper"
+        hint="A retrieval is Correct when some passage's relevance is above this."
+      />
+      <Slider
+        label="Lower threshold (Incorrect below)"
+        value={crag.lower}
+        range={RANGES.cragThreshold}
+        onChange={set('lower')}
+        testId="crag-lower"
+        hint="A retrieval is Incorrect when every passage is below this; between the two it is Ambiguous."
+      />
+      {problem && (
+        <p className="error" role="alert" data-testid="crag-problem">
+          {problem}
+        </p>
+      )}
+      <Slider
+        label="Strip threshold"
+        value={crag.stripThreshold}
+        range={RANGES.cragThreshold}
+        onChange={set('stripThreshold')}
+        testId="crag-strip"
+        hint="Knowledge strips (a few sentences of a passage) scoring below this are dropped."
+      />
+      <fieldset className="radios">
+        <legend>When no reliable evidence is found</legend>
+        {NO_EVIDENCE.map((o) => (
+          <label key={o.value} className="check">
+            <input
+              type="radio"
+              name={name}
+              value={o.value}
+              checked={crag.noEvidence === o.value}
+              data-testid={`crag-noevidence-${o.value}`}
+              onChange={() => set('noEvidence')(o.value)}
+            />
+            {o.label}
+          </label>
+        ))}
+      </fieldset>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={crag.externalEnabled}
+          data-testid="crag-external"
+          onChange={(e) => set('externalEnabled')(e.target.checked)}
+        />
+        Also search Wikipedia when the library has no good evidence
+      </label>
+      <p className="muted hint">
+        This sends keywords from your question to wikipedia.org, outside this machine. It only works online; while offline or
+        switched off, nothing is sent.
+      </p>
+    </fieldset>
+  );
+}
