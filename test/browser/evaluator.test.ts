@@ -71,6 +71,16 @@ describe('evaluator worker in headless Chromium', () => {
     await page.context().close();
   });
 
+  it('on WebGPU, loads the NLI model while the cross-encoder runs (the app asks relevance and support at once)', async () => {
+    const { page, errors } = await openPage(gpuBrowser, served);
+    const r = await page.evaluate(([p, q, s]) => window.runConcurrent('auto', p, q, s), [passages, queries[0]!, supportPairs] as const);
+    expect(r.device.device).toBe('webgpu');
+    expect(r.relevance).toEqual(runs.webgpu!.relevance[0]);
+    r.support.forEach((sup, i) => expect(sup.full).toBeCloseTo(runs.webgpu!.support[i]!.full, 5));
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('runs on WASM when asked and gets the same rankings as on WebGPU', async () => {
     const { page, offOrigin } = await openPage(gpuBrowser, served);
     const r = await run(page, 'wasm');

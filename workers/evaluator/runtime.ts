@@ -38,9 +38,22 @@ let loaded: Promise<Transformers> | undefined;
 
 /** Imported lazily: a top-level await in the worker's import graph makes comlink calls hang. */
 export async function transformers(opts: RuntimeOptions): Promise<Transformers> {
-  loaded ??= import('@huggingface/transformers');
+  loaded ??= isNode ? import('@huggingface/transformers') : importWeb();
   const t = await loaded;
   configure(t, opts);
+  return t;
+}
+
+/** In the browser, every ORT session call goes through one queue (see ort-serial.ts). */
+async function importWeb(): Promise<Transformers> {
+  const [t, ort, { serialiseOrt }] = await Promise.all([
+    import('@huggingface/transformers'),
+    import('onnxruntime-web/webgpu'),
+    import('./ort-serial'),
+  ]);
+  if (!serialiseOrt(ort, t.env.backends.onnx)) {
+    console.warn('transformers.js does not share this onnxruntime-web instance: ORT session calls are not serialised.');
+  }
   return t;
 }
 

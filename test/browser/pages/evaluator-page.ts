@@ -61,10 +61,26 @@ async function run(
   }
 }
 
+/** The app's access pattern: nothing preloaded, then relevance and support requested at once (decode.ts). */
+async function runConcurrent(device: DevicePreference, passages: string[], query: string, supportPairs: { premise: string; hypothesis: string }[]) {
+  const config = resolveEvaluatorConfig({ source: 'local', device, embedder: 'tiny/embedder', reranker: 'tiny/reranker', nli: 'tiny/nli' }, APP_BASE);
+  const evaluator = await createEvaluator(config);
+  try {
+    await evaluator.embedder.embed(passages);
+    const pairs = supportPairs.map((s, i) => ({ passage: { id: `${i}`, docId: 'd', title: 't', text: s.premise, index: i }, text: s.hypothesis }));
+    const [relevance, support] = await Promise.all([evaluator.relevanceScores(query, passages), evaluator.critic.support(pairs)]);
+    return { device: evaluator.device, relevance, support };
+  } finally {
+    evaluator.dispose();
+  }
+}
+
 declare global {
   interface Window {
     runEvaluator: typeof run;
+    runConcurrent: typeof runConcurrent;
   }
 }
 window.runEvaluator = run;
+window.runConcurrent = runConcurrent;
 document.getElementById('status')!.textContent = 'ready';
