@@ -3,7 +3,9 @@ import { createRoot } from 'react-dom/client';
 import { createController, type DecodeFn } from './app/controller';
 import { createEmbedBridge, loadAllowedOrigins } from './app/embed';
 import { answerMessage } from './app/embed-answer';
+import { modelChoice } from './app/custom-model';
 import { getServices } from './app/services';
+import { DEFAULT_MODEL_ID } from './generator/catalogue';
 import { loadSettings } from './app/settings';
 import { readUrlState, writeUrlState } from './app/url-state';
 import { rerank } from './core/rerank';
@@ -20,7 +22,8 @@ const storage = (() => {
 
 const fromUrl = readUrlState(location.search, loadSettings(storage));
 const services = getServices();
-services.selectModel(fromUrl.settings.model);
+services.selectModel(modelChoice(fromUrl.settings.model, fromUrl.settings.customModel) ?? { kind: 'catalogue', id: DEFAULT_MODEL_ID });
+services.setTemperature(fromUrl.settings.temperature);
 services.selectIndexKind(fromUrl.settings.indexKind);
 // The decode loop loads with the first question; re-ranking (sliders) is needed at once.
 const decode: DecodeFn = (...args) => import('./core/decode').then((m) => m.decode(...args));

@@ -24,7 +24,7 @@ export interface AnswerState {
   status: AnswerStatus;
   question: string;
   /** Decode settings the current tree was built with (null before the first run). */
-  usedSettings: (DecodeSettings & { corrective: boolean; crag?: CragChoice }) | null;
+  usedSettings: (DecodeSettings & { corrective: boolean; crag?: CragChoice; temperature?: number }) | null;
   tree: AnswerTree | null;
   ranking: Ranking | null;
   /** Texts being written now, keyed by depth|parent|passage; removed once the candidate lands. */

@@ -4,6 +4,8 @@ import type { IndexKind } from '../core/vector-index';
 import type { AnswerPorts } from './controller';
 import type { LibraryActions, LibraryViewState } from './library-view';
 import type { StatusStore } from './status';
+import type { ModelChoice } from '../generator/catalogue';
+import type { ModelCacheStore } from './model-cache';
 
 export interface WebGpuCheck {
   ok: boolean;
@@ -22,8 +24,12 @@ export interface AppServices {
   loadGenerator(): void;
   /** Stops a model download in progress (files already fetched stay cached). */
   cancelGenerator(): void;
-  /** Switches the generator to another catalogue model; it loads on the next question. */
-  selectModel(id: string): void;
+  /** Switches the generator to another model (catalogue or custom); it loads on the next question. */
+  selectModel(choice: ModelChoice): void;
+  /** Sampling temperature for the next calls; the loaded model stays. */
+  setTemperature(t: number): void;
+  /** Which models this browser has downloaded; deleting one frees its storage. */
+  models: ModelCacheStore;
   /**
    * The vector index the library opens with. Only the choice made before the library opens
    * counts (it opens after first paint); a later change takes effect on the next page load.

@@ -13,6 +13,8 @@ import {
   type AnswerState,
 } from './answer-state';
 import type { IndexKind } from '../core/vector-index';
+import type { CustomModel } from '../generator/catalogue';
+import { CUSTOM_MODEL_KEY } from './custom-model';
 import {
   cragProblem,
   defaultSettings,
@@ -66,7 +68,11 @@ export interface Controller {
   /** Applies CRAG settings that can work; otherwise keeps the old ones and returns why not. */
   setCrag(crag: CragChoice): string | null;
   setIndexKind(kind: IndexKind): void;
+  /** A catalogue id, or 'custom' for the stored custom model. */
   setModel(id: string): void;
+  /** Stores a checked custom model and selects it. */
+  setCustomModel(model: CustomModel): void;
+  setTemperature(t: number): void;
   setTheme(theme: Theme): void;
   resetSettings(): void;
   enterEvidenceOnly(reason: string): void;
@@ -156,7 +162,11 @@ export function createController(opts: {
     const ctrl = new AbortController();
     abort = ctrl;
     const { decode: decodeSettings, rank, corrective, crag } = state.settings;
-    setAnswer((a) => startRun(a, question, decodeSettings, corrective, crag));
+    const { temperature } = state.settings;
+    setAnswer((a) => {
+      const started = startRun(a, question, decodeSettings, corrective, crag);
+      return { ...started, usedSettings: started.usedSettings && { ...started.usedSettings, temperature } };
+    });
     const runId = state.answer.runId;
     const current = () => state.answer.runId === runId;
 
@@ -266,6 +276,12 @@ export function createController(opts: {
     setModel(model) {
       persist({ ...state.settings, model });
     },
+    setCustomModel(customModel) {
+      persist({ ...state.settings, customModel: { ...customModel }, model: CUSTOM_MODEL_KEY });
+    },
+    setTemperature(temperature) {
+      persist({ ...state.settings, temperature });
+    },
     setTheme(theme) {
       persist({ ...state.settings, theme });
     },
@@ -274,7 +290,8 @@ export function createController(opts: {
       const answer = state.answer.status !== 'running' ? applyRank(state.answer, d.rank, opts.rerank) : state.answer;
       state = { ...state, answer };
       // The index in use is the one the library opened with; resetting it would only ask for a reload.
-      persist({ ...d, theme: state.settings.theme, model: state.settings.model, indexKind: state.settings.indexKind });
+      const { theme, model, customModel, temperature, indexKind } = state.settings;
+      persist({ ...d, theme, model, customModel, temperature, indexKind });
     },
     enterEvidenceOnly(reason) {
       set({ evidenceOnly: { reason } });
@@ -284,7 +301,7 @@ export function createController(opts: {
     },
     pendingDecodeChanges() {
       const used = state.answer.usedSettings;
-      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, { ...state.settings.decode, corrective: state.settings.corrective, crag: state.settings.crag }) : [];
+      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, { ...state.settings.decode, corrective: state.settings.corrective, crag: state.settings.crag, temperature: state.settings.temperature }) : [];
     },
   };
 }

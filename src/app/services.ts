@@ -13,7 +13,9 @@ import { createStatusStore, type Progress } from './status';
 import type { IndexKind } from '../core/vector-index';
 import type { CragChoice } from './settings';
 import { checkWebGpu } from './webgpu';
-import { DEFAULT_MODEL_ID } from '../generator/catalogue';
+import { DEFAULT_MODEL_ID, type ModelChoice } from '../generator/catalogue';
+import { choiceKey } from './custom-model';
+import { createModelCacheStore } from './model-cache';
 
 export interface Services extends AppServices {
   evaluator(): Promise<Evaluator>;
@@ -80,17 +82,19 @@ export function createServices(search: string, baseURI: string): Services {
   });
 
   let handle: GeneratorHandle | null = null;
-  let modelId = DEFAULT_MODEL_ID;
+  let choice: ModelChoice = { kind: 'catalogue', id: DEFAULT_MODEL_ID };
+  let modelId = choiceKey(choice);
+  let temperature = 0;
   let handlePromise: Promise<GeneratorHandle> | null = null;
   const generatorHandle = () => {
-    handlePromise ??= makeHandle(modelId);
+    handlePromise ??= makeHandle(choice);
     return handlePromise;
   };
-  const makeHandle = async (id: string) => {
+  const makeHandle = async (model: ModelChoice) => {
     const { createGenerator } = await import('../generator');
     let started = Date.now();
     handle = createGenerator(
-      { model: { kind: 'catalogue', id } },
+      { model, temperature },
       {
         onProgress: (p: LoadProgress) => {
           if (p.stage === 'checking') started = Date.now();
@@ -107,8 +111,10 @@ export function createServices(search: string, baseURI: string): Services {
     return handle;
   };
 
-  const selectModel = (id: string) => {
+  const selectModel = (next: ModelChoice) => {
+    const id = choiceKey(next);
     if (id === modelId) return;
+    choice = next;
     modelId = id;
     const old = handlePromise;
     handlePromise = null;
@@ -140,6 +146,7 @@ export function createServices(search: string, baseURI: string): Services {
           models: [`${h.modelId ?? 'model'}${h.local ? ' (local pack)' : ''}`],
           progress: undefined,
         });
+        void models.refresh();
         return h;
       } catch (e) {
         status.update('generator', { state: 'error', ...errorText(e), progress: undefined });
@@ -150,6 +157,17 @@ export function createServices(search: string, baseURI: string): Services {
     })();
     return generatorLoad;
   };
+
+  const models = createModelCacheStore({
+    has: async (c) => (await generatorHandle()).hasModelInCache(c),
+    remove: async (c) => {
+      const h = await generatorHandle();
+      const wasLoaded = choiceKey(c) === modelId && h.state === 'ready';
+      await h.deleteModel(c);
+      if (wasLoaded) status.update('generator', { state: 'idle', models: [], progress: undefined });
+    },
+    loadingKey: () => (status.get().generator.state === 'loading' ? modelId : null),
+  });
 
   let indexKind: IndexKind = 'flat';
   let libraryOpening = false;
@@ -200,6 +218,11 @@ export function createServices(search: string, baseURI: string): Services {
     loadGenerator: () => void generator().catch(() => undefined),
     cancelGenerator: () => handle?.cancelLoad(),
     selectModel,
+    setTemperature(t) {
+      temperature = t;
+      handle?.setTemperature(t);
+    },
+    models,
     selectIndexKind(kind) {
       if (!libraryOpening) indexKind = kind;
     },

@@ -6,7 +6,8 @@ import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../core/defaults
 import type { CritiqueSource } from '../core/ports';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../core/types';
 import type { IndexKind } from '../core/vector-index';
-import { CATALOGUE, DEFAULT_MODEL_ID } from '../generator/catalogue';
+import { CATALOGUE, DEFAULT_MODEL_ID, type CustomModel } from '../generator/catalogue';
+import { CUSTOM_MODEL_KEY, sanitizeCustomModel } from './custom-model';
 
 export type Theme = 'system' | 'light' | 'dark';
 
@@ -21,13 +22,17 @@ export interface AppSettings {
   crag: CragChoice;
   /** The library's vector index; the library opens with it, so a change takes effect on reload. */
   indexKind: IndexKind;
-  /** Catalogue id of the generator model. */
+  /** Catalogue id of the generator model, or 'custom' for `customModel`. */
   model: string;
+  /** The user's own compiled model, kept even while a catalogue model is chosen. */
+  customModel: CustomModel | null;
+  /** Sampling temperature; 0 decodes greedily with the fixed seed, so the same question gives the same tree. */
+  temperature: number;
   theme: Theme;
 }
 
 /** What a new decode depends on: the core's decode settings plus the corrective switch. */
-export type DecodeKey = keyof DecodeSettings | 'corrective' | CragKey;
+export type DecodeKey = keyof DecodeSettings | 'corrective' | 'temperature' | CragKey;
 export type CragKey = `crag.${keyof CragChoice}`;
 
 export const SETTINGS_KEY = 'selfrag.settings';
@@ -43,6 +48,7 @@ export const RANGES = {
   passagesPerStep: { min: 1, max: 10, step: 1 },
   blend: { min: 0, max: 1, step: 0.05 },
   cragThreshold: { min: 0, max: 1, step: 0.01 },
+  temperature: { min: 0, max: 2, step: 0.1 },
 } as const;
 
 const MODES: readonly RetrievalMode[] = ['adaptive', 'always', 'never'];
@@ -73,6 +79,8 @@ export function defaultSettings(): AppSettings {
     crag: defaultCrag(),
     indexKind: 'flat',
     model: DEFAULT_MODEL_ID,
+    customModel: null,
+    temperature: 0,
     theme: 'system',
   };
 }
@@ -99,8 +107,8 @@ function obj(v: unknown): Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-/** Field-by-field validation of anything that claims to be settings. */
-export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettings()): AppSettings {
+/** Field-by-field validation of anything that claims to be settings; `pageUrl` decides which custom model URLs are same-origin. */
+export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettings(), pageUrl: string | undefined = globalThis.location?.href): AppSettings {
   const r = obj(raw);
   const d = obj(r.decode);
   const k = obj(r.rank);
@@ -119,6 +127,10 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
   // Each threshold may be fine alone and the pair still contradict: keep the base pair then.
   if (cragProblem(crag)) crag = { ...crag, upper: bc.upper, lower: bc.lower };
   if (cragProblem(crag)) crag = { ...crag, upper: DEFAULT_CRAG_SETTINGS.upper, lower: DEFAULT_CRAG_SETTINGS.lower };
+  const customModel = r.customModel === undefined ? base.customModel : sanitizeCustomModel(r.customModel, pageUrl);
+  let model = oneOf(r.model, [...MODELS, CUSTOM_MODEL_KEY], base.model);
+  // 'custom' without a usable custom model would leave nothing to load.
+  if (model === CUSTOM_MODEL_KEY && !customModel) model = base.model === CUSTOM_MODEL_KEY ? DEFAULT_MODEL_ID : base.model;
   return {
     decode: {
       mode: oneOf(d.mode, MODES, bd.mode),
@@ -141,7 +153,9 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
     corrective: bool(r.corrective, base.corrective),
     crag,
     indexKind: oneOf(r.indexKind, INDEX_KINDS, base.indexKind),
-    model: oneOf(r.model, MODELS, base.model),
+    model,
+    customModel,
+    temperature: num(r.temperature, base.temperature, RANGES.temperature),
     theme: oneOf(r.theme, THEMES, base.theme),
   };
 }
@@ -176,8 +190,8 @@ export function saveSettings(storage: Pick<Storage, 'setItem'> | undefined, sett
 
 /** Which decode settings differ, for the "needs a new decode" offer. */
 export function decodeChanges(
-  used: DecodeSettings & { corrective?: boolean; crag?: CragChoice },
-  now: DecodeSettings & { corrective?: boolean; crag?: CragChoice },
+  used: DecodeSettings & { corrective?: boolean; crag?: CragChoice; temperature?: number },
+  now: DecodeSettings & { corrective?: boolean; crag?: CragChoice; temperature?: number },
 ): DecodeKey[] {
   const { crag: usedCrag, ...usedFlat } = used;
   const { crag: nowCrag, ...nowFlat } = now;

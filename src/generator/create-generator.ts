@@ -15,7 +15,7 @@ import {
   type Precision,
   type ResolvedModel,
 } from './catalogue';
-import type { ChatEngine } from './engine';
+import { samplingParams, type ChatEngine } from './engine';
 import { EngineGenerator, DEFAULT_OPTIONS } from './engine-generator';
 import { classifyError, GeneratorError } from './errors';
 import { toLoadProgress, type LoadProgress } from './progress';
@@ -73,6 +73,8 @@ export interface GeneratorHandle {
   load(): Promise<void>;
   cancelLoad(): void;
   hasModelInCache(choice?: ModelChoice): Promise<boolean>;
+  /** Changes sampling for the next calls without reloading the model (0 = greedy with the fixed seed). */
+  setTemperature(temperature: number): void;
   deleteModel(choice?: ModelChoice): Promise<void>;
   /** Stops the current decode; the engine stays loaded and ready for the next question. */
   interrupt(): void;
@@ -95,6 +97,7 @@ export function createGenerator(config: GeneratorConfig = {}, hooks: GeneratorHo
   let pending: { terminate(): void; reject(e: GeneratorError): void } | undefined;
   let cancelled = false; // cancelLoad() before the worker exists
   let generator: EngineGenerator | undefined;
+  let temperature = config.temperature ?? DEFAULT_OPTIONS.temperature;
   const spentBefore: GeneratorCost = { promptTokens: 0, decodedTokens: 0, calls: 0 };
 
   const setState = (s: GeneratorState, err?: GeneratorError): void => {
@@ -192,7 +195,7 @@ export function createGenerator(config: GeneratorConfig = {}, hooks: GeneratorHo
         connection = conn;
         generator = new EngineGenerator(conn.engine, {
           native: model.native,
-          temperature: config.temperature ?? DEFAULT_OPTIONS.temperature,
+          temperature,
           seed: config.seed ?? DEFAULT_OPTIONS.seed,
           maxSegmentTokens: config.maxSegmentTokens ?? DEFAULT_OPTIONS.maxSegmentTokens,
         });
@@ -226,6 +229,12 @@ export function createGenerator(config: GeneratorConfig = {}, hooks: GeneratorHo
       if (resolved?.modelId === model.modelId) await handle.dispose();
       const webllm = await import('@mlc-ai/web-llm');
       await webllm.deleteModelAllInfoInCache(model.modelId, appConfig);
+    },
+
+    setTemperature(t) {
+      samplingParams({ temperature: t, seed: config.seed ?? DEFAULT_OPTIONS.seed });
+      temperature = t;
+      generator?.setTemperature(t);
     },
 
     interrupt() {

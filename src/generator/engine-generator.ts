@@ -62,7 +62,7 @@ interface Reply {
 }
 
 export class EngineGenerator implements Generator, Writer {
-  private readonly opts: EngineGeneratorOptions;
+  private opts: EngineGeneratorOptions;
   private spent: GeneratorCost = { promptTokens: 0, decodedTokens: 0, calls: 0 };
   /** Retrieval decisions already written at the end of a candidate, by path. */
   private readonly decided = new Map<string, RetrieveProbs>();
@@ -73,6 +73,15 @@ export class EngineGenerator implements Generator, Writer {
   ) {
     this.opts = { ...DEFAULT_OPTIONS, ...opts };
     samplingParams(this.opts); // reject bad settings now, not mid-answer
+  }
+
+  /** Applies from the next call: the loaded model stays, only sampling changes. */
+  setTemperature(temperature: number): void {
+    const next = { ...this.opts, temperature };
+    samplingParams(next);
+    this.opts = next;
+    // Remembered decisions were sampled under the old temperature.
+    this.decided.clear();
   }
 
   cost(): GeneratorCost {

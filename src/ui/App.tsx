@@ -8,6 +8,7 @@ import { AskBox } from './AskBox';
 import { EvidenceView } from './EvidenceView';
 import { useHashRoute, useNow, useStore } from './hooks';
 import { LibraryPanel } from './LibraryPanel';
+import { useModelControls } from './model-controls';
 import { Notices } from './Notices';
 import { PassageDialog } from './PassageDialog';
 import { StatusPanel } from './StatusPanel';
@@ -22,6 +23,7 @@ export function App(props: { controller: Controller; services: AppServices; init
   const status = useStore(services.status, services.status.get);
   const library = useStore(services.library, services.library.get);
   const route = useHashRoute();
+  const modelControls = useModelControls(controller, services, state.settings, status.generator.state === 'loading');
   const [webgpu, setWebgpu] = useState<WebGpuCheck | null>(null);
   const [passageOf, setPassageOf] = useState<Candidate | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
@@ -114,11 +116,7 @@ export function App(props: { controller: Controller; services: AppServices; init
               status={status}
               generatorCalls={state.generatorCalls}
               now={now}
-              model={state.settings.model}
-              onModel={(id) => {
-                controller.setModel(id);
-                services.selectModel(id);
-              }}
+              {...modelControls}
               onLoadGenerator={services.loadGenerator}
               onCancelGenerator={services.cancelGenerator}
             />

@@ -5,6 +5,7 @@ import type { DecodeKey } from '../app/settings';
 
 const SETTING_NAMES: Record<DecodeKey, string> = {
   corrective: 'corrective retrieval',
+  temperature: 'temperature',
   mode: 'retrieval mode',
   threshold: 'threshold δ',
   beamWidth: 'beam width',

@@ -1,6 +1,6 @@
 // Which device each worker runs on and why, which models are loaded, progress.
+import type { ReactNode } from 'react';
 import type { StatusMap, WorkerName } from '../app/status';
-import { CATALOGUE } from '../generator/catalogue';
 import { ProgressBar } from './ProgressBar';
 
 const NAMES: Record<WorkerName, string> = {
@@ -15,12 +15,15 @@ export function StatusPanel(props: {
   status: StatusMap;
   generatorCalls: number;
   now: number;
-  model: string;
-  onModel: (id: string) => void;
+  /** The language model picker, shown under the workers. */
+  picker: ReactNode;
   onLoadGenerator: () => void;
   onCancelGenerator: () => void;
+  /** Selects the smallest catalogue model; absent when it is already selected. */
+  onSmallerModel?: () => void;
+  /** Answers with passages only, which needs no language model. */
+  onEvidenceOnly: (reason: string) => void;
 }) {
-  const generatorState = props.status.generator.state;
   return (
     <section className="panel status" aria-labelledby="status-heading" data-testid="status">
       <h2 id="status-heading">Status</h2>
@@ -50,30 +53,30 @@ export function StatusPanel(props: {
                 </button>
               )}
               {name === 'generator' && (s.state === 'idle' || s.state === 'error') && (
-                <button type="button" onClick={props.onLoadGenerator}>
+                <button type="button" onClick={props.onLoadGenerator} data-testid="load-model">
                   {s.state === 'error' ? 'Try loading again' : 'Load the model now'}
                 </button>
+              )}
+              {name === 'generator' && s.state === 'error' && (
+                <>
+                  {props.onSmallerModel && (
+                    <>
+                      {' '}
+                      <button type="button" onClick={props.onSmallerModel} data-testid="smaller-model">
+                        Use the smallest model
+                      </button>
+                    </>
+                  )}{' '}
+                  <button type="button" onClick={() => props.onEvidenceOnly(s.error ?? 'The language model could not be loaded.')} data-testid="model-evidence-only">
+                    Use evidence-only mode
+                  </button>
+                </>
               )}
             </li>
           );
         })}
       </ul>
-      <div className="select">
-        <label htmlFor="model">Language model</label>
-        <select
-          id="model"
-          value={props.model}
-          disabled={generatorState === 'loading'}
-          onChange={(e) => props.onModel(e.target.value)}
-          data-testid="model"
-        >
-          {CATALOGUE.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.label} · about {Math.round(m.builds.f32.vramMB / 100) / 10} GB
-            </option>
-          ))}
-        </select>
-      </div>
+      {props.picker}
       <p className="muted">
         Model calls this session: <span data-testid="generator-calls">{props.generatorCalls}</span>
       </p>

@@ -1,10 +1,28 @@
 // Stands in for workers/generator/engine-factory.ts in the e2e build only
 // (vite.config.ts aliases it in `--mode e2e`): the real worker and web-llm's
 // real handler run around the scripted engine. The token delay makes streaming
-// visible and leaves room to abort.
-import type { MLCEngine } from '@mlc-ai/web-llm';
+// visible and leaves room to abort. A finished load is recorded in the Cache API
+// as web-llm would, so the page's downloaded marks and deletes are real.
+import type { AppConfig, MLCEngine } from '@mlc-ai/web-llm';
 import { ScriptedEngine } from './scripted-engine';
+import { recordDownload } from './web-llm-cache';
+
+class CachingScriptedEngine extends ScriptedEngine {
+  private config: AppConfig | undefined;
+
+  override setAppConfig(config: AppConfig): void {
+    this.config = config;
+    super.setAppConfig(config);
+  }
+
+  override async reload(modelId: string | string[]): Promise<void> {
+    await super.reload(modelId);
+    const id = Array.isArray(modelId) ? modelId[0] : modelId;
+    const record = this.config?.model_list.find((m) => m.model_id === id);
+    if (record) await recordDownload(record);
+  }
+}
 
 export function createEngine(): MLCEngine {
-  return new ScriptedEngine({ tokenDelayMs: 4 }) as unknown as MLCEngine;
+  return new CachingScriptedEngine({ tokenDelayMs: 4 }) as unknown as MLCEngine;
 }

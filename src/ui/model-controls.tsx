@@ -1,0 +1,58 @@
+// Wires the model picker and the status panel's ways forward after a failed
+// load to the controller (persisted settings) and the services (the generator).
+import { useEffect } from 'react';
+import type { AppServices } from '../app/app-services';
+import type { Controller } from '../app/controller';
+import { checkCustomModel, choiceKey, modelChoice, smallestModelId } from '../app/custom-model';
+import type { AppSettings } from '../app/settings';
+import type { ModelChoice } from '../generator/catalogue';
+import { useStore } from './hooks';
+import { ModelPicker } from './ModelPicker';
+
+export function useModelControls(controller: Controller, services: AppServices, settings: AppSettings, generatorLoading: boolean) {
+  const cache = useStore(services.models, services.models.get);
+  const custom: ModelChoice | null = settings.customModel ? { kind: 'custom', ...settings.customModel } : null;
+  const customKey = custom ? choiceKey(custom) : '';
+
+  useEffect(() => {
+    void services.models.refresh(custom ? [custom] : []);
+    // Only a different custom model needs a new check; the choice object is rebuilt every render.
+  }, [services, customKey]);
+
+  const choose = (id: string) => {
+    const choice = modelChoice(id, settings.customModel);
+    if (!choice) return;
+    controller.setModel(id);
+    services.selectModel(choice);
+  };
+  const smallest = smallestModelId();
+
+  return {
+    picker: (
+      <ModelPicker
+        model={settings.model}
+        customModel={settings.customModel}
+        temperature={settings.temperature}
+        cache={cache}
+        loading={generatorLoading}
+        onModel={choose}
+        onCustomModel={(input) => {
+          const checked = checkCustomModel(input, location.href);
+          if ('problem' in checked) return checked.problem;
+          controller.setCustomModel(checked.model);
+          const choice: ModelChoice = { kind: 'custom', ...checked.model };
+          services.selectModel(choice);
+          void services.models.refresh([choice]);
+          return null;
+        }}
+        onTemperature={(t) => {
+          controller.setTemperature(t);
+          services.setTemperature(t);
+        }}
+        onDelete={(choice) => void services.models.remove(choice)}
+      />
+    ),
+    onSmallerModel: settings.model === smallest ? undefined : () => choose(smallest),
+    onEvidenceOnly: (reason: string) => controller.enterEvidenceOnly(`The language model could not be loaded: ${reason}`),
+  };
+}
