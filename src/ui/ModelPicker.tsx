@@ -61,7 +61,7 @@ export function ModelPicker(props: {
   const mark = (e: Entry) => (cache.marks[e.key] ? ' · downloaded' : '');
 
   return (
-    <div className="model-picker" data-testid="model-picker">
+    <div className="model-picker" data-testid="model-picker" data-checked={Object.keys(cache.marks).length > 0 && !cache.checking ? 'true' : 'false'}>
       <div className="select">
         <label htmlFor="model">Language model</label>
         <select id="model" value={props.model} disabled={props.loading} onChange={(e) => props.onModel(e.target.value)} data-testid="model">
