@@ -285,6 +285,81 @@ describe('answer page', () => {
   });
 });
 
+describe('corrective retrieval (Self-CRAG) on the answer page', () => {
+  it('shows the action, the rewritten query and the knowledge strips kept and dropped', async () => {
+    const { page, errors } = await open();
+    await page.getByTestId('corrective').check();
+    // Lower 0: no retrieval is Incorrect, so the retrieved passages are refined into strips.
+    // Upper 1: none is Correct either, so the step is Ambiguous and also searches with a rewrite.
+    await page.getByTestId('crag-lower').fill('0');
+    await page.getByTestId('crag-upper').fill('1');
+    await ask(page, 'Why does the sea have tides?');
+
+    const first = page.getByTestId('segment').first();
+    await first.getByRole('button', { name: /Why this segment/ }).click();
+    const details = first.getByTestId('correction-details');
+    expect(await details.getByTestId('correction-action').innerText()).toMatch(/^Action: Ambiguous/);
+    expect((await details.getByTestId('correction-rewrite').innerText()).trim()).toMatch(/^Searched again with the rewritten query: .+/);
+    const strips = details.getByTestId('strip');
+    const total = await strips.count();
+    expect(total).toBeGreaterThan(0);
+    const kept = await details.locator('[data-testid=strip][data-kept=true]').count();
+    expect(await details.locator('caption').innerText()).toBe(`Knowledge strips: ${kept} kept, ${total - kept} dropped`);
+    for (const verdict of await strips.locator('td:last-child').allInnerTexts()) expect(verdict).toMatch(/^(kept|dropped: .+)$/);
+    // The cited passage is what refinement kept: its text is made of kept strips only.
+    const citation = first.getByTestId('citation');
+    if ((await citation.count()) > 0) {
+      const keptTexts = await details.locator('[data-testid=strip][data-kept=true] td:first-child').allInnerTexts();
+      await citation.click();
+      const passageText = await page.getByTestId('passage-text').innerText();
+      for (const line of passageText.split('\n').filter((l) => l.trim())) {
+        expect(keptTexts.some((t) => t.includes(line.trim()))).toBe(true);
+      }
+      await page.keyboard.press('Escape');
+    }
+    await shot(page, 'self-crag-why');
+
+    // The settings persist, a contradictory pair is refused with the reason, and a change offers a re-run.
+    await page.getByTestId('crag-upper').fill('0.3');
+    await page.getByTestId('crag-lower').fill('0.6');
+    expect(await page.getByTestId('crag-problem').innerText()).toMatch(/lower threshold \(0.6\) must not be above the upper threshold \(0.3\)/);
+    expect(await page.getByTestId('crag-lower').inputValue()).toBe('0');
+    expect(await page.getByTestId('rerun-offer').innerText()).toMatch(/CRAG upper threshold/);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('selfrag.settings') ?? '{}').settings?.crag);
+    expect(stored).toMatchObject({ upper: 0.3, lower: 0, externalEnabled: false });
+    expect(errors).toEqual([]);
+  });
+
+  it('says plainly when Self-CRAG abstains for lack of evidence', async () => {
+    const { page, errors } = await open();
+    await page.getByTestId('corrective').check();
+    await page.getByTestId('crag-noevidence-abstain').check();
+    // Every score is below a lower threshold of 1: every retrieval is Incorrect, and nothing is usable.
+    await page.getByTestId('crag-upper').fill('1');
+    await page.getByTestId('crag-lower').fill('1');
+    await ask(page, 'Why does the sea have tides?');
+    expect(await page.getByTestId('abstained').innerText()).toMatch(/^No answer: corrective retrieval \(Self-CRAG\) found no reliable evidence/);
+    expect(await page.getByTestId('abstained-step').count()).toBe(1);
+    expect(await page.getByTestId('citation').count()).toBe(0);
+    await shot(page, 'self-crag-abstained');
+    expect(errors).toEqual([]);
+  });
+
+  it('switches the vector index on reload and still answers', async () => {
+    const { page, errors } = await open();
+    await page.getByText('Advanced').click();
+    await page.getByTestId('index-kind').selectOption('voy');
+    expect(await page.getByTestId('index-reload').innerText()).toMatch(/Reload the page to switch to Voy/);
+    await page.getByTestId('index-reload').getByRole('button', { name: 'Reload now' }).click();
+    await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    await expect.poll(() => page.getByTestId('status').innerText(), { timeout: 60_000 }).toMatch(/voy k-d tree/);
+    expect(await page.getByTestId('index-reload').count()).toBe(0);
+    await ask(page, 'Why does the sea have tides?');
+    expect(await page.getByTestId('citation').first().innerText()).toMatch(/Why the Sea Has Tides/);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('without WebGPU', () => {
   let plain: Browser;
   beforeAll(async () => {
