@@ -56,16 +56,14 @@ export function createModelCacheStore(deps: ModelCacheDeps): ModelCacheStore {
     set({ checking: true });
     const choices: ModelChoice[] = [...CATALOGUE.map((m): ModelChoice => ({ kind: 'catalogue', id: m.id })), ...custom];
     const marks: Record<string, boolean> = {};
-    let error: string | null = null;
     for (const c of choices) {
       try {
         marks[choiceKey(c)] = await deps.has(c);
-      } catch (e) {
-        // Without WebGPU no build can be resolved: leave the marks unknown rather than wrong.
-        error ??= text(e);
+      } catch {
+        // Without WebGPU no build can be resolved (the page already says so): leave the mark unknown rather than wrong.
       }
     }
-    set({ marks, checking: false, error: Object.keys(marks).length === 0 ? error : null });
+    set({ marks, checking: false, error: null });
   }
 
   return {

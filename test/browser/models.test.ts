@@ -68,9 +68,13 @@ describe('language model picker', () => {
     await row.getByRole('button', { name: 'Keep it' }).click();
     expect(await mark(page, 'qwen2.5-0.5b')).toBe('true');
 
+    // Deleting the loaded model unloads it too.
+    await page.getByTestId('load-model').click();
+    await expect.poll(() => generator(page).getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
     await row.getByTestId('delete-model').click();
     await row.getByTestId('confirm-delete-model').click();
     await expect.poll(() => mark(page, 'qwen2.5-0.5b')).toBe('false');
+    expect(await generator(page).getAttribute('data-state')).toBe('idle');
     expect(await page.getByTestId('downloaded-model').count()).toBe(0);
     // The weight shards are really gone from web-llm's cache.
     const shards = await page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).filter((r) => r.url.endsWith('.bin')).length);
