@@ -12,12 +12,27 @@ const ACTIONS = {
 
 const SOURCES: Record<KnowledgeSource, string> = { retrieval: 'first retrieval', research: 'library re-search', external: 'external source' };
 
+/** "Title · passage 3" when the title is known, else the passage number from its id (`doc#2`), else the id. */
+function where(id: string, titles: ReadonlyMap<string, string>): string {
+  const n = /#(\d+)$/.exec(id);
+  const passage = n ? `passage ${Number(n[1]) + 1}` : id;
+  const title = titles.get(id);
+  return title ? `${title} · ${passage}` : passage;
+}
+
 function why(s: KnowledgeStrip): string {
   if (s.kept) return 'kept';
   return s.dropped === 'beyond-top-k' ? 'dropped: better strips of the passage filled the top-k' : 'dropped: below the strip threshold';
 }
 
-export function CorrectionDetails({ correction }: { correction: NonNullable<Candidate['correction']> }) {
+export function CorrectionDetails({
+  correction,
+  titles = new Map(),
+}: {
+  correction: NonNullable<Candidate['correction']>;
+  /** Titles of the passages the step's candidates cite, by passage id. */
+  titles?: ReadonlyMap<string, string>;
+}) {
   const action = ACTIONS[correction.action];
   const strips = correction.strips ?? [];
   const kept = strips.filter((s) => s.kept).length;
@@ -52,7 +67,7 @@ export function CorrectionDetails({ correction }: { correction: NonNullable<Cand
               <tr key={`${s.source}|${s.passageId}|${s.index}`} data-testid="strip" data-kept={s.kept ? 'true' : 'false'}>
                 <td>{s.text}</td>
                 <td>
-                  {SOURCES[s.source]}, passage {s.passageId}
+                  {SOURCES[s.source]}: {where(s.passageId, titles)}
                 </td>
                 <td>{Number.isFinite(s.score) ? s.score.toFixed(2) : '–'}</td>
                 <td>{why(s)}</td>

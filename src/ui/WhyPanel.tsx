@@ -16,7 +16,12 @@ export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ra
   const correction = props.siblings.find((c) => c.correction)?.correction;
   return (
     <div id={props.id} className="why-panel" data-testid="why-panel">
-      {correction && <CorrectionDetails correction={correction} />}
+      {correction && (
+        <CorrectionDetails
+          correction={correction}
+          titles={new Map(props.siblings.flatMap((c) => (c.passage ? [[c.passage.id, c.passage.title] as const] : [])))}
+        />
+      )}
       <table>
         <caption>Candidates at this step, one per passage, best score first</caption>
         <thead>

@@ -64,6 +64,9 @@ describe('answer area without an answer', () => {
     expect(details).toMatch(/data-kept="true"><td>Kept strip &lt;img/);
     expect(details).toMatch(/data-kept="false"><td>Dropped strip\.<\/td>.*dropped: below the strip threshold/);
     expect(details).toContain('mountain, tallest &lt;img');
+    expect(details).toContain('library re-search: passage 1');
+    const titled = renderToStaticMarkup(<CorrectionDetails correction={correction!} titles={new Map([['c#0', 'Mountains']])} />);
+    expect(titled).toContain('library re-search: Mountains · passage 1');
     expect(details).not.toContain('<img');
   });
 });
