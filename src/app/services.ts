@@ -54,9 +54,10 @@ export function createServices(search: string, baseURI: string): Services {
   const evaluator = once(async () => {
     status.update('evaluator', { state: 'loading' });
     try {
-      const [{ createEvaluator }, { resolveEvaluatorConfig }] = await Promise.all([
+      const [{ createEvaluator }, { resolveEvaluatorConfig }, { summariseDevices }] = await Promise.all([
         import('../evaluator/client'),
         import('../evaluator/config'),
+        import('../evaluator/device-summary'),
       ]);
       const config = resolveEvaluatorConfig(evaluatorInput(search), baseURI);
       embedderId = `${config.source}:${config.embedder.id}`;
@@ -72,8 +73,13 @@ export function createServices(search: string, baseURI: string): Services {
         const models = p.status === 'ready' ? [...new Set([...status.get().evaluator.models, `${p.role}: ${p.model}`])] : status.get().evaluator.models;
         status.update('evaluator', { progress: p.status === 'ready' ? undefined : progress, models });
       };
-      const ev = await createEvaluator(config, onProgress);
-      status.update('evaluator', { state: 'ready', device: ev.device.device, reason: ev.device.reason, progress: undefined });
+      // A model that fails on WebGPU moves to WASM on its own; the panel says which and why.
+      let ev: Evaluator | undefined;
+      const onDevice = () => {
+        if (ev) status.update('evaluator', summariseDevices(ev.device, ev.models()));
+      };
+      ev = await createEvaluator(config, onProgress, onDevice);
+      status.update('evaluator', { state: 'ready', ...summariseDevices(ev.device, ev.models()), progress: undefined });
       return ev;
     } catch (e) {
       status.update('evaluator', { state: 'error', ...errorText(e), progress: undefined });

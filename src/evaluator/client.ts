@@ -1,21 +1,45 @@
 // Main-thread handle on the evaluator worker: implements the core's Critic and
 // Embedder ports so the core never sees transformers.js.
+//
+// A model that fails on WebGPU moves to a second worker running on WASM. Not the same
+// worker: once a WebGPU kernel throws inside onnxruntime-web, that ORT instance repeats
+// the error on every later call, whatever the device (measured in Chromium/SwiftShader).
 import * as Comlink from 'comlink';
 import type { Critic, Embedder, Passage, RelProbs, SupProbs } from '../core/ports';
-import type { DeviceReport, EvaluatorConfig, EvaluatorModelRole, EvaluatorProgressCallback } from './config';
+import type {
+  DeviceReport,
+  EvaluatorConfig,
+  EvaluatorDevice,
+  EvaluatorDeviceCallback,
+  EvaluatorModelRole,
+  EvaluatorProgressCallback,
+  ModelDeviceReport,
+} from './config';
 import { abortable } from './abortable';
+import { withFallback, type FallbackModel } from './fallback';
 import type { EvaluatorWorkerApi } from './protocol';
 
 export interface Evaluator {
   critic: Critic;
   embedder: Embedder;
-  /** Device chosen in the worker, with the reason (e.g. no WebGPU adapter). */
+  /** Device chosen in the worker at start, with the reason (e.g. no WebGPU adapter). */
   device: DeviceReport;
+  /**
+   * Each model's device as last reported (embedder, reranker, nli): a model that failed on
+   * WebGPU moved to WASM and says why. Changes arrive through `createEvaluator`'s `onDevice`.
+   */
+  models(): ModelDeviceReport[];
   /** Relevance probability (sigmoid of the cross-encoder logit) of each text to the query; CRAG's retrieval evaluator. */
   relevanceScores(query: string, texts: string[], signal?: AbortSignal): Promise<number[]>;
   /** Load models before their first use (all three by default), reporting progress. */
   preload(roles?: EvaluatorModelRole[]): Promise<void>;
   dispose(): void;
+}
+
+interface WorkerHandle {
+  device: DeviceReport;
+  call<T>(work: (api: Comlink.Remote<EvaluatorWorkerApi>) => Promise<T>): Promise<T>;
+  terminate(): void;
 }
 
 /** A failed worker script load never answers comlink calls: surface it as an error instead. */
@@ -27,28 +51,87 @@ function failOnWorkerError(worker: Worker): Promise<never> {
   });
 }
 
-/**
- * Starts the evaluator worker. Resolve the config with `resolveEvaluatorConfig(input, document.baseURI)`
- * so local model packs are found from any sub-path.
- */
-export async function createEvaluator(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback): Promise<Evaluator> {
+async function startWorker(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback): Promise<WorkerHandle> {
   const worker = new Worker(new URL('../../workers/evaluator.worker.ts', import.meta.url), { type: 'module' });
   const api = Comlink.wrap<EvaluatorWorkerApi>(worker);
   const crashed = failOnWorkerError(worker);
   crashed.catch(() => undefined);
-  const call = <T>(work: () => Promise<T>, signal?: AbortSignal) =>
-    Promise.race([abortable(work, signal), crashed]);
-
-  let device: DeviceReport;
-  try {
-    device = await call(() => api.init(config, onProgress ? Comlink.proxy(onProgress) : undefined));
-  } catch (e) {
+  const call = <T>(work: (a: Comlink.Remote<EvaluatorWorkerApi>) => Promise<T>) => Promise.race([work(api), crashed]);
+  let ended = false;
+  const terminate = () => {
+    if (ended) return;
+    ended = true;
+    api[Comlink.releaseProxy]();
     worker.terminate();
+  };
+  try {
+    const device = await call((a) => a.init(config, onProgress ? Comlink.proxy(onProgress) : undefined));
+    return { device, call, terminate };
+  } catch (e) {
+    terminate();
     throw e;
   }
+}
+
+/** One model (role) in one worker; loading is idempotent in the worker. */
+interface RoleModel {
+  ready(): Promise<void>;
+  call<T>(work: (api: Comlink.Remote<EvaluatorWorkerApi>) => Promise<T>): Promise<T>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Starts the evaluator worker. Resolve the config with `resolveEvaluatorConfig(input, document.baseURI)`
+ * so local model packs are found from any sub-path. `onDevice` hears each model's device once it
+ * has loaded, and again if it falls back to WASM.
+ */
+export async function createEvaluator(
+  config: EvaluatorConfig,
+  onProgress?: EvaluatorProgressCallback,
+  onDevice?: EvaluatorDeviceCallback,
+): Promise<Evaluator> {
+  const primary = await startWorker(config, onProgress);
+  let spare: Promise<WorkerHandle> | undefined;
+  const wasmWorker = () => {
+    spare ??= startWorker({ ...config, device: 'wasm' }, onProgress).catch((e: unknown) => {
+      spare = undefined;
+      throw e;
+    });
+    return spare;
+  };
+  const roleIn = (role: EvaluatorModelRole, device: EvaluatorDevice): RoleModel => {
+    const worker = () => (device === 'wasm' && primary.device.device !== 'wasm' ? wasmWorker() : Promise.resolve(primary));
+    return {
+      ready: async () => (await worker()).call((a) => a.load([role])),
+      call: async (work) => (await worker()).call(work),
+      dispose: async () => undefined,
+    };
+  };
+
+  const reports = new Map<EvaluatorModelRole, ModelDeviceReport>();
+  const moved = new Set<EvaluatorModelRole>();
+  const heard = (r: ModelDeviceReport) => {
+    reports.set(r.role, r);
+    // Every model left the WebGPU worker: free its memory.
+    if (r.fellBackFrom && moved.add(r.role).size === 3) primary.terminate();
+    onDevice?.(r);
+  };
+  const model = (role: EvaluatorModelRole): FallbackModel<RoleModel> => {
+    const m = withFallback({
+      role,
+      model: config[role].id,
+      device: primary.device.device,
+      reason: primary.device.reason,
+      make: (d) => roleIn(role, d),
+      onReport: heard,
+    });
+    reports.set(role, m.report());
+    return m;
+  };
+  const models = { embedder: model('embedder'), reranker: model('reranker'), nli: model('nli') };
 
   const relevanceScores = (query: string, texts: string[], signal?: AbortSignal) =>
-    texts.length === 0 ? Promise.resolve([]) : call(() => api.relevance(query, texts), signal);
+    texts.length === 0 ? Promise.resolve([]) : abortable(() => models.reranker.run((m) => m.call((a) => a.relevance(query, texts))), signal);
 
   const critic: Critic = {
     async relevance(question: string, passages: Passage[], signal?: AbortSignal): Promise<RelProbs[]> {
@@ -57,23 +140,26 @@ export async function createEvaluator(config: EvaluatorConfig, onProgress?: Eval
     },
     support(pairs, signal): Promise<SupProbs[]> {
       if (pairs.length === 0) return Promise.resolve([]);
-      return call(() => api.support(pairs.map((x) => ({ premise: x.passage.text, hypothesis: x.text }))), signal);
+      const plain = pairs.map((x) => ({ premise: x.passage.text, hypothesis: x.text }));
+      return abortable(() => models.nli.run((m) => m.call((a) => a.support(plain))), signal);
     },
   };
 
   const embedder: Embedder = {
-    embed: (texts, signal) => (texts.length === 0 ? Promise.resolve([]) : call(() => api.embed(texts), signal)),
+    embed: (texts, signal) =>
+      texts.length === 0 ? Promise.resolve([]) : abortable(() => models.embedder.run((m) => m.call((a) => a.embed(texts))), signal),
   };
 
   return {
     critic,
     embedder,
-    device,
+    device: primary.device,
+    models: () => [...reports.values()],
     relevanceScores,
-    preload: (roles = ['embedder', 'reranker', 'nli']) => call(() => api.load(roles)),
+    preload: (roles = ['embedder', 'reranker', 'nli']) => Promise.all(roles.map((r) => models[r].ready())).then(() => undefined),
     dispose() {
-      api[Comlink.releaseProxy]();
-      worker.terminate();
+      primary.terminate();
+      void spare?.then((w) => w.terminate(), () => undefined);
     },
   };
 }

@@ -53,6 +53,21 @@ export interface DeviceReport {
 
 export type EvaluatorModelRole = 'embedder' | 'reranker' | 'nli';
 
+/** Where one model runs and why; `fellBackFrom` is set once WebGPU failed for it and it moved to WASM. */
+export interface ModelDeviceReport {
+  role: EvaluatorModelRole;
+  model: string;
+  device: EvaluatorDevice;
+  reason: string;
+  /** false until the model has loaded on `device`. */
+  loaded: boolean;
+  fellBackFrom?: 'webgpu';
+  /** The WebGPU error that caused the fallback. */
+  error?: string;
+}
+
+export type EvaluatorDeviceCallback = (report: ModelDeviceReport) => void;
+
 /** Loading progress of one model, aggregated over its files. */
 export interface EvaluatorProgress {
   role: EvaluatorModelRole;

@@ -81,6 +81,34 @@ describe('evaluator worker in headless Chromium', () => {
     await page.context().close();
   });
 
+  it('moves a model that fails on WebGPU to WASM, keeps answering, and reports which model and why', async () => {
+    const { page } = await openPage(gpuBrowser, served);
+    expect(await page.evaluate(() => window.evaluatorSteps.open('auto'))).toMatchObject({ device: 'webgpu' });
+    const relevance = () => page.evaluate(([q, p]) => window.evaluatorSteps.relevance(q, p), [queries[0]!, passages] as const);
+    await page.evaluate((p) => window.evaluatorSteps.embed(p), passages);
+    expect(await relevance()).toEqual(runs.webgpu!.relevance[0]);
+    // The failure the app met on SwiftShader, injected into the evaluator's worker before the NLI model's first use.
+    const worker = page.workers().find((w) => /evaluator/.test(w.url()));
+    expect(worker).toBeDefined();
+    await worker!.evaluate(() => {
+      const g = globalThis as unknown as { GPUComputePassEncoder: { prototype: { setPipeline: unknown } } };
+      g.GPUComputePassEncoder.prototype.setPipeline = () => {
+        throw new TypeError("Failed to execute 'setPipeline' (injected by the test)");
+      };
+    });
+    const support = await page.evaluate((p) => window.evaluatorSteps.support(p), supportPairs);
+    support.forEach((sup, i) => expect(sup.full).toBeCloseTo(runs.webgpu!.support[i]!.full, 5));
+    const after = await page.evaluate(() => window.evaluatorSteps.devices());
+    expect(after.models.map((m) => [m.role, m.device])).toEqual([['embedder', 'webgpu'], ['reranker', 'webgpu'], ['nli', 'wasm']]);
+    const nli = after.models[2]!;
+    expect(nli).toMatchObject({ fellBackFrom: 'webgpu', loaded: true, reason: expect.stringMatching(/^NLI fell back to WASM: .*injected by the test/) });
+    expect(after.events.at(-1)).toEqual(nli);
+    expect(after.summary).toEqual({ device: 'webgpu + wasm', reason: expect.stringMatching(/NLI fell back to WASM: .*injected/) });
+    // That ORT instance is now broken for every model; the others follow the NLI model when they fail.
+    expect(await relevance()).toEqual(runs.webgpu!.relevance[0]);
+    await page.context().close();
+  });
+
   it('runs on WASM when asked and gets the same rankings as on WebGPU', async () => {
     const { page, offOrigin } = await openPage(gpuBrowser, served);
     const r = await run(page, 'wasm');

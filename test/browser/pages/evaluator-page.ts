@@ -1,7 +1,8 @@
 // E2E-only page (built with --mode e2e): drives the real evaluator client and worker
 // against the tiny model pack the harness copies into <build>/models/.
-import { createEvaluator } from '../../../src/evaluator/client';
-import { resolveEvaluatorConfig, type DevicePreference, type EvaluatorProgress } from '../../../src/evaluator/config';
+import { createEvaluator, type Evaluator } from '../../../src/evaluator/client';
+import { resolveEvaluatorConfig, type DevicePreference, type EvaluatorProgress, type ModelDeviceReport } from '../../../src/evaluator/config';
+import { summariseDevices } from '../../../src/evaluator/device-summary';
 
 export interface EvaluatorRun {
   device: { device: string; reason: string };
@@ -75,12 +76,40 @@ async function runConcurrent(device: DevicePreference, passages: string[], query
   }
 }
 
+/** One evaluator kept open between calls, so a test can change the worker's environment in between. */
+function stepwise() {
+  let evaluator: Evaluator | undefined;
+  const events: ModelDeviceReport[] = [];
+  const need = () => {
+    if (!evaluator) throw new Error('open() first');
+    return evaluator;
+  };
+  return {
+    async open(device: DevicePreference) {
+      const config = resolveEvaluatorConfig({ source: 'local', device, embedder: 'tiny/embedder', reranker: 'tiny/reranker', nli: 'tiny/nli' }, APP_BASE);
+      evaluator = await createEvaluator(config, undefined, (r) => events.push(r));
+      return evaluator.device;
+    },
+    embed: async (texts: string[]) => (await need().embedder.embed(texts)).map((v) => Array.from(v)),
+    relevance: (query: string, texts: string[]) => need().relevanceScores(query, texts),
+    support: (pairs: { premise: string; hypothesis: string }[]) =>
+      need().critic.support(pairs.map((s, i) => ({ passage: { id: `${i}`, docId: 'd', title: 't', text: s.premise, index: i }, text: s.hypothesis }))),
+    devices: () => ({ models: need().models(), events, summary: summariseDevices(need().device, need().models()) }),
+    close() {
+      evaluator?.dispose();
+      evaluator = undefined;
+    },
+  };
+}
+
 declare global {
   interface Window {
     runEvaluator: typeof run;
     runConcurrent: typeof runConcurrent;
+    evaluatorSteps: ReturnType<typeof stepwise>;
   }
 }
 window.runEvaluator = run;
 window.runConcurrent = runConcurrent;
+window.evaluatorSteps = stepwise();
 document.getElementById('status')!.textContent = 'ready';

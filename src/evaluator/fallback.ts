@@ -1,0 +1,117 @@
+// One evaluator model that never stays broken on WebGPU: if it fails to load or to run
+// there, it is rebuilt on WASM, the call is retried, and the move is reported (a GPU
+// driver can mis-run one graph while the others work, so this is per model).
+// A failure that WASM repeats (missing file, bad input) is not the device's fault: the
+// model keeps its device and the caller gets the error. Pure: the client decides what
+// "a model on a device" is (see client.ts).
+import type { EvaluatorDevice, EvaluatorDeviceCallback, EvaluatorModelRole, ModelDeviceReport } from './config';
+
+export interface DeviceModel {
+  ready(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export interface FallbackModel<M extends DeviceModel> {
+  ready(): Promise<void>;
+  /** Runs `work` on the model, moving it to WASM and retrying once if WebGPU fails. */
+  run<T>(work: (model: M) => Promise<T>): Promise<T>;
+  report(): ModelDeviceReport;
+  dispose(): Promise<void>;
+}
+
+export const ROLE_LABELS: Record<EvaluatorModelRole, string> = {
+  embedder: 'Embedder',
+  reranker: 'Cross-encoder',
+  nli: 'NLI',
+};
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+// The caller gave up: not the device's fault.
+const isAbort = (e: unknown) => e instanceof Error && e.name === 'AbortError';
+
+export function withFallback<M extends DeviceModel>(opts: {
+  role: EvaluatorModelRole;
+  model: string;
+  device: EvaluatorDevice;
+  reason: string;
+  make: (device: EvaluatorDevice) => M;
+  onReport?: EvaluatorDeviceCallback;
+}): FallbackModel<M> {
+  let current = opts.make(opts.device);
+  let state: ModelDeviceReport = { role: opts.role, model: opts.model, device: opts.device, reason: opts.reason, loaded: false };
+  // Concurrent calls that fail on the same WebGPU model share one move to WASM.
+  let moving: Promise<M> | undefined;
+  let disposed = false;
+
+  const set = (patch: Partial<ModelDeviceReport>) => {
+    state = { ...state, ...patch };
+    opts.onReport?.(state);
+  };
+
+  async function moveToWasm(failed: M, error: unknown, retry: (m: M) => Promise<unknown>): Promise<M> {
+    if (failed !== current) return current;
+    moving ??= (async () => {
+      const candidate = opts.make('wasm');
+      try {
+        await retry(candidate);
+      } catch (wasmError) {
+        await candidate.dispose().catch(() => undefined);
+        const a = message(error);
+        const b = message(wasmError);
+        throw new Error(a === b ? b : `${b} (it had failed on WebGPU first: ${a})`);
+      }
+      if (disposed) {
+        await candidate.dispose().catch(() => undefined);
+        throw new Error(`The ${ROLE_LABELS[opts.role]} model was disposed.`);
+      }
+      current = candidate;
+      await failed.dispose().catch(() => undefined);
+      const why = message(error);
+      set({ device: 'wasm', loaded: true, fellBackFrom: 'webgpu', error: why, reason: `${ROLE_LABELS[opts.role]} fell back to WASM: ${why}` });
+      return candidate;
+    })().finally(() => {
+      moving = undefined;
+    });
+    return moving;
+  }
+
+  async function ready(): Promise<M> {
+    if (moving) return moving;
+    const m = current;
+    try {
+      await m.ready();
+    } catch (e) {
+      if (m !== current) return ready();
+      if (state.device !== 'webgpu' || isAbort(e)) throw e;
+      return moveToWasm(m, e, (c) => c.ready());
+    }
+    if (!state.loaded && m === current) set({ loaded: true });
+    return m;
+  }
+
+  return {
+    ready: async () => void (await ready()),
+    async run<T>(work: (model: M) => Promise<T>): Promise<T> {
+      const m = await ready();
+      try {
+        return await work(m);
+      } catch (e) {
+        if (isAbort(e)) throw e;
+        if (m !== current) return work(current);
+        if (state.device !== 'webgpu') throw e;
+        let out: { value: T } | undefined;
+        const moved = await moveToWasm(m, e, async (c) => {
+          await c.ready();
+          out = { value: await work(c) };
+        });
+        // Without `out`, another call's move was joined: run on the model it produced.
+        return out ? out.value : work(moved);
+      }
+    },
+    report: () => state,
+    async dispose() {
+      disposed = true;
+      await current.dispose();
+    },
+  };
+}
