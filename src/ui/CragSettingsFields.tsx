@@ -12,9 +12,14 @@ const NO_EVIDENCE: { value: NoEvidencePolicy; label: string }[] = [
 
 export function CragSettingsFields(props: { crag: CragChoice; corrective: boolean; onCrag: (c: CragChoice) => string | null }) {
   const { crag } = props;
-  const [problem, setProblem] = useState<string | null>(null);
+  // A refusal is about the settings it was refused against; once they change (another edit, a reset) it is stale.
+  const [refusal, setRefusal] = useState<{ message: string; against: CragChoice } | null>(null);
+  const problem = refusal?.against === crag ? refusal.message : null;
   const name = useId();
-  const set = <K extends keyof CragChoice>(key: K) => (v: CragChoice[K]) => setProblem(props.onCrag({ ...crag, [key]: v }));
+  const set = <K extends keyof CragChoice>(key: K) => (v: CragChoice[K]) => {
+    const message = props.onCrag({ ...crag, [key]: v });
+    setRefusal(message ? { message, against: crag } : null);
+  };
   return (
     <fieldset data-testid="crag-settings">
       <legend>Corrective retrieval settings (needs a new answer)</legend>
