@@ -131,6 +131,42 @@ describe('answer page', () => {
     expect(errors).toEqual([]);
   });
 
+  it("with the generator's own critique tokens, the ISSUP weight changes the answer; the RAGAS figures are kept, marked, and no model is called", async () => {
+    const { page, errors } = await open();
+    expect(await page.getByLabel("Generator's own tokens").isChecked()).toBe(true);
+    await ask(page, 'Why does the sea have tides?');
+    // The metrics measure the finished answer by themselves; let them finish so every call is counted.
+    const metrics = page.getByTestId('answer-metrics');
+    await page.waitForSelector('[data-testid=answer-metrics][data-status=done]', { timeout: 120_000 });
+    expect(await metrics.getAttribute('data-stale')).toBe('false');
+    const metricsCalls = Number(await page.getByTestId('metrics-calls').innerText());
+    expect(metricsCalls).toBeGreaterThan(0);
+    const before = await chosenIds(page);
+    const callsBefore = await calls(page);
+    // The generator graded its candidates' support differently, so the weight has something to trade.
+    const first = page.getByTestId('segment').first();
+    await first.getByRole('button', { name: /Why this segment/ }).click();
+    const supports = await first.locator('[data-testid=why-row] td:nth-child(5)').allInnerTexts(); // the ISSUP column
+    expect(new Set(supports).size).toBeGreaterThan(1);
+
+    await page.getByTestId('w-sup').fill('0');
+    await expect.poll(() => chosenIds(page)).not.toEqual(before);
+    expect(await calls(page)).toBe(callsBefore);
+    expect(await page.getByTestId('rerank-time').innerText()).toMatch(/no model call/);
+    // The shown figures are the earlier answer's, said so, and not recomputed.
+    expect(await metrics.getAttribute('data-stale')).toBe('true');
+    expect(await page.getByTestId('metrics-stale').innerText()).toMatch(/before the weights changed/);
+    expect(await page.getByTestId('metrics-calls').innerText()).toBe(String(metricsCalls));
+    await shot(page, 'metrics-stale');
+
+    // Measuring the answer now shown is the user's call, and it does call the models.
+    await metrics.getByRole('button', { name: 'Measure this answer' }).click();
+    await page.waitForSelector('[data-testid=answer-metrics][data-status=done][data-stale=false]', { timeout: 120_000 });
+    expect(Number(await page.getByTestId('metrics-calls').innerText())).toBeGreaterThan(metricsCalls);
+    expect(await calls(page)).toBe(callsBefore);
+    expect(errors).toEqual([]);
+  });
+
   it('shows a document with <script> and <img onerror> as text, and nothing executes', async () => {
     const { page, errors } = await open();
     const dialogs: string[] = [];

@@ -1,10 +1,15 @@
 // What the engine double writes when no test scripted it (the e2e build): the
-// next unused sentence of the passage it was given, with relevance, support and
-// utility derived from word overlap between question, passage and segment, so
-// the UI shows meaningful, reproducible answers and rankings.
+// unused passage sentence closest to the question, sometimes reworded or padded
+// the way small models do, with reflection probabilities that judge what was
+// actually written. Everything is derived from word overlap, so answers and
+// rankings are reproducible and the critique weights have something to trade:
+// - relevance: share of the question's content words found in the passage;
+// - support: share of the segment's content words found in the passage, so a
+//   reworded sentence is partly supported and a padded one less so;
+// - utility: share of the question's content words the segment mentions.
 import type { ScriptCall, ScriptedReply, Wanted } from './scripted-engine';
 
-const STOP = new Set('a an the of to in on at for and or is are was were be by with from as what which who whom whose when where why how does do did it its this that these those than then there their they i you he she we not no yes can could'.split(' '));
+const STOP = new Set('a an the of to in on at for and or is are was were be by with from as what which who whom whose when where why how does do did it its this that these those than then there their they i you he she we not no yes can could have has had'.split(' '));
 
 function words(text: string): Set<string> {
   return new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1 && !STOP.has(w)));
@@ -64,22 +69,51 @@ export function defaultReply(call: ScriptCall): ScriptedReply {
   // Markdown headings are titles, not sentences of the answer.
   const body = passage.slice(passage.indexOf('\n') + 1).replace(/^#+ .*$/gm, '');
   const all = sentences(body);
-  const fresh = all.filter((s) => !soFar.includes(s));
+  const said = soFar.toLowerCase();
+  const fresh = all.filter((s) => !said.includes(s.toLowerCase()));
   // The unused sentence that shares most words with the question (the earliest on a tie).
   const best = fresh.reduce<string | undefined>((a, s) => (a === undefined || overlap(question, s) > overlap(question, a) ? s : a), undefined);
-  const text = best ?? all[all.length - 1] ?? body.slice(0, 200);
-  const rel = overlap(question, passage);
+  const text = write(best ?? all[all.length - 1] ?? body.slice(0, 200), question, body);
   const sup = overlap(text, body);
   const moreLeft = fresh.length > 1 && !hasSoFar;
   return {
     text,
     slots: {
-      rel: twoWay(0.1 + 0.85 * rel, ' relevant', ' irrelevant'),
-      sup: { ' fully': 0.05 + 0.9 * sup, ' partially': 0.1, ' no': 0.05 + 0.9 * (1 - sup) },
+      rel: twoWay(0.1 + 0.85 * overlap(question, passage), ' relevant', ' irrelevant'),
+      sup: support(sup),
       use: utility(overlap(question, text)),
       next: moreLeft ? { ' retrieve': 0.5, ' continue': 0.2, ' done': 0.3 } : { ' retrieve': 0.15, ' continue': 0.1, ' done': 0.75 },
     },
   };
+}
+
+// Openers a model puts before a reworded sentence; their words are not in the passage.
+const REWORDINGS = ['Put simply,', 'In short,', 'Broadly speaking,'];
+
+/**
+ * What the model makes of the sentence it picked. When the passage lacks some of the
+ * question's words, it pads the sentence with a confident clause about them (the classic
+ * unsupported addition: more useful-looking, less supported); otherwise it rewords every
+ * third sentence (partly supported) and copies the rest (fully supported).
+ */
+function write(sentence: string, question: string, body: string): string {
+  const inPassage = words(body);
+  const missing = [...words(question)].filter((w) => !inPassage.has(w));
+  if (missing.length > 0) return `${sentence} The same is true of ${missing.join(' and ')}, as experts generally agree.`;
+  const h = hash(sentence);
+  if (h % 3 !== 0) return sentence;
+  return `${REWORDINGS[h % REWORDINGS.length]} ${sentence.charAt(0).toLowerCase()}${sentence.slice(1)}`;
+}
+
+/** Support tokens for a share `s` of supported words: ISSUP (full + half of partial) comes out near `s`. */
+function support(s: number): Wanted {
+  return { ' fully': 0.02 + s * s, ' partially': 0.02 + 2 * s * (1 - s), ' no': 0.02 + (1 - s) * (1 - s) };
+}
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return h >>> 0;
 }
 
 /** A native Self-RAG reply: reflection tokens around the passage's first sentence. */
