@@ -7,7 +7,8 @@ import type { Candidate } from '../core/types';
 import { BeamTree } from './BeamTree';
 import { Segment } from './Segment';
 
-// RAGAS (engineer E's) loads only when an answer is finished, keeping it out of the first page load.
+// RAGAS (engineer E's) loads only when an answer is finished, keeping it out of the first page load;
+// it measures each finished decode once, after the answer is on screen.
 const AnswerMetrics = lazy(() => import('./eval/AnswerMetrics').then((m) => ({ default: m.AnswerMetrics })));
 
 export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onOpenPassage: (c: Candidate) => void }) {
@@ -72,7 +73,7 @@ export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onO
       )}
       {answer.status === 'done' && ranking && ranking.best.length > 0 && answer.question && (
         <Suspense fallback={null}>
-          <AnswerMetrics question={answer.question} ranking={ranking} />
+          <AnswerMetrics question={answer.question} ranking={ranking} runId={answer.runId} />
         </Suspense>
       )}
       {tree && ranking && tree.candidates.length > 0 && !running && <BeamTree tree={tree} ranking={ranking} />}

@@ -94,25 +94,33 @@ describe('evaluation page (e2e build)', () => {
     await context.close();
   });
 
-  it('measures an answer on the answer page on request, naming the models', { timeout: 300_000 }, async () => {
+  it('measures each answer on the answer page by itself, naming the models; a new question drops the running measurement', { timeout: 300_000 }, async () => {
     const context = await browser.newContext();
     await context.addInitScript((s) => localStorage.setItem('selfrag.settings', s), JSON.stringify({ ...SETTINGS, settings: { ...SETTINGS.settings, decode: { ...SETTINGS.settings.decode, mode: 'always' } } }));
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${served.url}?modelPack=tiny`);
-    await page.fill('#question', 'Which place has the largest tidal range?');
-    await page.getByTestId('ask').click();
-    await page.waitForSelector('[data-testid=answer][data-status=done]', { timeout: 240_000 });
     const panel = page.getByTestId('answer-metrics');
-    // Nothing is measured (no model is called) until the user asks for it.
-    expect(await panel.getAttribute('data-status')).toBe('idle');
-    await panel.getByRole('button', { name: 'Measure faithfulness and relevance' }).click();
+    const askQuestion = async (q: string) => {
+      await page.fill('#question', q);
+      await page.getByTestId('ask').click();
+      await page.waitForSelector('[data-testid=answer][data-status=running]');
+      await page.waitForSelector('[data-testid=answer][data-status=done]', { timeout: 240_000 });
+    };
+    await askQuestion('How do bees make honey?');
+    // No click: the finished answer is measured once it is on screen.
+    await page.waitForSelector('[data-testid=answer-metrics][data-status=running]', { timeout: 60_000 });
+    expect(await panel.getByRole('button', { name: /^Measure/ }).count()).toBe(0);
+    // A new question while those figures are measured: they are dropped, and the page carries on.
+    await askQuestion('Which place has the largest tidal range?');
     await page.waitForSelector('[data-testid=answer-metrics][data-status=done]', { timeout: 120_000 });
+    expect(await panel.getAttribute('data-stale')).toBe('false');
     for (const metric of ['faithfulness', 'answerRelevance', 'contextRelevance']) {
       expect(await panel.locator(`dd[data-metric=${metric}]`).textContent()).toMatch(/^(\d\.\d\d|n\/a)/);
     }
     expect(await panel.textContent()).toContain('nli: tiny/nli');
+    expect(Number(await page.getByTestId('metrics-calls').textContent())).toBeGreaterThan(0);
     await page.screenshot({ path: join(OUTPUT_DIR, 'answer-metrics.png'), fullPage: true });
     expect(errors).toEqual([]);
     await context.close();

@@ -1,46 +1,65 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { getServices, type Services } from '../../app/services';
 import type { Ranking } from '../../core/types';
-import { answerForMetrics, measureAnswer, type MetricsState } from './answer-metrics';
+import { answerForMetrics, createMetricsSession, type MetricsSession, type MetricsView } from './answer-metrics';
 import { ragasPorts } from './connect';
 import './eval.css';
 
 const fmt = (v: number | null) => (v === null ? 'n/a' : v.toFixed(2));
 
 /**
- * RAGAS metrics beside a finished answer. Mount it only once the answer is shown; it never
- * holds the answer back and is cancelled when the answer changes or the component goes away.
- * It waits for the user's click unless `auto`: the metrics cost several generator calls, and
- * re-ranking must stay free of model calls.
+ * RAGAS metrics beside a finished answer. Mount it once the answer is shown: each finished
+ * decode (`runId`) is measured once, automatically, without holding the answer back, and
+ * unmounting (a new question) cancels it. A re-rank that picks other segments calls no
+ * model: the figures stay, marked as belonging to the earlier answer, with a button to
+ * measure the one now shown.
  */
-export function AnswerMetrics({ question, ranking, services, auto = false }: { question: string; ranking: Ranking; services?: Services; auto?: boolean }) {
+export function AnswerMetrics({ question, ranking, runId, services }: { question: string; ranking: Ranking; runId: number; services?: Services }) {
   const input = useMemo(() => answerForMetrics(question, ranking), [question, ranking]);
-  // Identity of the answer being measured: a re-rank that keeps the same text and citations
-  // must not restart (and so cancel) the measurement; a different answer starts afresh.
-  const key = `${input.question}\u0000${input.answer}\u0000${input.contexts.map((c) => c.id).join(',')}`;
-  const [requestedKey, setRequestedKey] = useState<string | null>(null);
-  const [result, setResult] = useState<{ key: string; state: MetricsState } | null>(null);
-  const requested = auto || requestedKey === key;
-  const state = result?.key === key ? result.state : null;
+  const [view, setView] = useState<MetricsView>({ measured: null, stale: false, calls: 0 });
+  const session = useRef<MetricsSession | null>(null);
+
   useEffect(() => {
-    if (!requested) return;
-    if (!input.answer) {
-      setResult({ key, state: { status: 'failed', message: 'There is no answer text to measure.' } });
-      return;
-    }
-    const s = services ?? getServices();
-    return measureAnswer(input, () => ragasPorts(s), (st) => setResult({ key, state: st }));
-  }, [key, services, requested]);
+    const s = createMetricsSession(() => ragasPorts(services ?? getServices()), setView);
+    session.current = s;
+    return () => {
+      s.dispose();
+      session.current = null;
+    };
+  }, [services]);
+
+  useEffect(() => {
+    // A macrotask later, so the finished answer is painted before any measuring starts.
+    const timer = setTimeout(() => session.current?.show(runId, input), 0);
+    return () => clearTimeout(timer);
+  }, [runId, input]);
+
+  const state = view.measured?.state ?? null;
+  const { stale } = view;
 
   return (
-    <aside className="answer-metrics" aria-label="Answer quality (RAGAS)" data-testid="answer-metrics" data-status={state?.status ?? 'idle'}>
+    <aside
+      className="answer-metrics"
+      aria-label="Answer quality (RAGAS)"
+      data-testid="answer-metrics"
+      data-status={state?.status ?? 'idle'}
+      data-stale={stale}
+    >
       <h3>Answer quality (RAGAS)</h3>
-      {(state === null || state.status === 'cancelled') && (
-        <button type="button" onClick={() => setRequestedKey(key)} disabled={requested && state === null}>
-          Measure faithfulness and relevance
-        </button>
+      {stale && (
+        <p className="notice" data-testid="metrics-stale">
+          {state?.status === 'running' ? 'Measuring' : 'These figures are for'} the answer shown before the weights changed, not the one above.
+        </p>
       )}
-      {state?.status === 'running' && <p className="muted">Measuring faithfulness and relevance…</p>}
+      {(state === null || state.status === 'running') && (
+        <p className="muted" aria-live="polite">
+          Measuring faithfulness and relevance…{' '}
+          <button type="button" onClick={() => session.current?.cancel()} disabled={state === null}>
+            Cancel
+          </button>
+        </p>
+      )}
+      {state?.status === 'cancelled' && <p className="muted">Measuring was cancelled.</p>}
       {state?.status === 'failed' && <p className="muted">Could not measure this answer: {state.message}</p>}
       {state?.status === 'done' && (
         <>
@@ -75,6 +94,14 @@ export function AnswerMetrics({ question, ranking, services, auto = false }: { q
           </p>
         </>
       )}
+      {(stale || state?.status === 'cancelled' || state?.status === 'failed') && (
+        <button type="button" onClick={() => session.current?.measureShown()} data-testid="measure-again">
+          {stale ? 'Measure this answer' : 'Measure faithfulness and relevance'}
+        </button>
+      )}
+      <p className="muted">
+        Model calls for these figures: <span data-testid="metrics-calls">{view.calls}</span>
+      </p>
     </aside>
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Embedder, Writer } from '../../../src/core/ports';
 import type { RagasPorts } from '../../../src/core/ragas/evaluate';
 import type { Ranking, ScoredCandidate } from '../../../src/core/types';
-import { answerForMetrics, measureAnswer, type MetricsState } from '../../../src/ui/eval/answer-metrics';
+import { answerForMetrics, createMetricsSession, measureAnswer, type MetricsState, type MetricsView } from '../../../src/ui/eval/answer-metrics';
 
 const passage = { id: 'd#0', docId: 'd', title: 'D', text: 'Nolan directed it. It is long.', index: 0, score: 1 };
 const cand = (id: string, text: string, withPassage: boolean): ScoredCandidate =>
@@ -56,5 +56,116 @@ describe('answer metrics beside the answer', () => {
     open();
     await new Promise((r) => setTimeout(r, 20));
     expect(states.map((s) => s.status)).toEqual(['running', 'cancelled']);
+  });
+
+  describe('on the answer page', () => {
+    const other: Ranking = { best: [cand('b', 'It is long.', true)], scored: new Map() };
+    const settle = () => new Promise((r) => setTimeout(r, 20));
+
+    /** Ports whose every call is logged; unless `free`, each write waits for `next()`. */
+    function logged() {
+      const log: string[] = [];
+      const waiting: (() => void)[] = [];
+      const base = ports();
+      const m = {
+        log,
+        free: false,
+        next: () => waiting.shift()?.(),
+        ports: {
+          ...base,
+          writer: {
+            async write(prompt: string, o?: { maxTokens?: number; signal?: AbortSignal }) {
+              log.push('write');
+              if (!m.free) await new Promise<void>((r) => waiting.push(r));
+              return base.writer.write(prompt, o);
+            },
+          },
+          embedder: {
+            async embed(texts: string[]) {
+              log.push('embed');
+              return base.embedder.embed(texts);
+            },
+          },
+        } satisfies RagasPorts,
+      };
+      return m;
+    }
+    const last = (views: MetricsView[]) => views[views.length - 1]!;
+
+    it('measures each finished decode once by itself; a re-rank calls no model and marks the figures as the earlier answer\'s', async () => {
+      const m = logged();
+      m.free = true;
+      const views: MetricsView[] = [];
+      const session = createMetricsSession(async () => m.ports, (v) => views.push(v));
+      session.show(1, answerForMetrics('Who directed it?', ranking));
+      await settle();
+      expect(last(views).measured?.state.status).toBe('done');
+      expect(last(views).stale).toBe(false);
+      const spent = m.log.length;
+      expect(spent).toBeGreaterThan(0);
+      expect(last(views).calls).toBe(spent);
+
+      session.show(1, answerForMetrics('Who directed it?', other));
+      await settle();
+      expect(m.log.length).toBe(spent);
+      expect(last(views)).toMatchObject({ stale: true, calls: spent, measured: { state: { status: 'done' } } });
+
+      // Back to the measured answer: the figures fit again, still without a call.
+      session.show(1, answerForMetrics('Who directed it?', ranking));
+      expect(last(views).stale).toBe(false);
+
+      session.show(1, answerForMetrics('Who directed it?', other));
+      session.measureShown();
+      await settle();
+      expect(m.log.length).toBeGreaterThan(spent);
+      expect(last(views)).toMatchObject({ stale: false, calls: m.log.length, measured: { state: { status: 'done' } } });
+    });
+
+    it('a new decode cancels the running measurement: it calls nothing more and never reports', async () => {
+      const m = logged();
+      const views: MetricsView[] = [];
+      const session = createMetricsSession(async () => m.ports, (v) => views.push(v));
+      session.show(1, answerForMetrics('Who directed it?', ranking));
+      await settle();
+      expect(m.log).toEqual(['write']);
+
+      session.show(2, answerForMetrics('Who directed it?', other));
+      await settle();
+      m.next(); // the first decode's writer answers after the switch
+      await settle();
+      expect(m.log).toEqual(['write', 'write']);
+      expect(views.some((v) => v.measured?.state.status === 'done')).toBe(false);
+      expect(last(views)).toMatchObject({ calls: 1, stale: false, measured: { state: { status: 'running' } } });
+
+      m.free = true;
+      m.next();
+      await settle();
+      expect(last(views)).toMatchObject({ stale: false, measured: { state: { status: 'done' } } });
+    });
+
+    it('the user can cancel between two calls and nothing more is called; going away cancels too', async () => {
+      const m = logged();
+      const views: MetricsView[] = [];
+      const session = createMetricsSession(async () => m.ports, (v) => views.push(v));
+      session.show(1, answerForMetrics('Who directed it?', ranking));
+      await settle();
+      m.next(); // statements written; the verification write starts
+      await settle();
+      expect(m.log).toEqual(['write', 'write']);
+      session.cancel();
+      m.next();
+      await settle();
+      expect(m.log).toEqual(['write', 'write']);
+      expect(last(views).measured?.state.status).toBe('cancelled');
+
+      session.measureShown();
+      await settle();
+      session.dispose();
+      const seen = views.length;
+      m.next();
+      await settle();
+      expect(m.log).toEqual(['write', 'write', 'write']);
+      expect(views.length).toBe(seen);
+    });
   });
 });
