@@ -8,9 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPdf } from '../doubles/tiny-pdf';
 import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './harness';
 
-// The tiny models come from the site's own model pack. The evaluator runs on WASM: its
-// NLI model fails on SwiftShader's WebGPU (see the report), and the support badge needs it.
-const QUERY = process.env.H1_QUERY ?? '?modelPack=tiny&evaluatorDevice=wasm';
+// The tiny models come from the site's own model pack; the evaluator runs on its default
+// device, WebGPU through SwiftShader (the shared-link test asks for WASM instead).
+const QUERY = '?modelPack=tiny';
 
 let browser: Browser;
 let served: Served;
@@ -106,6 +106,10 @@ describe('answer page', () => {
     const { page, errors } = await open();
     await page.getByLabel('Evaluator models').check();
     await ask(page, 'What did Gutenberg print?');
+    // All three evaluator models ran on WebGPU, none fell back.
+    const evaluatorStatus = page.locator('[data-worker=evaluator]');
+    expect(await evaluatorStatus.getAttribute('data-device')).toBe('webgpu');
+    expect(await evaluatorStatus.innerText()).not.toMatch(/fell back/);
     const before = await chosenIds(page);
     const callsBefore = await calls(page);
     expect(callsBefore).toBeGreaterThan(0);
@@ -260,8 +264,11 @@ describe('answer page', () => {
   });
 
   it('a shared link carries the question and the settings, and answers it on open', async () => {
-    const { page } = await open(browser, `${QUERY}&q=${encodeURIComponent('Why does the sea have tides?')}&wsup=2&beam=1`);
+    // The one test that runs the evaluator on WASM, as a link can ask.
+    const { page } = await open(browser, `${QUERY}&evaluatorDevice=wasm&q=${encodeURIComponent('Why does the sea have tides?')}&wsup=2&beam=1`);
     await page.waitForSelector('[data-testid=answer][data-status=done]', { timeout: 120_000 });
+    expect(await page.locator('[data-worker=evaluator]').getAttribute('data-device')).toBe('wasm');
+    expect(await page.locator('[data-worker=evaluator]').innerText()).toMatch(/on WASM \(WASM was chosen in the settings/);
     expect(await page.locator('#question').inputValue()).toBe('Why does the sea have tides?');
     expect(await page.getByTestId('w-sup').inputValue()).toBe('2');
     expect(await page.getByTestId('beam').inputValue()).toBe('1');
