@@ -1,5 +1,6 @@
 // Downloads model packs from the Hugging Face hub into public/models/<id>/ for offline
-// demos (the evaluator's `source: 'local'`).
+// demos, and lists them in public/models/evaluator-pack.json: the app then finds the pack by
+// itself (evaluator source 'auto', src/evaluator/pack.ts) and never asks the hub.
 //
 //   npm run models -- --evaluator                     the three default evaluator models
 //   npm run models -- Xenova/bge-small-en-v1.5 ...    any transformers.js model ids
@@ -9,10 +10,11 @@
 // HF_ENDPOINT overrides the hub address (a mirror). A pack is written to a temporary folder and
 // moved into place only when complete, so an interrupted download leaves nothing half-written.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER } from '../src/evaluator/config';
+import { EVALUATOR_PACK_MANIFEST, type EvaluatorPackManifest } from '../src/evaluator/pack';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_OUT = join(ROOT, 'public/models');
@@ -86,10 +88,33 @@ export async function downloadModelPack(opts: DownloadOptions): Promise<string> 
     rmSync(target, { recursive: true, force: true });
     mkdirSync(dirname(target), { recursive: true });
     renameSync(tmp, target);
+    recordInManifest(outDir, id, dtypes);
     return target;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Lists a downloaded model in `<out>/evaluator-pack.json`, the manifest the app reads to use the
+ * pack without asking the hub (src/evaluator/pack.ts). Entries whose folder is gone are dropped.
+ */
+export function recordInManifest(outDir: string, id: string, dtypes: string[]): void {
+  const file = join(outDir, EVALUATOR_PACK_MANIFEST);
+  let models: EvaluatorPackManifest['models'] = [];
+  try {
+    const old = JSON.parse(readFileSync(file, 'utf8')) as Partial<EvaluatorPackManifest>;
+    if (Array.isArray(old.models)) models = old.models.filter((m) => typeof m?.id === 'string' && Array.isArray(m.dtypes));
+  } catch {
+    // none yet, or unreadable: start again from what is on disk
+  }
+  models = models.filter((m) => m.id !== id && existsSync(join(outDir, m.id, 'config.json')));
+  models.push({ id, dtypes: [...dtypes] });
+  models.sort((a, b) => a.id.localeCompare(b.id));
+  const manifest: EvaluatorPackManifest = { format: 'selfrag-evaluator-pack', version: 1, models };
+  const tmp = `${file}.partial-${process.pid}`;
+  writeFileSync(tmp, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(tmp, file);
 }
 
 interface Args {

@@ -60,7 +60,7 @@ export function createServices(search: string, baseURI: string): Services {
         import('../evaluator/device-summary'),
       ]);
       const config = resolveEvaluatorConfig(evaluatorInput(search), baseURI);
-      embedderId = `${config.source}:${config.embedder.id}`;
+      let ev: Evaluator | undefined;
       const onProgress = (p: EvaluatorProgress) => {
         const key = p.role;
         if (!evalStarted.has(key)) evalStarted.set(key, Date.now());
@@ -70,15 +70,17 @@ export function createServices(search: string, baseURI: string): Services {
           total: p.totalBytes > 0 ? p.totalBytes : null,
           startedAt: evalStarted.get(key)!,
         };
-        const models = p.status === 'ready' ? [...new Set([...status.get().evaluator.models, `${p.role}: ${p.model}`])] : status.get().evaluator.models;
+        const name = `${p.role}: ${p.model}${ev?.source.source === 'local' ? ' (local pack)' : ''}`;
+        const models = p.status === 'ready' ? [...new Set([...status.get().evaluator.models, name])] : status.get().evaluator.models;
         status.update('evaluator', { progress: p.status === 'ready' ? undefined : progress, models });
       };
       // A model that fails on WebGPU moves to WASM on its own; the panel says which and why.
-      let ev: Evaluator | undefined;
       const onDevice = () => {
         if (ev) status.update('evaluator', summariseDevices(ev.device, ev.models()));
       };
       ev = await createEvaluator(config, onProgress, onDevice);
+      // The source found ('auto' resolved), so vectors match a pre-built index made from the hub or a pack.
+      embedderId = `${ev.source.source}:${config.embedder.id}`;
       status.update('evaluator', { state: 'ready', ...summariseDevices(ev.device, ev.models()), progress: undefined });
       return ev;
     } catch (e) {

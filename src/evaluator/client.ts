@@ -14,9 +14,11 @@ import type {
   EvaluatorModelRole,
   EvaluatorProgressCallback,
   ModelDeviceReport,
+  SourceReport,
 } from './config';
 import { abortable } from './abortable';
 import { withFallback, type FallbackModel } from './fallback';
+import { resolveModelSource } from './pack';
 import type { EvaluatorWorkerApi } from './protocol';
 
 export interface Evaluator {
@@ -29,6 +31,8 @@ export interface Evaluator {
    * WebGPU moved to WASM and says why. Changes arrive through `createEvaluator`'s `onDevice`.
    */
   models(): ModelDeviceReport[];
+  /** Where the models come from (source 'auto' resolved: local pack or hub) and why. */
+  source: SourceReport;
   /** Relevance probability (sigmoid of the cross-encoder logit) of each text to the query; CRAG's retrieval evaluator. */
   relevanceScores(query: string, texts: string[], signal?: AbortSignal): Promise<number[]>;
   /** Load models before their first use (all three by default), reporting progress. */
@@ -82,7 +86,8 @@ interface RoleModel {
 
 /**
  * Starts the evaluator worker. Resolve the config with `resolveEvaluatorConfig(input, document.baseURI)`
- * so local model packs are found from any sub-path. `onDevice` hears each model's device once it
+ * so local model packs are found from any sub-path; with source 'auto' (the default) the pack is
+ * used when it holds the three models, else the hub. `onDevice` hears each model's device once it
  * has loaded, and again if it falls back to WASM.
  */
 export async function createEvaluator(
@@ -90,6 +95,8 @@ export async function createEvaluator(
   onProgress?: EvaluatorProgressCallback,
   onDevice?: EvaluatorDeviceCallback,
 ): Promise<Evaluator> {
+  const resolved = await resolveModelSource(config, location.href);
+  config = resolved.config;
   const primary = await startWorker(config, onProgress);
   let spare: Promise<WorkerHandle> | undefined;
   const wasmWorker = () => {
@@ -154,6 +161,7 @@ export async function createEvaluator(
     critic,
     embedder,
     device: primary.device,
+    source: resolved.source,
     models: () => [...reports.values()],
     relevanceScores,
     preload: (roles = ['embedder', 'reranker', 'nli']) => Promise.all(roles.map((r) => models[r].ready())).then(() => undefined),

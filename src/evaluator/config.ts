@@ -2,8 +2,17 @@
 // the Node indexer. Pure data: no DOM, worker or model-library imports, so the
 // worker and Node can import it too.
 
-/** Where model files come from: the Hugging Face hub (cached by the browser) or a pack served by the app. */
-export type ModelSource = 'hub' | 'local';
+/**
+ * Where model files come from: the Hugging Face hub (cached by the browser), a pack served by the
+ * app, or 'auto': the pack when it holds all three models (see pack.ts), else the hub.
+ */
+export type ModelSource = 'hub' | 'local' | 'auto';
+
+/** Where the models were found, for the UI. */
+export interface SourceReport {
+  source: 'hub' | 'local';
+  reason: string;
+}
 
 /** 'auto' picks WebGPU when an adapter exists, else WASM. */
 export type DevicePreference = 'auto' | 'webgpu' | 'wasm';
@@ -97,7 +106,7 @@ export const DEFAULT_EVALUATOR_CONFIG: EvaluatorConfig = {
   embedder: { id: DEFAULT_EMBEDDER },
   reranker: { id: DEFAULT_RERANKER },
   nli: { id: DEFAULT_NLI },
-  source: 'hub',
+  source: 'auto',
   device: 'auto',
   batchSize: DEFAULT_BATCH_SIZE,
 };

@@ -37,7 +37,7 @@ async function openPage(browser: Browser, served: Served): Promise<{ page: Page;
   return { page, offOrigin, errors };
 }
 
-function run(page: Page, device: 'auto' | 'wasm' | 'webgpu', models?: { embedder?: string }): Promise<EvaluatorRun> {
+function run(page: Page, device: 'auto' | 'wasm' | 'webgpu', models?: { embedder?: string; source?: 'auto' }): Promise<EvaluatorRun> {
   return page.evaluate(([d, p, q, s, m]) => window.runEvaluator(d, p, q, s, m), [device, passages, queries, supportPairs, models] as const);
 }
 
@@ -145,6 +145,19 @@ describe('evaluator worker in headless Chromium', () => {
     } finally {
       await plain.close();
     }
+  });
+
+  it('finds the model pack the app serves by itself (source auto) and never asks the hub', async () => {
+    const { page, offOrigin } = await openPage(gpuBrowser, served);
+    const before = served.requests.length;
+    const r = await run(page, 'wasm', { source: 'auto' });
+    expect(r.source).toEqual({ source: 'local', reason: `Found the evaluator models in the local model pack at ${PREFIX}models/.` });
+    expect(r.relevanceRankings).toEqual(runs.webgpu!.relevanceRankings);
+    const asked = served.requests.slice(before);
+    expect(asked).toContain(`${PREFIX}models/evaluator-pack.json`);
+    expect(asked).toContain(`${PREFIX}models/tiny/nli/config.json`);
+    expect(offOrigin).toEqual([]);
+    await page.context().close();
   });
 
   it('names the model that failed to load', async () => {

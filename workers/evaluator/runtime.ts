@@ -59,6 +59,9 @@ async function importWeb(): Promise<Transformers> {
 
 function configure(t: Transformers, opts: RuntimeOptions): void {
   const env = t.env;
+  if (opts.source === 'auto') {
+    throw new Error('Evaluator config: source "auto" must be resolved to "local" or "hub" first (resolveModelSource in src/evaluator/pack.ts).');
+  }
   if (opts.source === 'local') {
     if (!opts.localModelPath) throw new Error('Evaluator config: source "local" needs localModelPath.');
     env.allowLocalModels = true;

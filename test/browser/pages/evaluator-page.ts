@@ -1,11 +1,12 @@
 // E2E-only page (built with --mode e2e): drives the real evaluator client and worker
 // against the tiny model pack the harness copies into <build>/models/.
 import { createEvaluator, type Evaluator } from '../../../src/evaluator/client';
-import { resolveEvaluatorConfig, type DevicePreference, type EvaluatorProgress, type ModelDeviceReport } from '../../../src/evaluator/config';
+import { resolveEvaluatorConfig, type DevicePreference, type EvaluatorProgress, type ModelDeviceReport, type ModelSource, type SourceReport } from '../../../src/evaluator/config';
 import { summariseDevices } from '../../../src/evaluator/device-summary';
 
 export interface EvaluatorRun {
   device: { device: string; reason: string };
+  source: SourceReport;
   /** For each query, passage indices sorted by embedding similarity (best first). */
   embeddingRankings: number[][];
   /** For each query, passage indices sorted by cross-encoder relevance. */
@@ -25,12 +26,12 @@ async function run(
   passages: string[],
   queries: string[],
   supportPairs: { premise: string; hypothesis: string }[],
-  models: { embedder?: string; reranker?: string; nli?: string } = {},
+  models: { embedder?: string; reranker?: string; nli?: string; source?: ModelSource } = {},
 ): Promise<EvaluatorRun> {
   const progress: EvaluatorProgress[] = [];
   const config = resolveEvaluatorConfig(
     {
-      source: 'local',
+      source: models.source ?? 'local',
       device,
       // No dtype: the pack's config.json declares fp32, as the app's `?modelPack=` path relies on.
       embedder: models.embedder ?? 'tiny/embedder',
@@ -51,6 +52,7 @@ async function run(
     );
     return {
       device: evaluator.device,
+      source: evaluator.source,
       embeddingRankings: q.map((qv) => order(p.map((pv) => dot(qv, pv)))),
       relevanceRankings: relevance.map(order),
       relevance,

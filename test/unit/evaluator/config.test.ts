@@ -3,10 +3,10 @@ import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER, resolveEvaluatorConfig
 import { pickDevice } from '../../../workers/evaluator/device';
 
 describe('evaluator config', () => {
-  it('defaults to the hub models and auto device', () => {
+  it('defaults to the hub models, found in a local pack when there is one (source auto), and auto device', () => {
     const c = resolveEvaluatorConfig({}, 'https://example.org/');
     expect([c.embedder.id, c.reranker.id, c.nli.id]).toEqual([DEFAULT_EMBEDDER, DEFAULT_RERANKER, DEFAULT_NLI]);
-    expect(c.source).toBe('hub');
+    expect(c.source).toBe('auto');
     expect(c.device).toBe('auto');
   });
 

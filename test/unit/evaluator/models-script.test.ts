@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { downloadModelPack, HubUnreachableError, parseArgs } from '../../../scripts/models';
+import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER, resolveEvaluatorConfig } from '../../../src/evaluator/config';
+import { resolveModelSource } from '../../../src/evaluator/pack';
 
 const HUB = 'https://hub.test';
 
@@ -30,6 +32,33 @@ describe('npm run models (model pack download)', () => {
     expect(dir).toBe(join(out, 'Xenova/tiny'));
     expect(readFileSync(join(dir, 'onnx/model_quantized.onnx'), 'utf8')).toBe('q8 weights');
     expect(readdirSync(dir).sort()).toEqual(['config.json', 'onnx', 'tokenizer.json', 'tokenizer_config.json']);
+  });
+
+  it('lists each downloaded model in evaluator-pack.json, which the app reads to use the pack instead of the hub', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'packs-'));
+    const quiet = { outDir: out, endpoint: HUB, fetch: fakeHub(PACK), log: () => {} };
+    await downloadModelPack({ id: DEFAULT_EMBEDDER, ...quiet });
+    await downloadModelPack({ id: DEFAULT_RERANKER, dtypes: ['q8'], ...quiet });
+    // The app, served from /site/ with the pack at /site/models/, reading the files just written.
+    const served = async (url: string) => {
+      const path = join(out, decodeURIComponent(new URL(url).pathname.replace(/^\/site\/models\//, '')));
+      return existsSync(path) ? new Response(readFileSync(path)) : new Response('', { status: 404 });
+    };
+    const config = resolveEvaluatorConfig({}, 'https://demo.test/site/');
+    expect((await resolveModelSource(config, 'https://demo.test/site/', served)).source.reason).toMatch(`lacks ${DEFAULT_NLI}`);
+
+    await downloadModelPack({ id: DEFAULT_NLI, ...quiet });
+    await downloadModelPack({ id: DEFAULT_EMBEDDER, dtypes: ['fp32'], ...quiet }); // again: replaced, not listed twice
+    const manifest = JSON.parse(readFileSync(join(out, 'evaluator-pack.json'), 'utf8')) as { models: { id: string; dtypes: string[] }[] };
+    expect(manifest.models).toEqual([
+      { id: DEFAULT_EMBEDDER, dtypes: ['fp32'] },
+      { id: DEFAULT_RERANKER, dtypes: ['q8'] },
+      { id: DEFAULT_NLI, dtypes: ['fp32', 'q8'] },
+    ].sort((a, b) => a.id.localeCompare(b.id)));
+    const asked: string[] = [];
+    const r = await resolveModelSource(config, 'https://demo.test/site/', (url) => (asked.push(url), served(url)));
+    expect(r.config.source).toBe('local');
+    expect(asked).toEqual(['https://demo.test/site/models/evaluator-pack.json']);
   });
 
   it('says plainly when the hub cannot be reached, and leaves nothing behind', async () => {

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER, resolveEvaluatorConfig, type EvaluatorConfigInput } from '../../../src/evaluator/config';
+import { resolveModelSource } from '../../../src/evaluator/pack';
+
+const PAGE = 'https://example.org/apps/rag/index.html';
+const config = (input: EvaluatorConfigInput = {}) => resolveEvaluatorConfig(input, PAGE);
+
+/** A static host: the given paths answer with their body; anything else 404, or the app's page with `spa`. */
+function host(files: Record<string, string>, opts: { spa?: boolean; down?: boolean } = {}) {
+  const asked: string[] = [];
+  const f = async (url: string) => {
+    asked.push(new URL(url).pathname);
+    if (opts.down) throw new TypeError('Failed to fetch');
+    const path = new URL(url).pathname;
+    if (path in files) return new Response(files[path]);
+    return opts.spa ? new Response('<!doctype html><html>the app</html>', { headers: { 'content-type': 'text/html' } }) : new Response('not found', { status: 404 });
+  };
+  return { f, asked };
+}
+
+const cfg = (id: string) => ({ [`/apps/rag/models/${id}/config.json`]: '{"model_type":"bert"}' });
+const allThree = { ...cfg(DEFAULT_EMBEDDER), ...cfg(DEFAULT_RERANKER), ...cfg(DEFAULT_NLI) };
+
+describe('finding the local evaluator pack (source auto)', () => {
+  it('uses the pack when its manifest lists the three models, without probing each', async () => {
+    const manifest = { format: 'selfrag-evaluator-pack', version: 1, models: [DEFAULT_EMBEDDER, DEFAULT_RERANKER, DEFAULT_NLI].map((id) => ({ id, dtypes: ['fp32', 'q8'] })) };
+    const h = host({ '/apps/rag/models/evaluator-pack.json': JSON.stringify(manifest) });
+    const r = await resolveModelSource(config(), PAGE, h.f);
+    expect(r.config.source).toBe('local');
+    expect(r.source).toEqual({ source: 'local', reason: 'Found the evaluator models in the local model pack at /apps/rag/models/.' });
+    expect(h.asked).toEqual(['/apps/rag/models/evaluator-pack.json']);
+  });
+
+  it('uses a pack copied by hand (no manifest) when each model has its config.json', async () => {
+    const r = await resolveModelSource(config(), PAGE, host(allThree).f);
+    expect(r.config.source).toBe('local');
+  });
+
+  it('uses the hub, naming what is missing, when the pack lacks a model', async () => {
+    const { [`/apps/rag/models/${DEFAULT_NLI}/config.json`]: _nli, ...two } = allThree;
+    const r = await resolveModelSource(config(), PAGE, host(two).f);
+    expect(r.config.source).toBe('hub');
+    expect(r.source.reason).toBe(`The local model pack lacks ${DEFAULT_NLI} at /apps/rag/models/; the evaluator models come from the Hugging Face hub.`);
+  });
+
+  it('uses the hub when there is no pack, when the host answers every path with the app page, or when it cannot be reached', async () => {
+    for (const h of [host({}), host({}, { spa: true }), host(allThree, { down: true })]) {
+      const r = await resolveModelSource(config(), PAGE, h.f);
+      expect(r.config.source).toBe('hub');
+      expect(r.source.reason).toMatch(/^No local model pack at \/apps\/rag\/models\/; the evaluator models come from the Hugging Face hub\.$/);
+    }
+  });
+
+  it('checks the configured model ids, so a pack of other models does not count', async () => {
+    const r = await resolveModelSource(config({ embedder: 'Xenova/bge-small-en-v1.5' }), PAGE, host(allThree).f);
+    expect(r.config.source).toBe('hub');
+    expect(r.source.reason).toMatch(/lacks Xenova\/bge-small-en-v1\.5/);
+  });
+
+  it('leaves an explicit source alone and asks nothing', async () => {
+    const h = host(allThree);
+    expect((await resolveModelSource(config({ source: 'hub' }), PAGE, h.f)).config.source).toBe('hub');
+    const local = await resolveModelSource(config({ source: 'local', embedder: 'tiny/embedder' }), PAGE, h.f);
+    expect(local.config.source).toBe('local');
+    expect(local.source.reason).toMatch(/local model pack at \/apps\/rag\/models\//);
+    expect(h.asked).toEqual([]);
+  });
+});
