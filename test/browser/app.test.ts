@@ -135,6 +135,29 @@ describe('answer page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps answering when WebGPU breaks in the evaluator, and the status panel says which models moved to WASM and why', async () => {
+    const { page, errors } = await open();
+    await expect.poll(() => page.locator('[data-worker=evaluator]').getAttribute('data-device')).toBe('webgpu');
+    // The driver failure the app once met on SwiftShader, injected into the evaluator's worker.
+    const worker = page.workers().find((w) => /evaluator/.test(w.url()));
+    expect(worker).toBeDefined();
+    await worker!.evaluate(() => {
+      const g = globalThis as unknown as { GPUComputePassEncoder: { prototype: { setPipeline: unknown } } };
+      g.GPUComputePassEncoder.prototype.setPipeline = () => {
+        throw new TypeError("Failed to execute 'setPipeline' (injected by the test)");
+      };
+    });
+    await page.getByLabel('Evaluator models').check();
+    await ask(page, 'What did Gutenberg print?');
+    expect(await page.getByTestId('segment').first().locator('[data-badge=issup]').innerText()).toMatch(/supported|No support/);
+    const status = page.locator('[data-worker=evaluator]');
+    expect(await status.getAttribute('data-state')).toBe('ready');
+    expect(await status.getAttribute('data-device')).toMatch(/wasm/);
+    expect(await status.innerText()).toMatch(/NLI fell back to WASM: .*injected by the test/);
+    await shot(page, 'evaluator-fallback');
+    expect(errors).toEqual([]);
+  });
+
   it("with the generator's own critique tokens, the ISSUP weight changes the answer; the RAGAS figures are kept, marked, and no model is called", async () => {
     const { page, errors } = await open();
     expect(await page.getByLabel("Generator's own tokens").isChecked()).toBe(true);
