@@ -3,42 +3,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPdf } from '../doubles/tiny-pdf';
+import { useApp } from './app-page';
 import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './harness';
 
 // The tiny models come from the site's own model pack; the evaluator runs on its default
 // device, WebGPU through SwiftShader (the shared-link test asks for WASM instead).
 const QUERY = '?modelPack=tiny';
 
-let browser: Browser;
-let served: Served;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  served = await serveDir(E2E_DIR);
-});
-// Each page runs three workers (evaluator, generator, library); close them between tests.
-afterEach(async () => {
-  for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
-});
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-});
-
-async function open(b: Browser = browser, query = QUERY): Promise<{ page: Page; errors: string[] }> {
-  const context = await b.newContext({ viewport: { width: 1400, height: 1000 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(served.url + query);
-  await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
-  return { page, errors };
-}
+const app = useApp(QUERY);
+const open = app.open;
 
 async function ask(page: Page, question: string, until: 'done' | 'running' = 'done'): Promise<void> {
   await page.fill('#question', question);
@@ -288,7 +264,7 @@ describe('answer page', () => {
 
   it('a shared link carries the question and the settings, and answers it on open', async () => {
     // The one test that runs the evaluator on WASM, as a link can ask.
-    const { page } = await open(browser, `${QUERY}&evaluatorDevice=wasm&q=${encodeURIComponent('Why does the sea have tides?')}&wsup=2&beam=1`);
+    const { page } = await open(app.browser, `${QUERY}&evaluatorDevice=wasm&q=${encodeURIComponent('Why does the sea have tides?')}&wsup=2&beam=1`);
     await page.waitForSelector('[data-testid=answer][data-status=done]', { timeout: 120_000 });
     expect(await page.locator('[data-worker=evaluator]').getAttribute('data-device')).toBe('wasm');
     expect(await page.locator('[data-worker=evaluator]').innerText()).toMatch(/on WASM \(WASM was chosen in the settings/);
@@ -492,12 +468,12 @@ describe('embedded in an iframe', () => {
   });
 
   // `embedOrigin` in the URL is what an embedder controls: it must grant nothing.
-  const appUrl = (claimed: string) => `${served.url}${QUERY}&embedOrigin=${encodeURIComponent(claimed)}`;
+  const appUrl = (claimed: string) => `${app.url}${QUERY}&embedOrigin=${encodeURIComponent(claimed)}`;
 
   it('answers an allowed origin and ignores an unknown one', async () => {
     const allowedOrigin = new URL(parent.url).origin;
     const context = await own.newContext();
-    contexts.push(context);
+    app.track(context);
 
     const host = await context.newPage();
     await host.goto(`${parent.url}?app=${encodeURIComponent(appUrl(allowedOrigin))}`);
@@ -516,7 +492,7 @@ describe('embedded in an iframe', () => {
     expect(reply.data.id).toBe('q1');
     expect(reply.data.segments.length).toBeGreaterThan(0);
     expect(reply.data.segments[0]!.citation).toBeTruthy();
-    expect(reply.origin).toBe(new URL(served.url).origin);
+    expect(reply.origin).toBe(new URL(app.url).origin);
 
     // Same app, same allow-list, embedded by another origin: its messages are ignored and logged.
     const other = await context.newPage();
@@ -526,7 +502,7 @@ describe('embedded in an iframe', () => {
     await other.frameLocator('iframe').getByTestId('doc').first().waitFor({ timeout: 120_000 });
     await other.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'));
     await expect.poll(() => logs.some((l) => l.includes('[embed] ignored') && l.includes(new URL(stranger.url).origin)), { timeout: 30_000 }).toBe(true);
-    const frame = other.frames().find((f) => f.url().startsWith(served.url))!;
+    const frame = other.frames().find((f) => f.url().startsWith(app.url))!;
     expect(await frame.locator('[data-testid=answer]').count()).toBe(0);
     // Its pings were ignored too: the stranger got nothing back, not even 'ready'.
     expect(await other.evaluate(() => (window as unknown as { replies: unknown[] }).replies)).toEqual([]);

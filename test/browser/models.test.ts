@@ -2,38 +2,14 @@
 // real web-llm cache functions on the page, around the engine double, which
 // records a finished load in the Cache API under web-llm's own keys.
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useApp } from './app-page';
+import { OUTPUT_DIR } from './harness';
 
 const QUERY = '?modelPack=tiny&evaluatorDevice=wasm';
 
-let browser: Browser;
-let served: Served;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  served = await serveDir(E2E_DIR);
-});
-afterEach(async () => {
-  for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
-});
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-});
-
-async function open(): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(served.url + QUERY);
-  await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
-  return { page, errors };
-}
+const { open } = useApp(QUERY);
 
 const generator = (page: Page) => page.locator('[data-worker=generator]');
 const mark = (page: Page, id: string) => page.locator(`[data-testid=model] option[value="${id}"]`).getAttribute('data-downloaded');

@@ -1,0 +1,53 @@
+// The e2e app served on loopback for one test file, one browser context per test
+// (each page runs three workers, so contexts are closed between tests).
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { E2E_DIR, launchBrowser, serveDir, type Served } from './harness';
+
+export interface AppUnderTest {
+  readonly browser: Browser;
+  /** Base URL of the served e2e build, ending in '/'. */
+  readonly url: string;
+  /** Closes this context after the current test. */
+  track(context: BrowserContext): void;
+  /** Opens the app in a fresh context and waits until the library lists a document. */
+  open(browser?: Browser, query?: string): Promise<{ page: Page; errors: string[] }>;
+}
+
+export function useApp(defaultQuery: string): AppUnderTest {
+  let browser: Browser | undefined;
+  let served: Served | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    served = await serveDir(E2E_DIR);
+  });
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+
+  return {
+    get browser() {
+      return browser!;
+    },
+    get url() {
+      return served!.url;
+    },
+    track: (context) => void contexts.push(context),
+    async open(b = browser!, query = defaultQuery) {
+      const context = await b.newContext({ viewport: { width: 1400, height: 1000 } });
+      contexts.push(context);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(served!.url + query);
+      await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+      return { page, errors };
+    },
+  };
+}
