@@ -256,6 +256,8 @@ describe('answer page', () => {
     expect(await page.getByTestId('w-rel').inputValue()).toBe('2.5');
     expect(await page.getByTestId('hard').isChecked()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    // The pinned theme really paints dark, whatever the system prefers.
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(20, 22, 26)');
     expect(await page.getByTestId('model').inputValue()).toBe('qwen2.5-0.5b');
     await ask(page, 'Why does the sea have tides?');
     expect(await page.locator('[data-worker=generator]').innerText()).toContain('Qwen2.5-0.5B-Instruct');
