@@ -9,6 +9,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
           environment: 'node',
+          // A hang guard, not a speed limit: model-loading tests share 2 cores with the browser suite.
+          testTimeout: 60_000,
           globalSetup: ['test/setup/tiny-models.ts'],
         },
       },

@@ -45,6 +45,11 @@ describe('parseDocument', () => {
     expect(d.text).not.toMatch(/pwned|secret|color|enable js|onerror/);
   });
 
+  it('decodes every named HTML entity and keeps text split across inline tags whole', async () => {
+    const d = await parseDocument(file('x.html', '<p>I &hearts; &Omega;-rated <b>bee</b>s&hellip; &zzz;</p>'));
+    expect(d.text).toBe('I ♥ Ω-rated bees… &zzz;');
+  });
+
   it('hides everything after an unclosed <script>, as a browser would', async () => {
     const d = await parseDocument(file('x.htm', '<p>Visible.</p><script>var s = "<p>not text</p>";'));
     expect(d.text).toBe('Visible.');
