@@ -13,26 +13,15 @@ function mix<T extends object>(a: T, b: T, weightOfB: number): T {
   return out as T;
 }
 
-export function combineRel(
-  source: CritiqueSource,
-  blend: number,
-  fromGenerator: RelProbs | undefined,
-  fromEvaluator: RelProbs | undefined,
-): RelProbs | undefined {
-  if (source === 'generator') return fromGenerator;
-  if (source === 'evaluator' || !fromGenerator) return fromEvaluator ?? fromGenerator;
-  if (!fromEvaluator) return fromGenerator;
-  return mix(normaliseRel(fromGenerator), normaliseRel(fromEvaluator), blend);
+/** One rule for every group the evaluator can supply: pick a source, or mix the normalised groups. */
+function combiner<T extends object>(normalise: (p: T) => T) {
+  return (source: CritiqueSource, blend: number, fromGenerator: T | undefined, fromEvaluator: T | undefined): T | undefined => {
+    if (source === 'generator') return fromGenerator;
+    if (source === 'evaluator' || !fromGenerator) return fromEvaluator ?? fromGenerator;
+    if (!fromEvaluator) return fromGenerator;
+    return mix(normalise(fromGenerator), normalise(fromEvaluator), blend);
+  };
 }
 
-export function combineSup(
-  source: CritiqueSource,
-  blend: number,
-  fromGenerator: SupProbs | undefined,
-  fromEvaluator: SupProbs | undefined,
-): SupProbs | undefined {
-  if (source === 'generator') return fromGenerator;
-  if (source === 'evaluator' || !fromGenerator) return fromEvaluator ?? fromGenerator;
-  if (!fromEvaluator) return fromGenerator;
-  return mix(normaliseSup(fromGenerator), normaliseSup(fromEvaluator), blend);
-}
+export const combineRel = combiner<RelProbs>(normaliseRel);
+export const combineSup = combiner<SupProbs>(normaliseSup);

@@ -1,8 +1,9 @@
 // Self-CRAG's settings in the tuning panel. Like the other decode settings they need a new
 // answer; a pair of thresholds that contradict is refused with the reason, nothing is lost.
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { NoEvidencePolicy } from '../core/crag/settings';
 import { RANGES, type CragChoice } from '../app/settings';
+import { RadioGroup } from './RadioGroup';
 import { Slider } from './Slider';
 
 const NO_EVIDENCE: { value: NoEvidencePolicy; label: string }[] = [
@@ -15,7 +16,6 @@ export function CragSettingsFields(props: { crag: CragChoice; corrective: boolea
   // A refusal is about the settings it was refused against; once they change (another edit, a reset) it is stale.
   const [refusal, setRefusal] = useState<{ message: string; against: CragChoice } | null>(null);
   const problem = refusal?.against === crag ? refusal.message : null;
-  const name = useId();
   const set = <K extends keyof CragChoice>(key: K) => (v: CragChoice[K]) => {
     const message = props.onCrag({ ...crag, [key]: v });
     setRefusal(message ? { message, against: crag } : null);
@@ -53,22 +53,13 @@ export function CragSettingsFields(props: { crag: CragChoice; corrective: boolea
         testId="crag-strip"
         hint="Knowledge strips (a few sentences of a passage) scoring below this are dropped."
       />
-      <fieldset className="radios">
-        <legend>When no reliable evidence is found</legend>
-        {NO_EVIDENCE.map((o) => (
-          <label key={o.value} className="check">
-            <input
-              type="radio"
-              name={name}
-              value={o.value}
-              checked={crag.noEvidence === o.value}
-              data-testid={`crag-noevidence-${o.value}`}
-              onChange={() => set('noEvidence')(o.value)}
-            />
-            {o.label}
-          </label>
-        ))}
-      </fieldset>
+      <RadioGroup
+        legend="When no reliable evidence is found"
+        options={NO_EVIDENCE}
+        value={crag.noEvidence}
+        onChange={set('noEvidence')}
+        testIdPrefix="crag-noevidence-"
+      />
       <label className="check">
         <input
           type="checkbox"

@@ -1,12 +1,12 @@
 // Sliders for the critique weights (re-rank at once, no model call) and the
 // decode settings (need a new decode, offered by the answer area).
-import { useId } from 'react';
 import type { CritiqueSource } from '../core/ports';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../core/types';
 import type { IndexKind } from '../core/vector-index';
 import { RANGES, type CragChoice } from '../app/settings';
 import { CragSettingsFields } from './CragSettingsFields';
 import { IndexSetting } from './IndexSetting';
+import { RadioGroup } from './RadioGroup';
 import { Slider } from './Slider';
 
 const SOURCES: { value: CritiqueSource; label: string }[] = [
@@ -37,7 +37,6 @@ export function TuningPanel(props: {
   const w = (key: keyof RankSettings['weights']) => (v: number) =>
     props.onRank({ ...rank, weights: { ...rank.weights, [key]: v } });
   const d = <K extends keyof DecodeSettings>(key: K) => (v: DecodeSettings[K]) => props.onDecode({ ...decode, [key]: v });
-  const sourceName = useId();
   return (
     <aside className="panel tuning" aria-labelledby="tuning-heading">
       <h2 id="tuning-heading">Tuning</h2>
@@ -95,21 +94,7 @@ export function TuningPanel(props: {
           testId="k"
         />
         <Slider label="Max segments" value={decode.maxDepth} range={RANGES.maxDepth} onChange={d('maxDepth')} testId="depth" />
-        <fieldset className="radios">
-          <legend>Critique source</legend>
-          {SOURCES.map((s) => (
-            <label key={s.value} className="check">
-              <input
-                type="radio"
-                name={sourceName}
-                value={s.value}
-                checked={decode.critiqueSource === s.value}
-                onChange={() => d('critiqueSource')(s.value)}
-              />
-              {s.label}
-            </label>
-          ))}
-        </fieldset>
+        <RadioGroup legend="Critique source" options={SOURCES} value={decode.critiqueSource} onChange={d('critiqueSource')} />
         <label className="check">
           <input
             type="checkbox"

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPdf } from '../doubles/tiny-pdf';
 import { useApp } from './app-page';
-import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './harness';
+import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served, breakEvaluatorWebGpu } from './harness';
 
 // The tiny models come from the site's own model pack; the evaluator runs on its default
 // device, WebGPU through SwiftShader (the shared-link test asks for WASM instead).
@@ -115,14 +115,7 @@ describe('answer page', () => {
     const { page, errors } = await open();
     await expect.poll(() => page.locator('[data-worker=evaluator]').getAttribute('data-device')).toBe('webgpu');
     // The driver failure the app once met on SwiftShader, injected into the evaluator's worker.
-    const worker = page.workers().find((w) => /evaluator/.test(w.url()));
-    expect(worker).toBeDefined();
-    await worker!.evaluate(() => {
-      const g = globalThis as unknown as { GPUComputePassEncoder: { prototype: { setPipeline: unknown } } };
-      g.GPUComputePassEncoder.prototype.setPipeline = () => {
-        throw new TypeError("Failed to execute 'setPipeline' (injected by the test)");
-      };
-    });
+    await breakEvaluatorWebGpu(page);
     await page.getByLabel('Evaluator models').check();
     await ask(page, 'What did Gutenberg print?');
     expect(await page.getByTestId('segment').first().locator('[data-badge=issup]').innerText()).toMatch(/supported|No support/);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluatorRun } from './pages/evaluator-page';
-import { E2E_DIR, ROOT, launchBrowser, serveDir, type Served } from './harness';
+import { E2E_DIR, ROOT, launchBrowser, serveDir, type Served, breakEvaluatorWebGpu } from './harness';
 
 interface Texts {
   passages: { id: string; text: string }[];
@@ -88,14 +88,7 @@ describe('evaluator worker in headless Chromium', () => {
     await page.evaluate((p) => window.evaluatorSteps.embed(p), passages);
     expect(await relevance()).toEqual(runs.webgpu!.relevance[0]);
     // The failure the app met on SwiftShader, injected into the evaluator's worker before the NLI model's first use.
-    const worker = page.workers().find((w) => /evaluator/.test(w.url()));
-    expect(worker).toBeDefined();
-    await worker!.evaluate(() => {
-      const g = globalThis as unknown as { GPUComputePassEncoder: { prototype: { setPipeline: unknown } } };
-      g.GPUComputePassEncoder.prototype.setPipeline = () => {
-        throw new TypeError("Failed to execute 'setPipeline' (injected by the test)");
-      };
-    });
+    await breakEvaluatorWebGpu(page);
     const support = await page.evaluate((p) => window.evaluatorSteps.support(p), supportPairs);
     support.forEach((sup, i) => expect(sup.full).toBeCloseTo(runs.webgpu!.support[i]!.full, 5));
     const after = await page.evaluate(() => window.evaluatorSteps.devices());

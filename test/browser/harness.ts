@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const E2E_DIR = join(ROOT, 'dist-test');
@@ -133,4 +133,16 @@ export function buildE2E(): string {
 export function buildProduction(): string {
   vite('production', PROD_DIR);
   return PROD_DIR;
+}
+
+/** Makes every WebGPU compute pass in the page's evaluator worker throw, as a faulty driver would. */
+export async function breakEvaluatorWebGpu(page: Page): Promise<void> {
+  const worker = page.workers().find((w) => /evaluator/.test(w.url()));
+  if (!worker) throw new Error('The page has no evaluator worker to break.');
+  await worker.evaluate(() => {
+    const g = globalThis as unknown as { GPUComputePassEncoder: { prototype: { setPipeline: unknown } } };
+    g.GPUComputePassEncoder.prototype.setPipeline = () => {
+      throw new TypeError("Failed to execute 'setPipeline' (injected by the test)");
+    };
+  });
 }
