@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { getServices, type Services } from '../../app/services';
 import type { Ranking } from '../../core/types';
-import { answerForMetrics, createMetricsSession, type MetricsSession, type MetricsView } from './answer-metrics';
-import { ragasPorts } from './connect';
+import { answerForMetrics, createMetricsSession, type MetricsSession, type MetricsView } from '../../eval/answer-metrics';
+import { ragasPorts } from '../../eval/connect';
 import './eval.css';
 
 const fmt = (v: number | null) => (v === null ? 'n/a' : v.toFixed(2));

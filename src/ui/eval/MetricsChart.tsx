@@ -1,5 +1,5 @@
-import { CONFIGS, type ConfigId } from './configurations';
-import { METRIC_LABELS, METRICS, type ConfigSummary } from './summary';
+import { CONFIGS, type ConfigId } from '../../eval/configurations';
+import { METRIC_LABELS, METRICS, type ConfigSummary } from '../../eval/summary';
 
 const COLOURS: Record<ConfigId, string> = {
   'no-retrieval': '#8a8f98',

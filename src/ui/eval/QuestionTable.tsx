@@ -1,6 +1,6 @@
-import { CONFIGS, type ConfigId } from './configurations';
-import type { EvalItem } from './question-set';
-import type { QuestionRecord } from './run';
+import { CONFIGS, type ConfigId } from '../../eval/configurations';
+import type { EvalItem } from '../../eval/question-set';
+import type { QuestionRecord } from '../../eval/run';
 import { fmt } from './SummaryTable';
 import { StripsList } from './StripsList';
 

@@ -1,5 +1,5 @@
-import { CONFIGS } from './configurations';
-import { METRIC_LABELS, METRICS, type ConfigSummary } from './summary';
+import { CONFIGS } from '../../eval/configurations';
+import { METRIC_LABELS, METRICS, type ConfigSummary } from '../../eval/summary';
 
 export const fmt = (v: number | null, digits = 2) => (v === null ? '–' : v.toFixed(digits));
 const ms = (v: number | null) => (v === null ? '–' : v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`);

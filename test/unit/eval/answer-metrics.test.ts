@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Embedder, Writer } from '../../../src/core/ports';
 import type { RagasPorts } from '../../../src/core/ragas/evaluate';
 import type { Ranking, ScoredCandidate } from '../../../src/core/types';
-import { answerForMetrics, createMetricsSession, measureAnswer, type MetricsState, type MetricsView } from '../../../src/ui/eval/answer-metrics';
+import { answerForMetrics, createMetricsSession, measureAnswer, type MetricsState, type MetricsView } from '../../../src/eval/answer-metrics';
 
 const passage = { id: 'd#0', docId: 'd', title: 'D', text: 'Nolan directed it. It is long.', index: 0, score: 1 };
 const cand = (id: string, text: string, withPassage: boolean): ScoredCandidate =>

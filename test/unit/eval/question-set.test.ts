@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { containsGold, parseQuestionSet } from '../../../src/ui/eval/question-set';
+import { containsGold, parseQuestionSet } from '../../../src/eval/question-set';
 
 describe('question set (JSONL)', () => {
   it('parses questions, gold answers, optional ids and documents', () => {

@@ -2,9 +2,9 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { MetricsChart } from '../../../src/ui/eval/MetricsChart';
 import { QuestionTable } from '../../../src/ui/eval/QuestionTable';
-import type { QuestionRecord } from '../../../src/ui/eval/run';
+import type { QuestionRecord } from '../../../src/eval/run';
 import { SummaryTable } from '../../../src/ui/eval/SummaryTable';
-import { summarise } from '../../../src/ui/eval/summary';
+import { summarise } from '../../../src/eval/summary';
 
 const evil = '<img src=x onerror="alert(1)">';
 const record: QuestionRecord = {

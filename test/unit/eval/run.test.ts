@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
 import type { Critic, Embedder, Generator, ScoredPassage, SegmentRequest, Writer } from '../../../src/core/ports';
-import { CONFIGS } from '../../../src/ui/eval/configurations';
-import { runEvaluation, type EvalPorts } from '../../../src/ui/eval/run';
-import { summarise } from '../../../src/ui/eval/summary';
-import type { EvalItem } from '../../../src/ui/eval/question-set';
+import { CONFIGS } from '../../../src/eval/configurations';
+import { runEvaluation, type EvalPorts } from '../../../src/eval/run';
+import { summarise } from '../../../src/eval/summary';
+import type { EvalItem } from '../../../src/eval/question-set';
 
 const P = (id: string, text: string): ScoredPassage => ({ id, docId: id, title: id, text, index: 0, score: 0.5 });
 const LIB = [P('tides#0', 'The Bay of Fundy has the largest tidal range GOOD.'), P('noise#0', 'Unrelated BAD text.')];

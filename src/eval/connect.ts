@@ -1,8 +1,7 @@
-import { evaluatorInput } from '../../app/model-config';
-import type { Services } from '../../app/services';
-import { resolveEvaluatorConfig } from '../../evaluator/config';
-import type { ExternalSearch } from '../../core/ports';
-import type { RagasPorts } from '../../core/ragas/evaluate';
+import { evaluatorModelIds } from '../app/evaluator-models';
+import type { Services } from '../app/services';
+import type { ExternalSearch } from '../core/ports';
+import type { RagasPorts } from '../core/ragas/evaluate';
 import type { EvalPorts } from './run';
 
 /**
@@ -13,7 +12,7 @@ export async function evalPorts(services: Services, opts: { external?: ExternalS
   const [generator, retriever, evaluator] = await Promise.all([services.generator(), services.retriever(), services.evaluator()]);
   const generatorName = generator.modelId ?? services.status.get().generator.models[0] ?? 'generator';
   // The same resolution the services used to start the evaluator, so the names are the models that ran.
-  const config = resolveEvaluatorConfig(evaluatorInput(location.search), document.baseURI);
+  const config = evaluatorModelIds(location.search, document.baseURI);
   return {
     generator,
     writer: generator,
@@ -24,9 +23,9 @@ export async function evalPorts(services: Services, opts: { external?: ExternalS
     models: {
       generator: generatorName,
       writer: generatorName,
-      embedder: config.embedder.id,
-      nli: config.nli.id,
-      reranker: config.reranker.id,
+      embedder: config.embedder,
+      nli: config.nli,
+      reranker: config.reranker,
     },
     ...(opts.external ? { external: opts.external, online: () => navigator.onLine } : {}),
   };
@@ -35,12 +34,12 @@ export async function evalPorts(services: Services, opts: { external?: ExternalS
 /** The RAGAS ports for the answer page: the loaded generator writes, the evaluator embeds and checks support. */
 export async function ragasPorts(services: Services): Promise<RagasPorts> {
   const [generator, evaluator] = await Promise.all([services.generator(), services.evaluator()]);
-  const config = resolveEvaluatorConfig(evaluatorInput(location.search), document.baseURI);
+  const config = evaluatorModelIds(location.search, document.baseURI);
   const writer = generator.modelId ?? services.status.get().generator.models[0] ?? 'generator';
   return {
     writer: generator,
     embedder: evaluator.embedder,
     critic: evaluator.critic,
-    models: { writer, embedder: config.embedder.id, nli: config.nli.id },
+    models: { writer, embedder: config.embedder, nli: config.nli },
   };
 }

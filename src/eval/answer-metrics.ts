@@ -1,7 +1,7 @@
-import type { Passage } from '../../core/ports';
-import { evaluateAnswer, type RagasPorts } from '../../core/ragas/evaluate';
-import type { RagasReport } from '../../core/ragas/types';
-import type { Ranking } from '../../core/types';
+import type { Passage } from '../core/ports';
+import { evaluateAnswer, type RagasPorts } from '../core/ragas/evaluate';
+import type { RagasReport } from '../core/ragas/types';
+import type { Ranking } from '../core/types';
 
 export interface AnswerMetricsInput {
   question: string;

@@ -1,4 +1,4 @@
-import type { Embedder, Retriever, ScoredPassage } from '../../core/ports';
+import type { Embedder, Retriever, ScoredPassage } from '../core/ports';
 import type { EvalItem } from './question-set';
 
 /**

@@ -1,4 +1,4 @@
-import type { DecodeSettings } from '../../core/types';
+import type { DecodeSettings } from '../core/types';
 
 export type ConfigId = 'no-retrieval' | 'rag' | 'self-rag' | 'self-crag';
 

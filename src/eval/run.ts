@@ -1,10 +1,10 @@
-import { createCorrector } from '../../core/crag/corrector';
-import type { CragSettings } from '../../core/crag/settings';
-import { decode } from '../../core/decode';
-import type { Corrector, CorrectionAction, Critic, RetrievalCorrection, Embedder, ExternalSearch, Generator, Passage, Retriever, ScoredPassage, SupProbs, Writer } from '../../core/ports';
-import { evaluateAnswer } from '../../core/ragas/evaluate';
-import type { ModelNames, RagasReport } from '../../core/ragas/types';
-import type { Candidate, DecodeSettings, RankSettings } from '../../core/types';
+import { createCorrector } from '../core/crag/corrector';
+import type { CragSettings } from '../core/crag/settings';
+import { decode } from '../core/decode';
+import type { Corrector, CorrectionAction, Critic, RetrievalCorrection, Embedder, ExternalSearch, Generator, Passage, Retriever, ScoredPassage, SupProbs, Writer } from '../core/ports';
+import { evaluateAnswer } from '../core/ragas/evaluate';
+import type { ModelNames, RagasReport } from '../core/ragas/types';
+import type { Candidate, DecodeSettings, RankSettings } from '../core/types';
 import { configById, type ConfigId } from './configurations';
 import { documentRetriever } from './doc-retriever';
 import { containsGold, type EvalItem } from './question-set';
