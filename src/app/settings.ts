@@ -4,6 +4,7 @@
 import { DEFAULT_CRAG_SETTINGS, type CragSettings, type NoEvidencePolicy } from '../core/crag/settings';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../core/defaults';
 import type { CritiqueSource } from '../core/ports';
+import { FINAL_PICKS } from '../core/settings';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../core/types';
 import type { IndexKind } from '../core/vector-index';
 import { CATALOGUE, DEFAULT_MODEL_ID, type CustomModel } from '../generator/catalogue';
@@ -149,6 +150,7 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
         seq: num(w.seq, bw.seq, RANGES.seq),
       },
       hardConstraints: bool(k.hardConstraints, base.rank.hardConstraints),
+      finalPick: oneOf(k.finalPick, FINAL_PICKS, base.rank.finalPick ?? 'any-finished'),
     },
     corrective: bool(r.corrective, base.corrective),
     crag,

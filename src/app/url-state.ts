@@ -43,10 +43,11 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
     crag[key] = key === 'noEvidence' ? (Object.keys(NO_EVIDENCE_PARAM).find((k) => NO_EVIDENCE_PARAM[k as keyof typeof NO_EVIDENCE_PARAM] === v) ?? '') : v;
   }
   const hard = p.get('hard');
+  const pick = p.get('pick');
   const cragOn = p.get('crag');
   const raw = {
     decode: { ...base.decode, ...decode },
-    rank: { weights: { ...base.rank.weights, ...weights }, hardConstraints: hard ?? base.rank.hardConstraints },
+    rank: { weights: { ...base.rank.weights, ...weights }, hardConstraints: hard ?? base.rank.hardConstraints, finalPick: pick ?? base.rank.finalPick },
     corrective: cragOn ?? base.corrective,
     crag: { ...base.crag, ...crag, externalEnabled: base.crag.externalEnabled },
     indexKind: base.indexKind,
@@ -70,6 +71,7 @@ export function writeUrlState(search: string, question: string | null, s: AppSet
     p.set(param, String(s.rank.weights[key as keyof typeof WEIGHT_PARAMS]));
   }
   p.set('hard', s.rank.hardConstraints ? '1' : '0');
+  p.set('pick', s.rank.finalPick ?? 'any-finished');
   p.set('crag', s.corrective ? '1' : '0');
   for (const [key, param] of Object.entries(CRAG_PARAMS)) {
     const v = s.crag[key as keyof typeof CRAG_PARAMS];

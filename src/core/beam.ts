@@ -94,13 +94,39 @@ export function runBeam(tree: AnswerTree, rank: RankSettings): BeamRun {
     level = next.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   }
 
-  let winner: ScoredCandidate | undefined;
-  for (const f of finished) {
-    if (!winner || f.pathScore > winner.pathScore) winner = f;
-  }
+  const winner = rank.finalPick === 'deepest-level' ? deepestBest(beams, scored) : bestFinished(finished);
   const best: ScoredCandidate[] = [];
   for (let n = winner; n; n = n.candidate.parentId === null ? undefined : scored.get(n.candidate.parentId)) {
     best.unshift(n);
   }
   return { ranking: { best, scored }, frontier, beams };
+}
+
+/**
+ * The default: every finished path competes, ties to the one that finished first. A path the
+ * generator ended early (it said the answer was complete) is a complete answer, and the mean
+ * path score compares quality per segment, so a short, well-supported answer can beat a longer
+ * one whose extra segments are weakly supported. The reference cannot choose it only because
+ * its search never stops a path early on the model's word (it runs every level to the depth
+ * limit and reads the deepest one).
+ */
+function bestFinished(finished: readonly ScoredCandidate[]): ScoredCandidate | undefined {
+  let winner: ScoredCandidate | undefined;
+  for (const f of finished) {
+    if (!winner || f.pathScore > winner.pathScore) winner = f;
+  }
+  return winner;
+}
+
+/**
+ * The reference's rule (run_long_form_static.py): the best node of the deepest non-empty beam
+ * level. Within one level every path has the same length, so the mean ranks like the sum (and
+ * like the reference's product when scores are positive); beams are already sorted best first.
+ */
+function deepestBest(beams: readonly string[][], scored: ReadonlyMap<string, ScoredCandidate>): ScoredCandidate | undefined {
+  for (let d = beams.length - 1; d >= 0; d--) {
+    const id = beams[d]?.[0];
+    if (id !== undefined) return scored.get(id);
+  }
+  return undefined;
 }

@@ -1,12 +1,15 @@
 import type { DecodeSettings, RankSettings } from './types';
 
 // The paper's inference settings (Sec. 4.3): weights 1.0 / 1.0 / 0.5, threshold 0.2,
-// beam width 2. Two choices differ, both for cost in a browser tab:
+// beam width 2, and the reference's depth. One choice differs, for cost in a browser tab:
 // - passagesPerStep 3, not the paper's 5. Each passage is one more segment generation
 //   per expanded node, and WebLLM decodes them one after another, so a step costs
 //   B × K generations: 6 instead of 10. Three still gives the critique a real choice.
-// - maxDepth 6: the reference's long-form runs used 7 segments of ~15 tokens; a
-//   question about one's own documents rarely needs more than a few sentences.
+// - (same as the reference) maxDepth 6 segment levels, as in the reference's long-form runs: they pass --max_depth 7,
+//   and level 0 there is the prompt, so 6 levels of generated segments of up to 300 tokens
+//   each (--max_new_tokens 300). Our segments are shorter (the generator stops one at up to
+//   96 tokens, src/generator/engine-generator.ts), so the critique judges a claim or two,
+//   not a page, and 6 of them cover the few sentences a question about one's documents needs.
 export const DEFAULT_DECODE_SETTINGS: Readonly<DecodeSettings> = Object.freeze({
   mode: 'adaptive',
   threshold: 0.2,
@@ -20,4 +23,6 @@ export const DEFAULT_DECODE_SETTINGS: Readonly<DecodeSettings> = Object.freeze({
 export const DEFAULT_RANK_SETTINGS: Readonly<RankSettings> = Object.freeze({
   weights: Object.freeze({ rel: 1.0, sup: 1.0, use: 0.5, seq: 0 }),
   hardConstraints: false,
+  // Every finished path competes; the reference's 'deepest-level' is one setting away (beam.ts).
+  finalPick: 'any-finished',
 });

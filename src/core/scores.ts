@@ -76,7 +76,16 @@ export function retrieveProbability(p: RetrieveProbs): number {
   return yes;
 }
 
-/** The reference's sequence score: exp(mean token log-prob), 0..1. */
+/**
+ * The reference's sequence score (Eq. 3's p(y_t | x, d, y_<t), length-normalised):
+ * exp(cumulative log-prob / max(tokens, 1)), 0..1. An empty segment has probability
+ * exp(0) = 1, as in the reference, not 0: no token was unlikely.
+ *
+ * Its weight is 0 by default (DEFAULT_RANK_SETTINGS): the reference's long-form beam search
+ * never adds it (run_long_form_static.py accepts --use_seqscore but does not pass it on to the
+ * step that scores segments), and in prompted mode the log-probs are taken under the form's
+ * grammar, so they measure how well the model fits the form as much as the answer.
+ */
 export function sequenceScore(logprob: number, tokenCount: number): number {
   if (!Number.isFinite(logprob) || logprob > 0) {
     throw new CoreInputError(`A segment's log-probability must be a finite number ≤ 0; got ${logprob}.`);
@@ -84,7 +93,7 @@ export function sequenceScore(logprob: number, tokenCount: number): number {
   if (!Number.isInteger(tokenCount) || tokenCount < 0) {
     throw new CoreInputError(`A segment's token count must be a non-negative integer; got ${tokenCount}.`);
   }
-  return tokenCount === 0 ? 0 : Math.exp(logprob / tokenCount);
+  return Math.exp(logprob / Math.max(tokenCount, 1));
 }
 
 export function validateWeights(w: Weights): void {

@@ -4,6 +4,7 @@ import type { DecodeSettings, RankSettings } from './types';
 
 const MODES = ['adaptive', 'always', 'never'] as const;
 const SOURCES = ['generator', 'evaluator', 'blend'] as const;
+export const FINAL_PICKS = ['any-finished', 'deepest-level'] as const;
 
 function positiveInteger(name: string, v: number): void {
   if (!Number.isInteger(v) || v < 1) {
@@ -34,4 +35,7 @@ export function validateDecodeSettings(s: DecodeSettings): void {
 export function validateRankSettings(r: RankSettings): void {
   if (!r || typeof r !== 'object' || !r.weights) throw new CoreInputError('Rank settings need a weights object.');
   validateWeights(r.weights);
+  if (r.finalPick !== undefined && !FINAL_PICKS.includes(r.finalPick)) {
+    throw new CoreInputError(`The final pick must be one of ${FINAL_PICKS.join(', ')}; got '${String(r.finalPick)}'.`);
+  }
 }

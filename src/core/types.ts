@@ -35,11 +35,22 @@ export interface DecodeSettings {
   blend: number;
 }
 
+/**
+ * Which finished path is the answer (docs/conformance.md, "Which finished path wins"):
+ * - 'any-finished': every path that ended (the generator said done, the depth limit, or no
+ *   surviving continuation) competes on its mean segment score: the default;
+ * - 'deepest-level': the reference code's rule, the best beam node of the deepest level
+ *   reached, so a path that ended early never wins.
+ */
+export type FinalPick = 'any-finished' | 'deepest-level';
+
 /** Settings that only re-rank a stored tree. */
 export interface RankSettings {
   weights: Weights;
   /** Drop candidates whose most likely support token is [No support / Contradictory]. */
   hardConstraints: boolean;
+  /** Which finished path wins; absent means 'any-finished'. */
+  finalPick?: FinalPick;
 }
 
 /** One candidate segment: a node of the answer tree. Raw group probabilities are kept so re-ranking is pure. */

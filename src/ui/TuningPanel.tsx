@@ -1,7 +1,7 @@
 // Sliders for the critique weights (re-rank at once, no model call) and the
 // decode settings (need a new decode, offered by the answer area).
 import type { CritiqueSource } from '../core/ports';
-import type { DecodeSettings, RankSettings, RetrievalMode } from '../core/types';
+import type { DecodeSettings, FinalPick, RankSettings, RetrievalMode } from '../core/types';
 import type { IndexKind } from '../core/vector-index';
 import { RANGES, type CragChoice } from '../app/settings';
 import { CragSettingsFields } from './CragSettingsFields';
@@ -13,6 +13,11 @@ const SOURCES: { value: CritiqueSource; label: string }[] = [
   { value: 'generator', label: "Generator's own tokens" },
   { value: 'evaluator', label: 'Evaluator models' },
   { value: 'blend', label: 'Blend of both' },
+];
+
+const FINAL_PICK_OPTIONS: { value: FinalPick; label: string }[] = [
+  { value: 'any-finished', label: 'Best finished path (any length)' },
+  { value: 'deepest-level', label: 'Best of the deepest level (reference code)' },
 ];
 
 export function TuningPanel(props: {
@@ -61,6 +66,13 @@ export function TuningPanel(props: {
           />
           Hard constraint: drop unsupported candidates
         </label>
+        <RadioGroup
+          legend="Answer chosen from"
+          options={FINAL_PICK_OPTIONS}
+          value={rank.finalPick ?? 'any-finished'}
+          onChange={(finalPick) => props.onRank({ ...rank, finalPick })}
+          testIdPrefix="pick-"
+        />
         {props.lastRerankMs !== null && (
           <p className="muted hint" role="status" data-testid="rerank-time">
             Re-ranked in {props.lastRerankMs < 1 ? '<1' : Math.round(props.lastRerankMs)} ms, no model call.

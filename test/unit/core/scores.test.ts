@@ -50,7 +50,11 @@ describe('critique scores, against hand-computed values', () => {
     const c = { use: [0, 0, 1, 0, 0] as UseProbs, logprob: -2, tokenCount: 4 };
     expect(segmentScore(c, W)).toBe(0);
     expect(segmentScore(c, { ...W, seq: 1 })).toBeCloseTo(Math.exp(-0.5), 12);
-    expect(sequenceScore(0, 0)).toBe(0);
+  });
+
+  it('gives an empty segment the reference\'s exp(0) = 1, not 0', () => {
+    expect(sequenceScore(0, 0)).toBe(1);
+    expect(segmentScore({ tokenCount: 0, logprob: 0 }, { ...W, seq: 0.5 })).toBe(0.5);
   });
 
   it('scores a segment written without retrieval on utility alone', () => {
