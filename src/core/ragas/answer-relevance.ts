@@ -1,5 +1,5 @@
 import type { Embedder, Writer } from '../ports';
-import { questionPrompt, replyLines } from './prompts';
+import { noncommittalVerdict, questionPrompt, replyLines } from './prompts';
 import type { AnswerRelevance, ModelNames } from './types';
 
 export interface AnswerRelevancePorts {
@@ -8,7 +8,19 @@ export interface AnswerRelevancePorts {
   models: ModelNames;
 }
 
-/** RAGAS Eq. 1: AR = (1/n) Σ sim(q, qᵢ), with qᵢ the questions generated from the answer and sim the cosine. */
+/**
+ * RAGAS Eq. 1: AR = (1/n) Σ sim(q, qᵢ), with qᵢ the questions generated from the answer and sim
+ * the cosine; times 0 when the answer is noncommittal, as the RAGAS library scores it (an
+ * evasive "I don't know" otherwise invites the question back and scores high).
+ *
+ * How the n questions are drawn: in ONE generation that writes n different questions and then
+ * the noncommittal verdict. The library draws n samples at temperature 0.3, each with its own
+ * question and verdict, and zeroes the score only when every sample says noncommittal. Here the
+ * writer is the one local model that also answers, decoding greedily: n greedy samples of one
+ * prompt would be n copies of the same question at n times the cost, so the variety the
+ * library gets from sampling is asked for in the prompt instead, and the single verdict plays
+ * the part of the library's unanimous one.
+ */
 export async function answerRelevance(
   question: string,
   answer: string,
@@ -18,19 +30,28 @@ export async function answerRelevance(
 ): Promise<AnswerRelevance> {
   const models = [`writer: ${ports.models.writer}`, `embedder: ${ports.models.embedder ?? 'evaluator embedder'}`];
   if (!answer.trim()) return { score: null, models, questions: [], similarities: [], note: 'the answer is empty' };
-  const questions = replyLines(await ports.writer.write(questionPrompt(answer, n), { maxTokens: 48 * n, signal })).slice(0, n);
+  const reply = await ports.writer.write(questionPrompt(answer, n), { maxTokens: 48 * n + 8, signal });
   signal?.throwIfAborted();
+  const noncommittal = noncommittalVerdict(reply);
+  const questions = replyLines(reply)
+    .filter((l) => !/^\W*noncommittal\b/i.test(l))
+    .slice(0, n);
   if (!questions.length) return { score: null, models, questions, similarities: [], note: 'the writer generated no question' };
   const [q, ...generated] = await ports.embedder.embed([question, ...questions], signal);
   if (!q || generated.length !== questions.length) throw new Error(`embedder returned ${generated.length + (q ? 1 : 0)} vectors for ${questions.length + 1} texts`);
   const similarities = generated.map((v) => cosine(q, v));
-  const score = similarities.reduce((a, b) => a + b, 0) / similarities.length;
+  const mean = similarities.reduce((a, b) => a + b, 0) / similarities.length;
+  const notes: string[] = [];
+  if (questions.length < n) notes.push(`asked for ${n} questions, got ${questions.length}`);
+  if (noncommittal) notes.push('the writer judged the answer noncommittal (evasive or vague), so it scores 0');
+  if (noncommittal === undefined) notes.push('the writer gave no noncommittal verdict; counted as committal');
   return {
-    score,
+    score: noncommittal ? 0 : mean,
     models,
     questions,
     similarities,
-    ...(questions.length < n ? { note: `asked for ${n} questions, got ${questions.length}` } : {}),
+    noncommittal: noncommittal ?? false,
+    ...(notes.length ? { note: notes.join('; ') } : {}),
   };
 }
 

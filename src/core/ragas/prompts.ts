@@ -23,11 +23,29 @@ export function verificationPrompt(context: string, statements: readonly string[
   ].join('\n');
 }
 
+/**
+ * The RAGAS library's answer-relevance instruction (ragas ResponseRelevancePrompt): the same
+ * generation writes the question and judges whether the answer is noncommittal. The paper's
+ * prompt is its first clause; the noncommittal judgement is the library's addition.
+ */
+export const NONCOMMITTAL_INSTRUCTION =
+  'Generate a question for the given answer and Identify if answer is noncommittal. Give noncommittal as 1 if the answer is noncommittal and 0 if the answer is committal. A noncommittal answer is one that is evasive, vague, or ambiguous. For example, "I don\'t know" or "I\'m not sure" are noncommittal answers';
+
 export function questionPrompt(answer: string, n: number): string {
   return [
-    n === 1 ? 'Write the question on one line.' : `Write ${n} different such questions, one per line, with nothing else.`,
-    `Generate a question for the given answer: answer: ${oneLine(answer)}`,
+    NONCOMMITTAL_INSTRUCTION,
+    n === 1
+      ? 'Write the question on one line, then a last line "noncommittal: 0" or "noncommittal: 1", with nothing else.'
+      : `Write ${n} different such questions, one per line, then a last line "noncommittal: 0" or "noncommittal: 1", with nothing else.`,
+    `answer: ${oneLine(answer)}`,
   ].join('\n');
+}
+
+/** The writer's noncommittal verdict: the last `noncommittal: 0|1` line wins; undefined when none. */
+export function noncommittalVerdict(reply: string): boolean | undefined {
+  let verdict: boolean | undefined;
+  for (const m of reply.matchAll(/noncommittal\W*\s*[:=]\s*\W*([01])\b/gi)) verdict = m[1] === '1';
+  return verdict;
 }
 
 export const INSUFFICIENT = 'Insufficient Information';

@@ -22,6 +22,8 @@ export interface Faithfulness extends MetricBase {
 export interface AnswerRelevance extends MetricBase {
   questions: string[];
   similarities: number[];
+  /** The writer judged the answer evasive or vague (RAGAS library): the score is then 0. */
+  noncommittal?: boolean;
 }
 
 export interface ContextRelevance extends MetricBase {
