@@ -1,7 +1,7 @@
 // The user's tuning, persisted in localStorage. Stored values are untrusted
 // (older versions, hand edits, other tabs): every field is validated on its own
 // and a bad one falls back to its default without losing the others.
-import { DEFAULT_CRAG_SETTINGS, type CragSettings, type NoEvidencePolicy } from '../core/crag/settings';
+import { DEFAULT_CRAG_SETTINGS, STRIP_POOLS, type CragSettings, type NoEvidencePolicy } from '../core/crag/settings';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../core/defaults';
 import type { CritiqueSource } from '../core/ports';
 import { FINAL_PICKS } from '../core/settings';
@@ -13,7 +13,7 @@ import { CUSTOM_MODEL_KEY, sanitizeCustomModel } from './custom-model';
 export type Theme = 'system' | 'light' | 'dark';
 
 /** The Self-CRAG settings a user tunes; the rest of CragSettings keeps the core's defaults. */
-export type CragChoice = Pick<CragSettings, 'upper' | 'lower' | 'stripThreshold' | 'noEvidence' | 'externalEnabled'>;
+export type CragChoice = Pick<CragSettings, 'upper' | 'lower' | 'stripThreshold' | 'noEvidence' | 'externalEnabled' | 'stripPool' | 'sentencesPerStrip'>;
 
 export interface AppSettings {
   decode: DecodeSettings;
@@ -49,6 +49,7 @@ export const RANGES = {
   passagesPerStep: { min: 1, max: 10, step: 1 },
   blend: { min: 0, max: 1, step: 0.05 },
   cragThreshold: { min: 0, max: 1, step: 0.01 },
+  sentencesPerStrip: { min: 1, max: 5, step: 1 },
   temperature: { min: 0, max: 2, step: 0.1 },
 } as const;
 
@@ -60,8 +61,8 @@ const NO_EVIDENCE: readonly NoEvidencePolicy[] = ['answer-without-retrieval', 'a
 const INDEX_KINDS: readonly IndexKind[] = ['flat', 'voy'];
 
 export function defaultCrag(): CragChoice {
-  const { upper, lower, stripThreshold, noEvidence, externalEnabled } = DEFAULT_CRAG_SETTINGS;
-  return { upper, lower, stripThreshold, noEvidence, externalEnabled };
+  const { upper, lower, stripThreshold, noEvidence, externalEnabled, stripPool, sentencesPerStrip } = DEFAULT_CRAG_SETTINGS;
+  return { upper, lower, stripThreshold, noEvidence, externalEnabled, stripPool, sentencesPerStrip };
 }
 
 /** Why a CRAG choice cannot work, or null. */
@@ -124,6 +125,8 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
     stripThreshold: num(c.stripThreshold, bc.stripThreshold, RANGES.cragThreshold),
     noEvidence: oneOf(c.noEvidence, NO_EVIDENCE, bc.noEvidence),
     externalEnabled: bool(c.externalEnabled, bc.externalEnabled),
+    stripPool: oneOf(c.stripPool, STRIP_POOLS, bc.stripPool ?? DEFAULT_CRAG_SETTINGS.stripPool),
+    sentencesPerStrip: num(c.sentencesPerStrip, bc.sentencesPerStrip ?? DEFAULT_CRAG_SETTINGS.sentencesPerStrip, RANGES.sentencesPerStrip, true),
   };
   // Each threshold may be fine alone and the pair still contradict: keep the base pair then.
   if (cragProblem(crag)) crag = { ...crag, upper: bc.upper, lower: bc.lower };

@@ -15,7 +15,7 @@ const DECODE_PARAMS = {
 const WEIGHT_PARAMS = { rel: 'wrel', sup: 'wsup', use: 'wuse', seq: 'wseq' } as const;
 // The external-source switch is deliberately not linkable: opening someone's link must never
 // make the reader's page send their questions to an outside service.
-const CRAG_PARAMS = { upper: 'cup', lower: 'clow', stripThreshold: 'cstrip', noEvidence: 'cnoev' } as const;
+const CRAG_PARAMS = { upper: 'cup', lower: 'clow', stripThreshold: 'cstrip', noEvidence: 'cnoev', stripPool: 'cpool', sentencesPerStrip: 'csent' } as const;
 const NO_EVIDENCE_PARAM = { 'answer-without-retrieval': 'answer', abstain: 'abstain' } as const;
 const MAX_QUESTION = 2000;
 

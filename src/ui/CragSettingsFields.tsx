@@ -1,7 +1,7 @@
 // Self-CRAG's settings in the tuning panel. Like the other decode settings they need a new
 // answer; a pair of thresholds that contradict is refused with the reason, nothing is lost.
 import { useState } from 'react';
-import type { NoEvidencePolicy } from '../core/crag/settings';
+import type { NoEvidencePolicy, StripPool } from '../core/crag/settings';
 import { RANGES, type CragChoice } from '../app/settings';
 import { RadioGroup } from './RadioGroup';
 import { Slider } from './Slider';
@@ -9,6 +9,11 @@ import { Slider } from './Slider';
 const NO_EVIDENCE: { value: NoEvidencePolicy; label: string }[] = [
   { value: 'answer-without-retrieval', label: 'Answer without retrieval (marked as such)' },
   { value: 'abstain', label: 'Abstain: say no reliable evidence was found' },
+];
+
+const STRIP_POOL: { value: StripPool; label: string }[] = [
+  { value: 'per-passage', label: 'Best strips of each passage' },
+  { value: 'across-passages', label: 'Best strips over all passages (reference code)' },
 ];
 
 export function CragSettingsFields(props: { crag: CragChoice; corrective: boolean; onCrag: (c: CragChoice) => string | null }) {
@@ -53,6 +58,14 @@ export function CragSettingsFields(props: { crag: CragChoice; corrective: boolea
         testId="crag-strip"
         hint="Knowledge strips (a few sentences of a passage) scoring below this are dropped."
       />
+      <Slider
+        label="Sentences per strip"
+        value={crag.sentencesPerStrip}
+        range={RANGES.sentencesPerStrip}
+        onChange={set('sentencesPerStrip')}
+        testId="crag-sentences"
+      />
+      <RadioGroup legend="Top strips kept from" options={STRIP_POOL} value={crag.stripPool} onChange={set('stripPool')} testIdPrefix="crag-pool-" />
       <RadioGroup
         legend="When no reliable evidence is found"
         options={NO_EVIDENCE}

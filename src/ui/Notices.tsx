@@ -18,6 +18,8 @@ const SETTING_NAMES: Record<DecodeKey, string> = {
   'crag.stripThreshold': 'the CRAG strip threshold',
   'crag.noEvidence': 'what CRAG does without evidence',
   'crag.externalEnabled': 'the external source switch',
+  'crag.stripPool': 'where CRAG keeps its top strips',
+  'crag.sentencesPerStrip': 'sentences per CRAG strip',
 };
 
 export function Notices(props: {

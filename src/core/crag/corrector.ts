@@ -73,6 +73,7 @@ export function createCorrector(deps: CorrectorDeps): Corrector {
       stripThreshold: settings.stripThreshold,
       stripTopK: settings.stripTopK,
       sentencesPerStrip: settings.sentencesPerStrip,
+      stripPool: settings.stripPool,
       source,
       signal,
     });

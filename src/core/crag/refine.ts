@@ -1,4 +1,5 @@
 import type { KnowledgeSource, KnowledgeStrip, ScoredPassage } from '../ports';
+import type { StripPool } from './settings';
 import { decompose, recompose } from './strips';
 
 export type ScoreFn = (question: string, texts: string[], signal?: AbortSignal) => Promise<number[]>;
@@ -7,6 +8,8 @@ export interface RefineOptions {
   stripThreshold: number;
   stripTopK: number;
   sentencesPerStrip: number;
+  /** Where the top-k is taken: within each passage (default) or over the strips of all passages (the reference code). */
+  stripPool?: StripPool;
   source: KnowledgeSource;
   signal?: AbortSignal;
 }
@@ -21,7 +24,9 @@ export interface Refined {
 /**
  * CRAG §4.4 decompose → filter → recompose. All strips of all passages are scored in one
  * call (one evaluator batch). A strip is dropped when it scores below the threshold, or when
- * better strips of the same passage already fill the top-k.
+ * better strips already fill the top-k: of the same passage ('per-passage'), or of any passage
+ * ('across-passages', as the reference's select_relevants ranks one pooled list). Ties go to
+ * the earlier passage, then the earlier strip.
  */
 export async function refineKnowledge(question: string, passages: readonly ScoredPassage[], score: ScoreFn, opts: RefineOptions): Promise<Refined> {
   const perPassage = passages.map((p) => decompose(p.text, opts.sentencesPerStrip));
@@ -30,12 +35,10 @@ export async function refineKnowledge(question: string, passages: readonly Score
   if (scores.length !== flat.length) {
     throw new Error(`retrieval evaluator returned ${scores.length} scores for ${flat.length} knowledge strips`);
   }
-  const strips: KnowledgeStrip[] = [];
-  const refined: ScoredPassage[] = [];
   let offset = 0;
-  passages.forEach((passage, pi) => {
+  const byPassage: KnowledgeStrip[][] = passages.map((passage, pi) => {
     const texts = perPassage[pi] ?? [];
-    const mine: KnowledgeStrip[] = texts.map((text, index) => ({
+    const mine = texts.map((text, index): KnowledgeStrip => ({
       passageId: passage.id,
       index,
       text,
@@ -44,8 +47,19 @@ export async function refineKnowledge(question: string, passages: readonly Score
       source: opts.source,
     }));
     offset += texts.length;
-    const ranked = mine.filter((s) => s.score >= opts.stripThreshold).sort((a, b) => b.score - a.score || a.index - b.index);
-    const keep = new Set(ranked.slice(0, opts.stripTopK));
+    return mine;
+  });
+  const topK = (pool: KnowledgeStrip[]) =>
+    pool
+      .filter((s) => s.score >= opts.stripThreshold)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, opts.stripTopK);
+  // Array.prototype.sort is stable and the pools are in passage, then strip order: that is the tie rule.
+  const keep = new Set(opts.stripPool === 'across-passages' ? topK(byPassage.flat()) : byPassage.flatMap(topK));
+  const strips: KnowledgeStrip[] = [];
+  const refined: ScoredPassage[] = [];
+  passages.forEach((passage, pi) => {
+    const mine = byPassage[pi] ?? [];
     for (const s of mine) {
       s.kept = keep.has(s);
       if (!s.kept) s.dropped = s.score < opts.stripThreshold ? 'below-threshold' : 'beyond-top-k';

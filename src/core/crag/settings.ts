@@ -11,6 +11,17 @@
  */
 export type NoEvidencePolicy = 'answer-without-retrieval' | 'abstain';
 
+/**
+ * Where the strips' top-k is taken (docs/conformance.md, "CRAG refinement"). 'per-passage' is
+ * the default: Self-CRAG writes one candidate per kept passage, cited to that passage, so each
+ * passage keeps its own best strips and the critique still has a choice of passages. The
+ * reference (select_relevants) pools the strips of all passages into one ranked list, because
+ * CRAG feeds all its knowledge to a single generation; 'across-passages' does that, and then
+ * one strong passage can take every slot and leave the beam a single candidate.
+ */
+export type StripPool = 'per-passage' | 'across-passages';
+export const STRIP_POOLS: readonly StripPool[] = ['per-passage', 'across-passages'];
+
 export interface CragSettings {
   /** A retrieval is Correct when some passage scores strictly above this. */
   upper: number;
@@ -18,9 +29,18 @@ export interface CragSettings {
   lower: number;
   /** Knowledge strips scoring strictly below this are dropped. */
   stripThreshold: number;
-  /** At most this many strips are kept per passage, best first (the paper's top-k = 5). */
+  /** At most this many strips are kept per passage (or in all, see stripPool), best first (the paper's top-k = 5). */
   stripTopK: number;
-  /** Sentences per knowledge strip; passages of one or two sentences stay a single strip. */
+  /** Where the top-k is taken. */
+  stripPool: StripPool;
+  /**
+   * Sentences per knowledge strip; passages of one or two sentences stay a single strip
+   * (Appendix B.2). Default 2 where the reference's 'excerption' mode joins 3 of its units:
+   * its units are cut at ". " and "?" with fragments of five words or fewer glued to the one
+   * before, so they run longer than sentences, and its published run ('selection' mode) does
+   * not decompose at all. Our passages are ~200-token chunks; 2 sentences gives about five
+   * strips each, enough for the filter to drop something, each still one claim with its context.
+   */
   sentencesPerStrip: number;
   /** Passages fetched by the re-search with the rewritten query, and kept in the end. */
   k: number;
@@ -35,6 +55,7 @@ export const DEFAULT_CRAG_SETTINGS: Readonly<CragSettings> = Object.freeze({
   lower: 0.05,
   stripThreshold: 0.25,
   stripTopK: 5,
+  stripPool: 'per-passage',
   sentencesPerStrip: 2,
   k: 3,
   externalEnabled: false,
@@ -58,6 +79,9 @@ export function resolveCragSettings(partial: Partial<CragSettings> = {}): CragSe
     if (!Number.isInteger(v) || v < 1) {
       throw new RangeError(`CRAG setting "${key}" must be a whole number of at least 1 (got ${String(v)})`);
     }
+  }
+  if (!STRIP_POOLS.includes(s.stripPool)) {
+    throw new RangeError(`CRAG setting "stripPool" must be 'per-passage' or 'across-passages'`);
   }
   if (s.noEvidence !== 'answer-without-retrieval' && s.noEvidence !== 'abstain') {
     throw new RangeError(`CRAG setting "noEvidence" must be 'answer-without-retrieval' or 'abstain'`);

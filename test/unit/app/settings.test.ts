@@ -58,7 +58,7 @@ describe('settings store', () => {
   it('keeps CRAG settings and the index kind, and never a contradictory threshold pair', () => {
     const store = memoryStorage();
     const s = defaultSettings();
-    s.crag = { upper: 0.8, lower: 0.1, stripThreshold: 0.4, noEvidence: 'abstain', externalEnabled: true };
+    s.crag = { upper: 0.8, lower: 0.1, stripThreshold: 0.4, noEvidence: 'abstain', externalEnabled: true, stripPool: 'across-passages', sentencesPerStrip: 3 };
     s.indexKind = 'voy';
     saveSettings(store, s);
     expect(loadSettings(store)).toEqual(s);
@@ -66,7 +66,7 @@ describe('settings store', () => {
     const bad = memoryStorage({
       [SETTINGS_KEY]: JSON.stringify({
         version: 1,
-        settings: { crag: { upper: 0.3, lower: 0.6, stripThreshold: 2, noEvidence: 'guess', externalEnabled: 'yes' }, indexKind: 'hnsw' },
+        settings: { crag: { upper: 0.3, lower: 0.6, stripThreshold: 2, noEvidence: 'guess', externalEnabled: 'yes', stripPool: 'everywhere', sentencesPerStrip: 2.5 }, indexKind: 'hnsw' },
       }),
     });
     const loaded = loadSettings(bad);

@@ -7,6 +7,7 @@ describe('URL state', () => {
     const s = defaultSettings();
     s.rank.weights.sup = 2;
     s.rank.hardConstraints = true;
+    s.rank.finalPick = 'deepest-level';
     s.decode.critiqueSource = 'blend';
     s.decode.passagesPerStep = 5;
     const search = writeUrlState('?embedOrigin=https%3A%2F%2Fa.example', 'Why do tides happen?', s);
@@ -15,14 +16,18 @@ describe('URL state', () => {
     expect(back.settings.rank).toEqual(s.rank);
     expect(back.settings.decode).toEqual(s.decode);
     expect(new URLSearchParams(search).get('embedOrigin')).toBe('https://a.example');
+    expect(new URLSearchParams(search).get('pick')).toBe('deepest-level');
+    expect(readUrlState('?pick=shortest', s).settings.rank.finalPick).toBe('deepest-level');
   });
 
   it('links the CRAG thresholds and no-evidence choice, but never switches on the outside source', () => {
     const s = defaultSettings();
     s.corrective = true;
-    s.crag = { upper: 0.7, lower: 0.2, stripThreshold: 0.3, noEvidence: 'abstain', externalEnabled: true };
+    s.crag = { upper: 0.7, lower: 0.2, stripThreshold: 0.3, noEvidence: 'abstain', externalEnabled: true, stripPool: 'across-passages', sentencesPerStrip: 3 };
     const search = writeUrlState('', 'q', s);
     expect(new URLSearchParams(search).get('cnoev')).toBe('abstain');
+    expect(new URLSearchParams(search).get('cpool')).toBe('across-passages');
+    expect(new URLSearchParams(search).get('csent')).toBe('3');
     const reader = readUrlState(search, defaultSettings());
     expect(reader.settings.corrective).toBe(true);
     expect(reader.settings.crag).toEqual({ ...s.crag, externalEnabled: false });
