@@ -71,7 +71,10 @@ export function AnswerMetrics({ question, ranking, runId, services }: { question
                 ` (${state.report.faithfulness.statements.length - state.report.faithfulness.unsupported.length} of ${state.report.faithfulness.statements.length} statements supported)`}
             </dd>
             <dt>Answer relevance</dt>
-            <dd data-metric="answerRelevance">{fmt(state.report.answerRelevance.score)}</dd>
+            <dd data-metric="answerRelevance">
+              {fmt(state.report.answerRelevance.score)}
+              {state.report.answerRelevance.noncommittal && ' (judged noncommittal: the answer evades the question)'}
+            </dd>
             <dt>Context relevance</dt>
             <dd data-metric="contextRelevance">
               {fmt(state.report.contextRelevance.score)}

@@ -48,7 +48,7 @@ export function passageOf(id: string, rank: number): ScoredPassage {
 /** A probability group in which at least one token is present, some maybe missing. */
 function group(rng: () => number, size: number, pMissing: number): TokenProb[] {
   const g: TokenProb[] = Array.from({ length: size }, () => (rng() < pMissing ? undefined : rng()));
-  if (g.every((x) => x === undefined || x === 0)) g[Math.floor(rng() * size)] = 0.05 + rng();
+  if (!g.some((x) => x !== undefined && x > 0)) g[Math.floor(rng() * size)] = 0.05 + rng();
   return g;
 }
 

@@ -175,7 +175,7 @@ describe('the segment-level beam search agrees with the reference on random tree
     // which the tie test below pins separately.
     weights: fc.record({ rel: slider(1), sup: slider(0), use: slider(0), seq: fc.constantFrom(0, 1) }),
   });
-  const build = (s: fc.RecordValue<{ seed: number; passages: number; maxDepth: number; pDone: number; pRetrieve: number }>) =>
+  const build = (s: { seed: number; passages: number; maxDepth: number; pDone: number; pRetrieve: number }) =>
     randomTree(prng(s.seed), { passages: s.passages, maxDepth: s.maxDepth, pDone: s.pDone, pRetrieve: s.pRetrieve, pMissingToken: 0.1, pMissingGroup: 0.15 });
 
   for (const pick of ['any-finished', 'deepest-level'] as FinalPick[]) {
