@@ -106,9 +106,8 @@ export function runBeam(tree: AnswerTree, rank: RankSettings): BeamRun {
  * The default: every finished path competes, ties to the one that finished first. A path the
  * generator ended early (it said the answer was complete) is a complete answer, and the mean
  * path score compares quality per segment, so a short, well-supported answer can beat a longer
- * one whose extra segments are weakly supported. The reference cannot choose it only because
- * its search never stops a path early on the model's word (it runs every level to the depth
- * limit and reads the deepest one).
+ * one whose extra segments are weakly supported. The reference reads only the deepest level, so
+ * there a path that ended early (its segment asked for nothing more) never wins, however good.
  */
 function bestFinished(finished: readonly ScoredCandidate[]): ScoredCandidate | undefined {
   let winner: ScoredCandidate | undefined;

@@ -238,8 +238,9 @@ describe('the segment-level beam search agrees with the reference on random tree
     const ids = (pick: FinalPick) => rerank(tree, { weights: w, hardConstraints: false, finalPick: pick }).best.map((b) => b.candidate.id);
     expect(ids('any-finished')).toEqual(['A']);
     expect(ids('deepest-level')).toEqual(['B', 'B1']);
-    // Without the setting, every finished path competes (the default).
+    // Without the setting, every finished path competes (the default); an unknown pick is refused by name.
     expect(rerank(tree, { weights: w, hardConstraints: false }).best.map((b) => b.candidate.id)).toEqual(['A']);
+    expect(() => rerank(tree, { weights: w, hardConstraints: false, finalPick: 'longest' as FinalPick })).toThrow(/final pick must be one of any-finished, deepest-level/);
   });
 
   it('ties in path score go to the earlier candidate, as the reference\'s stable sort keeps them', () => {
