@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chunkText } from '../src/core/chunk';
+import type { CragSettings } from '../src/core/crag/settings';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../src/core/defaults';
 import type { Generator, Retriever, ScoredPassage, Writer } from '../src/core/ports';
 import { CONFIGS, type ConfigId } from '../src/eval/configurations';
@@ -98,21 +99,26 @@ export async function run(): Promise<void> {
 
   const rows: string[] = [];
   const time: Record<string, number> = {};
-  for (const config of configs) {
+  // The last row is Self-CRAG with the reference code's strip selection (top-k over all passages' strips).
+  const variants: { config: ConfigId; key: string; label?: string; crag?: Partial<CragSettings> }[] = [
+    ...configs.map((config) => ({ config, key: config })),
+    { config: 'self-crag', key: 'self-crag-pooled', label: 'Self-CRAG, strips pooled across passages', crag: { stripPool: 'across-passages' } },
+  ];
+  for (const { config, key, label, crag } of variants) {
     const before = { g: generator.calls, w: writer.calls, r: rerankCalls };
     const t0 = performance.now();
-    const records = await runEvaluation(items, ports, { configs: [config], decode: decodeSettings, rank: DEFAULT_RANK_SETTINGS, ragas: false });
-    time[config] = performance.now() - t0;
+    const records = await runEvaluation(items, ports, { configs: [config], decode: decodeSettings, rank: DEFAULT_RANK_SETTINGS, ragas: false, ...(crag ? { crag } : {}) });
+    time[key] = performance.now() - t0;
     const [s] = summarise(records, [config]);
     const actions = records.flatMap((r) => r.actions);
     const strips = records.flatMap((r) => r.corrections.flatMap((c) => c.strips ?? []));
     const count = (a: string) => actions.filter((x) => x === a).length;
     rows.push(
       [
-        CONFIGS.find((c) => c.id === config)?.label ?? config,
+        label ?? CONFIGS.find((c) => c.id === config)?.label ?? config,
         `accuracy ${s?.accuracy?.toFixed(2)}`,
         `citation support ${s?.citationSupport?.toFixed(2) ?? 'n/a'}`,
-        `time ×${(time[config]! / time['self-rag']!).toFixed(2)}`,
+        `time ×${(time[key]! / time['self-rag']!).toFixed(2)}`,
         `generator calls ${generator.calls - before.g}, writer ${writer.calls - before.w}, evaluator ${rerankCalls - before.r}`,
         actions.length ? `actions correct ${count('correct')} / ambiguous ${count('ambiguous')} / incorrect ${count('incorrect')}` : '',
         strips.length ? `strips kept ${strips.filter((x) => x.kept).length}/${strips.length}` : '',
