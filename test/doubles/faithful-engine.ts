@@ -420,7 +420,17 @@ function startsWith(a: Uint8Array, prefix: Uint8Array): boolean {
 }
 
 function longestToken(vocab: Vocab, rest: Uint8Array): number | undefined {
-  for (let n = Math.min(rest.length, vocab.maxBytes); n > 0; n--) {
+  // An added token is one token wherever it appears, and no ordinary token runs into it.
+  let limit = Math.min(rest.length, vocab.maxBytes);
+  for (const a of vocab.added) {
+    for (let at = 0; at < limit && at + a.bytes.length <= rest.length; at++) {
+      if (!startsWith(rest.subarray(at), a.bytes)) continue;
+      if (at === 0) return a.id;
+      limit = at;
+      break;
+    }
+  }
+  for (let n = limit; n > 0; n--) {
     const id = vocab.byBytes.get(bytesKey(rest.subarray(0, n)));
     if (id !== undefined) return id;
   }

@@ -123,6 +123,8 @@ export interface Vocab {
   /** Token id by its bytes (latin1 key), ordinary tokens only, for longest-match writing. */
   byBytes: Map<string, number>;
   maxBytes: number;
+  /** Added ordinary tokens (the reflection tokens of a native vocabulary), which tokenizers split off first. */
+  added: { id: number; bytes: Uint8Array }[];
   template(system: string, user: string): string;
   compiler: GrammarCompiler;
   decode(ids: readonly number[]): string;
@@ -232,6 +234,7 @@ async function build(family: Family, native: boolean): Promise<Vocab> {
     config: { ...spec.config },
     byBytes,
     maxBytes,
+    added: json.added_tokens.filter((t) => !t.special).map((t) => ({ id: t.id, bytes: utf8.encode(t.content) })),
     template: spec.template,
     compiler,
     decode: (ids) => tokenizer.decode(Int32Array.from(ids)),
