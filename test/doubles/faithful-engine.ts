@@ -448,6 +448,11 @@ function concatBytes(vocab: Vocab, ids: readonly number[]): Uint8Array {
   return out;
 }
 
+/** The scripted logits for `reply` under `grammar` (for tests that script only part of the logits). */
+export function scriptedLogitsFor(vocab: Vocab, reply: FaithfulReply, grammar?: string): (ctx: LogitContext) => Float32Array {
+  return scriptedLogits(vocab, candidates(vocab, reply, grammar === undefined ? undefined : parseGrammar(grammar)));
+}
+
 /** Logits that favour the next token of each weighed reply, on a noise floor in [-2, 2). */
 function scriptedLogits(vocab: Vocab, cands: Candidate[]): (ctx: LogitContext) => Float32Array {
   return ({ ids }) => {
