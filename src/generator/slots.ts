@@ -4,14 +4,14 @@
 // restricted to the group; we follow the sampled path until it commits to one
 // alternative and credit every other top token to the alternative it starts.
 //
-// What cannot be read exactly: tokens outside the top 5 (web-llm returns at
-// most 5, where the reference asks vLLM for every log-prob), and top tokens
-// that leave the branch open (a bare " " off the sampled path, or SentencePiece's
-// byte token for a space beside "▁"), whose mass is shared out as the sampled
-// path goes on. With A that shared mass and U the unseen mass, every
-// probability read is within (A + U) / (1 − U) of the exact marginal: what is
-// credited outright is a lower bound on each marginal, the marginals sum to 1,
-// and the rest is at most A + U. `readSlotBounded` reports A and U.
+// What is not credited: tokens outside the top 5 (web-llm returns at most 5,
+// where the reference asks vLLM for every log-prob), and top tokens that leave
+// the branch open (a bare " " off the sampled path, or SentencePiece's byte
+// token for a space beside "▁"). With U that mass, every probability read is
+// within U / (1 − U) of the exact marginal: credited mass is a lower bound on
+// each alternative's marginal, the marginals sum to 1, and reading renormalises
+// over the 1 − U that was credited. (Sharing the open tokens' mass in the
+// proportions the path shows afterwards was tried and measured no better.)
 
 /** One generated token as web-llm reports it (`choices[0].logprobs.content[i]`). */
 export interface TokenLogprob {
@@ -111,11 +111,10 @@ export function readSlot(tokens: readonly TokenLogprob[], reply: string, span: r
 }
 
 /**
- * readSlot, with what it could not see exactly: `unseen` is the mass outside the
- * top 5, `ambiguous` the mass of top tokens that leave the branch open (shared
- * by the alternatives they are compatible with, in the proportions the sampled
- * path shows after that point). Every probability read is within
- * (ambiguous + unseen) / (1 − unseen) of the exact marginal.
+ * readSlot, with what it could not credit: `unseen` is the mass outside the top
+ * 5, `ambiguous` the mass of top tokens that leave the branch open. With
+ * U = ambiguous + unseen, every probability read is within U / (1 − U) of the
+ * exact marginal (see the top of this file).
  */
 export function readSlotBounded(
   tokens: readonly TokenLogprob[],
@@ -129,21 +128,19 @@ export function readSlotBounded(
   const [slotStart] = span;
   const first = tokens.findIndex((_, i) => start[i]! <= slotStart && slotStart < end[i]!);
   if (first < 0) return null;
-  const credits: number[][] = []; // what each step credited to each alternative
-  const open: { step: number; mass: number; ks: number[] }[] = [];
+  const probs = groups.map(() => 0);
   const compatible = (rest: string, among: number[]): number[] =>
     among.filter((k) => groups[k]!.some((a) => a.startsWith(rest) || rest.startsWith(a)));
   let alive = groups.map((_, k) => k);
   let onPath = 1; // probability of the sampled path through the slot so far
+  let ambiguous = 0;
   for (let i = first; i < tokens.length && alive.length > 1; i++) {
     const tok = tokens[i]!;
     const s = start[i]!;
     const before = s < slotStart ? reply.slice(s, slotStart) : '';
     const consumed = s > slotStart ? reply.slice(slotStart, s) : '';
-    const step = groups.map(() => 0);
     let skipped = false;
     for (const alt of tok.top_logprobs) {
-      const p = onPath * Math.exp(alt.logprob);
       // The sampled token itself (once: another id may decode to the same string).
       if (!skipped && alt.token === tok.token && alt.logprob === tok.logprob) {
         skipped = true;
@@ -152,31 +149,19 @@ export function readSlotBounded(
       const text = lost[i]! + alt.token;
       if (!text.startsWith(before)) continue;
       const ks = compatible(consumed + text.slice(before.length), alive);
-      if (ks.length === 1) step[ks[0]!]! += p;
-      else if (ks.length > 1) open.push({ step: credits.length, mass: p, ks });
+      const p = onPath * Math.exp(alt.logprob);
+      if (ks.length === 1) probs[ks[0]!]! += p;
+      else if (ks.length > 1) ambiguous += p;
     }
-    credits.push(step);
     onPath *= Math.exp(tok.logprob);
     alive = compatible(consumed + (lost[i]! + tok.token).slice(before.length), alive);
     if (alive.length === 0) return null;
   }
   if (alive.length !== 1) return null;
-  const final = groups.map((_, k) => (k === alive[0] ? onPath : 0));
-  const probs = final.slice();
-  for (const c of credits) c.forEach((x, k) => (probs[k]! += x));
-  let ambiguous = 0;
-  for (const o of open) {
-    // How the path went on after this point, among the alternatives the open token still allows.
-    const after = final.slice();
-    for (const c of credits.slice(o.step + 1)) c.forEach((x, k) => (after[k]! += x));
-    const z = o.ks.reduce((a, k) => a + after[k]!, 0);
-    if (!(z > 0)) continue;
-    for (const k of o.ks) probs[k]! += (o.mass * after[k]!) / z;
-    ambiguous += o.mass;
-  }
+  probs[alive[0]!]! += onPath;
   const sum = probs.reduce((a, b) => a + b, 0);
   if (!(sum > 0) || !Number.isFinite(sum)) return null;
-  return { probs: probs.map((p) => p / sum), ambiguous, unseen: Math.max(0, 1 - sum) };
+  return { probs: probs.map((p) => p / sum), ambiguous, unseen: Math.max(0, 1 - sum - ambiguous) };
 }
 
 /** Sum of log-probs and count of the tokens that fall inside `span` (the segment text) of `reply`. */

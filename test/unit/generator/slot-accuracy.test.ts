@@ -3,9 +3,9 @@
 // sampled path) are compared with the exact marginal of each alternative:
 // the sum, over every token path that spells it under the real grammar mask,
 // of the product of the model's probabilities along the path. The error cannot
-// exceed (A + U) / (1 − U), U being the mass outside the top 5 and A that of top
-// tokens that leave the branch open (see src/generator/slots.ts). The measured
-// errors are in the test names.
+// exceed U / (1 − U), U being the mass the reader could not credit: outside the
+// top 5, or top tokens that leave the branch open (see src/generator/slots.ts).
+// The measured errors are in the test names.
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../../../src/core/ports';
 import type { ChatEngine } from '../../../src/generator/engine';
@@ -129,7 +129,8 @@ async function measure(family: Family, regime: Regime): Promise<Record<SlotName,
       const exact = await exactMarginals(vocab, logitsOf, ids.slice(0, cut), slotStartByte, spellings);
       const mass = exact.reduce((a, b) => a + b, 0);
       const error = Math.max(...read.probs.map((p, k) => Math.abs(p - exact[k]! / mass)));
-      results[name]!.push({ error, bound: (read.ambiguous + read.unseen) / (1 - read.unseen), mass });
+      const u = read.ambiguous + read.unseen;
+      results[name]!.push({ error, bound: u / (1 - u), mass });
     }
   }
   return results as Record<SlotName, Measure[]>;
@@ -144,10 +145,12 @@ for (const regime of ['flat', 'word-peaked'] as const) {
         const max = Math.max(...ms.map((m) => m.error));
         const mean = ms.reduce((a, m) => a + m.error, 0) / ms.length;
         const bound = Math.max(...ms.map((m) => m.bound));
-        it(`${family} ${name}: max |error| ${max.toFixed(4)}, mean ${mean.toFixed(4)}; each within its bound (A+U)/(1-U) (largest ${bound.toFixed(4)})`, () => {
+        it(`${family} ${name}: max |error| ${max.toFixed(4)}, mean ${mean.toFixed(4)}; each within its bound U/(1-U) (largest ${bound.toFixed(4)})`, () => {
           for (const m of ms) {
             expect(m.mass).toBeCloseTo(1, 6); // every path through the slot lands on an alternative
             expect(m.error).toBeLessThanOrEqual(m.bound + 1e-9);
+            // With the mass on whole words, the top 5 hold nearly all of it (a regression guard on fixed seeds).
+            if (regime === 'word-peaked') expect(m.bound).toBeLessThan(0.06);
           }
         });
       }
