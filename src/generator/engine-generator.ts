@@ -191,10 +191,11 @@ export class EngineGenerator implements Generator, Writer {
     const decisions: string[] = [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence];
     const nextAt = reply.tokens.findIndex((t, i) => i > useAt && decisions.includes(t.token));
     const next = nextAt >= 0 ? readNativeGroup(reply.tokens.slice(nextAt), decisions) : null;
-    const rel = group([ISREL.relevant, ISREL.irrelevant], 'relevance', !!req.passage);
+    // Relevance and support judge a passage: without one they are not read.
+    const rel = req.passage ? group([ISREL.relevant, ISREL.irrelevant], 'relevance', true) : undefined;
     // No support token follows [Irrelevant], nor ends a middle segment.
     const irrelevant = !!rel && rel[1]! > rel[0]!;
-    const sup = group([ISSUP.full, ISSUP.partial, ISSUP.none], 'support', !!req.passage && !irrelevant && !next);
+    const sup = req.passage ? group([ISSUP.full, ISSUP.partial, ISSUP.none], 'support', !irrelevant && !next) : undefined;
     const use = group(ISUSE, 'utility', !next);
     // The segment is what the model wrote before its utility token, read from the message
     // (token strings lose SentencePiece spaces and split multi-byte characters).

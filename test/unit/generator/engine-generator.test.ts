@@ -308,6 +308,15 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
       expect(engine.calls).toHaveLength(1);
     });
 
+    it('reads no relevance or support for a segment written without a passage', async () => {
+      const { generator } = await setup([{ text: '[Relevant] Lyon is in France.[Fully supported][Utility:4]' }], native, { native: true });
+      const [s] = await generator.generateSegments([seg({ passage: null })]);
+      expect(s!.rel).toBeUndefined();
+      expect(s!.sup).toBeUndefined();
+      expect(s!.use![3]).toBeGreaterThan(0.99);
+      expect(s!.text).toBe('Lyon is in France.');
+    });
+
     it('expects no support token after [Irrelevant]', async () => {
       const { generator } = await setup(
         [{ text: '[Irrelevant] Lyon is in France.[Utility:2]', tokenAlternatives: { '[Irrelevant]': { '[Irrelevant]': 0.9, '[Relevant]': 0.1 } } }],
