@@ -24,7 +24,7 @@ import type {
   SegmentRequest,
   SupProbs,
 } from './ports';
-import { normaliseRel, normaliseSup, normaliseUse, retrieveProbability } from './scores';
+import { normaliseGroup, normaliseRel, normaliseSup, normaliseUse, retrieveProbability } from './scores';
 import { validateDecodeSettings, validateRankSettings } from './settings';
 import type { AnswerTree, Candidate, DecodeEvent, DecodeResult, DecodeSettings, RankSettings } from './types';
 
@@ -95,14 +95,20 @@ export async function decode(
       checkpoint();
       probs = await ports.generator.decideRetrieval({ question, previous, signal });
       checkpoint();
-      const p = withContext('Retrieval decision', () => retrieveProbability(probs as RetrieveProbs));
       // Table 1: "continue" keeps using the evidence already in hand. It needs a passage
       // on the parent; otherwise the threshold on [Retrieval] vs [No Retrieval] decides.
+      // Checked first: a native model sure to continue leaves the other two outside its
+      // top 5 (both 0), which the threshold cannot divide.
       const cont = probs.continueEvidence;
+      const p = (): number => withContext('Retrieval decision', () => retrieveProbability(probs as RetrieveProbs));
       if (parent?.passage && cont !== undefined && cont > probs.retrieval && cont > probs.noRetrieval) {
+        withContext('Retrieval decision', () => normaliseGroup('Retrieve', [probs!.retrieval, probs!.noRetrieval, cont]));
         decision = 'continue';
+      } else if (cont !== undefined && cont > 0 && probs.retrieval === 0 && probs.noRetrieval === 0) {
+        withContext('Retrieval decision', () => normaliseGroup('Retrieve', [0, 0, cont]));
+        decision = 'no'; // continuing without evidence in hand: go on without retrieving
       } else {
-        decision = p > settings.threshold ? 'retrieve' : 'no';
+        decision = p() > settings.threshold ? 'retrieve' : 'no';
       }
     }
     emit({ type: 'retrieval-decision', depth, parentId, probs, retrieve: decision === 'retrieve' });

@@ -18,17 +18,19 @@ import type {
   Writer,
 } from '../core/ports';
 import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../core/reflection-tokens';
-import { samplingParams, type ChatEngine, type SamplingSettings } from './engine';
+import { NEUTRAL_PENALTIES, samplingParams, type ChatEngine, type SamplingSettings } from './engine';
 import { abortError, classifyError, GeneratorError } from './errors';
 import {
+  findSlot,
   formToGrammar,
   parseForm,
   partialText,
   RETRIEVAL_DECISION,
   SEGMENT_WITH_PASSAGE,
   SEGMENT_WITHOUT_PASSAGE,
+  slotSpellings,
   type Form,
-  type ParsedForm,
+  type SlotName,
 } from './form';
 import {
   decisionUserMessage,
@@ -39,7 +41,7 @@ import {
   SYSTEM_WITH_PASSAGE,
   SYSTEM_WITHOUT_PASSAGE,
 } from './prompts';
-import { readNativeGroup, readSlot, spanLogprob, type TokenLogprob } from './slots';
+import { alignTokens, readNativeGroup, readSlotBounded, spanLogprob, type TokenLogprob } from './slots';
 
 export interface EngineGeneratorOptions extends SamplingSettings {
   /** Read reflection tokens directly (a native Self-RAG model) instead of prompting for them. */
@@ -98,9 +100,7 @@ export class EngineGenerator implements Generator, Writer {
     if (known) return { ...known };
     if (this.opts.native) return this.decideNative(req);
     const reply = await this.chat(SYSTEM_DECISION, decisionUserMessage(req.question, req.previous), RETRIEVAL_DECISION, 8, req.signal);
-    const { text: tokText, parsed } = alignTokens(RETRIEVAL_DECISION, reply, parseForm(RETRIEVAL_DECISION, reply.text));
-    const span = parsed.spans.decision;
-    const probs = span && readSlot(reply.tokens, tokText, span, RETRIEVAL_DECISION_ALTS);
+    const probs = readFormSlot(RETRIEVAL_DECISION, 'decision', reply, parseForm(RETRIEVAL_DECISION, reply.text));
     if (!probs) throw malformed('the retrieval decision', reply.text);
     return { retrieval: probs[0]!, noRetrieval: probs[1]! };
   }
@@ -140,30 +140,30 @@ export class EngineGenerator implements Generator, Writer {
       req.signal,
       req.onText,
     );
+    // The message is the reply's text; the tokens are placed in it (see alignTokens).
     const parsed = parseForm(form, reply.text);
-    const { text: tokText, parsed: aligned } = alignTokens(form, reply, parsed);
     const problems: string[] = [];
-    if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
+    // web-llm reports 'length' when the last token lands exactly on max_tokens, even
+    // if that token completed the form; only an incomplete form was cut off.
+    if (reply.finish === 'length' && parsed.missing.length) problems.push('the reply was cut off at the token limit');
     if (parsed.missing.length) problems.push(`missing ${parsed.missing.join(', ')}`);
-    const slot = (name: 'rel' | 'sup' | 'use' | 'next', alts: readonly string[]): number[] | undefined => {
-      const span = aligned.spans[name];
-      if (!span) return undefined;
-      const probs = readSlot(reply.tokens, tokText, span, alts);
+    const slot = (name: 'rel' | 'sup' | 'use' | 'next'): number[] | undefined => {
+      if (!parsed.spans[name]) return undefined;
+      const probs = readFormSlot(form, name, reply, parsed);
       if (!probs) problems.push(`no probabilities for the ${name} slot`);
       return probs ?? undefined;
     };
-    const alts = (name: string): readonly string[] => (form.find((f) => f.kind === 'slot' && f.name === name) as { alternatives: readonly string[] }).alternatives;
-    const rel = req.passage ? slot('rel', alts('rel')) : undefined;
-    const sup = req.passage ? slot('sup', alts('sup')) : undefined;
-    const use = slot('use', alts('use'));
-    const next = slot('next', alts('next'));
+    const rel = req.passage ? slot('rel') : undefined;
+    const sup = req.passage ? slot('sup') : undefined;
+    const use = slot('use');
+    const next = slot('next');
     const text = (parsed.text ?? '').trim();
-    const seq = aligned.textSpan ? spanLogprob(reply.tokens, aligned.textSpan) : { logprob: 0, count: 0 };
+    const seq = parsed.textSpan ? spanLogprob(reply.tokens, reply.text, parsed.textSpan) : { logprob: 0, count: 0 };
     const segment: GeneratedSegment = {
       text,
       tokenCount: seq.count,
       logprob: seq.logprob,
-      done: next ? argmax(next) === 2 : reply.finish === 'stop' && !parsed.missing.length,
+      done: next ? argmax(next) === 2 : reply.finish !== 'abort' && !parsed.missing.length,
       ...(rel ? { rel: { relevant: rel[0]!, irrelevant: rel[1]! } } : {}),
       ...(sup ? { sup: { full: sup[0]!, partial: sup[1]!, none: sup[2]! } } : {}),
       ...(use ? { use: use as UseProbs } : {}),
@@ -178,25 +178,31 @@ export class EngineGenerator implements Generator, Writer {
     const reply = await this.complete(prompt, this.opts.maxSegmentTokens + 8, req.signal, [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
     const problems: string[] = [];
     if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
-    const group = (alts: readonly string[], name: string, wanted: boolean): number[] | undefined => {
-      if (!wanted) return undefined;
+    const group = (alts: readonly string[], name: string, required: boolean): number[] | undefined => {
       const hit = readNativeGroup(reply.tokens, alts);
-      if (!hit) problems.push(`missing ${name} token`);
+      if (!hit && required) problems.push(`missing ${name} token`);
       return hit?.probs;
     };
-    const rel = group([ISREL.relevant, ISREL.irrelevant], 'relevance', !!req.passage);
-    const sup = group([ISSUP.full, ISSUP.partial, ISSUP.none], 'support', !!req.passage);
-    const use = group(ISUSE, 'utility', true);
-    // The segment is what the model wrote before its utility token.
-    const useAt = reply.tokens.findIndex((t) => (ISUSE as readonly string[]).includes(t.token));
-    const segTokens = useAt >= 0 ? reply.tokens.slice(0, useAt) : reply.tokens;
-    const textTokens = segTokens.filter((t) => !isReflection(t.token));
-    const text = textTokens.map((t) => t.token).join('').replace(/<\/s>/g, '').trim();
-    if (!text) problems.push('no answer text');
     // The stop string that ended the reply is cut from the text but its token keeps its
-    // log-probs: that is the model's retrieval decision for the next segment.
-    const after = useAt >= 0 ? reply.tokens.slice(useAt + 1) : [];
-    const next = readNativeGroup(after, [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
+    // log-probs: that is the model's retrieval decision for the next segment. The
+    // released model writes [Utility:k] once, at the end of the whole answer, so a
+    // middle segment ends at that decision with no utility token.
+    const useAt = reply.tokens.findIndex((t) => (ISUSE as readonly string[]).includes(t.token));
+    const decisions: string[] = [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence];
+    const nextAt = reply.tokens.findIndex((t, i) => i > useAt && decisions.includes(t.token));
+    const next = nextAt >= 0 ? readNativeGroup(reply.tokens.slice(nextAt), decisions) : null;
+    // Relevance and support judge a passage: without one they are not read.
+    const rel = req.passage ? group([ISREL.relevant, ISREL.irrelevant], 'relevance', true) : undefined;
+    // No support token follows [Irrelevant], nor ends a middle segment.
+    const irrelevant = !!rel && rel[1]! > rel[0]!;
+    const sup = req.passage ? group([ISSUP.full, ISSUP.partial, ISSUP.none], 'support', !irrelevant && !next) : undefined;
+    const use = group(ISUSE, 'utility', !next);
+    // The segment is what the model wrote before its utility token, read from the message
+    // (token strings lose SentencePiece spaces and split multi-byte characters).
+    const segTokens = reply.tokens.slice(0, useAt >= 0 ? useAt : nextAt >= 0 ? nextAt : reply.tokens.length);
+    const textTokens = segTokens.filter((t) => !isReflection(t.token) && !STOP_TOKENS.has(t.token));
+    const text = nativeText(reply.text);
+    if (!text) problems.push('no answer text');
     if (next && text) {
       const [retrieval, noRetrieval, continueEvidence] = next.probs as [number, number, number];
       this.remember(req.question, [...req.previous, text], { retrieval, noRetrieval, continueEvidence });
@@ -221,7 +227,7 @@ export class EngineGenerator implements Generator, Writer {
       return hit ? Math.exp(hit.logprob) : 0;
     };
     const probs = { retrieval: p(RETRIEVE.retrieval), noRetrieval: p(RETRIEVE.noRetrieval), continueEvidence: p(RETRIEVE.continueEvidence) };
-    if (probs.retrieval + probs.noRetrieval === 0) throw malformed('the retrieval decision (no retrieval token among the top 5)', reply.text);
+    if (probs.retrieval + probs.noRetrieval + probs.continueEvidence === 0) throw malformed('the retrieval decision (no retrieval token among the top 5)', reply.text);
     return probs;
   }
 
@@ -238,6 +244,7 @@ export class EngineGenerator implements Generator, Writer {
       top_logprobs: TOP_LOGPROBS,
       response_format: { type: 'grammar' as const, grammar: formToGrammar(form) },
       ...samplingParams(this.opts),
+      ...NEUTRAL_PENALTIES,
     };
     if (!onText) {
       const res = await this.guard(signal, () => this.engine.chatCompletion({ ...base, stream: false }));
@@ -283,6 +290,7 @@ export class EngineGenerator implements Generator, Writer {
         stream: false,
         ...(stop ? { stop } : {}),
         ...samplingParams(this.opts),
+        ...NEUTRAL_PENALTIES,
       }),
     );
     this.count(res.usage?.prompt_tokens, res.usage?.completion_tokens);
@@ -318,17 +326,23 @@ export class EngineGenerator implements Generator, Writer {
   }
 }
 
-const RETRIEVAL_DECISION_ALTS = (RETRIEVAL_DECISION[1] as { alternatives: readonly string[] }).alternatives;
+/** The probabilities of a written slot's alternatives, every spelling of one alternative added up. */
+function readFormSlot(form: Form, name: SlotName, reply: Reply, parsed: ReturnType<typeof parseForm>): number[] | null {
+  const item = findSlot(form, name);
+  const span = parsed.spans[name];
+  if (!item || !span) return null;
+  return readSlotBounded(reply.tokens, reply.text, span, slotSpellings(item), alignTokens(reply.tokens, reply.text))?.probs ?? null;
+}
 
-/**
- * Slot positions in the text the log-prob tokens spell. It differs from the
- * message when a character spans several byte tokens (web-llm reports each as
- * U+FFFD, and when streaming drops the log-prob of a token that ends
- * mid-character); labels and slot words are ASCII, so they still parse there.
- */
-function alignTokens(form: Form, reply: Reply, parsed: ParsedForm): { text: string; parsed: ParsedForm } {
-  const text = reply.tokens.map((t) => t.token).join('');
-  return text === reply.text ? { text, parsed } : { text, parsed: parseForm(form, text) };
+// Stop tokens get a log-prob entry of their own but are not part of the message.
+const STOP_TOKENS = new Set(['</s>', '<|im_end|>', '<|endoftext|>', '<|eot_id|>', '<|end_of_text|>', '<|end|>']);
+
+/** A native segment's text: the message before its utility token, without reflection tokens. */
+function nativeText(message: string): string {
+  const useAt = message.search(/\[Utility:[1-5]\]/);
+  let text = useAt >= 0 ? message.slice(0, useAt) : message;
+  for (const r of REFLECTION) text = text.split(r).join('');
+  return text.replace(/<\/s>/g, '').trim();
 }
 
 function pathKey(question: string, previous: readonly string[]): string {

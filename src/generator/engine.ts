@@ -22,3 +22,14 @@ export function samplingParams(s: SamplingSettings): { temperature: number; top_
   if (!Number.isInteger(s.seed)) throw new RangeError(`The seed must be an integer, got ${s.seed}.`);
   return s.temperature === 0 ? { temperature: 1, top_p: 1e-5, seed: s.seed } : { temperature: s.temperature, top_p: 1, seed: s.seed };
 }
+
+/**
+ * Sent with every request whose probabilities are read. web-llm applies the
+ * model's own repetition penalty (from its mlc-chat-config.json: 1.1 for
+ * Qwen2.5-Instruct) to tokens already written in the same reply before it
+ * takes the log-probs, so "2004" in an answer would lower p(" 4") at the
+ * Utility slot and " no" in the text p(" no") at Support. The critique must be
+ * the model's own judgement, whatever the answer happened to contain. (No
+ * logit_bias is ever sent, for the same reason.)
+ */
+export const NEUTRAL_PENALTIES = { repetition_penalty: 1, frequency_penalty: 0, presence_penalty: 0 } as const;

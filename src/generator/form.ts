@@ -7,46 +7,75 @@ export type SlotName = 'rel' | 'sup' | 'use' | 'next' | 'decision';
 
 export type FormItem =
   | { kind: 'literal'; text: string }
-  | { kind: 'slot'; name: SlotName; alternatives: readonly string[] }
+  /**
+   * A reflection slot. `alternatives[k]` is alternative k's canonical spelling;
+   * `spellings[k]`, when given, lists every string that counts as alternative k
+   * (the canonical one first). A grammar allows every spelling; a reader adds
+   * the probabilities of one alternative's spellings.
+   */
+  | { kind: 'slot'; name: SlotName; alternatives: readonly string[]; spellings?: readonly (readonly string[])[] }
   /** Free text up to the end of the line. */
   | { kind: 'text' };
 
 export type Form = readonly FormItem[];
 
-// Alternatives start with a space so each is one ordinary word-token after the
-// label, which is how instruct models naturally write "Label: word". First
-// characters differ within a group, so the branch is decided by one token.
+// Alternatives start with a space, as instruct models write "Label: word". In
+// Qwen2.5 and Llama-3 " relevant", " fully" and the like are one token, but " 1"…" 5"
+// are two (" " then the digit), and in SentencePiece vocabularies (Llama-2,
+// Phi-3.5) the space is a "▁" on the word; slot reading does not assume either.
+// Words are also accepted capitalised: a model that prefers " Fully" would
+// otherwise have its choice masked away and its probability moved to whatever
+// lowercase token the mask leaves. Alternatives differ by their second
+// character, so once the space is written the next token decides the branch.
 export const REL_ALTS = [' relevant', ' irrelevant'] as const;
 export const SUP_ALTS = [' fully', ' partially', ' no'] as const;
 export const USE_ALTS = [' 1', ' 2', ' 3', ' 4', ' 5'] as const;
 export const NEXT_ALTS = [' retrieve', ' continue', ' done'] as const;
 export const DECISION_ALTS = [' yes', ' no'] as const;
 
+const capitalised = (alts: readonly string[]): (readonly string[])[] =>
+  alts.map((a) => {
+    const cap = a.replace(/^( ?)(\p{Ll})/u, (_, s: string, c: string) => s + c.toUpperCase());
+    return cap === a ? [a] : [a, cap];
+  });
+
+const slot = (name: SlotName, alternatives: readonly string[]): FormItem => ({ kind: 'slot', name, alternatives, spellings: capitalised(alternatives) });
+
+/** Every accepted spelling of each alternative of a slot, canonical first. */
+export function slotSpellings(item: Extract<FormItem, { kind: 'slot' }>): readonly (readonly string[])[] {
+  return item.spellings ?? item.alternatives.map((a) => [a]);
+}
+
+/** The slot item called `name` in a form. */
+export function findSlot(form: Form, name: SlotName): Extract<FormItem, { kind: 'slot' }> | undefined {
+  return form.find((f): f is Extract<FormItem, { kind: 'slot' }> => f.kind === 'slot' && f.name === name);
+}
+
 export const SEGMENT_WITH_PASSAGE: Form = [
   { kind: 'literal', text: 'Relevance:' },
-  { kind: 'slot', name: 'rel', alternatives: REL_ALTS },
+  slot('rel', REL_ALTS),
   { kind: 'literal', text: '\nAnswer:' },
   { kind: 'text' },
   { kind: 'literal', text: '\nSupport:' },
-  { kind: 'slot', name: 'sup', alternatives: SUP_ALTS },
+  slot('sup', SUP_ALTS),
   { kind: 'literal', text: '\nUtility:' },
-  { kind: 'slot', name: 'use', alternatives: USE_ALTS },
+  slot('use', USE_ALTS),
   { kind: 'literal', text: '\nNext:' },
-  { kind: 'slot', name: 'next', alternatives: NEXT_ALTS },
+  slot('next', NEXT_ALTS),
 ];
 
 export const SEGMENT_WITHOUT_PASSAGE: Form = [
   { kind: 'literal', text: 'Answer:' },
   { kind: 'text' },
   { kind: 'literal', text: '\nUtility:' },
-  { kind: 'slot', name: 'use', alternatives: USE_ALTS },
+  slot('use', USE_ALTS),
   { kind: 'literal', text: '\nNext:' },
-  { kind: 'slot', name: 'next', alternatives: NEXT_ALTS },
+  slot('next', NEXT_ALTS),
 ];
 
 export const RETRIEVAL_DECISION: Form = [
   { kind: 'literal', text: 'Evidence needed:' },
-  { kind: 'slot', name: 'decision', alternatives: DECISION_ALTS },
+  slot('decision', DECISION_ALTS),
 ];
 
 const ebnfString = (s: string): string => JSON.stringify(s);
@@ -62,7 +91,7 @@ export function formToGrammar(form: Form): string {
         if (!rules.some((r) => r.startsWith('text ::='))) rules.push('text ::= [^\\n]+');
         return 'text';
       case 'slot':
-        rules.push(`${item.name} ::= ${item.alternatives.map(ebnfString).join(' | ')}`);
+        rules.push(`${item.name} ::= ${slotSpellings(item).flat().map(ebnfString).join(' | ')}`);
         return item.name;
     }
   });
@@ -98,11 +127,14 @@ export function parseForm(form: Form, reply: string): ParsedForm {
       const end = nl < 0 ? reply.length : nl;
       out.text = reply.slice(pos, end);
       out.textSpan = [pos, end];
-      if (end === pos) out.missing.push('answer text');
+      // The grammar's [^\n]+ lets a model write only blanks; that is no answer either.
+      if (!out.text.trim()) out.missing.push('answer text');
       pos = end;
     } else {
       // Longest first so ' no' could never shadow a longer alternative sharing its start.
-      const order = item.alternatives.map((a, k) => [a, k] as const).sort((x, y) => y[0].length - x[0].length);
+      const order = slotSpellings(item)
+        .flatMap((spellings, k) => spellings.map((a) => [a, k] as const))
+        .sort((x, y) => y[0].length - x[0].length);
       const hit = order.find(([a]) => reply.startsWith(a, pos));
       if (!hit) {
         out.missing.push(...describe(form.slice(i)));
