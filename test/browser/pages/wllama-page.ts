@@ -2,6 +2,8 @@
 // generator the app uses, on a tiny GGUF model loaded as a Blob (wllama's URL
 // cache is keyed by URL, so a regenerated file at the same URL would be served
 // stale), plus the raw request path for checks against the model's exact logits.
+import { decode } from '../../../src/core/decode';
+import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
 import type { Passage } from '../../../src/core/ports';
 import { connectWllama, type WllamaConnection } from '../../../src/generator/wllama-client';
 import { WllamaGenerator } from '../../../src/generator/wllama-generator';
@@ -32,6 +34,17 @@ const api = {
     const streamed: string[] = [];
     const segs = await gen!.generateSegments(Array.from({ length: n }, (_, i) => ({ question: 'Where is Lyon?', previous, passage: passage(i), onText: (t: string) => streamed.push(t) })));
     return { segs, streamed, prefill: gen!.prefill(), cost: gen!.cost() };
+  },
+  /** The whole Self-RAG decode loop of src/core on the real engine. */
+  async answer(mode: 'always' | 'adaptive' = 'always', maxDepth = 3) {
+    gen!.resetCost();
+    const retriever = { retrieve: async (_q: string, k: number) => [0, 1, 2].slice(0, k).map((i) => ({ ...passage(i), score: 1 - i / 10 })) };
+    const result = await decode('Where is Lyon?', { generator: gen!, retriever }, { ...DEFAULT_DECODE_SETTINGS, mode, maxDepth }, DEFAULT_RANK_SETTINGS);
+    return {
+      best: result.ranking.best.map(({ candidate: c }) => ({ text: c.text, passageId: c.passage?.id ?? null, rel: c.fromGenerator.rel, sup: c.fromGenerator.sup, use: c.fromGenerator.use, problem: c.problem })),
+      candidates: result.tree.candidates.length,
+      prefill: gen!.prefill(),
+    };
   },
   async decide(previous: string[] = []) {
     return gen!.decideRetrieval({ question: 'Where is Lyon?', previous });
