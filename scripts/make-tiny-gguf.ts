@@ -195,8 +195,8 @@ function wireNative(prefer: (from: string, to: string, margin: number) => void):
   prefer(last, ISSUP.none, 12);
   for (const sup of Object.values(ISSUP)) ISUSE.forEach((u, k) => prefer(sup, u, 10 + k));
   for (const u of ISUSE) {
-    prefer(u, RETRIEVE.retrieval, 14);
-    prefer(u, '<|endoftext|>', 13);
+    prefer(u, RETRIEVE.retrieval, 15);
+    prefer(u, '<|endoftext|>', 12);
   }
 }
 

@@ -154,7 +154,8 @@ export class WllamaGenerator implements Generator, Writer {
       return g.every((x) => x !== undefined) ? (g as number[]) : null;
     };
     const retrieveGroup = group([RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
-    const reply = await this.complete(nativeSegmentPrompt(req.question, req.previous, req.passage), this.opts.maxSegmentTokens + 8, req.signal, [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
+    const prompt = nativeSegmentPrompt(req.question, req.previous, req.passage);
+    const reply = await this.complete(prompt, this.opts.maxSegmentTokens + 8, req.signal, [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
     const problems: string[] = [];
     if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
     const read = (names: readonly string[], what: string, wanted: boolean): number[] | undefined => {
@@ -174,15 +175,29 @@ export class WllamaGenerator implements Generator, Writer {
     const textTokens = segTokens.filter((t) => !reflection.has(t.id));
     const text = textTokens.map((t) => t.token).join('').trim();
     if (!text) problems.push('no answer text');
-    // The stop token that ended the reply is the model's retrieval decision for the next segment.
-    const after = useAt >= 0 ? reply.tokens[useAt + 1] : undefined;
-    const next = after && retrieveGroup && retrieveGroup.includes(after.id) ? groupAt(after, retrieveGroup) : undefined;
+    // The token that ended the reply is the model's retrieval decision for the next segment, but
+    // llama.cpp drops a stop word's log-probs: read that position again with one more token,
+    // which costs almost no prefill (the prompt cache holds the prompt and the reply).
+    let next: number[] | undefined;
+    let ended = reply.finish === 'stop';
+    const last = useAt >= 0 ? reply.tokens[useAt + 1] : undefined;
+    if (last && retrieveGroup) {
+      // Ended by the end-of-text token, whose log-probs are kept: the group is read there.
+      next = groupAt(last, retrieveGroup);
+    } else if (useAt >= 0 && reply.finish === 'stop' && retrieveGroup) {
+      const probe = await this.complete(prompt + reply.text, 1, req.signal);
+      const at = probe.tokens[0];
+      if (at) {
+        next = groupAt(at, retrieveGroup);
+        ended = !retrieveGroup.includes(at.id);
+      }
+    }
     if (next && text) this.remember(req.question, [...req.previous, text], { retrieval: next[0]!, noRetrieval: next[1]!, continueEvidence: next[2]! });
     return {
       text,
       tokenCount: textTokens.length,
       logprob: textTokens.reduce((a, t) => a + t.logprob, 0),
-      done: reply.finish === 'stop' && !next,
+      done: ended,
       ...(rel ? { rel: { relevant: rel[0]!, irrelevant: rel[1]! } } : {}),
       ...(sup ? { sup: { full: sup[0]!, partial: sup[1]!, none: sup[2]! } } : {}),
       ...(use ? { use: use as UseProbs } : {}),

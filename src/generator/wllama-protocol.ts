@@ -63,7 +63,7 @@ export interface WllamaHost {
   tokenIds(texts: string[]): Promise<(number[] | null)[]>;
   cancelDownload(): void;
   chat(id: number, request: WllamaRequest): Promise<WllamaChatResponse>;
-  chatStream(id: number, request: WllamaRequest, onChunk: (c: WllamaChatChunk) => void): Promise<void>;
+  chatStream(id: number, request: WllamaRequest, onChunk: (c: WllamaChatChunk) => void | Promise<void>): Promise<void>;
   complete(id: number, request: WllamaRequest): Promise<WllamaCompletionResponse>;
   abort(id: number): void;
   cached(urls: string[]): Promise<boolean>;

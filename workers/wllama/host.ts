@@ -83,8 +83,12 @@ export function createWllamaHost(): WllamaHost {
       const w = await instance();
       const ctrl = new AbortController();
       running.set(id, ctrl);
+      // The callback is a comlink proxy on its own message port: wait until every chunk is
+      // delivered before answering, or the last ones could arrive after the reply.
+      const delivered: unknown[] = [];
       try {
-        await w.createChatCompletion({ ...request, stream: true, abortSignal: ctrl.signal, onData: (c: unknown) => onChunk(c as never) } as never);
+        await w.createChatCompletion({ ...request, stream: true, abortSignal: ctrl.signal, onData: (c: unknown) => void delivered.push(onChunk(c as never)) } as never);
+        await Promise.all(delivered);
       } finally {
         running.delete(id);
       }

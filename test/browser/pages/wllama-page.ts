@@ -29,6 +29,7 @@ const api = {
     return info;
   },
   tokenIds: (texts: string[]) => conn!.tokenIds(texts),
+  complete: (req: Record<string, unknown>) => conn!.complete(99, req),
   async segments(n: number, previous: string[] = []) {
     gen!.resetCost();
     const streamed: string[] = [];
