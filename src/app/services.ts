@@ -16,6 +16,7 @@ import { checkWebGpu } from './webgpu';
 import { DEFAULT_MODEL_ID, type ModelChoice } from '../generator/catalogue';
 import { choiceKey } from './custom-model';
 import { createModelCacheStore } from './model-cache';
+import { engineInput, type EngineChoice } from './engine-choice';
 
 export interface Services extends AppServices {
   evaluator(): Promise<Evaluator>;
@@ -98,24 +99,34 @@ export function createServices(search: string, baseURI: string): Services {
     handlePromise ??= makeHandle(choice);
     return handlePromise;
   };
+  // Which engine writes answers: web-llm on WebGPU, llama.cpp (wllama) on the CPU; 'auto' takes
+  // web-llm where WebGPU works and llama.cpp elsewhere, instead of falling to evidence-only.
+  const engineChoice: EngineChoice = engineInput(search);
+  let engineInUse: 'webllm' | 'wllama' | undefined;
+  const pickEngine = async (): Promise<'webllm' | 'wllama'> =>
+    engineChoice.engine === 'auto' ? ((await webgpu()).ok ? 'webllm' : 'wllama') : engineChoice.engine;
   const makeHandle = async (model: ModelChoice) => {
-    const { createGenerator } = await import('../generator');
     let started = Date.now();
-    handle = createGenerator(
-      { model, temperature },
-      {
-        onProgress: (p: LoadProgress) => {
-          if (p.stage === 'checking') started = Date.now();
-          const total = p.loadedBytes && p.fraction > 0 ? p.loadedBytes / p.fraction : null;
-          status.update('generator', {
-            progress: { label: p.text, loaded: p.loadedBytes ?? 0, total, startedAt: started },
-          });
-        },
-        onState: (s, err) => {
-          if (s === 'failed') status.update('generator', { state: 'error', progress: undefined, ...(err ? errorText(err) : {}) });
-        },
+    const hooks = {
+      onProgress: (p: LoadProgress) => {
+        if (p.stage === 'checking') started = Date.now();
+        const total = p.loadedBytes && p.fraction > 0 ? p.loadedBytes / p.fraction : null;
+        status.update('generator', {
+          progress: { label: p.text, loaded: p.loadedBytes ?? 0, total, startedAt: started },
+        });
       },
-    );
+      onState: (s: string, err?: Error) => {
+        if (s === 'failed') status.update('generator', { state: 'error', progress: undefined, ...(err ? errorText(err) : {}) });
+      },
+    };
+    engineInUse = await pickEngine();
+    if (engineInUse === 'wllama') {
+      const { createWllamaGenerator } = await import('../generator/create-wllama-generator');
+      handle = createWllamaGenerator({ model: engineChoice.gguf, temperature, baseURI }, hooks);
+      return handle;
+    }
+    const { createGenerator } = await import('../generator');
+    handle = createGenerator({ model, temperature }, hooks);
     return handle;
   };
 
@@ -147,10 +158,11 @@ export function createServices(search: string, baseURI: string): Services {
         await h.load();
         if (loadingModel !== modelId) throw new Error('Another model was chosen while this one loaded.');
         const gpu = await webgpu();
+        const threads = (h as { threads?: () => number }).threads?.();
         status.update('generator', {
           state: 'ready',
-          device: 'webgpu',
-          reason: gpu.reason,
+          device: engineInUse === 'wllama' ? `cpu (llama.cpp, ${threads ?? 1} thread${threads === 1 ? '' : 's'})` : 'webgpu',
+          reason: engineInUse === 'wllama' ? (engineChoice.engine === 'auto' ? `llama.cpp on the CPU: ${gpu.reason}` : 'llama.cpp on the CPU was chosen.') : gpu.reason,
           models: [`${h.modelId ?? 'model'}${h.local ? ' (local pack)' : ''}`],
           progress: undefined,
         });
@@ -167,7 +179,8 @@ export function createServices(search: string, baseURI: string): Services {
   };
 
   const models = createModelCacheStore({
-    has: async (c) => (await generatorHandle()).hasModelInCache(c),
+    // The marks list web-llm's models; the GGUF model's own cache is not one of them.
+    has: async (c) => ((await pickEngine()) === 'wllama' ? false : (await generatorHandle()).hasModelInCache(c)),
     remove: async (c) => {
       const h = await generatorHandle();
       const wasLoaded = choiceKey(c) === modelId && h.state === 'ready';

@@ -59,6 +59,7 @@ export class WllamaGenerator implements Generator, Writer {
   private slotTokens: Promise<SlotTokens> | undefined;
   private reflectionIds: Promise<Map<string, number>> | undefined;
   private nextId = 1;
+  private readonly running = new Set<number>();
 
   constructor(
     private readonly engine: WllamaEngine,
@@ -80,6 +81,11 @@ export class WllamaGenerator implements Generator, Writer {
   resetCost(): void {
     this.spent = { promptTokens: 0, decodedTokens: 0, calls: 0 };
     this.stats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0 };
+  }
+
+  /** Stops every request in flight; the model stays loaded. */
+  interrupt(): void {
+    for (const id of this.running) this.engine.abort(id);
   }
 
   prefill(): PrefillStats {
@@ -349,6 +355,7 @@ export class WllamaGenerator implements Generator, Writer {
     this.spent.calls += 1;
     const stop = (): void => void this.engine.abort(id);
     signal?.addEventListener('abort', stop, { once: true });
+    this.running.add(id);
     try {
       return await work();
     } catch (err) {
@@ -360,6 +367,7 @@ export class WllamaGenerator implements Generator, Writer {
       }
       throw classifyError(err);
     } finally {
+      this.running.delete(id);
       signal?.removeEventListener('abort', stop);
     }
   }

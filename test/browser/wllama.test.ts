@@ -159,3 +159,64 @@ describe('wllama engine, a model whose output is not valid UTF-8', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto" engine)', () => {
+  // Fresh browser without WebGPU flags: Auto must pick llama.cpp on the CPU. The tiny GGUF model is
+  // served by the site (models/tiny-gguf/) and fetched through wllama's URL loader and its OPFS cache.
+  const QUERY = '?modelPack=tiny&gguf=models/tiny-gguf/chat.gguf';
+  let plain: Browser;
+  let site: Served;
+  beforeAll(async () => {
+    plain = await launchBrowser({ webgpu: false });
+    site = await serveDir(E2E_DIR);
+  });
+  afterAll(async () => {
+    await plain?.close();
+    await site?.close();
+  });
+
+  async function ask(p: Page, question: string, until: 'done' | 'running' = 'done'): Promise<void> {
+    await p.fill('#question', question);
+    await p.getByTestId('ask').click();
+    if (until === 'running') {
+      await p.waitForSelector('[data-status=running]');
+      return;
+    }
+    const view = p.locator('[data-testid=answer], [data-testid=evidence]');
+    await p.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 120_000 });
+    expect(`${await view.getAttribute('data-status')}: ${await view.innerText()}`).toMatch(/^done: /);
+  }
+
+  it('writes a Self-RAG answer with citations and badges whose probabilities come from the engine; Stop aborts and the next question works', async () => {
+    const context = await plain.newContext({ viewport: { width: 1400, height: 1000 } });
+    const p = await context.newPage();
+    const pageErrors: string[] = [];
+    p.on('pageerror', (e) => pageErrors.push(e.message));
+    await p.goto(site.url + QUERY);
+    await p.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    // The tiny model's own decision is "no retrieval" (its logits say so); always retrieve to see citations.
+    await p.locator('#mode').selectOption('always');
+    await ask(p, 'Why does the sea have tides?');
+    const generator = p.locator('[data-testid=status] [data-worker=generator]');
+    expect(await generator.getAttribute('data-device')).toMatch(/^cpu \(llama\.cpp, 1 thread\)/);
+    const segments = p.getByTestId('segment');
+    expect(await segments.count()).toBeGreaterThan(0);
+    const first = segments.first();
+    expect(await first.getByTestId('citation').innerText()).toMatch(/passage \d+/);
+    for (const kind of ['isrel', 'issup', 'isuse']) expect(await first.locator(`[data-badge=${kind}]`).count()).toBe(1);
+    await first.locator('[data-badge=isrel]').focus();
+    expect(await first.locator('[data-badge=isrel] [role=tooltip]').innerText()).toMatch(/Relevant \d+%/);
+    expect(Number(await p.getByTestId('generator-calls').innerText())).toBeGreaterThan(0);
+
+    // Stop mid-answer, then ask again.
+    await p.getByTestId('depth').fill('6');
+    await ask(p, 'How do bees make honey?', 'running');
+    await p.getByTestId('stop').click();
+    await p.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 60_000 });
+    expect(await p.locator('[data-testid=answer], [data-testid=evidence]').first().evaluate((e) => `${e.getAttribute('data-status')}: ${(e as HTMLElement).innerText.slice(0, 300)}`)).toMatch(/^stopped/);
+    await ask(p, 'Why does the sea have tides?');
+    expect(await p.getByTestId('segment').count()).toBeGreaterThan(0);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});
