@@ -4,7 +4,8 @@
 // stale), plus the raw request path for checks against the model's exact logits.
 import { decode } from '../../../src/core/decode';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
-import type { Passage } from '../../../src/core/ports';
+import type { Passage, ScoredPassage } from '../../../src/core/ports';
+import { decisionUserMessage, segmentUserMessage, SYSTEM_DECISION } from '../../../src/generator/prompts';
 import { connectWllama, type WllamaConnection } from '../../../src/generator/wllama-client';
 import { WllamaGenerator } from '../../../src/generator/wllama-generator';
 
@@ -87,10 +88,69 @@ const api = {
       return { ok: false, kind: err.kind, message: err.message, suggestion: err.suggestion };
     }
   },
-  async speed(tokens: number) {
-    const t0 = performance.now();
-    const reply = await gen!.write('Say something long.', { maxTokens: tokens });
-    return { ms: performance.now() - t0, reply, prefill: gen!.prefill() };
+  /**
+   * bench/wllama.bench.ts: answers each question with the decode loop (ours: one pass per
+   * candidate, shared prefix first, prompt cache on), then counts what the paper's plain
+   * algorithm would prefill on the same tree: every decision, segment and critique prompt
+   * in full, with no cache (each sent with max_tokens 1, cache_prompt false).
+   */
+  async bench(questions: string[], passages: Passage[]) {
+    const words = (s: string) => new Set(s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+    const overlap = (a: string, b: string) => {
+      const x = words(a);
+      const y = words(b);
+      let n = 0;
+      for (const w of x) if (y.has(w)) n++;
+      return x.size && y.size ? n / Math.sqrt(x.size * y.size) : 0;
+    };
+    const retriever = {
+      retrieve: async (q: string, k: number) =>
+        passages
+          .map((p): ScoredPassage => ({ ...p, score: overlap(q, `${p.title} ${p.text}`) }))
+          .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+          .slice(0, k),
+    };
+    gen!.resetCost();
+    let plain = 0;
+    let candidates = 0;
+    const count = async (system: string, user: string) => {
+      const r = await conn!.complete(7, { prompt: `<|im_start|>system\n${system}<|im_end|>\n<|im_start|>user\n${user}<|im_end|>\n<|im_start|>assistant\n`, max_tokens: 1, cache_prompt: false });
+      plain += r.timings?.prompt_n ?? r.usage?.prompt_tokens ?? 0;
+    };
+    for (const q of questions) {
+      const result = await decode(q, { generator: gen!, retriever }, { ...DEFAULT_DECODE_SETTINGS, mode: 'always', maxDepth: 3 }, DEFAULT_RANK_SETTINGS);
+      const byId = new Map(result.tree.candidates.map((c) => [c.id, c]));
+      const previousOf = (c: (typeof result.tree.candidates)[number]): string[] => {
+        const out: string[] = [];
+        for (let p = c.parentId ? byId.get(c.parentId) : undefined; p; p = p.parentId ? byId.get(p.parentId) : undefined) out.unshift(p.text);
+        return out;
+      };
+      const decided = new Set<string>();
+      for (const c of result.tree.candidates) {
+        candidates++;
+        const previous = previousOf(c);
+        const key = JSON.stringify(previous);
+        if (!decided.has(key)) {
+          decided.add(key);
+          await count(SYSTEM_DECISION, decisionUserMessage(q, previous));
+        }
+        const user = segmentUserMessage(q, previous, c.passage);
+        await count('Write the next one or two sentences of the answer to the question, using the passage.', user);
+        if (c.passage) {
+          await count('Is the passage relevant to the question?', user);
+          await count('Is the answer supported by the passage?', `${user}\nSegment: ${c.text}`);
+        }
+        await count('How useful is the answer for the question (1 to 5)?', `Question: ${q}\nSegment: ${c.text}`);
+      }
+    }
+    return { ours: gen!.prefill(), cost: gen!.cost(), plain, candidates };
+  },
+  /** Decode speed from llama.cpp's own timings over a few unconstrained replies. */
+  async speed(tokens: number, rounds = 5) {
+    gen!.resetCost();
+    for (let i = 0; i < rounds; i++) await gen!.write(`Say something long, take ${i}.`, { maxTokens: tokens });
+    const s = gen!.prefill();
+    return { decoded: s.decoded, ms: s.decodeMs, isolated: crossOriginIsolated };
   },
 };
 
