@@ -16,7 +16,7 @@ import { checkWebGpu } from './webgpu';
 import { DEFAULT_MODEL_ID, type ModelChoice } from '../generator/catalogue';
 import { choiceKey } from './custom-model';
 import { createModelCacheStore } from './model-cache';
-import { engineInput, type EngineChoice } from './engine-choice';
+import { createStore, engineInput, type EngineChoice, type EngineState, type EngineStore } from './engine-choice';
 
 export interface Services extends AppServices {
   evaluator(): Promise<Evaluator>;
@@ -101,8 +101,9 @@ export function createServices(search: string, baseURI: string): Services {
   };
   // Which engine writes answers: web-llm on WebGPU, llama.cpp (wllama) on the CPU; 'auto' takes
   // web-llm where WebGPU works and llama.cpp elsewhere, instead of falling to evidence-only.
-  const engineChoice: EngineChoice = engineInput(search);
+  let engineChoice: EngineChoice = engineInput(search);
   let engineInUse: 'webllm' | 'wllama' | undefined;
+  const engineState = createStore<EngineState>({ choice: engineChoice, ggufCached: null });
   const pickEngine = async (): Promise<'webllm' | 'wllama'> =>
     engineChoice.engine === 'auto' ? ((await webgpu()).ok ? 'webllm' : 'wllama') : engineChoice.engine;
   const makeHandle = async (model: ModelChoice) => {
@@ -120,6 +121,7 @@ export function createServices(search: string, baseURI: string): Services {
       },
     };
     engineInUse = await pickEngine();
+    engineState.set({ ...engineState.get(), inUse: engineInUse });
     if (engineInUse === 'wllama') {
       const { createWllamaGenerator } = await import('../generator/create-wllama-generator');
       handle = createWllamaGenerator({ model: engineChoice.gguf, temperature, baseURI }, hooks);
@@ -147,6 +149,46 @@ export function createServices(search: string, baseURI: string): Services {
     if (s.state !== 'unavailable') status.update('generator', { state: 'idle', models: [], progress: undefined, error: undefined, suggestion: undefined });
   };
 
+  // A handle for the chosen GGUF model's storage only (marks and delete), without loading it.
+  const ggufStorage = async () => {
+    const { createWllamaGenerator } = await import('../generator/create-wllama-generator');
+    return createWllamaGenerator({ model: engineChoice.gguf, baseURI });
+  };
+  const engine: EngineStore = {
+    get: engineState.get,
+    subscribe: engineState.subscribe,
+    select(next) {
+      if (JSON.stringify(next) === JSON.stringify(engineChoice)) return;
+      engineChoice = next;
+      engineState.set({ choice: next, ggufCached: null });
+      // Same reset as a new model: the next question loads the chosen engine.
+      const old = handlePromise;
+      handlePromise = null;
+      generatorLoad = null;
+      handle = null;
+      void old?.then((h) => {
+        h.cancelLoad();
+        return h.dispose();
+      }).catch(() => undefined);
+      const s = status.get().generator;
+      if (s.state !== 'unavailable') status.update('generator', { state: 'idle', models: [], progress: undefined, error: undefined, suggestion: undefined });
+      void engine.refresh();
+    },
+    async refresh() {
+      const asked = engineChoice;
+      const cached = await (await ggufStorage()).hasModelInCache().catch(() => null);
+      if (asked === engineChoice) engineState.set({ ...engineState.get(), ggufCached: cached });
+    },
+    async remove() {
+      if (engineInUse === 'wllama' && handle) {
+        await handle.dispose();
+        status.update('generator', { state: 'idle', models: [], progress: undefined });
+      }
+      await (await ggufStorage()).deleteModel();
+      await engine.refresh();
+    },
+  };
+
   let generatorLoad: Promise<GeneratorHandle> | null = null;
   const generator = async (): Promise<GeneratorHandle & Writer> => {
     const h = await generatorHandle();
@@ -167,6 +209,7 @@ export function createServices(search: string, baseURI: string): Services {
           progress: undefined,
         });
         void models.refresh();
+        if (engineInUse === 'wllama') void engine.refresh();
         return h;
       } catch (e) {
         status.update('generator', { state: 'error', ...errorText(e), progress: undefined });
@@ -239,6 +282,7 @@ export function createServices(search: string, baseURI: string): Services {
     loadGenerator: () => void generator().catch(() => undefined),
     cancelGenerator: () => handle?.cancelLoad(),
     selectModel,
+    engine,
     setTemperature(t) {
       temperature = t;
       handle?.setTemperature(t);

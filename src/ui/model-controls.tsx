@@ -7,6 +7,7 @@ import { checkCustomModel, choiceKey, modelChoice, smallestModelId } from '../ap
 import type { AppSettings } from '../app/settings';
 import type { ModelChoice } from '../generator/catalogue';
 import { useStore } from './hooks';
+import { EnginePicker } from './EnginePicker';
 import { ModelPicker } from './ModelPicker';
 
 export function useModelControls(controller: Controller, services: AppServices, settings: AppSettings, generatorLoading: boolean) {
@@ -29,28 +30,31 @@ export function useModelControls(controller: Controller, services: AppServices, 
 
   return {
     picker: (
-      <ModelPicker
-        model={settings.model}
-        customModel={settings.customModel}
-        temperature={settings.temperature}
-        cache={cache}
-        loading={generatorLoading}
-        onModel={choose}
-        onCustomModel={(input) => {
-          const checked = checkCustomModel(input, location.href);
-          if ('problem' in checked) return checked.problem;
-          controller.setCustomModel(checked.model);
-          const choice: ModelChoice = { kind: 'custom', ...checked.model };
-          services.selectModel(choice);
-          void services.models.refresh([choice]);
-          return null;
-        }}
-        onTemperature={(t) => {
-          controller.setTemperature(t);
-          services.setTemperature(t);
-        }}
-        onDelete={(choice) => void services.models.remove(choice)}
-      />
+      <>
+        {services.engine && <EnginePicker engine={services.engine} loading={generatorLoading} />}
+        <ModelPicker
+          model={settings.model}
+          customModel={settings.customModel}
+          temperature={settings.temperature}
+          cache={cache}
+          loading={generatorLoading}
+          onModel={choose}
+          onCustomModel={(input) => {
+            const checked = checkCustomModel(input, location.href);
+            if ('problem' in checked) return checked.problem;
+            controller.setCustomModel(checked.model);
+            const choice: ModelChoice = { kind: 'custom', ...checked.model };
+            services.selectModel(choice);
+            void services.models.refresh([choice]);
+            return null;
+          }}
+          onTemperature={(t) => {
+            controller.setTemperature(t);
+            services.setTemperature(t);
+          }}
+          onDelete={(choice) => void services.models.remove(choice)}
+        />
+      </>
     ),
     onSmallerModel: settings.model === smallest ? undefined : () => choose(smallest),
     onEvidenceOnly: (reason: string) => controller.enterEvidenceOnly(`The language model could not be loaded: ${reason}`),

@@ -207,6 +207,9 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
     await first.locator('[data-badge=isrel]').focus();
     expect(await first.locator('[data-badge=isrel] [role=tooltip]').innerText()).toMatch(/Relevant \d+%/);
     expect(Number(await p.getByTestId('generator-calls').innerText())).toBeGreaterThan(0);
+    // The picker says which engine answered; the GGUF model now sits in wllama's storage (OPFS) and can be deleted.
+    expect(await p.getByTestId('engine-picker').innerText()).toMatch(/written by llama\.cpp on the CPU/);
+    await expect.poll(() => p.getByTestId('gguf').innerText()).toMatch(/downloaded/);
 
     // Stop mid-answer, then ask again.
     await p.getByTestId('depth').fill('6');
@@ -216,6 +219,10 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
     expect(await p.locator('[data-testid=answer], [data-testid=evidence]').first().evaluate((e) => `${e.getAttribute('data-status')}: ${(e as HTMLElement).innerText.slice(0, 300)}`)).toMatch(/^stopped/);
     await ask(p, 'Why does the sea have tides?');
     expect(await p.getByTestId('segment').count()).toBeGreaterThan(0);
+
+    await p.getByTestId('gguf-delete').click();
+    await p.getByTestId('gguf-delete-confirm').click();
+    await expect.poll(() => p.getByTestId('gguf').innerText()).not.toMatch(/downloaded/);
     expect(pageErrors).toEqual([]);
     await context.close();
   });

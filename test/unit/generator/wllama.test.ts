@@ -32,7 +32,7 @@ describe('vocabulary from a GGUF header', () => {
   const model = buildTinyGguf('native');
 
   it('reads the tokens and spells words, special tokens included, as their token ids', async () => {
-    const vocab = await readVocab(new Blob([model.bytes]));
+    const vocab = await readVocab(new Blob([model.bytes as Uint8Array<ArrayBuffer>]));
     expect(vocab?.model).toBe('gpt2');
     expect(vocab?.tokens).toEqual(model.tokens);
     const ids = tokenIds(vocab!, [' relevant', '[No support / Contradictory]', ' 3', 'Lyonnaise']);
