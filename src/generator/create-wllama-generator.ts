@@ -92,7 +92,7 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: Pick<Generato
           cancelled = () => reject(new GeneratorError('cancelled', 'Loading the model was cancelled.', 'Load it again when ready; files already downloaded stay in the browser storage.'));
         });
         const info = await Promise.race([
-          c.load({ urls: model.urls }, { nCtx: config.nCtx ?? 4096, nThreads: config.nThreads ?? defaultThreads() }, (loaded, total) =>
+          c.load({ urls: config.model.kind === 'gguf' ? await localFirst(model.urls, baseURI) : model.urls }, { nCtx: config.nCtx ?? 4096, nThreads: config.nThreads ?? defaultThreads() }, (loaded, total) =>
             hooks.onProgress?.({ fraction: total > 0 ? loaded / total : 0, stage: 'downloading', loadedBytes: loaded, text: `Downloading ${model.name}` }),
           ),
           stopped,
@@ -164,6 +164,17 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: Pick<Generato
     },
   };
   return handle;
+}
+
+/** The site's own copy (`npm run models -- --gguf <id>` puts it in models/gguf/) when it has every file, else the hub. */
+async function localFirst(urls: string[], baseURI: string): Promise<string[]> {
+  const local = urls.map((u) => new URL(`models/gguf/${new URL(u).pathname.split('/').pop()}`, baseURI).href);
+  try {
+    const found = await Promise.all(local.map((u) => fetch(u, { method: 'HEAD' }).then((r) => r.ok && !/text\/html/.test(r.headers.get('content-type') ?? ''))));
+    return found.every(Boolean) ? local : urls;
+  } catch {
+    return urls;
+  }
 }
 
 function addCost(into: GeneratorCost, c: GeneratorCost): void {

@@ -87,3 +87,25 @@ describe('tiny GGUF models', () => {
     expect(order.slice(0, 2).map((i) => m.tokens[i]).sort()).toEqual(['[Irrelevant]', '[Relevant]']);
   });
 });
+
+describe('npm run models -- --gguf', () => {
+  it('writes a catalogue model into models/gguf/ and refuses what is not a GGUF model', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { downloadGguf } = await import('../../../scripts/models-gguf');
+    const { parseArgs } = await import('../../../scripts/models');
+    const out = mkdtempSync(join(tmpdir(), 'gguf-'));
+    const asked: string[] = [];
+    const fake = (async (url: string) => {
+      asked.push(url);
+      return new Response(new Uint8Array([0x47, 0x47, 0x55, 0x46]));
+    }) as unknown as typeof fetch;
+    const [file] = await downloadGguf('qwen2.5-0.5b-gguf', out, fake, () => {});
+    expect(asked).toEqual(['https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf']);
+    expect(file).toBe(join(out, 'gguf', 'qwen2.5-0.5b-instruct-q4_k_m.gguf'));
+    expect(readFileSync(file!, 'latin1')).toBe('GGUF');
+    await expect(downloadGguf('not-a-model', out, fake)).rejects.toThrow(/neither a GGUF model id/);
+    expect(parseArgs(['--gguf', 'qwen2.5-0.5b-gguf']).gguf).toEqual(['qwen2.5-0.5b-gguf']);
+  });
+});
