@@ -164,11 +164,7 @@ export function buildTinyGguf(variant: TinyGgufVariant): TinyGguf {
   return { variant, bytes, tokens, embeddings: emb, output: out, tokenId };
 }
 
-/**
- * Native Self-RAG wiring: strong next-token preferences (a margin of about 14 over
- * random logits) so the model writes the reference's shape, with runner-up
- * alternatives close behind so every group's probabilities are informative.
- */
+/** Raises the logit of `to` after `from` by about `margin` (the shared dimension 0 is left alone). */
 function preferrer(row: (t: number) => Float32Array, id: (s: string) => number, emb: Float32Array): (from: string, to: string, margin: number) => void {
   return (from, to, margin) => {
     const f = id(from);
@@ -180,6 +176,11 @@ function preferrer(row: (t: number) => Float32Array, id: (s: string) => number, 
   };
 }
 
+/**
+ * Native Self-RAG wiring: strong next-token preferences (a margin of about 14 over
+ * random logits) so the model writes the reference's shape, with runner-up
+ * alternatives close behind so every group's probabilities are informative.
+ */
 function wireNative(prefer: (from: string, to: string, margin: number) => void): void {
   for (const from of ['\n', ' ']) {
     prefer(from, RETRIEVE.retrieval, 14);

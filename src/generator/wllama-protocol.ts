@@ -37,12 +37,6 @@ export interface WllamaTimings {
   prompt_ms: number;
 }
 
-export interface WllamaChatResponse {
-  choices: { message: { content: string | null }; finish_reason: string | null; logprobs: { content: WllamaTokenLogprob[] | null } | null }[];
-  usage?: { prompt_tokens: number; completion_tokens: number };
-  timings?: WllamaTimings;
-}
-
 export interface WllamaChatChunk {
   choices: { delta: { content?: string | null }; finish_reason: string | null; logprobs: { content: WllamaTokenLogprob[] | null } | null }[];
   usage?: { prompt_tokens: number; completion_tokens: number } | null;
@@ -62,7 +56,6 @@ export interface WllamaHost {
   /** Token ids spelling each text in the loaded model's vocabulary (null where it cannot). */
   tokenIds(texts: string[]): Promise<(number[] | null)[]>;
   cancelDownload(): void;
-  chat(id: number, request: WllamaRequest): Promise<WllamaChatResponse>;
   chatStream(id: number, request: WllamaRequest, onChunk: (c: WllamaChatChunk) => void | Promise<void>): Promise<void>;
   complete(id: number, request: WllamaRequest): Promise<WllamaCompletionResponse>;
   abort(id: number): void;

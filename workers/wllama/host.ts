@@ -68,17 +68,6 @@ export function createWllamaHost(): WllamaHost {
       download?.abort();
     },
 
-    async chat(id, request) {
-      const w = await instance();
-      const ctrl = new AbortController();
-      running.set(id, ctrl);
-      try {
-        return (await w.createChatCompletion({ ...request, stream: false, abortSignal: ctrl.signal } as never)) as never;
-      } finally {
-        running.delete(id);
-      }
-    },
-
     async chatStream(id, request, onChunk) {
       const w = await instance();
       const ctrl = new AbortController();
