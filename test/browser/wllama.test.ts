@@ -6,7 +6,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTinyGguf, tinyGgufLogits, type TinyGguf } from '../../scripts/make-tiny-gguf';
 import { DECISION_ALTS, NEXT_ALTS, REL_ALTS, SUP_ALTS, USE_ALTS } from '../../src/generator/form';
-import { E2E_DIR, launchBrowser, serveDir, type Served } from './harness';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { E2E_DIR, PROD_DIR, launchBrowser, serveDir, type Served } from './harness';
 
 const PAGE = 'test/browser/pages/wllama.html';
 const MODEL = (v: string) => `../../../models/tiny-gguf/${v}.gguf`;
@@ -192,6 +194,8 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
     const p = await context.newPage();
     const pageErrors: string[] = [];
     p.on('pageerror', (e) => pageErrors.push(e.message));
+    const fetched: string[] = [];
+    context.on('request', (r) => fetched.push(r.url()));
     await p.goto(site.url + QUERY);
     await p.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     // The tiny model's own decision is "no retrieval" (its logits say so); always retrieve to see citations.
@@ -223,7 +227,24 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
     await p.getByTestId('gguf-delete').click();
     await p.getByTestId('gguf-delete-confirm').click();
     await expect.poll(() => p.getByTestId('gguf').innerText()).not.toMatch(/downloaded/);
+    // No CDN: llama.cpp's wasm came from the site, and nothing left it.
+    expect(fetched.some((u) => u.startsWith(site.url) && /\/assets\/wllama-[\w-]+\.wasm$/.test(u))).toBe(true);
+    expect(fetched.filter((u) => !u.startsWith(site.url) && !/^(blob|data):/.test(u))).toEqual([]);
     expect(pageErrors).toEqual([]);
     await context.close();
+  });
+});
+
+describe('production build', () => {
+  it('keeps llama.cpp out of what the page loads first; its wasm ships with the site', () => {
+    expect(existsSync(PROD_DIR)).toBe(true); // built by test/setup/builds.ts
+    const html = readFileSync(join(PROD_DIR, 'index.html'), 'utf8');
+    const first = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="\.\/([^"]+\.js)"/g)].map((m) => m[1]!);
+    expect(first.length).toBeGreaterThan(0);
+    for (const f of first) expect(readFileSync(join(PROD_DIR, f), 'utf8'), f).not.toContain('setCompat');
+    const assets = readdirSync(join(PROD_DIR, 'assets'));
+    // …while a lazily loaded chunk carries wllama (so the check above can fail), and the wasm is the site's.
+    expect(assets.some((f) => f.endsWith('.js') && readFileSync(join(PROD_DIR, 'assets', f), 'utf8').includes('setCompat'))).toBe(true);
+    expect(assets.some((f) => /^wllama-[\w-]+\.wasm$/.test(f))).toBe(true);
   });
 });
