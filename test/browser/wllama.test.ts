@@ -235,6 +235,32 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
   });
 });
 
+describe('answer page with a native Self-RAG GGUF model', () => {
+  it('reads reflection tokens straight from the model and writes a multi-segment answer', async () => {
+    const site = await serveDir(E2E_DIR);
+    const b = await launchBrowser({ webgpu: false });
+    try {
+      const p = await b.newPage({ viewport: { width: 1400, height: 1000 } });
+      const pageErrors: string[] = [];
+      p.on('pageerror', (e) => pageErrors.push(e.message));
+      await p.goto(`${site.url}?modelPack=tiny&engine=wllama&gguf=models/tiny-gguf/native.gguf&ggufNative=1`);
+      await p.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+      await p.locator('#mode').selectOption('always');
+      await p.fill('#question', 'Why does the sea have tides?');
+      await p.getByTestId('ask').click();
+      await p.waitForSelector('[data-testid=answer]:not([data-status=running])', { timeout: 120_000 });
+      const texts = await p.$$eval('[data-testid=segment] .segment-text', (els) => els.map((e) => (e as HTMLElement).innerText.trim()));
+      expect(texts.length).toBeGreaterThan(1);
+      for (const t of texts) expect(t).toBe('The answer is here.');
+      expect(await p.getByTestId('segment').first().locator('[data-badge=issup]').innerText()).toMatch(/supported|No support/);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await b.close();
+      await site.close();
+    }
+  });
+});
+
 describe('production build', () => {
   it('keeps llama.cpp out of what the page loads first; its wasm ships with the site', () => {
     expect(existsSync(PROD_DIR)).toBe(true); // built by test/setup/builds.ts
