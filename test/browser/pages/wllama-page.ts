@@ -5,7 +5,7 @@
 import { decode } from '../../../src/core/decode';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
 import type { Passage, ScoredPassage } from '../../../src/core/ports';
-import { decisionUserMessage, segmentUserMessage, SYSTEM_DECISION } from '../../../src/generator/prompts';
+import { segmentUserMessage } from '../../../src/generator/prompts';
 import { connectWllama, type WllamaConnection } from '../../../src/generator/wllama-client';
 import { WllamaGenerator } from '../../../src/generator/wllama-generator';
 
@@ -93,6 +93,7 @@ const api = {
    * candidate, shared prefix first, prompt cache on), then counts what the paper's plain
    * algorithm would prefill on the same tree: every decision, segment and critique prompt
    * in full, with no cache (each sent with max_tokens 1, cache_prompt false).
+   * Retrieval is always on (the tiny model itself never retrieves), so no decision prompts.
    */
   async bench(questions: string[], passages: Passage[]) {
     const words = (s: string) => new Set(s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
@@ -125,15 +126,10 @@ const api = {
         for (let p = c.parentId ? byId.get(c.parentId) : undefined; p; p = p.parentId ? byId.get(p.parentId) : undefined) out.unshift(p.text);
         return out;
       };
-      const decided = new Set<string>();
+      // Retrieval is always on here, so neither algorithm asks for a retrieval decision.
       for (const c of result.tree.candidates) {
         candidates++;
         const previous = previousOf(c);
-        const key = JSON.stringify(previous);
-        if (!decided.has(key)) {
-          decided.add(key);
-          await count(SYSTEM_DECISION, decisionUserMessage(q, previous));
-        }
         const user = segmentUserMessage(q, previous, c.passage);
         await count('Write the next one or two sentences of the answer to the question, using the passage.', user);
         if (c.passage) {
