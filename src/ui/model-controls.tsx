@@ -7,6 +7,7 @@ import { checkCustomModel, choiceKey, modelChoice, smallestModelId } from '../ap
 import type { AppSettings } from '../app/settings';
 import type { ModelChoice } from '../generator/catalogue';
 import { useStore } from './hooks';
+import { GGUF_CATALOGUE } from '../generator/gguf-catalogue';
 import { EnginePicker } from './EnginePicker';
 import { ModelPicker } from './ModelPicker';
 
@@ -27,6 +28,10 @@ export function useModelControls(controller: Controller, services: AppServices, 
     services.selectModel(choice);
   };
   const smallest = smallestModelId();
+  const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
+  const smallestGguf = [...GGUF_CATALOGUE].sort((a, b) => a.sizeMB - b.sizeMB)[0]!.id;
+  const onCpu = engine?.inUse === 'wllama';
+  const ggufIsSmallest = engine?.choice.gguf.kind === 'gguf' && engine.choice.gguf.id === smallestGguf;
 
   return {
     picker: (
@@ -56,7 +61,16 @@ export function useModelControls(controller: Controller, services: AppServices, 
         />
       </>
     ),
-    onSmallerModel: settings.model === smallest ? undefined : () => choose(smallest),
+    // The smaller model of the engine that failed: a GGUF one on the CPU, a WebLLM one on WebGPU.
+    onSmallerModel: onCpu
+      ? ggufIsSmallest || !engine
+        ? undefined
+        : () => services.engine?.select({ ...engine.choice, gguf: { kind: 'gguf', id: smallestGguf } })
+      : settings.model === smallest
+        ? undefined
+        : () => choose(smallest),
     onEvidenceOnly: (reason: string) => controller.enterEvidenceOnly(`The language model could not be loaded: ${reason}`),
   };
 }
+
+const NO_ENGINE = { get: () => undefined, subscribe: () => () => {} };
