@@ -6,6 +6,7 @@
 //   npm run models -- Xenova/bge-small-en-v1.5 ...    any transformers.js model ids
 //   npm run models -- --dtype q8 ...                  weight variants: fp32 (onnx/model.onnx), q8 (onnx/model_quantized.onnx), fp16
 //   npm run models -- --generator <webllm-model-id>   hands over to scripts/models-webllm.ts (generator models)
+//   npm run models -- --gguf <gguf-id|https .gguf>     a GGUF model for the llama.cpp engine (scripts/models-gguf.ts)
 //
 // HF_ENDPOINT overrides the hub address (a mirror). A pack is written to a temporary folder and
 // moved into place only when complete, so an interrupted download leaves nothing half-written.
@@ -15,6 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER } from '../src/evaluator/config';
 import { EVALUATOR_PACK_MANIFEST, type EvaluatorPackManifest } from '../src/evaluator/pack';
+import { downloadGguf } from './models-gguf';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_OUT = join(ROOT, 'public/models');
@@ -121,6 +123,7 @@ interface Args {
   ids: string[];
   dtypes?: string[];
   generator: string[];
+  gguf?: string[];
   outDir?: string;
 }
 
@@ -137,6 +140,7 @@ export function parseArgs(argv: string[]): Args {
     else if (a === '--dtype') args.dtypes = value().split(',');
     else if (a === '--out') args.outDir = resolve(value());
     else if (a === '--generator') args.generator.push(value());
+    else if (a === '--gguf') (args.gguf ??= []).push(value());
     else if (a.startsWith('--')) throw new Error(`Unknown option ${a}.`);
     else args.ids.push(a);
   }
@@ -145,8 +149,8 @@ export function parseArgs(argv: string[]): Args {
 
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
-  if (args.ids.length === 0 && args.generator.length === 0) {
-    console.error('Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>]');
+  if (args.ids.length === 0 && args.generator.length === 0 && !args.gguf?.length) {
+    console.error('Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>]');
     return 1;
   }
   if (args.generator.length > 0) {
@@ -156,6 +160,10 @@ async function main(argv: string[]): Promise<number> {
     }
     const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), GENERATOR_SCRIPT, ...args.generator], { stdio: 'inherit' });
     if (r.status !== 0) return r.status ?? 1;
+  }
+  for (const g of args.gguf ?? []) {
+    console.log(`Downloading GGUF ${g}`);
+    await downloadGguf(g, args.outDir ?? DEFAULT_OUT);
   }
   for (const id of [...new Set(args.ids)]) {
     console.log(`Downloading ${id}`);

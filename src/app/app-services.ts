@@ -6,6 +6,7 @@ import type { LibraryActions, LibraryViewState } from './library-view';
 import type { StatusStore } from './status';
 import type { ModelChoice } from '../generator/catalogue';
 import type { ModelCacheStore } from './model-cache';
+import type { EngineStore } from './engine-choice';
 
 export interface WebGpuCheck {
   ok: boolean;
@@ -26,6 +27,8 @@ export interface AppServices {
   cancelGenerator(): void;
   /** Switches the generator to another model (catalogue or custom); it loads on the next question. */
   selectModel(choice: ModelChoice): void;
+  /** Which engine writes answers (Auto, web-llm on WebGPU, llama.cpp on the CPU) and the CPU's GGUF model. */
+  engine?: EngineStore;
   /** Sampling temperature for the next calls; the loaded model stays. */
   setTemperature(t: number): void;
   /** Which models this browser has downloaded; deleting one frees its storage. */

@@ -16,6 +16,7 @@ import { checkWebGpu } from './webgpu';
 import { DEFAULT_MODEL_ID, type ModelChoice } from '../generator/catalogue';
 import { choiceKey } from './custom-model';
 import { createModelCacheStore } from './model-cache';
+import { createStore, engineInput, type EngineChoice, type EngineState, type EngineStore } from './engine-choice';
 
 export interface Services extends AppServices {
   evaluator(): Promise<Evaluator>;
@@ -98,24 +99,36 @@ export function createServices(search: string, baseURI: string): Services {
     handlePromise ??= makeHandle(choice);
     return handlePromise;
   };
+  // Which engine writes answers: web-llm on WebGPU, llama.cpp (wllama) on the CPU; 'auto' takes
+  // web-llm where WebGPU works and llama.cpp elsewhere, instead of falling to evidence-only.
+  let engineChoice: EngineChoice = engineInput(search);
+  let engineInUse: 'webllm' | 'wllama' | undefined;
+  const engineState = createStore<EngineState>({ choice: engineChoice, ggufCached: null });
+  const pickEngine = async (): Promise<'webllm' | 'wllama'> =>
+    engineChoice.engine === 'auto' ? ((await webgpu()).ok ? 'webllm' : 'wllama') : engineChoice.engine;
   const makeHandle = async (model: ModelChoice) => {
-    const { createGenerator } = await import('../generator');
     let started = Date.now();
-    handle = createGenerator(
-      { model, temperature },
-      {
-        onProgress: (p: LoadProgress) => {
-          if (p.stage === 'checking') started = Date.now();
-          const total = p.loadedBytes && p.fraction > 0 ? p.loadedBytes / p.fraction : null;
-          status.update('generator', {
-            progress: { label: p.text, loaded: p.loadedBytes ?? 0, total, startedAt: started },
-          });
-        },
-        onState: (s, err) => {
-          if (s === 'failed') status.update('generator', { state: 'error', progress: undefined, ...(err ? errorText(err) : {}) });
-        },
+    const hooks = {
+      onProgress: (p: LoadProgress) => {
+        if (p.stage === 'checking') started = Date.now();
+        const total = p.loadedBytes && p.fraction > 0 ? p.loadedBytes / p.fraction : null;
+        status.update('generator', {
+          progress: { label: p.text, loaded: p.loadedBytes ?? 0, total, startedAt: started },
+        });
       },
-    );
+      onState: (s: string, err?: Error) => {
+        if (s === 'failed') status.update('generator', { state: 'error', progress: undefined, ...(err ? errorText(err) : {}) });
+      },
+    };
+    engineInUse = await pickEngine();
+    engineState.set({ ...engineState.get(), inUse: engineInUse });
+    if (engineInUse === 'wllama') {
+      const { createWllamaGenerator } = await import('../generator/create-wllama-generator');
+      handle = createWllamaGenerator({ model: engineChoice.gguf, temperature, baseURI }, hooks);
+      return handle;
+    }
+    const { createGenerator } = await import('../generator');
+    handle = createGenerator({ model, temperature }, hooks);
     return handle;
   };
 
@@ -136,6 +149,46 @@ export function createServices(search: string, baseURI: string): Services {
     if (s.state !== 'unavailable') status.update('generator', { state: 'idle', models: [], progress: undefined, error: undefined, suggestion: undefined });
   };
 
+  // A handle for the chosen GGUF model's storage only (marks and delete), without loading it.
+  const ggufStorage = async () => {
+    const { createWllamaGenerator } = await import('../generator/create-wllama-generator');
+    return createWllamaGenerator({ model: engineChoice.gguf, baseURI });
+  };
+  const engine: EngineStore = {
+    get: engineState.get,
+    subscribe: engineState.subscribe,
+    select(next) {
+      if (JSON.stringify(next) === JSON.stringify(engineChoice)) return;
+      engineChoice = next;
+      engineState.set({ choice: next, ggufCached: null });
+      // Same reset as a new model: the next question loads the chosen engine.
+      const old = handlePromise;
+      handlePromise = null;
+      generatorLoad = null;
+      handle = null;
+      void old?.then((h) => {
+        h.cancelLoad();
+        return h.dispose();
+      }).catch(() => undefined);
+      const s = status.get().generator;
+      if (s.state !== 'unavailable') status.update('generator', { state: 'idle', models: [], progress: undefined, error: undefined, suggestion: undefined });
+      void engine.refresh();
+    },
+    async refresh() {
+      const asked = engineChoice;
+      const cached = await (await ggufStorage()).hasModelInCache().catch(() => null);
+      if (asked === engineChoice) engineState.set({ ...engineState.get(), ggufCached: cached });
+    },
+    async remove() {
+      if (engineInUse === 'wllama' && handle) {
+        await handle.dispose();
+        status.update('generator', { state: 'idle', models: [], progress: undefined });
+      }
+      await (await ggufStorage()).deleteModel();
+      await engine.refresh();
+    },
+  };
+
   let generatorLoad: Promise<GeneratorHandle> | null = null;
   const generator = async (): Promise<GeneratorHandle & Writer> => {
     const h = await generatorHandle();
@@ -147,14 +200,16 @@ export function createServices(search: string, baseURI: string): Services {
         await h.load();
         if (loadingModel !== modelId) throw new Error('Another model was chosen while this one loaded.');
         const gpu = await webgpu();
+        const threads = (h as { threads?: () => number }).threads?.();
         status.update('generator', {
           state: 'ready',
-          device: 'webgpu',
-          reason: gpu.reason,
+          device: engineInUse === 'wllama' ? `cpu (llama.cpp, ${threads ?? 1} thread${threads === 1 ? '' : 's'})` : 'webgpu',
+          reason: engineInUse === 'wllama' ? (engineChoice.engine === 'auto' ? `llama.cpp on the CPU: ${gpu.reason}` : 'llama.cpp on the CPU was chosen.') : gpu.reason,
           models: [`${h.modelId ?? 'model'}${h.local ? ' (local pack)' : ''}`],
           progress: undefined,
         });
         void models.refresh();
+        if (engineInUse === 'wllama') void engine.refresh();
         return h;
       } catch (e) {
         status.update('generator', { state: 'error', ...errorText(e), progress: undefined });
@@ -167,7 +222,8 @@ export function createServices(search: string, baseURI: string): Services {
   };
 
   const models = createModelCacheStore({
-    has: async (c) => (await generatorHandle()).hasModelInCache(c),
+    // The marks list web-llm's models; the GGUF model's own cache is not one of them.
+    has: async (c) => ((await pickEngine()) === 'wllama' ? false : (await generatorHandle()).hasModelInCache(c)),
     remove: async (c) => {
       const h = await generatorHandle();
       const wasLoaded = choiceKey(c) === modelId && h.state === 'ready';
@@ -226,6 +282,7 @@ export function createServices(search: string, baseURI: string): Services {
     loadGenerator: () => void generator().catch(() => undefined),
     cancelGenerator: () => handle?.cancelLoad(),
     selectModel,
+    engine,
     setTemperature(t) {
       temperature = t;
       handle?.setTemperature(t);

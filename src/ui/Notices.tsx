@@ -36,8 +36,8 @@ export function Notices(props: {
       {props.webgpu && !props.webgpu.ok && !props.evidenceOnly && (
         <div className="notice warn" role="status" data-testid="no-webgpu">
           <p>
-            <strong>No WebGPU here.</strong> {props.webgpu.reason} The language model that writes answers needs WebGPU, but your
-            documents can still be searched and ranked by relevance on this device.
+            <strong>No WebGPU here.</strong> {props.webgpu.reason} Answers are written on the CPU with llama.cpp instead (slower, and
+            the model is downloaded once); or search your documents and rank them by relevance without a language model.
           </p>
           <button
             type="button"

@@ -7,6 +7,8 @@ import { checkCustomModel, choiceKey, modelChoice, smallestModelId } from '../ap
 import type { AppSettings } from '../app/settings';
 import type { ModelChoice } from '../generator/catalogue';
 import { useStore } from './hooks';
+import { GGUF_CATALOGUE } from '../generator/gguf-catalogue';
+import { EnginePicker } from './EnginePicker';
 import { ModelPicker } from './ModelPicker';
 
 export function useModelControls(controller: Controller, services: AppServices, settings: AppSettings, generatorLoading: boolean) {
@@ -26,33 +28,49 @@ export function useModelControls(controller: Controller, services: AppServices, 
     services.selectModel(choice);
   };
   const smallest = smallestModelId();
+  const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
+  const smallestGguf = [...GGUF_CATALOGUE].sort((a, b) => a.sizeMB - b.sizeMB)[0]!.id;
+  const onCpu = engine?.inUse === 'wllama';
+  const ggufIsSmallest = engine?.choice.gguf.kind === 'gguf' && engine.choice.gguf.id === smallestGguf;
 
   return {
     picker: (
-      <ModelPicker
-        model={settings.model}
-        customModel={settings.customModel}
-        temperature={settings.temperature}
-        cache={cache}
-        loading={generatorLoading}
-        onModel={choose}
-        onCustomModel={(input) => {
-          const checked = checkCustomModel(input, location.href);
-          if ('problem' in checked) return checked.problem;
-          controller.setCustomModel(checked.model);
-          const choice: ModelChoice = { kind: 'custom', ...checked.model };
-          services.selectModel(choice);
-          void services.models.refresh([choice]);
-          return null;
-        }}
-        onTemperature={(t) => {
-          controller.setTemperature(t);
-          services.setTemperature(t);
-        }}
-        onDelete={(choice) => void services.models.remove(choice)}
-      />
+      <>
+        {services.engine && <EnginePicker engine={services.engine} loading={generatorLoading} />}
+        <ModelPicker
+          model={settings.model}
+          customModel={settings.customModel}
+          temperature={settings.temperature}
+          cache={cache}
+          loading={generatorLoading}
+          onModel={choose}
+          onCustomModel={(input) => {
+            const checked = checkCustomModel(input, location.href);
+            if ('problem' in checked) return checked.problem;
+            controller.setCustomModel(checked.model);
+            const choice: ModelChoice = { kind: 'custom', ...checked.model };
+            services.selectModel(choice);
+            void services.models.refresh([choice]);
+            return null;
+          }}
+          onTemperature={(t) => {
+            controller.setTemperature(t);
+            services.setTemperature(t);
+          }}
+          onDelete={(choice) => void services.models.remove(choice)}
+        />
+      </>
     ),
-    onSmallerModel: settings.model === smallest ? undefined : () => choose(smallest),
+    // The smaller model of the engine that failed: a GGUF one on the CPU, a WebLLM one on WebGPU.
+    onSmallerModel: onCpu
+      ? ggufIsSmallest || !engine
+        ? undefined
+        : () => services.engine?.select({ ...engine.choice, gguf: { kind: 'gguf', id: smallestGguf } })
+      : settings.model === smallest
+        ? undefined
+        : () => choose(smallest),
     onEvidenceOnly: (reason: string) => controller.enterEvidenceOnly(`The language model could not be loaded: ${reason}`),
   };
 }
+
+const NO_ENGINE = { get: () => undefined, subscribe: () => () => {} };

@@ -76,7 +76,7 @@ export interface Served {
 }
 
 /** Serves a directory on 127.0.0.1 (a secure context), optionally under a sub-path prefix like '/apps/rag/'. */
-export async function serveDir(dir: string, opts: { prefix?: string } = {}): Promise<Served> {
+export async function serveDir(dir: string, opts: { prefix?: string; headers?: Record<string, string> } = {}): Promise<Served> {
   const prefix = opts.prefix ?? '/';
   const root = resolve(dir);
   const requests: string[] = [];
@@ -103,6 +103,7 @@ export async function serveDir(dir: string, opts: { prefix?: string } = {}): Pro
       'content-type': MIME[extname(file)] ?? 'application/octet-stream',
       'content-length': body.length,
       'cache-control': 'no-store',
+      ...opts.headers,
     });
     res.end(body);
   });

@@ -1,0 +1,119 @@
+// What the wllama worker exposes. wllama is imported lazily inside load()
+// (a top-level await in a comlink worker's import graph hangs the first calls).
+// The wasm is the package's own file, served by the site: never a CDN.
+import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import type { Wllama } from '@wllama/wllama/esm/index.js';
+import { readVocab, tokenIds, type Vocab } from './vocab';
+import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from '../../src/generator/wllama-protocol';
+
+export function createWllamaHost(): WllamaHost {
+  let wllama: Wllama | undefined;
+  const running = new Map<number, AbortController>();
+  const errors: string[] = [];
+  let download: AbortController | undefined;
+  let vocab: Vocab | null = null;
+
+  const lib = () => import('@wllama/wllama/esm/index.js');
+  async function instance(): Promise<Wllama> {
+    if (wllama) return wllama;
+    const { Wllama } = await lib();
+    const w = new Wllama(
+      { default: new URL(wasmUrl, self.location.href).href },
+      {
+        suppressNativeLog: true,
+        // Load failures reach JavaScript as a bare "(ABORT)"; the reason only goes to the logger.
+        logger: { debug: () => {}, log: () => {}, warn: () => {}, error: (...a: unknown[]) => void errors.push(a.map(String).join(' ')) },
+      },
+    );
+    // Never fetch the "compat" build from a CDN; browsers without JSPI / Memory64 get a clear error instead.
+    w.setCompat(null);
+    return (wllama = w);
+  }
+
+  return {
+    async load(source: WllamaModelSource, opts: WllamaLoadOptions, onProgress?: (loaded: number, total: number) => void): Promise<WllamaLoadInfo> {
+      const w = await instance();
+      errors.length = 0;
+      const params = { n_ctx: opts.nCtx, n_threads: opts.nThreads, n_batch: opts.nBatch ?? 512, n_gpu_layers: opts.gpuLayers ?? 0 };
+      try {
+        vocab = null;
+        if ('blob' in source) {
+          await w.loadModel([source.blob], params);
+          vocab = await readVocab(source.blob);
+        } else {
+          download = new AbortController();
+          await w.loadModelFromUrl(source.urls.length === 1 ? source.urls[0]! : source.urls.join(','), {
+            ...params,
+            signal: download.signal,
+            progressCallback: ({ loaded, total }) => onProgress?.(loaded, total),
+          } as Parameters<Wllama['loadModelFromUrl']>[1]);
+          const first = await w.cacheManager.open(source.urls[0]!);
+          vocab = first ? await readVocab(first) : null;
+        }
+      } catch (e) {
+        const detail = errors.length ? ` ${errors.slice(-3).join(' ')}` : '';
+        throw new Error(`${(e as Error).message || String(e)}${detail}`);
+      } finally {
+        download = undefined;
+      }
+      const info = w.getLoadedContextInfo();
+      return { nVocab: info.n_vocab, nCtx: info.n_ctx, threads: w.getNumThreads(), multiThread: w.isMultithread(), chatTemplate: w.getChatTemplate() };
+    },
+
+    async tokenIds(texts) {
+      return vocab ? tokenIds(vocab, texts) : texts.map(() => null);
+    },
+
+    cancelDownload() {
+      download?.abort();
+    },
+
+    async chatStream(id, request, onChunk) {
+      const w = await instance();
+      const ctrl = new AbortController();
+      running.set(id, ctrl);
+      // The callback is a comlink proxy on its own message port: wait until every chunk is
+      // delivered before answering, or the last ones could arrive after the reply.
+      const delivered: unknown[] = [];
+      try {
+        await w.createChatCompletion({ ...request, stream: true, abortSignal: ctrl.signal, onData: (c: unknown) => void delivered.push(onChunk(c as never)) } as never);
+        await Promise.all(delivered);
+      } finally {
+        running.delete(id);
+      }
+    },
+
+    async complete(id, request) {
+      const w = await instance();
+      const ctrl = new AbortController();
+      running.set(id, ctrl);
+      try {
+        return (await w.createCompletion({ ...request, stream: false, abortSignal: ctrl.signal } as never)) as never;
+      } finally {
+        running.delete(id);
+      }
+    },
+
+    abort(id) {
+      running.get(id)?.abort();
+    },
+
+    async cached(urls) {
+      const { CacheManager } = await lib();
+      const cm = new CacheManager();
+      const entries = await cm.list();
+      return urls.every((u) => entries.some((e) => e.metadata.originalURL === u));
+    },
+
+    async deleteCached(urls) {
+      const { CacheManager } = await lib();
+      const cm = new CacheManager();
+      await cm.deleteMany((e) => urls.includes(e.metadata.originalURL));
+    },
+
+    async unload() {
+      await wllama?.exit();
+      wllama = undefined;
+    },
+  };
+}
