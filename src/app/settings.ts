@@ -6,6 +6,8 @@ import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../core/defaults
 import type { CritiqueSource } from '../core/ports';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../core/types';
 import type { IndexKind } from '../core/vector-index';
+import type { SearchMode } from '../core/fusion';
+import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../core/hybrid';
 import { CATALOGUE, DEFAULT_MODEL_ID, type CustomModel } from '../generator/catalogue';
 import { CUSTOM_MODEL_KEY, sanitizeCustomModel } from './custom-model';
 
@@ -22,6 +24,8 @@ export interface AppSettings {
   crag: CragChoice;
   /** The library's vector index; the library opens with it, so a change takes effect on reload. */
   indexKind: IndexKind;
+  /** How passages are found: words (BM25), meaning (embeddings) or both fused; and whether the cross-encoder re-ranks them. */
+  retrieval: RetrievalSettings;
   /** Catalogue id of the generator model, or 'custom' for `customModel`. */
   model: string;
   /** The user's own compiled model, kept even while a catalogue model is chosen. */
@@ -57,6 +61,7 @@ const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 const MODELS: readonly string[] = CATALOGUE.map((m) => m.id);
 const NO_EVIDENCE: readonly NoEvidencePolicy[] = ['answer-without-retrieval', 'abstain'];
 const INDEX_KINDS: readonly IndexKind[] = ['flat', 'voy'];
+export const SEARCH_MODES: readonly SearchMode[] = ['words', 'meaning', 'both'];
 
 export function defaultCrag(): CragChoice {
   const { upper, lower, stripThreshold, noEvidence, externalEnabled } = DEFAULT_CRAG_SETTINGS;
@@ -78,6 +83,7 @@ export function defaultSettings(): AppSettings {
     corrective: false,
     crag: defaultCrag(),
     indexKind: 'flat',
+    retrieval: { ...DEFAULT_RETRIEVAL },
     model: DEFAULT_MODEL_ID,
     customModel: null,
     temperature: 0,
@@ -116,6 +122,7 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
   const bd = base.decode;
   const bw = base.rank.weights;
   const c = obj(r.crag);
+  const ret = obj(r.retrieval);
   const bc = base.crag;
   let crag: CragChoice = {
     upper: num(c.upper, bc.upper, RANGES.cragThreshold),
@@ -153,6 +160,7 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
     corrective: bool(r.corrective, base.corrective),
     crag,
     indexKind: oneOf(r.indexKind, INDEX_KINDS, base.indexKind),
+    retrieval: { search: oneOf(ret.search, SEARCH_MODES, base.retrieval.search), rerank: bool(ret.rerank, base.retrieval.rerank) },
     model,
     customModel,
     temperature: num(r.temperature, base.temperature, RANGES.temperature),
