@@ -147,11 +147,15 @@ export class Library {
 
   /** Mutations run one at a time, so the store and the index never disagree. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    // Whatever changed, the lexical index is persisted before the next mutation starts.
-    const step = () => fn().finally(() => this.saveLexical());
-    const run = this.queue.then(step, step);
-    this.queue = run.catch(() => undefined);
+    const run = this.queue.then(fn, fn);
+    // Whatever changed, the lexical index is persisted before the next mutation starts (not before this one's caller hears back).
+    this.queue = run.catch(() => undefined).then(() => this.saveLexical());
     return run;
+  }
+
+  /** Resolves once every mutation so far, and the saving of the word index after it, is done. */
+  async idle(): Promise<void> {
+    await this.queue;
   }
 
   async addFiles(files: FileLike[], opts: { signal?: AbortSignal } = {}): Promise<AddResult> {
