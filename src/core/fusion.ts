@@ -1,6 +1,8 @@
 // Hybrid retrieval: fusing a lexical (BM25) ranking with a dense (embedding) ranking.
-// Both fusions are measured in `npm run bench -- retrieval`; reciprocal rank fusion is the
-// default because it needs no score calibration between two unrelated scales.
+// Both fusions are measured in `npm run bench -- retrieval`. The weighted sum is the default:
+// reciprocal rank fusion lets any passage found by both lists beat one found first by a
+// single list, so when the embedder cannot read an identifier (its list is near-random among
+// passages worded alike) RRF buries the one passage that holds it.
 
 /** One ranked list's hit: an id and that searcher's own score (BM25 or cosine). */
 export interface RankedHit {
@@ -20,13 +22,14 @@ export interface FusedHit {
 }
 
 export type FusionMethod = 'rrf' | 'weighted';
+export const DEFAULT_FUSION: FusionMethod = 'weighted';
 
 /** Which searches run: words only (BM25), meaning only (embeddings), or both fused. */
 export type SearchMode = 'words' | 'meaning' | 'both';
 
 /** Cormack et al.'s constant: damps the head of each list so one list cannot dominate. */
 export const RRF_K = 60;
-/** Weight of the dense list in the weighted sum (the lexical list gets the rest). */
+/** Weight of the dense list (cosine) in the weighted sum; the lexical list (BM25 / ideal) gets the rest. */
 export const DENSE_WEIGHT = 0.5;
 
 export interface FusionOptions {
@@ -35,6 +38,11 @@ export interface FusionOptions {
   limit: number;
   rrfK?: number;
   denseWeight?: number;
+  /**
+   * Weighted sum only: the cosine of passages the dense list did not reach (found by words alone),
+   * so they are scored by their true similarity rather than as 0.
+   */
+  denseScoreOf?: (id: string) => number | undefined;
 }
 
 /**
@@ -42,7 +50,7 @@ export interface FusionOptions {
  * ranks, then by id, so the order never depends on Map iteration or input order.
  */
 export function fuse(lexical: readonly RankedHit[], dense: readonly RankedHit[], opts: FusionOptions): FusedHit[] {
-  const method = opts.method ?? 'rrf';
+  const method = opts.method ?? DEFAULT_FUSION;
   const byId = new Map<string, FusedHit>();
   const entry = (id: string): FusedHit => {
     let e = byId.get(id);
@@ -66,29 +74,18 @@ export function fuse(lexical: readonly RankedHit[], dense: readonly RankedHit[],
     const k = opts.rrfK ?? RRF_K;
     for (const e of all) e.score = (e.lexicalRank ? 1 / (k + e.lexicalRank) : 0) + (e.denseRank ? 1 / (k + e.denseRank) : 0);
   } else {
+    // Both scores must already mean the same for every question (cosine does; the lexical index
+    // divides BM25 by the question's ideal score). Min-max per list was measured worse: it
+    // stretches a list of near-equal cosines, or a lexical list of weak matches, to 0..1.
     const w = opts.denseWeight ?? DENSE_WEIGHT;
-    const lex = minMax(lexical);
-    const den = minMax(dense);
-    for (const e of all) {
-      e.score = (1 - w) * (e.lexicalScore !== undefined ? lex(e.lexicalScore) : 0) + w * (e.denseScore !== undefined ? den(e.denseScore) : 0);
-    }
+    for (const e of all) e.score = (1 - w) * clamp01(e.lexicalScore ?? 0) + w * clamp01(e.denseScore ?? opts.denseScoreOf?.(e.id) ?? 0);
   }
   const best = (e: FusedHit) => Math.min(e.lexicalRank ?? Infinity, e.denseRank ?? Infinity);
   all.sort((a, b) => b.score - a.score || best(a) - best(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return all.slice(0, Math.max(0, opts.limit));
 }
 
-/** Min-max normalisation over one list; a list whose scores are all equal maps to 1. */
-function minMax(hits: readonly RankedHit[]): (s: number) => number {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const h of hits) {
-    if (h.score < lo) lo = h.score;
-    if (h.score > hi) hi = h.score;
-  }
-  const span = hi - lo;
-  return (s) => (span > 0 ? (s - lo) / span : 1);
-}
+const clamp01 = (x: number) => (x > 1 ? 1 : x > 0 ? x : 0);
 
 /** A single list as fused hits, so 'words' and 'meaning' modes report ranks the same way. */
 export function single(hits: readonly RankedHit[], list: 'lexical' | 'dense', limit: number): FusedHit[] {

@@ -16,6 +16,14 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = { search: 'both', rerank: tr
 /** How many fused candidates the cross-encoder re-ranks. */
 export const RERANK_CANDIDATES = 20;
 
+/**
+ * The final order mixes the cross-encoder's probability with the first stage's score (scaled
+ * to its best), rather than replacing it: a cross-encoder that reads an identifier poorly
+ * cannot then bury the one passage the words found with certainty, and a confident
+ * cross-encoder (0.95 against 0.05) still decides. Measured in `npm run bench -- retrieval`.
+ */
+export const RERANK_WEIGHT = 0.5;
+
 export type RelevanceScorer = (query: string, texts: string[], signal?: AbortSignal) => Promise<number[]>;
 
 export interface HybridPorts {
@@ -60,8 +68,9 @@ export async function hybridRetrieve(
     }
     if (scores && scores.length === out.length && scores.every(Number.isFinite)) {
       const s = scores;
+      const top = Math.max(...out.map((p) => p.score)) || 1;
       out = out
-        .map((p, i) => ({ p: { ...p, score: s[i]!, ranks: { ...p.ranks, rerank: s[i]! } }, i }))
+        .map((p, i) => ({ p: { ...p, score: RERANK_WEIGHT * s[i]! + (1 - RERANK_WEIGHT) * (p.score / top), ranks: { ...p.ranks, rerank: s[i]! } }, i }))
         // Stable: equal probabilities keep the fused order.
         .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
         .map((x) => x.p);

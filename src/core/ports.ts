@@ -19,8 +19,8 @@ export interface Passage {
 
 export interface ScoredPassage extends Passage {
   /**
-   * Retrieval score, higher is closer: the cross-encoder's probability when re-ranked, else the
-   * fused score (both), BM25 (words) or cosine (meaning).
+   * Retrieval score, higher is closer: when re-ranked, the cross-encoder's probability mixed with
+   * the first stage's score; else the fused score (both), BM25 / ideal (words) or cosine (meaning).
    */
   score: number;
   /** Where the hybrid retriever found it, for the why-panel; absent from other retrievers. */

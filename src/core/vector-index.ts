@@ -20,6 +20,8 @@ export interface VectorIndex {
   clear(): void;
   /** The k nearest by cosine, best first. */
   search(query: Float32Array, k: number): VectorHit[];
+  /** The stored unit vector of an id (for the cosine of a passage the nearest-neighbour list did not reach). */
+  vector(id: string): Float32Array | undefined;
   /** The bytes of `encodeVectors` for everything in the index. */
   serialize(): Uint8Array;
 }

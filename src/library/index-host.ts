@@ -2,8 +2,8 @@
 // worker or in-process (tests, Node): the vector index and, beside it, the lexical (BM25)
 // index. The vector index is created on the first add, when the embedding dimension
 // becomes known; the lexical one always exists.
-import { fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../core/fusion';
-import { decodeVectors, type IndexKind, type VectorHit, type VectorIndex } from '../core/vector-index';
+import { DEFAULT_FUSION, fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../core/fusion';
+import { decodeVectors, normalise, type IndexKind, type VectorHit, type VectorIndex } from '../core/vector-index';
 import { LexicalIndex, type LexicalDoc, type LexicalSnapshot } from '../../workers/index/lexical-index';
 
 export type { LexicalDoc, LexicalSnapshot };
@@ -143,12 +143,20 @@ export class IndexHost implements IndexHandle {
 }
 
 /** Both searches (or one) and their fusion; shared by the host and the bench. */
-export function hybridSearch(req: HybridRequest, dense: Pick<VectorIndex, 'search'> | null, lexical: Pick<LexicalIndex, 'search'>): FusedHit[] {
+export function hybridSearch(req: HybridRequest, dense: Pick<VectorIndex, 'search' | 'vector'> | null, lexical: Pick<LexicalIndex, 'search'>): FusedHit[] {
   const { mode, limit } = req;
   if (limit <= 0) return [];
   if (mode === 'words') return single(lexical.search(req.text, limit), 'lexical', limit);
   if (!req.vector) throw new Error(`search mode '${mode}' needs the question's embedding`);
   if (mode === 'meaning') return single(dense?.search(req.vector, limit) ?? [], 'dense', limit);
   const depth = Math.max(limit, FUSION_DEPTH);
-  return fuse(lexical.search(req.text, depth), dense?.search(req.vector, depth) ?? [], { limit, method: req.fusion ?? 'rrf' });
+  const q = normalise(req.vector, req.vector.length);
+  const denseScoreOf = (id: string) => {
+    const v = dense?.vector(id);
+    if (!v) return undefined;
+    let s = 0;
+    for (let i = 0; i < v.length; i++) s += v[i]! * q[i]!;
+    return s;
+  };
+  return fuse(lexical.search(req.text, depth), dense?.search(q, depth) ?? [], { limit, method: req.fusion ?? DEFAULT_FUSION, denseScoreOf });
 }

@@ -19,13 +19,15 @@ export interface LexicalSnapshot {
   json: string;
 }
 
+const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
+
 const OPTIONS = {
   fields: ['text'],
   idField: 'id',
   tokenize: (text: string) => tokenize(text),
   // `tokenize` already lower-cases and drops function words.
   processTerm: (term: string) => term,
-  searchOptions: { combineWith: 'OR' as const },
+  searchOptions: { combineWith: 'OR' as const, bm25: BM25 },
 };
 
 export class LexicalIndex {
@@ -94,13 +96,48 @@ export class LexicalIndex {
     this.idSet.clear();
   }
 
-  /** The `limit` best passages by BM25, best first; an empty or all-stop-word query finds nothing. */
+  /**
+   * The `limit` best passages by BM25, best first; an empty or all-stop-word query finds nothing.
+   * Query terms found in over a quarter of the passages are left out when rarer terms remain:
+   * MiniSearch scores every passage holding a term, so one common word costs a pass over most
+   * of the library (p95 latency) while adding little weight (an IDF near 1, against ~9 for a rare name).
+   */
   search(query: string, limit: number): RankedHit[] {
     if (limit <= 0 || this.ms.documentCount === 0) return [];
-    const results = this.ms.search(query);
+    const terms = [...new Set(tokenize(query))];
+    const common = this.ms.documentCount / 4;
+    const rare = terms.filter((t) => this.documentFrequency(t) <= common);
+    const kept = rare.length > 0 ? rare : terms;
+    if (kept.length === 0) return [];
+    const results = this.ms.search(kept.join(' '), { tokenize: (q) => q.split(' ') });
+    const ideal = this.idealScore(terms);
     const out: RankedHit[] = [];
-    for (let i = 0; i < results.length && i < limit; i++) out.push({ id: String(results[i]!.id), score: results[i]!.score });
+    for (let i = 0; i < results.length && i < limit; i++) out.push({ id: String(results[i]!.id), score: Math.min(1, results[i]!.score / ideal) });
     return out;
+  }
+
+  /**
+   * What a passage of average length holding every query term once would score (MiniSearch's
+   * BM25+ with its default k = 1.2, b = 0.7, d = 0.5). Dividing by it puts BM25 on a scale that
+   * means the same for every question: near 1 when the passage holds the question's rare terms,
+   * near 0 when it shares only a common word, even if that is the best the library has.
+   */
+  private idealScore(terms: readonly string[]): number {
+    const n = this.ms.documentCount;
+    let ideal = 0;
+    for (const t of terms) {
+      const df = this.documentFrequency(t);
+      ideal += Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (BM25.d + 1);
+    }
+    return ideal > 0 ? ideal : 1;
+  }
+
+  /** Passages holding the term; read from MiniSearch's term tree (version pinned, checked by a unit test). */
+  documentFrequency(term: string): number {
+    const tree = (this.ms as unknown as { _index?: { get(t: string): Map<number, Map<number, number>> | undefined } })._index;
+    let df = 0;
+    for (const docs of tree?.get(term)?.values() ?? []) df = Math.max(df, docs.size);
+    return df;
   }
 
   isDirty(): boolean {

@@ -13,7 +13,7 @@ const PART = /[\p{L}\p{N}]+/gu;
 
 // Frequent English function words: dropping them keeps posting lists short (latency) and
 // they carry almost no BM25 weight anyway.
-const STOP = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a an and are as at be been but by can did do does for from had has have how i if in into is it its ' +
     'me my no not of on or our so than that the their them then there these they this to was we were what ' +
@@ -28,8 +28,8 @@ export function tokenize(text: string): string[] {
     const word = m[0];
     if (JOINER.test(word)) {
       out.push(word);
-      for (const p of word.matchAll(PART)) if (!STOP.has(p[0])) out.push(p[0]);
-    } else if (!STOP.has(word)) {
+      for (const p of word.matchAll(PART)) if (!STOP_WORDS.has(p[0])) out.push(p[0]);
+    } else if (!STOP_WORDS.has(word)) {
       out.push(word);
     }
   }

@@ -97,6 +97,10 @@ export class VoyIndex implements VectorIndex {
     return this.vectors.serialize();
   }
 
+  vector(id: string): Float32Array | undefined {
+    return this.vectors.vector(id);
+  }
+
   private rebuild(): void {
     this.voy.free();
     this.voy = new glue.Voy();

@@ -17,15 +17,23 @@ function ports(over: Partial<HybridPorts> = {}) {
 
 describe('hybridRetrieve', () => {
   it('re-ranks the fused candidates in ONE cross-encoder call and keeps each stage’s rank', async () => {
-    // The cross-encoder prefers higher passage numbers.
-    const rerank = vi.fn(async (_q: string, texts: string[]) => texts.map((t) => Number(t.split(' ')[1]) / 100));
+    // The cross-encoder is confident about higher passage numbers (fused scores are 1/(i+1)).
+    const rerank = vi.fn(async (_q: string, texts: string[]) => texts.map((t) => (Number(t.split(' ')[1]) >= 17 ? 0.9 + Number(t.split(' ')[1]) / 1000 : 0.01)));
     const { p, search } = ports({ rerank });
     const out = await hybridRetrieve(p, 'question', 3, { search: 'both', rerank: true });
     expect(search).toHaveBeenCalledWith(expect.objectContaining({ mode: 'both', limit: RERANK_CANDIDATES, text: 'question' }));
     expect(rerank).toHaveBeenCalledTimes(1);
     expect(rerank.mock.calls[0]![1]).toHaveLength(RERANK_CANDIDATES);
-    expect(out.map((x) => x.id)).toEqual(['d#19', 'd#18', 'd#17']);
-    expect(out[0]).toMatchObject({ score: 0.19, ranks: { lexical: 20, dense: 1, rerank: 0.19 } });
+    // The first stage's best (fused score 1) still counts: it keeps its place among the confident ones.
+    expect(out.map((x) => x.id)).toEqual(['d#0', 'd#17', 'd#18']);
+    expect(out[1]!.score).toBeCloseTo(0.5 * 0.917 + 0.5 * (1 / 18));
+    expect(out[1]!.ranks).toEqual({ lexical: 18, dense: 3, rerank: 0.917 });
+  });
+
+  it('mixes the cross-encoder with the first stage, so an unsure cross-encoder cannot bury the first stage’s clear winner', async () => {
+    // Near-equal probabilities, slightly favouring passage 1 over passage 0 (fused score 1 vs 0.5).
+    const { p } = ports({ rerank: async (_q, texts) => texts.map((t) => (t === 'text 1' ? 0.62 : 0.6)) });
+    expect((await hybridRetrieve(p, 'q', 2, { search: 'both', rerank: true })).map((x) => x.id)).toEqual(['d#0', 'd#1']);
   });
 
   it('without re-rank hands back the fused order, k long, and asks the index for k only', async () => {
