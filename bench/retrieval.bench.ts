@@ -146,7 +146,8 @@ function syntheticCorpus(n: number, seed: number): { texts: string[]; queries: s
   };
   const V = 30_000;
   const stop = [...STOP_WORDS];
-  const word = (i: number) => (i < stop.length ? stop[i]! : `w${i.toString(36)}`);
+  // Fixed width, so no word is a prefix of another (Orama matches prefixes).
+  const word = (i: number) => (i < stop.length ? stop[i]! : `w${i.toString(36).padStart(4, '0')}`);
   const zipf = () => Math.min(V - 1, Math.floor(Math.exp(r() * Math.log(V))) - 1);
   const texts: string[] = [];
   for (let i = 0; i < n; i++) {

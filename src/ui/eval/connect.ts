@@ -1,5 +1,6 @@
 import { evaluatorInput } from '../../app/model-config';
 import type { Services } from '../../app/services';
+import { loadSettings } from '../../app/settings';
 import { resolveEvaluatorConfig } from '../../evaluator/config';
 import type { ExternalSearch } from '../../core/ports';
 import type { RagasPorts } from '../../core/ragas/evaluate';
@@ -10,7 +11,9 @@ import type { EvalPorts } from './run';
  * the models and library the user has loaded.
  */
 export async function evalPorts(services: Services, opts: { external?: ExternalSearch } = {}): Promise<EvalPorts> {
-  const [generator, retriever, evaluator] = await Promise.all([services.generator(), services.retriever(), services.evaluator()]);
+  // The user's retrieval setting (words / meaning / both, re-rank), as on the answer page.
+  const { retrieval } = loadSettings(globalThis.localStorage);
+  const [generator, retriever, evaluator] = await Promise.all([services.generator(), services.retriever(retrieval), services.evaluator()]);
   const generatorName = generator.modelId ?? services.status.get().generator.models[0] ?? 'generator';
   // The same resolution the services used to start the evaluator, so the names are the models that ran.
   const config = resolveEvaluatorConfig(evaluatorInput(location.search), document.baseURI);
