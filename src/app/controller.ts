@@ -169,7 +169,8 @@ export function createController(opts: {
     const { temperature } = state.settings;
     setAnswer((a) => {
       const started = startRun(a, question, decodeSettings, corrective, crag);
-      return { ...started, usedSettings: started.usedSettings && { ...started.usedSettings, temperature } };
+      const { search, rerank: rerankOn } = state.settings.retrieval;
+      return { ...started, usedSettings: started.usedSettings && { ...started.usedSettings, temperature, search, rerank: rerankOn } };
     });
     const runId = state.answer.runId;
     const current = () => state.answer.runId === runId;
@@ -308,7 +309,7 @@ export function createController(opts: {
     },
     pendingDecodeChanges() {
       const used = state.answer.usedSettings;
-      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, { ...state.settings.decode, corrective: state.settings.corrective, crag: state.settings.crag, temperature: state.settings.temperature }) : [];
+      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, { ...state.settings.decode, corrective: state.settings.corrective, crag: state.settings.crag, temperature: state.settings.temperature, search: state.settings.retrieval.search, rerank: state.settings.retrieval.rerank }) : [];
     },
   };
 }

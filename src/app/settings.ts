@@ -36,7 +36,7 @@ export interface AppSettings {
 }
 
 /** What a new decode depends on: the core's decode settings plus the corrective switch. */
-export type DecodeKey = keyof DecodeSettings | 'corrective' | 'temperature' | CragKey;
+export type DecodeKey = keyof DecodeSettings | 'corrective' | 'temperature' | 'search' | 'rerank' | CragKey;
 export type CragKey = `crag.${keyof CragChoice}`;
 
 export const SETTINGS_KEY = 'selfrag.settings';
@@ -197,10 +197,9 @@ export function saveSettings(storage: Pick<Storage, 'setItem'> | undefined, sett
 }
 
 /** Which decode settings differ, for the "needs a new decode" offer. */
-export function decodeChanges(
-  used: DecodeSettings & { corrective?: boolean; crag?: CragChoice; temperature?: number },
-  now: DecodeSettings & { corrective?: boolean; crag?: CragChoice; temperature?: number },
-): DecodeKey[] {
+type UsedSettings = DecodeSettings & { corrective?: boolean; crag?: CragChoice; temperature?: number; search?: SearchMode; rerank?: boolean };
+
+export function decodeChanges(used: UsedSettings, now: UsedSettings): DecodeKey[] {
   const { crag: usedCrag, ...usedFlat } = used;
   const { crag: nowCrag, ...nowFlat } = now;
   const keys = (Object.keys(nowFlat) as (keyof typeof nowFlat)[]).filter((key) => usedFlat[key] !== nowFlat[key]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSettings, sanitizeSettings } from '../../../src/app/settings';
+import { decodeChanges, defaultSettings, sanitizeSettings } from '../../../src/app/settings';
 import { readUrlState, writeUrlState } from '../../../src/app/url-state';
 import { BGE_EN_QUERY, BGE_ZH_QUERY, embedderPrefixes } from '../../../src/evaluator/config';
 
@@ -22,6 +22,14 @@ describe('the retrieval setting', () => {
     expect(readUrlState(link, defaultSettings()).settings.retrieval).toEqual({ search: 'meaning', rerank: false });
     const mine = { ...defaultSettings(), retrieval: { search: 'words' as const, rerank: true } };
     expect(readUrlState('?search=everything&rerank=maybe', mine).settings.retrieval).toEqual({ search: 'words', rerank: true });
+  });
+});
+
+describe('a changed retrieval setting', () => {
+  it('is offered as needing a new answer', () => {
+    const d = defaultSettings().decode;
+    expect(decodeChanges({ ...d, search: 'both', rerank: true }, { ...d, search: 'words', rerank: true })).toEqual(['search']);
+    expect(decodeChanges({ ...d, search: 'both', rerank: true }, { ...d, search: 'both', rerank: false })).toEqual(['rerank']);
   });
 });
 
