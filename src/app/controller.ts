@@ -154,9 +154,11 @@ export function createController(opts: {
       if (isAbort(e)) throw e;
       // Relevance badges are a bonus here; the passages are still worth showing.
     }
-    const ranked = passages
-      .map((passage, i) => ({ passage, rel: rels[i] ?? null }))
-      .sort((a, b) => (b.rel ? b.rel.relevant : b.passage.score) - (a.rel ? a.rel.relevant : a.passage.score));
+    const pairs = passages.map((passage, i) => ({ passage, rel: rels[i] ?? null }));
+    // A re-ranked retrieval already ordered them (cross-encoder mixed with the first stage); otherwise relevance orders them.
+    const ranked = passages.some((p) => p.ranks?.rerank !== undefined)
+      ? pairs
+      : pairs.sort((a, b) => (b.rel ? b.rel.relevant : b.passage.score) - (a.rel ? a.rel.relevant : a.passage.score));
     if (state.answer.runId !== runId) return;
     setAnswer((a) => ({ ...a, status: 'done', evidence: { passages: ranked } }));
   }

@@ -20,6 +20,8 @@ export interface LexicalSnapshot {
 }
 
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
+/** Passages scored per question at most (beyond the rarest term); see `search`. */
+export const POSTINGS_BUDGET = 5000;
 
 const OPTIONS = {
   fields: ['text'],
@@ -98,17 +100,27 @@ export class LexicalIndex {
 
   /**
    * The `limit` best passages by BM25, best first; an empty or all-stop-word query finds nothing.
-   * Query terms found in over a quarter of the passages are left out when rarer terms remain:
-   * MiniSearch scores every passage holding a term, so one common word costs a pass over most
-   * of the library (p95 latency) while adding little weight (an IDF near 1, against ~9 for a rare name).
+   * MiniSearch scores every passage holding any query term, so the cost is the sum of the terms'
+   * document frequencies. The rarest terms (the ones that carry the weight: IDF ~9 for a rare
+   * name, ~1.4 for a word in a quarter of the library) are kept until POSTINGS_BUDGET passages;
+   * the commonest beyond it are left out, and so is any word in over a quarter of the library
+   * when a rarer one remains. Bounded latency at 100k passages, identical results on short
+   * libraries and rare-term questions.
    */
   search(query: string, limit: number): RankedHit[] {
     if (limit <= 0 || this.ms.documentCount === 0) return [];
     const terms = [...new Set(tokenize(query))];
+    if (terms.length === 0) return [];
+    // Rarest first; keep terms while the passages to score stay within the budget (the rarest always).
+    const byDf = terms.map((t) => ({ t, df: this.documentFrequency(t) })).sort((a, b) => a.df - b.df);
     const common = this.ms.documentCount / 4;
-    const rare = terms.filter((t) => this.documentFrequency(t) <= common);
-    const kept = rare.length > 0 ? rare : terms;
-    if (kept.length === 0) return [];
+    const kept: string[] = [];
+    let postings = 0;
+    for (const { t, df } of byDf) {
+      if (kept.length > 0 && (df > common || postings + df > POSTINGS_BUDGET)) break;
+      kept.push(t);
+      postings += df;
+    }
     const results = this.ms.search(kept.join(' '), { tokenize: (q) => q.split(' ') });
     const ideal = this.idealScore(terms);
     const out: RankedHit[] = [];
