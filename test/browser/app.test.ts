@@ -436,7 +436,7 @@ describe('without WebGPU', () => {
       ['Error notes C', 'Error ERR_XQ_1377 is raised by the sync agent when the disk is full. To fix it, free some space.'],
     ];
     for (const [i, [title, text]] of notes.entries()) {
-      if (!(await page.locator('details.paste').getAttribute('open'))) await page.locator('details.paste summary').click();
+      if ((await page.locator('details.paste').getAttribute('open')) === null) await page.locator('details.paste summary').click();
       await page.getByTestId('paste-title').fill(title!);
       await page.getByTestId('paste-text').fill(text!);
       await page.getByTestId('paste-add').click();
