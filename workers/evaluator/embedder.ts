@@ -40,18 +40,18 @@ export function createEmbedder(config: EmbedderConfig): LoadedEmbedder {
   const prefixed = (prefix: string, texts: string[]) => (prefix ? texts.map((t) => prefix + t) : texts);
 
   async function embedRaw(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-      const out: Float32Array[] = [];
-      if (texts.length === 0) return out;
-      const run = await load();
-      for (const batch of batches(texts, config.batchSize ?? DEFAULT_BATCH_SIZE)) {
-        signal?.throwIfAborted();
-        const tensor = await run(batch, { pooling: 'mean', normalize: true });
-        const d = tensor.dims[tensor.dims.length - 1] ?? 0;
-        dims = d;
-        // Copies, so each vector owns its buffer and can be transferred or stored on its own.
-        for (let i = 0; i < batch.length; i++) out.push(Float32Array.from(Array.prototype.slice.call(tensor.data, i * d, (i + 1) * d) as number[]));
-      }
-      return out;
+    const out: Float32Array[] = [];
+    if (texts.length === 0) return out;
+    const run = await load();
+    for (const batch of batches(texts, config.batchSize ?? DEFAULT_BATCH_SIZE)) {
+      signal?.throwIfAborted();
+      const tensor = await run(batch, { pooling: 'mean', normalize: true });
+      const d = tensor.dims[tensor.dims.length - 1] ?? 0;
+      dims = d;
+      // Copies, so each vector owns its buffer and can be transferred or stored on its own.
+      for (let i = 0; i < batch.length; i++) out.push(Float32Array.from(Array.prototype.slice.call(tensor.data, i * d, (i + 1) * d) as number[]));
+    }
+    return out;
   }
 
   return {
