@@ -143,7 +143,7 @@ export class IndexHost implements IndexHandle {
 }
 
 /** Both searches (or one) and their fusion; shared by the host and the bench. */
-export function hybridSearch(req: HybridRequest, dense: Pick<VectorIndex, 'search' | 'vector'> | null, lexical: Pick<LexicalIndex, 'search'>): FusedHit[] {
+export function hybridSearch(req: HybridRequest, dense: Pick<VectorIndex, 'search' | 'cosine'> | null, lexical: Pick<LexicalIndex, 'search'>): FusedHit[] {
   const { mode, limit } = req;
   if (limit <= 0) return [];
   if (mode === 'words') return single(lexical.search(req.text, limit), 'lexical', limit);
@@ -151,12 +151,6 @@ export function hybridSearch(req: HybridRequest, dense: Pick<VectorIndex, 'searc
   if (mode === 'meaning') return single(dense?.search(req.vector, limit) ?? [], 'dense', limit);
   const depth = Math.max(limit, FUSION_DEPTH);
   const q = normalise(req.vector, req.vector.length);
-  const denseScoreOf = (id: string) => {
-    const v = dense?.vector(id);
-    if (!v) return undefined;
-    let s = 0;
-    for (let i = 0; i < v.length; i++) s += v[i]! * q[i]!;
-    return s;
-  };
+  const denseScoreOf = (id: string) => dense?.cosine(q, id);
   return fuse(lexical.search(req.text, depth), dense?.search(q, depth) ?? [], { limit, method: req.fusion ?? DEFAULT_FUSION, denseScoreOf });
 }

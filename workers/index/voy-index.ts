@@ -97,8 +97,8 @@ export class VoyIndex implements VectorIndex {
     return this.vectors.serialize();
   }
 
-  vector(id: string): Float32Array | undefined {
-    return this.vectors.vector(id);
+  cosine(query: Float32Array, id: string): number | undefined {
+    return this.vectors.cosine(query, id);
   }
 
   private rebuild(): void {
