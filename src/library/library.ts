@@ -248,7 +248,7 @@ export class Library {
       if (snap) await this.store.putLexical(snap);
     } catch (e) {
       // The index in memory still serves; the next start-up reconciles what was not saved.
-      if (!this.warnings.includes(LEXICAL_UNSAVED)) this.warnings.push(`${LEXICAL_UNSAVED}: ${e instanceof Error ? e.message : String(e)}`);
+      if (!this.warnings.some((w) => w.startsWith(LEXICAL_UNSAVED))) this.warnings.push(`${LEXICAL_UNSAVED}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
