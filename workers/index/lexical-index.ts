@@ -21,7 +21,7 @@ export interface LexicalSnapshot {
 
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 /** Passages scored per question at most (beyond the rarest term); see `search`. */
-export const POSTINGS_BUDGET = 5000;
+export const POSTINGS_BUDGET = 2000;
 
 const OPTIONS = {
   fields: ['text'],
