@@ -8,10 +8,11 @@ import { pathToFileURL } from 'node:url';
 import type { ChunkOptions } from '../src/core/chunk';
 import type { Embedder, Passage } from '../src/core/ports';
 import { DEFAULT_EMBEDDER } from '../src/evaluator/config';
-import { embedPassages, prepareFile } from '../src/library/ingest';
+import { embeddingText, embedPassages, prepareFile } from '../src/library/ingest';
 import { RefusedFile } from '../src/library/parse';
 import { loadPdfJsInNode } from '../src/library/parse/pdf-node';
-import { encodePrebuilt, PREBUILT_JSON, PREBUILT_VECTORS, PREBUILT_VERSION, type PrebuiltDocument } from '../src/library/prebuilt';
+import { LexicalIndex } from '../workers/index/lexical-index';
+import { encodePrebuilt, PREBUILT_JSON, PREBUILT_LEXICAL, PREBUILT_VECTORS, PREBUILT_VERSION, type PrebuiltDocument } from '../src/library/prebuilt';
 import { createEmbedder } from '../workers/evaluator/embedder';
 
 export interface IndexFolderOptions {
@@ -85,9 +86,13 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
   await mkdir(outDir, { recursive: true });
   await writeFile(join(outDir, PREBUILT_JSON), out.json);
   await writeFile(join(outDir, PREBUILT_VECTORS), out.vectors);
+  // The word index, tokenised here so visitors' browsers load it instead of building it.
+  const lexical = new LexicalIndex();
+  lexical.add(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
+  await writeFile(join(outDir, PREBUILT_LEXICAL), JSON.stringify(await lexical.snapshot()));
   // Written last: a visitor who sees the new version finds the files it names already in place.
   await writeFile(join(outDir, PREBUILT_VERSION), out.version);
-  return { documents: documents.length, passages: passages.length, refused, files: [PREBUILT_JSON, PREBUILT_VECTORS, PREBUILT_VERSION].map((f) => join(outDir, f)) };
+  return { documents: documents.length, passages: passages.length, refused, files: [PREBUILT_JSON, PREBUILT_VECTORS, PREBUILT_LEXICAL, PREBUILT_VERSION].map((f) => join(outDir, f)) };
 }
 
 function parseArgs(argv: string[]): { folder?: string; flags: Map<string, string> } {

@@ -57,6 +57,10 @@ const api: EvaluatorWorkerApi = {
     const vectors = await need().embedder.embed(texts);
     return Comlink.transfer(vectors, vectors.map((v) => v.buffer as ArrayBuffer));
   },
+  async embedQueries(texts) {
+    const vectors = await need().embedder.embedQueries(texts);
+    return Comlink.transfer(vectors, vectors.map((v) => v.buffer as ArrayBuffer));
+  },
   relevance: (query, texts) => need().reranker.score(query, texts),
   support: (pairs) => need().nli.support(pairs),
   dispose: disposeAll,

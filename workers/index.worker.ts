@@ -1,9 +1,9 @@
-// Hosts the vector index off the main thread (comlink). The flat index needs
+// Hosts the vector index and the lexical (BM25) index off the main thread (comlink). The flat index needs
 // nothing loaded; voy's wasm is fetched from our own origin only when selected.
 import * as Comlink from 'comlink';
 import { FlatIndex } from '../src/core/flat-index';
 import type { IndexKind, VectorIndex } from '../src/core/vector-index';
-import { IndexHost } from '../src/library/index-host';
+import { IndexHost, type HybridRequest, type LexicalDoc, type LexicalSnapshot } from '../src/library/index-host';
 import voyWasmUrl from 'voy-search/voy_search_bg.wasm?url';
 
 async function makeIndex(kind: IndexKind, dim: number): Promise<VectorIndex> {
@@ -36,6 +36,12 @@ const api = {
     return Comlink.transfer(bytes, [bytes.buffer]);
   },
   load: (bytes: Uint8Array) => host.load(bytes),
+  addText: (docs: LexicalDoc[]) => host.addText(docs),
+  hybrid: (req: HybridRequest) => host.hybrid(req),
+  lexicalSnapshot: () => host.lexicalSnapshot(),
+  loadLexical: (s: LexicalSnapshot) => host.loadLexical(s),
+  reconcileLexical: (ids: string[]) => host.reconcileLexical(ids),
+  lexicalSize: () => host.lexicalSize(),
 };
 
 export type IndexWorkerApi = typeof api;

@@ -1,6 +1,7 @@
 // State of one answer as the UI sees it, and the pure transitions on it: decode
 // events stream in, a finished tree is re-ranked on every weight change, and
 // the segments whose chosen candidate changed are remembered.
+import type { SearchMode } from '../core/fusion';
 import type { ScoredPassage, RelProbs } from '../core/ports';
 import type { AnswerTree, Candidate, DecodeEvent, DecodeResult, DecodeSettings, RankSettings, Ranking } from '../core/types';
 import type { CragChoice } from './settings';
@@ -24,7 +25,7 @@ export interface AnswerState {
   status: AnswerStatus;
   question: string;
   /** Decode settings the current tree was built with (null before the first run). */
-  usedSettings: (DecodeSettings & { corrective: boolean; crag?: CragChoice; temperature?: number }) | null;
+  usedSettings: (DecodeSettings & { corrective: boolean; crag?: CragChoice; temperature?: number; search?: SearchMode; rerank?: boolean }) | null;
   tree: AnswerTree | null;
   ranking: Ranking | null;
   /** Texts being written now, keyed by depth|parent|passage; removed once the candidate lands. */

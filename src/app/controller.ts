@@ -13,6 +13,7 @@ import {
   type AnswerState,
 } from './answer-state';
 import type { IndexKind } from '../core/vector-index';
+import type { RetrievalSettings } from '../core/hybrid';
 import type { CustomModel } from '../generator/catalogue';
 import { CUSTOM_MODEL_KEY } from './custom-model';
 import {
@@ -38,7 +39,8 @@ export type RerankFn = (tree: AnswerTree, rank: RankSettings) => Ranking;
 /** What the controller needs from the services; each may fail with a message the user reads. */
 export interface AnswerPorts {
   generator(): Promise<Generator>;
-  retriever(): Promise<Retriever>;
+  /** The library's retriever searching as the settings say (words, meaning or both; re-rank or not). */
+  retriever(settings?: RetrievalSettings): Promise<Retriever>;
   critic(): Promise<Critic | undefined>;
   /** Self-CRAG's corrector, built on the same generator, retriever and evaluator, with the user's CRAG settings. */
   corrector?(crag: CragChoice): Promise<Corrector>;
@@ -68,6 +70,8 @@ export interface Controller {
   /** Applies CRAG settings that can work; otherwise keeps the old ones and returns why not. */
   setCrag(crag: CragChoice): string | null;
   setIndexKind(kind: IndexKind): void;
+  /** Words, meaning or both, and the cross-encoder's re-rank: used by the next question. */
+  setRetrieval(r: RetrievalSettings): void;
   /** A catalogue id, or 'custom' for the stored custom model. */
   setModel(id: string): void;
   /** Stores a checked custom model and selects it. */
@@ -140,7 +144,7 @@ export function createController(opts: {
   };
 
   async function askEvidence(question: string, runId: number, signal: AbortSignal) {
-    const retriever = await opts.ports.retriever();
+    const retriever = await opts.ports.retriever(state.settings.retrieval);
     const passages = await retriever.retrieve(question, Math.max(5, state.settings.decode.passagesPerStep), signal);
     let rels: (RelProbs | null)[] = passages.map(() => null);
     try {
@@ -150,9 +154,11 @@ export function createController(opts: {
       if (isAbort(e)) throw e;
       // Relevance badges are a bonus here; the passages are still worth showing.
     }
-    const ranked = passages
-      .map((passage, i) => ({ passage, rel: rels[i] ?? null }))
-      .sort((a, b) => (b.rel ? b.rel.relevant : b.passage.score) - (a.rel ? a.rel.relevant : a.passage.score));
+    const pairs = passages.map((passage, i) => ({ passage, rel: rels[i] ?? null }));
+    // A re-ranked retrieval already ordered them (cross-encoder mixed with the first stage); otherwise relevance orders them.
+    const ranked = passages.some((p) => p.ranks?.rerank !== undefined)
+      ? pairs
+      : pairs.sort((a, b) => (b.rel ? b.rel.relevant : b.passage.score) - (a.rel ? a.rel.relevant : a.passage.score));
     if (state.answer.runId !== runId) return;
     setAnswer((a) => ({ ...a, status: 'done', evidence: { passages: ranked } }));
   }
@@ -165,7 +171,8 @@ export function createController(opts: {
     const { temperature } = state.settings;
     setAnswer((a) => {
       const started = startRun(a, question, decodeSettings, corrective, crag);
-      return { ...started, usedSettings: started.usedSettings && { ...started.usedSettings, temperature } };
+      const { search, rerank: rerankOn } = state.settings.retrieval;
+      return { ...started, usedSettings: started.usedSettings && { ...started.usedSettings, temperature, search, rerank: rerankOn } };
     });
     const runId = state.answer.runId;
     const current = () => state.answer.runId === runId;
@@ -200,7 +207,7 @@ export function createController(opts: {
     }
     try {
       const [retriever, critic, corrector] = await Promise.all([
-        opts.ports.retriever(),
+        opts.ports.retriever(state.settings.retrieval),
         opts.ports.critic().catch(() => undefined),
         corrective && opts.ports.corrector ? opts.ports.corrector(crag) : undefined,
       ]);
@@ -270,6 +277,9 @@ export function createController(opts: {
       persist({ ...state.settings, crag: { ...crag } });
       return null;
     },
+    setRetrieval(retrieval) {
+      persist({ ...state.settings, retrieval: { ...retrieval } });
+    },
     setIndexKind(indexKind) {
       persist({ ...state.settings, indexKind });
     },
@@ -301,7 +311,7 @@ export function createController(opts: {
     },
     pendingDecodeChanges() {
       const used = state.answer.usedSettings;
-      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, { ...state.settings.decode, corrective: state.settings.corrective, crag: state.settings.crag, temperature: state.settings.temperature }) : [];
+      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, { ...state.settings.decode, corrective: state.settings.corrective, crag: state.settings.crag, temperature: state.settings.temperature, search: state.settings.retrieval.search, rerank: state.settings.retrieval.rerank }) : [];
     },
   };
 }

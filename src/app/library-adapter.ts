@@ -2,6 +2,7 @@
 // list, progress bars per ingestion, and messages for refused files. The
 // library opens after first paint; until then the panel says so.
 import type { Embedder, Retriever } from '../core/ports';
+import type { RelevanceScorer, RetrievalSettings } from '../core/hybrid';
 import type { IndexKind } from '../core/vector-index';
 import type { Library, LibraryProgress } from '../library/library';
 import { emptyLibraryView, type LibraryActions, type LibraryJobView, type LibraryViewState } from './library-view';
@@ -18,6 +19,8 @@ export function connectLibrary(opts: {
   embedderId?: () => Promise<string | undefined>;
   /** The vector index to open the library with (read once, when it opens). */
   indexKind?: () => IndexKind;
+  /** The cross-encoder that re-ranks retrieved candidates (the evaluator's cached scorer). */
+  rerank?: RelevanceScorer;
 }) {
   let view: LibraryViewState = emptyLibraryView;
   const listeners = new Set<() => void>();
@@ -61,6 +64,7 @@ export function connectLibrary(opts: {
           indexKind: opts.indexKind?.(),
           embedder,
           embedderId: await opts.embedderId?.(),
+          ...(opts.rerank ? { rerank: opts.rerank } : {}),
           baseUrl: opts.baseURI,
           onProgress,
           // Another tab added or removed a document: show the same list here.
@@ -73,7 +77,7 @@ export function connectLibrary(opts: {
         opts.status.update('library', {
           state: 'ready',
           device: 'cpu',
-          reason: `${(await lib.indexKind()) === 'voy' ? 'voy k-d tree (WASM)' : 'flat exact search'} over normalised vectors, in its own worker`,
+          reason: `${(await lib.indexKind()) === 'voy' ? 'voy k-d tree (WASM)' : 'flat exact search'} over normalised vectors and a BM25 word index (MiniSearch), in their own worker`,
         });
         return lib;
       } catch (e) {
@@ -142,7 +146,10 @@ export function connectLibrary(opts: {
       },
       actions,
     },
-    retriever: async (): Promise<Retriever> => (await connection()).retriever,
+    retriever: async (settings?: RetrievalSettings): Promise<Retriever> => {
+      const lib = await connection();
+      return settings ? lib.retrieverWith(settings) : lib.retriever;
+    },
     connection,
     start() {
       void refresh().catch(() => undefined);

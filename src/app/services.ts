@@ -12,6 +12,7 @@ import { evaluatorInput } from './model-config';
 import { createStatusStore, type Progress } from './status';
 import type { IndexKind } from '../core/vector-index';
 import type { CragChoice } from './settings';
+import type { RetrievalSettings } from '../core/hybrid';
 import { checkWebGpu } from './webgpu';
 import { DEFAULT_MODEL_ID, type ModelChoice } from '../generator/catalogue';
 import { choiceKey } from './custom-model';
@@ -21,7 +22,7 @@ import { createStore, engineInput, type EngineChoice, type EngineState, type Eng
 export interface Services extends AppServices {
   evaluator(): Promise<Evaluator>;
   generator(): Promise<GeneratorHandle & Writer>;
-  retriever(): Promise<Retriever>;
+  retriever(settings?: RetrievalSettings): Promise<Retriever>;
   /** The library facade itself (documents, passages), once open. */
   libraryConnection(): Promise<LibraryConnection>;
 }
@@ -243,6 +244,7 @@ export function createServices(search: string, baseURI: string): Services {
     status,
     baseURI,
     embedder: async () => (await evaluator()).embedder,
+    rerank: async (query, texts, signal) => (await evaluator()).relevanceScores(query, texts, signal),
     embedderId: async () => {
       await evaluator();
       return embedderId;

@@ -7,6 +7,8 @@ import type { CritiqueSource } from '../core/ports';
 import { FINAL_PICKS } from '../core/settings';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../core/types';
 import type { IndexKind } from '../core/vector-index';
+import type { SearchMode } from '../core/fusion';
+import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../core/hybrid';
 import { CATALOGUE, DEFAULT_MODEL_ID, type CustomModel } from '../generator/catalogue';
 import { CUSTOM_MODEL_KEY, sanitizeCustomModel } from './custom-model';
 
@@ -23,6 +25,8 @@ export interface AppSettings {
   crag: CragChoice;
   /** The library's vector index; the library opens with it, so a change takes effect on reload. */
   indexKind: IndexKind;
+  /** How passages are found: words (BM25), meaning (embeddings) or both fused; and whether the cross-encoder re-ranks them. */
+  retrieval: RetrievalSettings;
   /** Catalogue id of the generator model, or 'custom' for `customModel`. */
   model: string;
   /** The user's own compiled model, kept even while a catalogue model is chosen. */
@@ -33,7 +37,7 @@ export interface AppSettings {
 }
 
 /** What a new decode depends on: the core's decode settings plus the corrective switch. */
-export type DecodeKey = keyof DecodeSettings | 'corrective' | 'temperature' | CragKey;
+export type DecodeKey = keyof DecodeSettings | 'corrective' | 'temperature' | 'search' | 'rerank' | CragKey;
 export type CragKey = `crag.${keyof CragChoice}`;
 
 export const SETTINGS_KEY = 'selfrag.settings';
@@ -59,6 +63,7 @@ const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 const MODELS: readonly string[] = CATALOGUE.map((m) => m.id);
 const NO_EVIDENCE: readonly NoEvidencePolicy[] = ['answer-without-retrieval', 'abstain'];
 const INDEX_KINDS: readonly IndexKind[] = ['flat', 'voy'];
+export const SEARCH_MODES: readonly SearchMode[] = ['words', 'meaning', 'both'];
 
 export function defaultCrag(): CragChoice {
   const { upper, lower, stripThreshold, noEvidence, externalEnabled, stripPool, sentencesPerStrip } = DEFAULT_CRAG_SETTINGS;
@@ -80,6 +85,7 @@ export function defaultSettings(): AppSettings {
     corrective: false,
     crag: defaultCrag(),
     indexKind: 'flat',
+    retrieval: { ...DEFAULT_RETRIEVAL },
     model: DEFAULT_MODEL_ID,
     customModel: null,
     temperature: 0,
@@ -118,6 +124,7 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
   const bd = base.decode;
   const bw = base.rank.weights;
   const c = obj(r.crag);
+  const ret = obj(r.retrieval);
   const bc = base.crag;
   let crag: CragChoice = {
     upper: num(c.upper, bc.upper, RANGES.cragThreshold),
@@ -158,6 +165,7 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
     corrective: bool(r.corrective, base.corrective),
     crag,
     indexKind: oneOf(r.indexKind, INDEX_KINDS, base.indexKind),
+    retrieval: { search: oneOf(ret.search, SEARCH_MODES, base.retrieval.search), rerank: bool(ret.rerank, base.retrieval.rerank) },
     model,
     customModel,
     temperature: num(r.temperature, base.temperature, RANGES.temperature),
@@ -194,10 +202,9 @@ export function saveSettings(storage: Pick<Storage, 'setItem'> | undefined, sett
 }
 
 /** Which decode settings differ, for the "needs a new decode" offer. */
-export function decodeChanges(
-  used: DecodeSettings & { corrective?: boolean; crag?: CragChoice; temperature?: number },
-  now: DecodeSettings & { corrective?: boolean; crag?: CragChoice; temperature?: number },
-): DecodeKey[] {
+type UsedSettings = DecodeSettings & { corrective?: boolean; crag?: CragChoice; temperature?: number; search?: SearchMode; rerank?: boolean };
+
+export function decodeChanges(used: UsedSettings, now: UsedSettings): DecodeKey[] {
   const { crag: usedCrag, ...usedFlat } = used;
   const { crag: nowCrag, ...nowFlat } = now;
   const keys = (Object.keys(nowFlat) as (keyof typeof nowFlat)[]).filter((key) => usedFlat[key] !== nowFlat[key]);

@@ -44,6 +44,8 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
   }
   const hard = p.get('hard');
   const pick = p.get('pick');
+  const searchMode = p.get('search');
+  const rerank = p.get('rerank');
   const cragOn = p.get('crag');
   const raw = {
     decode: { ...base.decode, ...decode },
@@ -51,6 +53,7 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
     corrective: cragOn ?? base.corrective,
     crag: { ...base.crag, ...crag, externalEnabled: base.crag.externalEnabled },
     indexKind: base.indexKind,
+    retrieval: { search: searchMode ?? base.retrieval.search, rerank: rerank ?? base.retrieval.rerank },
     model: base.model,
     theme: base.theme,
   };
@@ -73,6 +76,8 @@ export function writeUrlState(search: string, question: string | null, s: AppSet
   p.set('hard', s.rank.hardConstraints ? '1' : '0');
   p.set('pick', s.rank.finalPick ?? 'any-finished');
   p.set('crag', s.corrective ? '1' : '0');
+  p.set('search', s.retrieval.search);
+  p.set('rerank', s.retrieval.rerank ? '1' : '0');
   for (const [key, param] of Object.entries(CRAG_PARAMS)) {
     const v = s.crag[key as keyof typeof CRAG_PARAMS];
     p.set(param, key === 'noEvidence' ? NO_EVIDENCE_PARAM[v as keyof typeof NO_EVIDENCE_PARAM] : String(v));

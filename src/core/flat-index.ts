@@ -98,6 +98,17 @@ export class FlatIndex implements VectorIndex {
     return top.hits();
   }
 
+  cosine(query: Float32Array, id: string): number | undefined {
+    const r = this.rows.get(id);
+    if (r === undefined) return undefined;
+    // Read in place: no copy of the row.
+    const data = this.kernel.data;
+    const at = r * this.dim;
+    let s = 0;
+    for (let j = 0; j < this.dim; j++) s += data[at + j]! * query[j]!;
+    return s;
+  }
+
   /** The row of one id (a copy), for scoring hits an approximate index returns. */
   vector(id: string): Float32Array | undefined {
     const r = this.rows.get(id);

@@ -18,8 +18,21 @@ export interface Passage {
 }
 
 export interface ScoredPassage extends Passage {
-  /** Retrieval similarity (cosine for normalised vectors), higher is closer. */
+  /**
+   * Retrieval score, higher is closer: when re-ranked, the cross-encoder's probability mixed with
+   * the first stage's score; else the fused score (both), BM25 / ideal (words) or cosine (meaning).
+   */
   score: number;
+  /** Where the hybrid retriever found it, for the why-panel; absent from other retrievers. */
+  ranks?: PassageRanks;
+}
+
+/** A passage's place in each stage of hybrid retrieval (ranks are 1-based; absent when that list missed it or the stage did not run). */
+export interface PassageRanks {
+  lexical?: number;
+  dense?: number;
+  /** The cross-encoder's relevance probability, when the candidates were re-ranked. */
+  rerank?: number;
 }
 
 export interface Retriever {
@@ -109,8 +122,10 @@ export interface Critic {
 }
 
 export interface Embedder {
-  /** Unit-length embeddings, one per text. */
+  /** Unit-length embeddings, one per text (passages: the model's passage prefix, if any, is applied). */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /** Embeddings of search queries, for models that embed queries differently (e5 "query: ", bge's instruction); `embed` otherwise. */
+  embedQueries?(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
 /** CRAG's three actions on a retrieval (see the CRAG paper). */

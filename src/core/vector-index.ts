@@ -20,6 +20,8 @@ export interface VectorIndex {
   clear(): void;
   /** The k nearest by cosine, best first. */
   search(query: Float32Array, k: number): VectorHit[];
+  /** Cosine of a unit query with one stored passage (one the nearest-neighbour list did not reach); undefined if absent. */
+  cosine(query: Float32Array, id: string): number | undefined;
   /** The bytes of `encodeVectors` for everything in the index. */
   serialize(): Uint8Array;
 }

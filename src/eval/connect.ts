@@ -1,5 +1,6 @@
 import { evaluatorModelIds } from '../app/evaluator-models';
 import type { Services } from '../app/services';
+import { loadSettings } from '../app/settings';
 import type { ExternalSearch } from '../core/ports';
 import type { RagasPorts } from '../core/ragas/evaluate';
 import type { EvalPorts } from './run';
@@ -9,7 +10,9 @@ import type { EvalPorts } from './run';
  * the models and library the user has loaded.
  */
 export async function evalPorts(services: Services, opts: { external?: ExternalSearch } = {}): Promise<EvalPorts> {
-  const [generator, retriever, evaluator] = await Promise.all([services.generator(), services.retriever(), services.evaluator()]);
+  // The user's retrieval setting (words / meaning / both, re-rank), as on the answer page.
+  const { retrieval } = loadSettings(globalThis.localStorage);
+  const [generator, retriever, evaluator] = await Promise.all([services.generator(), services.retriever(retrieval), services.evaluator()]);
   const generatorName = generator.modelId ?? services.status.get().generator.models[0] ?? 'generator';
   // The same resolution the services used to start the evaluator, so the names are the models that ran.
   const config = evaluatorModelIds(location.search, document.baseURI);

@@ -72,7 +72,7 @@ export async function runEvaluation(items: readonly EvalItem[], ports: EvalPorts
   const records: QuestionRecord[] = [];
   const total = items.length * opts.configs.length;
   for (const item of items) {
-    const retriever = item.documents ? documentRetriever({ ...item, documents: item.documents }, ports.embedder) : ports.retriever;
+    const retriever = item.documents ? documentRetriever({ ...item, documents: item.documents }, ports.embedder, { rerank: ports.relevanceScores }) : ports.retriever;
     for (const configId of opts.configs) {
       if (opts.signal?.aborted) return records;
       const record = await runOne(item, configId, retriever, ports, opts, now);

@@ -17,6 +17,7 @@ import type {
   SourceReport,
 } from './config';
 import { abortable } from './abortable';
+import { cachedScorer, type CachedScorer } from '../core/relevance-cache';
 import { withFallback, type FallbackModel } from './fallback';
 import { resolveModelSource } from './pack';
 import type { EvaluatorWorkerApi } from './protocol';
@@ -34,7 +35,7 @@ export interface Evaluator {
   /** Where the models come from (source 'auto' resolved: local pack or hub) and why. */
   source: SourceReport;
   /** Relevance probability (sigmoid of the cross-encoder logit) of each text to the query; CRAG's retrieval evaluator. */
-  relevanceScores(query: string, texts: string[], signal?: AbortSignal): Promise<number[]>;
+  relevanceScores: CachedScorer;
   /** Load models before their first use (all three by default), reporting progress. */
   preload(roles?: EvaluatorModelRole[]): Promise<void>;
   dispose(): void;
@@ -137,8 +138,10 @@ export async function createEvaluator(
   };
   const models = { embedder: model('embedder'), reranker: model('reranker'), nli: model('nli') };
 
-  const relevanceScores = (query: string, texts: string[], signal?: AbortSignal) =>
-    texts.length === 0 ? Promise.resolve([]) : abortable(() => models.reranker.run((m) => m.call((a) => a.relevance(query, texts))), signal);
+  // One memory of (query, passage) scores for the retriever's re-rank, ISREL and CRAG: no pair is scored twice.
+  const relevanceScores = cachedScorer((query: string, texts: string[], signal?: AbortSignal) =>
+    texts.length === 0 ? Promise.resolve([]) : abortable(() => models.reranker.run((m) => m.call((a) => a.relevance(query, texts))), signal),
+  );
 
   const critic: Critic = {
     async relevance(question: string, passages: Passage[], signal?: AbortSignal): Promise<RelProbs[]> {
@@ -155,6 +158,8 @@ export async function createEvaluator(
   const embedder: Embedder = {
     embed: (texts, signal) =>
       texts.length === 0 ? Promise.resolve([]) : abortable(() => models.embedder.run((m) => m.call((a) => a.embed(texts))), signal),
+    embedQueries: (texts, signal) =>
+      texts.length === 0 ? Promise.resolve([]) : abortable(() => models.embedder.run((m) => m.call((a) => a.embedQueries(texts))), signal),
   };
 
   return {

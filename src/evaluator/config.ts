@@ -140,3 +140,28 @@ export function resolveEvaluatorConfig(input: EvaluatorConfigInput, baseURI: str
     localModelPath: input.localModelPath ?? new URL(LOCAL_MODELS_DIR, base).pathname,
   };
 }
+
+/** What an embedder wants in front of a search query and of a passage (most want nothing). */
+export interface EmbedderPrefixes {
+  query: string;
+  passage: string;
+}
+
+export const BGE_EN_QUERY = 'Represent this sentence for searching relevant passages: ';
+export const BGE_ZH_QUERY = '为这个句子生成表示以用于检索相关文章：';
+
+/**
+ * Read from the model's name, as each family's model card prescribes: e5 was trained with
+ * "query: " / "passage: " on every input; bge v1/v1.5 with an instruction on short queries
+ * only (bge-m3 needs none); nomic-embed with task prefixes. Vectors made without them are
+ * measurably worse, and vectors made with another family's are wrong.
+ */
+export function embedderPrefixes(modelId: string): EmbedderPrefixes {
+  const name = modelId.toLowerCase().split('/').pop() ?? '';
+  if (/(^|[-_])e5([-_]|$)/.test(name)) return { query: 'query: ', passage: 'passage: ' };
+  if (name.startsWith('bge-') && !name.startsWith('bge-m3') && !name.includes('reranker')) {
+    return { query: /-zh/.test(name) ? BGE_ZH_QUERY : BGE_EN_QUERY, passage: '' };
+  }
+  if (name.startsWith('nomic-embed-text')) return { query: 'search_query: ', passage: 'search_document: ' };
+  return { query: '', passage: '' };
+}

@@ -14,7 +14,10 @@ export interface EvaluatorWorkerApi {
   /** Picks the device and configures transformers.js; models load lazily on first use or via `load`. */
   init(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback): Promise<DeviceReport>;
   load(roles: EvaluatorModelRole[]): Promise<void>;
+  /** Passages (the model's passage prefix applied). */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /** Search queries (the model's query prefix applied). */
+  embedQueries(texts: string[]): Promise<Float32Array[]>;
   /** Sigmoid of the cross-encoder's logit, per text. */
   relevance(query: string, texts: string[]): Promise<number[]>;
   support(pairs: SupportPair[]): Promise<SupProbs[]>;

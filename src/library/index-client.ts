@@ -30,6 +30,12 @@ export async function createIndexClient(kind: IndexKind = DEFAULT_INDEX_KIND): P
     clear: () => remote.clear(),
     serialize: () => remote.serialize(),
     load: (bytes) => remote.load(bytes),
+    addText: (docs) => remote.addText(docs),
+    hybrid: (req) => remote.hybrid(req),
+    lexicalSnapshot: () => remote.lexicalSnapshot(),
+    loadLexical: (s) => remote.loadLexical(s),
+    reconcileLexical: (ids) => remote.reconcileLexical(ids),
+    lexicalSize: () => remote.lexicalSize(),
     terminate: () => {
       remote[Comlink.releaseProxy]();
       worker.terminate();

@@ -1,19 +1,51 @@
-// The async face of a VectorIndex, the same whether it runs in the index worker
-// or in-process (tests, Node). The index is created on the first add, when the
-// embedding dimension becomes known.
-import { decodeVectors, type IndexKind, type VectorHit, type VectorIndex } from '../core/vector-index';
+// The async face of the library's two indexes, the same whether they run in the index
+// worker or in-process (tests, Node): the vector index and, beside it, the lexical (BM25)
+// index. The vector index is created on the first add, when the embedding dimension
+// becomes known; the lexical one always exists.
+import { DEFAULT_FUSION, fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../core/fusion';
+import { decodeVectors, normalise, type IndexKind, type VectorHit, type VectorIndex } from '../core/vector-index';
+import { LexicalIndex, type LexicalDoc, type LexicalSnapshot } from '../../workers/index/lexical-index';
+
+export type { LexicalDoc, LexicalSnapshot };
+
+/** One search of the hybrid retriever: either list or both, fused in the worker (one round trip). */
+export interface HybridRequest {
+  /** The question's unit embedding; null in 'words' mode, where nothing is embedded. */
+  vector: Float32Array | null;
+  /** The question's text, for BM25. */
+  text: string;
+  mode: SearchMode;
+  /** How many fused candidates to return. */
+  limit: number;
+  fusion?: FusionMethod;
+}
+
+/** Each list is read this deep before fusing, so a passage ranked low in one list can still be lifted by the other. */
+export const FUSION_DEPTH = 50;
 
 export interface IndexHandle {
   kind(): Promise<IndexKind>;
   add(ids: string[], vectors: Float32Array[]): Promise<void>;
+  /** Removes from both indexes. */
   remove(ids: string[]): Promise<number>;
   search(query: Float32Array, k: number): Promise<VectorHit[]>;
   size(): Promise<number>;
   dim(): Promise<number | undefined>;
+  /** Empties both indexes. */
   clear(): Promise<void>;
   serialize(): Promise<Uint8Array>;
   /** Replaces the contents with a serialised index (any kind's bytes). */
   load(bytes: Uint8Array): Promise<void>;
+  /** Adds passages to the lexical index (ids already there are skipped: ids are content-addressed). */
+  addText(docs: LexicalDoc[]): Promise<number>;
+  hybrid(req: HybridRequest): Promise<FusedHit[]>;
+  /** The lexical index to persist, or null when nothing changed since the last snapshot or load. */
+  lexicalSnapshot(): Promise<LexicalSnapshot | null>;
+  /** Replaces the lexical index with a snapshot; false (and left empty) when the snapshot is from another tokenizer or format. */
+  loadLexical(s: LexicalSnapshot): Promise<boolean>;
+  /** Brings the lexical index in line with the library: drops ids not in `ids`, returns the ids it lacks. */
+  reconcileLexical(ids: string[]): Promise<string[]>;
+  lexicalSize(): Promise<number>;
   /** Releases a worker, if the index runs in one. */
   terminate?(): void;
 }
@@ -22,6 +54,7 @@ export type IndexFactory = (kind: IndexKind, dim: number) => Promise<VectorIndex
 
 export class IndexHost implements IndexHandle {
   private index: VectorIndex | null = null;
+  private lexical = new LexicalIndex();
 
   constructor(
     private readonly selected: IndexKind,
@@ -48,6 +81,7 @@ export class IndexHost implements IndexHandle {
   }
 
   async remove(ids: string[]): Promise<number> {
+    this.lexical.remove(ids);
     return this.index?.remove(ids) ?? 0;
   }
 
@@ -65,6 +99,7 @@ export class IndexHost implements IndexHandle {
 
   async clear(): Promise<void> {
     this.index?.clear();
+    this.lexical.clear();
   }
 
   async serialize(): Promise<Uint8Array> {
@@ -78,4 +113,44 @@ export class IndexHost implements IndexHandle {
     fresh.add(ids, ids.map((_, i) => data.subarray(i * dim, (i + 1) * dim)));
     this.index = fresh;
   }
+
+  async addText(docs: LexicalDoc[]): Promise<number> {
+    return this.lexical.add(docs);
+  }
+
+  async hybrid(req: HybridRequest): Promise<FusedHit[]> {
+    return hybridSearch(req, this.index, this.lexical);
+  }
+
+  async lexicalSnapshot(): Promise<LexicalSnapshot | null> {
+    return this.lexical.isDirty() ? this.lexical.snapshot() : null;
+  }
+
+  async loadLexical(s: LexicalSnapshot): Promise<boolean> {
+    const loaded = LexicalIndex.fromSnapshot(s);
+    this.lexical = loaded ?? new LexicalIndex();
+    return loaded !== null;
+  }
+
+  async reconcileLexical(ids: string[]): Promise<string[]> {
+    this.lexical.retain(new Set(ids));
+    return this.lexical.missing(ids);
+  }
+
+  async lexicalSize(): Promise<number> {
+    return this.lexical.size();
+  }
+}
+
+/** Both searches (or one) and their fusion; shared by the host and the bench. */
+export function hybridSearch(req: HybridRequest, dense: Pick<VectorIndex, 'search' | 'cosine'> | null, lexical: Pick<LexicalIndex, 'search'>): FusedHit[] {
+  const { mode, limit } = req;
+  if (limit <= 0) return [];
+  if (mode === 'words') return single(lexical.search(req.text, limit), 'lexical', limit);
+  if (!req.vector) throw new Error(`search mode '${mode}' needs the question's embedding`);
+  if (mode === 'meaning') return single(dense?.search(req.vector, limit) ?? [], 'dense', limit);
+  const depth = Math.max(limit, FUSION_DEPTH);
+  const q = normalise(req.vector, req.vector.length);
+  const denseScoreOf = (id: string) => dense?.cosine(q, id);
+  return fuse(lexical.search(req.text, depth), dense?.search(q, depth) ?? [], { limit, method: req.fusion ?? DEFAULT_FUSION, denseScoreOf });
 }

@@ -4,7 +4,8 @@
 import type { ChunkOptions } from '../core/chunk';
 import type { Embedder, Passage, Retriever, ScoredPassage } from '../core/ports';
 import { normalise, type IndexKind } from '../core/vector-index';
-import { embedPassages, prepareFile, type PreparedDocument } from './ingest';
+import { DEFAULT_RETRIEVAL, hybridRetrieve, type RelevanceScorer, type RetrievalSettings } from '../core/hybrid';
+import { embedPassages, embeddingText, prepareFile, type PreparedDocument } from './ingest';
 import type { IndexHandle } from './index-host';
 import { RefusedFile, type PdfLoader, type RawFile } from './parse';
 import { fetchPrebuiltVersion, loadPrebuilt, PREBUILT_DIR, sameModel, type PrebuiltLibrary } from './prebuilt';
@@ -49,6 +50,8 @@ export interface LibraryOptions {
   onProgress?: (p: LibraryProgress) => void;
   /** Another tab (or window) added or removed a document; this library's index already follows. */
   onExternalChange?: () => void;
+  /** The cross-encoder, for re-ranking retrieved candidates (see core/hybrid.ts). */
+  rerank?: RelevanceScorer;
 }
 
 /** A browser File or the same thing from Node (name, type, bytes). */
@@ -67,6 +70,7 @@ function isQuotaError(e: unknown): boolean {
   return typeof e === 'object' && e !== null && 'name' in e && (e as { name: unknown }).name === 'QuotaExceededError';
 }
 
+const LEXICAL_UNSAVED = 'The word index could not be saved (it is rebuilt next time)';
 const SEEDED = 'seeded';
 const PREBUILT_AT = 'prebuiltCreatedAt';
 const EMBEDDER = 'embedder';
@@ -85,7 +89,12 @@ export class Library {
     private readonly store: LibraryStore,
     private readonly opts: LibraryOptions,
   ) {
-    this.retriever = { retrieve: (q, k, signal) => this.retrieve(q, k, signal) };
+    this.retriever = this.retrieverWith(DEFAULT_RETRIEVAL);
+  }
+
+  /** A Retriever searching words, meaning or both, with or without the cross-encoder's re-rank. */
+  retrieverWith(settings: RetrievalSettings): Retriever {
+    return { retrieve: (q, k, signal) => this.retrieve(q, k, signal, settings) };
   }
 
   /** Opens the library, rebuilds the index from IndexedDB and seeds a first visit. */
@@ -118,6 +127,7 @@ export class Library {
       this.passageIds.set(v.docId, v.ids);
       await this.opts.index.add(v.ids, rowsOf(v));
     }
+    await this.openLexical();
     if (!(this.opts.seed ?? true)) return;
     if (!(await this.store.getMeta<boolean>(SEEDED))) {
       try {
@@ -138,8 +148,14 @@ export class Library {
   /** Mutations run one at a time, so the store and the index never disagree. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => undefined);
+    // Whatever changed, the lexical index is persisted before the next mutation starts (not before this one's caller hears back).
+    this.queue = run.catch(() => undefined).then(() => this.saveLexical());
     return run;
+  }
+
+  /** Resolves once every mutation so far, and the saving of the word index after it, is done. */
+  async idle(): Promise<void> {
+    await this.queue;
   }
 
   async addFiles(files: FileLike[], opts: { signal?: AbortSignal } = {}): Promise<AddResult> {
@@ -189,19 +205,51 @@ export class Library {
     this.opts.index.terminate?.();
   }
 
-  private async retrieve(query: string, k: number, signal?: AbortSignal): Promise<ScoredPassage[]> {
-    if (!query.trim() || k <= 0) return [];
-    const [vector] = await this.opts.embedder.embed([query], signal);
-    if (!vector) throw new Error('the embedder returned no vector for the question');
-    signal?.throwIfAborted();
-    const hits = await this.opts.index.search(normalise(vector, vector.length), k);
-    const passages = await this.store.getPassages(hits.map((h) => h.id));
-    const out: ScoredPassage[] = [];
-    hits.forEach((h, i) => {
-      const p = passages[i];
-      if (p) out.push({ ...p, score: h.score });
-    });
-    return out;
+  private retrieve(query: string, k: number, signal: AbortSignal | undefined, settings: RetrievalSettings): Promise<ScoredPassage[]> {
+    const embedder = this.opts.embedder;
+    return hybridRetrieve(
+      {
+        embedQuery: async (q, sig) => {
+          const [vector] = await (embedder.embedQueries ?? embedder.embed).call(embedder, [q], sig);
+          if (!vector) throw new Error('the embedder returned no vector for the question');
+          return normalise(vector, vector.length);
+        },
+        search: (req) => this.opts.index.hybrid(req),
+        passages: (ids) => this.store.getPassages(ids),
+        ...(this.opts.rerank ? { rerank: this.opts.rerank } : {}),
+      },
+      query,
+      k,
+      settings,
+      signal,
+    );
+  }
+
+  /**
+   * Loads the persisted lexical index and brings it in line with the stored passages: only
+   * passages it lacks are tokenised (none, normally), and passages gone from the library are
+   * dropped. A snapshot from another tokenizer version is rebuilt once.
+   */
+  private async openLexical(): Promise<void> {
+    const index = this.opts.index;
+    const snap = await this.store.getLexical();
+    if (snap) await index.loadLexical(snap).catch(() => false);
+    const ids = [...this.passageIds.values()].flat();
+    const missing = await index.reconcileLexical(ids);
+    for (let i = 0; i < missing.length; i += 512) {
+      const batch = (await this.store.getPassages(missing.slice(i, i + 512))).filter((p): p is Passage => !!p);
+      await index.addText(batch.map((p) => ({ id: p.id, text: embeddingText(p) })));
+    }
+  }
+
+  private async saveLexical(): Promise<void> {
+    try {
+      const snap = await this.opts.index.lexicalSnapshot();
+      if (snap) await this.store.putLexical(snap);
+    } catch (e) {
+      // The index in memory still serves; the next start-up reconciles what was not saved.
+      if (!this.warnings.some((w) => w.startsWith(LEXICAL_UNSAVED))) this.warnings.push(`${LEXICAL_UNSAVED}: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   private async ingestBatch(files: FileLike[], origin: StoredDocument['origin'], signal?: AbortSignal, title?: string): Promise<AddResult> {
@@ -276,6 +324,7 @@ export class Library {
     await this.opts.index.remove(this.passageIds.get(id) ?? []);
     const ids = passages.map((p) => p.id);
     await this.opts.index.add(ids, vectors);
+    await this.opts.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
     this.passageIds.set(id, ids);
     this.channel?.postMessage({ docId: id });
     const { text: _text, ...listed } = doc;
@@ -289,6 +338,8 @@ export class Library {
     this.passageIds.delete(docId);
     if (v) {
       await this.opts.index.add(v.ids, rowsOf(v));
+      const passages = (await this.store.getPassages(v.ids)).filter((p): p is Passage => !!p);
+      await this.opts.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
       this.passageIds.set(docId, v.ids);
     }
   }
@@ -343,6 +394,11 @@ export class Library {
   }
 
   private async importPrebuilt(lib: PrebuiltLibrary): Promise<void> {
+    // The site's word index, tokenised at build time: loaded whole into an empty index, so the
+    // passages below are found already indexed and nothing is tokenised in the browser.
+    if (lib.lexical && (await this.opts.index.lexicalSize()) === 0 && (await this.opts.index.loadLexical(lib.lexical))) {
+      await this.store.putLexical(lib.lexical);
+    }
     const reuse = !this.opts.embedderId || !lib.model || sameModel(lib.model, this.opts.embedderId);
     for (const [fileIndex, d] of lib.documents.entries()) {
       const passages = lib.passages.filter((p) => p.docId === d.id);

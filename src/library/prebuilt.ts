@@ -5,11 +5,14 @@
 import type { Passage } from '../core/ports';
 import { decodeVectors, encodeVectors } from '../core/vector-index';
 import type { ParsedDocument } from './parse';
+import type { LexicalSnapshot } from '../../workers/index/lexical-index';
 
 export const PREBUILT_DIR = 'index/';
 export const PREBUILT_JSON = 'library.json';
 export const PREBUILT_VECTORS = 'vectors.bin';
 export const PREBUILT_VERSION = 'version.json';
+/** Optional: the lexical index, tokenised at build time (a site built before it existed still loads). */
+export const PREBUILT_LEXICAL = 'lexical.json';
 const FORMAT = 'selfrag-library';
 const VERSION = 1;
 
@@ -41,6 +44,7 @@ export interface PrebuiltLibrary {
   documents: PrebuiltDocument[];
   passages: Passage[];
   vectors: Map<string, Float32Array>;
+  lexical?: LexicalSnapshot;
 }
 
 export function encodePrebuilt(input: {
@@ -94,7 +98,21 @@ export async function loadPrebuilt(dirUrl: string, fetchFn: typeof fetch): Promi
   if (!text.trimStart().startsWith('{')) return null;
   const bin = await fetchFn(new URL(PREBUILT_VECTORS, dir).href);
   if (!bin.ok) throw new Error(`pre-built index: ${PREBUILT_JSON} found but ${PREBUILT_VECTORS} is missing (${bin.status})`);
-  return decodePrebuilt(text, new Uint8Array(await bin.arrayBuffer()));
+  const lib = decodePrebuilt(text, new Uint8Array(await bin.arrayBuffer()));
+  const lexical = await fetchLexical(new URL(PREBUILT_LEXICAL, dir).href, fetchFn);
+  return lexical ? { ...lib, lexical } : lib;
+}
+
+/** The word index is an optimisation: absent or unreadable, the library tokenises the passages itself. */
+async function fetchLexical(url: string, fetchFn: typeof fetch): Promise<LexicalSnapshot | undefined> {
+  const res = await fetchFn(url).catch(() => null);
+  if (!res?.ok) return undefined;
+  try {
+    const v = (await res.json()) as Partial<LexicalSnapshot>;
+    return typeof v.json === 'string' && typeof v.format === 'string' && typeof v.tokenizer === 'number' ? (v as LexicalSnapshot) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The `createdAt` of the index the site ships now, or null when it ships none. */

@@ -4,6 +4,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Passage } from '../core/ports';
 import type { DocFormat } from './parse';
+import type { LexicalSnapshot } from '../../workers/index/lexical-index';
 
 export interface StoredDocument {
   id: string;
@@ -38,6 +39,7 @@ interface LibrarySchema extends DBSchema {
 }
 
 export const DEFAULT_DB_NAME = 'selfrag-library';
+const LEXICAL_KEY = 'lexicalIndex';
 
 export class LibraryStore {
   private constructor(private readonly db: IDBPDatabase<LibrarySchema>) {}
@@ -129,6 +131,16 @@ export class LibraryStore {
 
   async allVectors(): Promise<DocumentVectors[]> {
     return this.db.getAll('vectors');
+  }
+
+  /** The lexical index's snapshot (in `meta`, so the schema is unchanged). */
+  async getLexical(): Promise<LexicalSnapshot | undefined> {
+    const v = await this.getMeta<LexicalSnapshot>(LEXICAL_KEY);
+    return v && typeof v === 'object' && typeof v.json === 'string' ? v : undefined;
+  }
+
+  async putLexical(s: LexicalSnapshot): Promise<void> {
+    await this.setMeta(LEXICAL_KEY, s);
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {

@@ -134,6 +134,8 @@ export function App(props: { controller: Controller; services: AppServices; init
             indexKind={state.settings.indexKind}
             indexKindInUse={services.indexKindInUse()}
             onIndexKind={controller.setIndexKind}
+            retrieval={state.settings.retrieval}
+            onRetrieval={controller.setRetrieval}
             onReload={() => location.reload()}
             onReset={controller.resetSettings}
           />

@@ -3,6 +3,7 @@
 import type { AnswerState } from '../app/answer-state';
 import { relCritique } from '../app/critique';
 import { RelBadge } from './Badges';
+import { PassageRanks } from './PassageRanks';
 
 export function EvidenceView({ answer }: { answer: AnswerState }) {
   const ev = answer.evidence;
@@ -32,7 +33,7 @@ export function EvidenceView({ answer }: { answer: AnswerState }) {
               </p>
               <div className="segment-meta">
                 {critique && <RelBadge rel={critique} />}
-                <span className="muted">similarity {passage.score.toFixed(2)}</span>
+                {passage.ranks ? <PassageRanks ranks={passage.ranks} /> : <span className="muted">similarity {passage.score.toFixed(2)}</span>}
               </div>
             </li>
             );

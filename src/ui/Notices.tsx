@@ -6,6 +6,8 @@ import type { DecodeKey } from '../app/settings';
 const SETTING_NAMES: Record<DecodeKey, string> = {
   corrective: 'corrective retrieval',
   temperature: 'temperature',
+  search: 'how passages are found',
+  rerank: 'the cross-encoder re-rank',
   mode: 'retrieval mode',
   threshold: 'threshold δ',
   beamWidth: 'beam width',

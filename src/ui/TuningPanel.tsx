@@ -4,10 +4,18 @@ import type { CritiqueSource } from '../core/ports';
 import type { DecodeSettings, FinalPick, RankSettings, RetrievalMode } from '../core/types';
 import type { IndexKind } from '../core/vector-index';
 import { RANGES, type CragChoice } from '../app/settings';
+import type { SearchMode } from '../core/fusion';
+import type { RetrievalSettings } from '../core/hybrid';
 import { CragSettingsFields } from './CragSettingsFields';
 import { IndexSetting } from './IndexSetting';
 import { RadioGroup } from './RadioGroup';
 import { Slider } from './Slider';
+
+const SEARCH: { value: SearchMode; label: string }[] = [
+  { value: 'both', label: 'Words and meaning (default)' },
+  { value: 'meaning', label: 'Meaning only (embeddings)' },
+  { value: 'words', label: 'Words only (BM25)' },
+];
 
 const SOURCES: { value: CritiqueSource; label: string }[] = [
   { value: 'generator', label: "Generator's own tokens" },
@@ -35,6 +43,8 @@ export function TuningPanel(props: {
   indexKind: IndexKind;
   indexKindInUse: IndexKind;
   onIndexKind: (k: IndexKind) => void;
+  retrieval: RetrievalSettings;
+  onRetrieval: (r: RetrievalSettings) => void;
   onReload: () => void;
   onReset: () => void;
 }) {
@@ -97,6 +107,22 @@ export function TuningPanel(props: {
           testId="threshold"
           hint="Retrieve when p(Retrieval) is above δ."
         />
+        <RadioGroup
+          legend="Find passages by"
+          options={SEARCH}
+          value={props.retrieval.search}
+          onChange={(search) => props.onRetrieval({ ...props.retrieval, search })}
+          testIdPrefix="search-"
+        />
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={props.retrieval.rerank}
+            data-testid="rerank"
+            onChange={(e) => props.onRetrieval({ ...props.retrieval, rerank: e.target.checked })}
+          />
+          Re-rank the best 20 with the cross-encoder
+        </label>
         <Slider label="Beam width" value={decode.beamWidth} range={RANGES.beamWidth} onChange={d('beamWidth')} testId="beam" />
         <Slider
           label="Passages per step"

@@ -3,6 +3,7 @@
 import type { Candidate, Ranking } from '../core/types';
 import { critiqueOf } from '../app/critique';
 import { CorrectionDetails } from './CorrectionDetails';
+import { PassageRanks } from './PassageRanks';
 
 function fmt(n: number | undefined, digits = 2): string {
   return n === undefined || !Number.isFinite(n) ? '–' : n.toFixed(digits);
@@ -28,6 +29,7 @@ export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ra
           <tr>
             <th scope="col">Candidate</th>
             <th scope="col">Passage</th>
+            <th scope="col">Found by (words rank · meaning rank · re-rank score)</th>
             <th scope="col">p(Relevant)</th>
             <th scope="col">p(Full / Partial / None)</th>
             <th scope="col">ISSUP</th>
@@ -49,6 +51,7 @@ export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ra
                   {c.text}
                 </td>
                 <td>{c.passage ? c.passage.title : 'none'}</td>
+                <td>{c.passage ? <PassageRanks ranks={c.passage.ranks} /> : '–'}</td>
                 <td>{fmt(k.rel?.probs.relevant)}</td>
                 <td>
                   {k.sup ? `${fmt(k.sup.probs.full)} / ${fmt(k.sup.probs.partial)} / ${fmt(k.sup.probs.none)}` : '–'}

@@ -423,6 +423,33 @@ describe('without WebGPU', () => {
     await shot(page, 'evidence-only');
     expect(errors).toEqual([]);
   });
+
+  it('asking about an identifier that appears in one passage finds that passage first, and says how it was found', async () => {
+    const { page, errors } = await open(plain);
+    await page.getByTestId('use-evidence-only').click();
+    await page.getByTestId('evidence-only').waitFor();
+    const before = await page.getByTestId('doc').count();
+    // Notes worded alike: only the code tells them apart, and the tiny embedder cannot read codes.
+    const notes = [
+      ['Error notes A', 'Error ERR_QX_7731 is raised by the sync agent when the disk is full. To fix it, free some space.'],
+      ['Error notes B', 'Error ERR_QX_7713 is raised by the sync agent when the disk is full. To fix it, free some space.'],
+      ['Error notes C', 'Error ERR_XQ_1377 is raised by the sync agent when the disk is full. To fix it, free some space.'],
+    ];
+    for (const [i, [title, text]] of notes.entries()) {
+      if ((await page.locator('details.paste').getAttribute('open')) === null) await page.locator('details.paste summary').click();
+      await page.getByTestId('paste-title').fill(title!);
+      await page.getByTestId('paste-text').fill(text!);
+      await page.getByTestId('paste-add').click();
+      await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBe(before + i + 1);
+    }
+    await ask(page, 'How do I fix ERR_QX_7713?');
+    const first = page.getByTestId('evidence-passage').first();
+    expect(await first.innerText()).toContain('ERR_QX_7713');
+    expect(await first.getByTestId('passage-ranks').getAttribute('data-lexical-rank')).toBe('1');
+    expect(await first.getByTestId('passage-ranks').innerText()).toMatch(/^words #1 · meaning (#\d+|–) · re-rank \d\.\d\d$/);
+    await shot(page, 'identifier-first');
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('embedded in an iframe', () => {

@@ -1,7 +1,7 @@
 // Sentence embeddings: mean pooling over tokens, then unit length, in batches.
 // Used by the evaluator worker and by the Node indexer (`npm run index`).
 import type { Embedder } from '../../src/core/ports';
-import { DEFAULT_BATCH_SIZE, type ModelSpec } from '../../src/evaluator/config';
+import { DEFAULT_BATCH_SIZE, embedderPrefixes, type ModelSpec } from '../../src/evaluator/config';
 import { batches, loading, transformers, type RuntimeOptions } from './runtime';
 
 export interface EmbedderConfig extends RuntimeOptions {
@@ -10,6 +10,7 @@ export interface EmbedderConfig extends RuntimeOptions {
 
 export interface LoadedEmbedder extends Embedder {
   readonly model: string;
+  embedQueries(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
   /** Vector length, known after the first embedding. */
   dimensions(): number | undefined;
   /** Loads the model now instead of on the first `embed`. */
@@ -34,24 +35,31 @@ export function createEmbedder(config: EmbedderConfig): LoadedEmbedder {
       throw e;
     }));
 
+  // The model's query/passage prefixes, e.g. e5's "query: " (the pack folder name may hide the family: then none).
+  const prefixes = embedderPrefixes(config.model.id);
+  const prefixed = (prefix: string, texts: string[]) => (prefix ? texts.map((t) => prefix + t) : texts);
+
+  async function embedRaw(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    if (texts.length === 0) return out;
+    const run = await load();
+    for (const batch of batches(texts, config.batchSize ?? DEFAULT_BATCH_SIZE)) {
+      signal?.throwIfAborted();
+      const tensor = await run(batch, { pooling: 'mean', normalize: true });
+      const d = tensor.dims[tensor.dims.length - 1] ?? 0;
+      dims = d;
+      // Copies, so each vector owns its buffer and can be transferred or stored on its own.
+      for (let i = 0; i < batch.length; i++) out.push(Float32Array.from(Array.prototype.slice.call(tensor.data, i * d, (i + 1) * d) as number[]));
+    }
+    return out;
+  }
+
   return {
     model: config.model.id,
     dimensions: () => dims,
     ready: async () => void (await load()),
-    async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-      const out: Float32Array[] = [];
-      if (texts.length === 0) return out;
-      const run = await load();
-      for (const batch of batches(texts, config.batchSize ?? DEFAULT_BATCH_SIZE)) {
-        signal?.throwIfAborted();
-        const tensor = await run(batch, { pooling: 'mean', normalize: true });
-        const d = tensor.dims[tensor.dims.length - 1] ?? 0;
-        dims = d;
-        // Copies, so each vector owns its buffer and can be transferred or stored on its own.
-        for (let i = 0; i < batch.length; i++) out.push(Float32Array.from(Array.prototype.slice.call(tensor.data, i * d, (i + 1) * d) as number[]));
-      }
-      return out;
-    },
+    embed: (texts, signal) => embedRaw(prefixed(prefixes.passage, texts), signal),
+    embedQueries: (texts, signal) => embedRaw(prefixed(prefixes.query, texts), signal),
     async dispose() {
       const e = await extractor?.catch(() => undefined);
       extractor = undefined;

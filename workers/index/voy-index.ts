@@ -97,6 +97,10 @@ export class VoyIndex implements VectorIndex {
     return this.vectors.serialize();
   }
 
+  cosine(query: Float32Array, id: string): number | undefined {
+    return this.vectors.cosine(query, id);
+  }
+
   private rebuild(): void {
     this.voy.free();
     this.voy = new glue.Voy();

@@ -1,3 +1,4 @@
+import { LexicalIndex, type LexicalSnapshot } from '../../../workers/index/lexical-index';
 import 'fake-indexeddb/auto';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -44,11 +45,16 @@ describe('npm run index (indexFolder)', () => {
     expect(built.vectors.size).toBe(res.passages);
     expect(built.documents.find((d) => d.name === 'more/press.html')?.text).toBe('Presses\n\nGutenberg used a screw press.');
 
+    // The word index is shipped tokenised, so the site loads it instead of building it.
+    const snapshot = JSON.parse(readFileSync(join(site, 'index/lexical.json'), 'utf8')) as LexicalSnapshot;
+    expect(LexicalIndex.fromSnapshot(snapshot)?.size()).toBe(res.passages);
+
     const used = counting();
+    const host = new IndexHost('flat', (_k, dim) => new FlatIndex(dim));
     const lib = await Library.open({
       embedder: used,
       embedderId: 'hub:embedder',
-      index: new IndexHost('flat', (_k, dim) => new FlatIndex(dim)),
+      index: host,
       dbName: 'indexer-site',
       baseUrl: 'http://site.test/',
       fetch: fileFetch(site),
@@ -59,6 +65,7 @@ describe('npm run index (indexFolder)', () => {
     const [top] = await lib.retriever.retrieve('waggle dance forager distance', 1);
     expect(top?.title).toBe('How Honeybee Colonies Work');
     expect(used.texts()).toBe(1);
+    expect(await host.lexicalSize()).toBe(res.passages);
     lib.close();
   });
 

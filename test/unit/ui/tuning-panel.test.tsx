@@ -18,6 +18,8 @@ const render = (mutate: (s: ReturnType<typeof defaultSettings>) => void) => {
       onCorrective={noop}
       crag={s.crag}
       onCrag={noop}
+      retrieval={s.retrieval}
+      onRetrieval={noop}
       indexKind="flat"
       indexKindInUse="flat"
       onIndexKind={noop}
