@@ -1,0 +1,41 @@
+// The main thread's handle on the library worker: one call per file. A Stop
+// cannot interrupt a parse already running, so the worker is replaced instead,
+// which also frees whatever the unfinished file held.
+import * as Comlink from 'comlink';
+import type { LibraryWorkerApi } from '../../workers/library.worker';
+import type { FileLike, PrepareOptions, PrepareOutcome } from './ingest';
+
+export function createPrepareClient(): {
+  prepare(file: FileLike, opts: PrepareOptions, signal?: AbortSignal): Promise<PrepareOutcome>;
+  terminate(): void;
+} {
+  let worker: Worker | null = null;
+  let remote: Comlink.Remote<LibraryWorkerApi> | null = null;
+  const stop = () => {
+    remote?.[Comlink.releaseProxy]();
+    worker?.terminate();
+    worker = null;
+    remote = null;
+  };
+  const start = (): Comlink.Remote<LibraryWorkerApi> => {
+    if (remote) return remote;
+    worker = new Worker(new URL('../../workers/library.worker.ts', import.meta.url), { type: 'module', name: 'library' });
+    remote = Comlink.wrap<LibraryWorkerApi>(worker);
+    return remote;
+  };
+  return {
+    async prepare(file, opts, signal) {
+      signal?.throwIfAborted();
+      // pdfjs is loaded inside the worker; a loader function cannot cross threads.
+      const { pdf: _pdf, ...rest } = opts;
+      const onAbort = () => stop();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        return await start().prepare(file, rest);
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    },
+    terminate: stop,
+  };
+}
