@@ -9,6 +9,7 @@ import { parsePlainText } from './text';
 import { checkNotBinary, checkSize, decodeText, isZip, MAX_FILE_BYTES } from './validate';
 
 export { RefusedFile } from './refusal';
+export { DOCUMENT_EXTENSIONS, isDocumentName } from './formats';
 export { checkDeclaredSize, MAX_FILE_BYTES } from './validate';
 export type { PdfLoader } from './pdf';
 
@@ -47,14 +48,6 @@ export function detectFormat(name: string, type = '', bytes?: Uint8Array): DocFo
 }
 
 const UNSUPPORTED = /\.(doc|xlsx?|pptx?|odt|ods|odp|rtf|zip|gz|tar|7z|rar|png|jpe?g|gif|webp|bmp|ico|mp3|mp4|wav|ogg|webm|exe|dll|so|wasm|bin)$/i;
-
-/** File extensions the library reads; a folder walk skips everything else. */
-export const DOCUMENT_EXTENSIONS = ['txt', 'text', 'md', 'markdown', 'mdown', 'mkd', 'html', 'htm', 'xhtml', 'pdf', 'docx', 'epub'];
-
-export function isDocumentName(name: string): boolean {
-  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
-  return ext !== undefined && DOCUMENT_EXTENSIONS.includes(ext);
-}
 
 function baseName(name: string): string {
   return name.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '') || name;
