@@ -33,12 +33,22 @@ export function connectLibrary(opts: {
   // Batches run one after another in the library, so the first one here is the one running.
   const batches: { startedAt: number; controller: AbortController }[] = [];
   let lastRefresh = 0;
+  // Progress arrives per passage batch and per file; the page repaints it at most four times a second.
+  let shownJob: LibraryJobView | null = null;
+  let jobTimer: ReturnType<typeof setTimeout> | null = null;
+  const showJob = (job: LibraryJobView) => {
+    shownJob = job;
+    jobTimer ??= setTimeout(() => {
+      jobTimer = null;
+      if (shownJob && batches.length > 0) set({ jobs: [shownJob] });
+      shownJob = null;
+    }, 250);
+  };
   const onProgress = (p: LibraryProgress) => {
     const batch = batches[0];
     if (batch && p.bytesTotal !== undefined) {
       const done = p.filesDone ?? 0;
-      set({
-        jobs: [
+      showJob(
           {
             id: 'batch',
             label: `Adding ${p.fileCount} file${p.fileCount === 1 ? '' : 's'}: ${done} done${done < p.fileCount ? `, now ${p.name}` : ''}`,
@@ -47,8 +57,7 @@ export function connectLibrary(opts: {
             unit: 'bytes',
             startedAt: batch.startedAt,
           },
-        ],
-      });
+      );
       // The list follows the batch, at most once a second: re-reading it per file would cost the page more than the files.
       if (p.stage === 'added' && Date.now() - lastRefresh > 1000) {
         lastRefresh = Date.now();

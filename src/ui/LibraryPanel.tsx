@@ -1,7 +1,7 @@
 // Documents: sample corpus, file picker, drag and drop, paste; list with
 // passage counts; remove; ingestion progress.
-import { useRef, useState } from 'react';
-import type { LibraryActions, LibraryViewState } from '../app/library-view';
+import { memo, useRef, useState } from 'react';
+import type { LibraryActions, LibraryDocView, LibraryViewState } from '../app/library-view';
 import { formatBytes } from '../app/progress';
 import { collectPicked, takeDropped } from '../library/folder';
 import { BatchReport } from './BatchReport';
@@ -132,21 +132,28 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
           </button>
         </p>
       )}
-      <ul className="docs" data-testid="doc-list">
-        {view.docs.map((d) => (
-          <li key={d.id} data-testid="doc" data-doc-id={d.id} data-name={d.name}>
-            <span className="doc-title">{d.title}</span>
-            <span className="muted">
-              {' '}
-              {d.passages} passage{d.passages === 1 ? '' : 's'}
-              {d.bytes !== undefined ? ` · ${formatBytes(d.bytes)}` : ''}
-            </span>
-            <button type="button" className="remove" aria-label={`Remove ${d.title}`} onClick={() => void actions.remove(d.id)}>
-              Remove
-            </button>
-          </li>
-        ))}
-      </ul>
+      <DocList docs={view.docs} onRemove={actions.remove} />
     </aside>
   );
 }
+
+// A large library re-renders only when its list changes, not on every progress tick.
+const DocList = memo(function DocList({ docs, onRemove }: { docs: LibraryDocView[]; onRemove: (id: string) => Promise<void> }) {
+  return (
+    <ul className="docs" data-testid="doc-list">
+      {docs.map((d) => (
+        <li key={d.id} data-testid="doc" data-doc-id={d.id} data-name={d.name}>
+          <span className="doc-title">{d.title}</span>
+          <span className="muted">
+            {' '}
+            {d.passages} passage{d.passages === 1 ? '' : 's'}
+            {d.bytes !== undefined ? ` · ${formatBytes(d.bytes)}` : ''}
+          </span>
+          <button type="button" className="remove" aria-label={`Remove ${d.title}`} onClick={() => void onRemove(d.id)}>
+            Remove
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+});
