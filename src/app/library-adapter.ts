@@ -3,6 +3,7 @@
 // library opens after first paint; until then the panel says so.
 import type { Embedder, Retriever } from '../core/ports';
 import type { IndexKind } from '../core/vector-index';
+import type { NamedBlob } from '../library/ingest';
 import type { AddResult, Library, LibraryProgress } from '../library/library';
 import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from './library-view';
 import type { StatusStore } from './status';
@@ -102,7 +103,7 @@ export function connectLibrary(opts: {
   };
 
   /** Runs one user batch with its own Stop; batches queue in the library one after another. */
-  const runBatch = async (lib: Library, files: File[], skipped: number, title?: { title: string; text: string }) => {
+  const runBatch = async (lib: Library, files: Array<File | NamedBlob>, skipped: number, title?: { title: string; text: string }) => {
     const controller = new AbortController();
     const entry = { startedAt: Date.now(), controller };
     batches.push(entry);
@@ -177,7 +178,7 @@ export function connectLibrary(opts: {
 
   const actions: LibraryActions = {
     dismiss: (messageId) => set({ messages: view.messages.filter((m) => m.id !== messageId) }),
-    addFiles: guarded(async (lib, files: File[], skipped?: number) => runBatch(lib, files, skipped ?? 0)),
+    addFiles: guarded(async (lib, files: Array<File | NamedBlob>, skipped?: number) => runBatch(lib, files, skipped ?? 0)),
     addText: guarded(async (lib, title: string, text: string) => runBatch(lib, [], 0, { title, text })),
     stop: () => batches.forEach((b) => b.controller.abort(new DOMException('Stopped by the user', 'AbortError'))),
     dismissReport: (id) => set({ reports: (view.reports ?? []).filter((r) => r.id !== id) }),

@@ -1,5 +1,6 @@
 // The library as the page shows it. services.ts adapts the library facade to
 // this, so the panel renders before the library (and its models) has loaded.
+import type { NamedBlob } from '../library/ingest';
 import type { Progress } from './status';
 
 export interface LibraryDocView {
@@ -43,7 +44,7 @@ export interface LibraryViewState {
 
 export interface LibraryActions {
   /** `skipped`: files a folder walk left out because they are not documents. */
-  addFiles(files: File[], skipped?: number): Promise<void>;
+  addFiles(files: Array<File | NamedBlob>, skipped?: number): Promise<void>;
   /** Stops the running batch; finished documents stay, the unfinished one is not added. */
   stop?(): void;
   dismissReport?(id: number): void;

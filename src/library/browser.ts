@@ -7,7 +7,7 @@ import { Library, type LibraryOptions } from './library';
 import { loadPdfJsInBrowser } from './parse/pdf-browser';
 import { createPrepareClient } from './prepare-client';
 
-export type BrowserLibraryOptions = Omit<LibraryOptions, 'index' | 'pdf' | 'prepare'> & { indexKind?: IndexKind };
+export type BrowserLibraryOptions = Omit<LibraryOptions, 'index' | 'pdf' | 'prepare' | 'measure'> & { indexKind?: IndexKind };
 
 export async function openBrowserLibrary(opts: BrowserLibraryOptions): Promise<Library> {
   const { indexKind = DEFAULT_INDEX_KIND, ...rest } = opts;
@@ -20,6 +20,6 @@ export async function openBrowserLibrary(opts: BrowserLibraryOptions): Promise<L
     ...rest,
     index,
     pdf: loadPdfJsInBrowser,
-    ...(prepare ? { prepare: prepare.prepare, onClose: prepare.terminate } : {}),
+    ...(prepare ? { prepare: prepare.prepare, measure: prepare.sizes, onClose: prepare.terminate } : {}),
   });
 }

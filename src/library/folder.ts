@@ -2,10 +2,11 @@
 // recursively. Inside a folder, files that are not documents (images, code,
 // hidden files) are skipped and counted, not refused one by one; files given
 // one by one always go to the library, which names its reason if it refuses.
+import type { NamedBlob } from './ingest';
 import { isDocumentName } from './parse/formats';
 
 export interface CollectedFiles {
-  files: File[];
+  files: Array<File | NamedBlob>;
   /** Files inside folders that are not documents, left out. */
   skipped: number;
 }
@@ -13,8 +14,8 @@ export interface CollectedFiles {
 const hidden = (path: string) => path.split('/').some((p) => p.startsWith('.') && p.length > 1);
 
 /** A file found in a folder, named by its path inside the folder the user gave. */
-function named(file: File, path: string): File {
-  return path && path !== file.name ? new File([file], path, { type: file.type, lastModified: file.lastModified }) : file;
+function named(file: File, path: string): File | NamedBlob {
+  return path && path !== file.name ? { name: path, blob: file } : file;
 }
 
 /** From `<input type=file webkitdirectory>` (or a plain multi-file input). */

@@ -58,6 +58,8 @@ export interface LibraryOptions {
    * defaults to doing it on the calling thread.
    */
   prepare?: (file: FileLike, opts: PrepareOptions, signal?: AbortSignal) => Promise<PrepareOutcome>;
+  /** Sizes of the files in bytes, without reading them (off the main thread in the browser). */
+  measure?: (files: FileLike[]) => Promise<number[]>;
   /** Called by close(), to stop helpers such as the library worker. */
   onClose?: () => void;
   /** Another tab (or window) added or removed a document; this library's index already follows. */
@@ -215,7 +217,7 @@ export class Library {
 
   private async ingestBatch(files: FileLike[], origin: StoredDocument['origin'], signal?: AbortSignal, title?: string): Promise<AddResult> {
     const result: AddResult = { added: [], refused: [], notes: [], aborted: false };
-    const sizes = files.map((f) => sizeOf(f) ?? 0);
+    const sizes = this.opts.measure ? await this.opts.measure(files) : files.map((f) => sizeOf(f) ?? 0);
     const bytesTotal = sizes.reduce((a, b) => a + b, 0);
     let bytesDone = 0;
     const report = (p: Omit<LibraryProgress, 'fileCount' | 'filesDone' | 'bytesDone' | 'bytesTotal'>, partial = 0) =>

@@ -7,6 +7,7 @@ import type { FileLike, PrepareOptions, PrepareOutcome } from './ingest';
 
 export function createPrepareClient(): {
   prepare(file: FileLike, opts: PrepareOptions, signal?: AbortSignal): Promise<PrepareOutcome>;
+  sizes(files: FileLike[]): Promise<number[]>;
   terminate(): void;
 } {
   let worker: Worker | null = null;
@@ -35,6 +36,15 @@ export function createPrepareClient(): {
       } finally {
         signal?.removeEventListener('abort', onAbort);
       }
+    },
+    async sizes(files) {
+      // Bytes already in hand are measured here; files on disk in the worker.
+      const onDisk = files.map((f, i) => [f, i] as const).filter(([f]) => !('bytes' in f && f.bytes instanceof Uint8Array));
+      const out = files.map((f) => ('bytes' in f && f.bytes instanceof Uint8Array ? f.bytes.length : 0));
+      if (onDisk.length === 0) return out;
+      const measured = await start().sizes(onDisk.map(([f]) => f));
+      onDisk.forEach(([, i], k) => (out[i] = measured[k] ?? 0));
+      return out;
     },
     terminate: stop,
   };
