@@ -24,6 +24,8 @@ export function createPrepareClient(): {
     remote = Comlink.wrap<LibraryWorkerApi>(worker);
     return remote;
   };
+  // Started now, while the page is idle, so the first file of a batch does not pay for it.
+  start();
   return {
     async prepare(file, opts, signal) {
       signal?.throwIfAborted();
