@@ -33,7 +33,6 @@ export function connectLibrary(opts: {
   // The running user batch: one progress bar in bytes and files for all of it.
   // Batches run one after another in the library, so the first one here is the one running.
   const batches: { startedAt: number; controller: AbortController }[] = [];
-  let lastRefresh = 0;
   // Progress arrives per passage batch and per file; the page repaints it at most four times a second.
   let shownJob: LibraryJobView | null = null;
   let jobTimer: ReturnType<typeof setTimeout> | null = null;
@@ -59,10 +58,13 @@ export function connectLibrary(opts: {
             startedAt: batch.startedAt,
           },
       );
-      // The list follows the batch, at most once a second: re-reading it per file would cost the page more than the files.
-      if (p.stage === 'added' && Date.now() - lastRefresh > 1000) {
-        lastRefresh = Date.now();
-        void refresh().catch(() => undefined);
+      // The list follows the batch from the progress events: re-reading the library (every
+      // document's text) per file would cost the page's main thread more than the files do.
+      if (p.stage === 'added' && p.doc) {
+        const d = p.doc;
+        const row = { id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}) };
+        // The same text added again replaces its document (content-addressed), so it is listed once.
+        set({ docs: [...view.docs.filter((x) => x.id !== d.id), row] });
       }
       return;
     }
@@ -164,21 +166,24 @@ export function connectLibrary(opts: {
   }
 
   const guarded =
-    <A extends unknown[]>(fn: (lib: Library, ...args: A) => Promise<void>) =>
+    <A extends unknown[]>(fn: (lib: Library, ...args: A) => Promise<void>, relist = true) =>
     async (...args: A): Promise<void> => {
+      let failed = false;
       try {
         await fn(await connection(), ...args);
       } catch (e) {
+        failed = true;
         say('error', e instanceof Error ? e.message : String(e));
       } finally {
         set({ jobs: [] });
-        await refresh().catch(() => undefined);
+        if (relist || failed || !view.ready) await refresh().catch(() => undefined);
       }
     };
 
   const actions: LibraryActions = {
     dismiss: (messageId) => set({ messages: view.messages.filter((m) => m.id !== messageId) }),
-    addFiles: guarded(async (lib, files: Array<File | NamedBlob>, skipped?: number) => runBatch(lib, files, skipped ?? 0)),
+    // The list already followed the batch document by document.
+    addFiles: guarded(async (lib, files: Array<File | NamedBlob>, skipped?: number) => runBatch(lib, files, skipped ?? 0), false),
     addText: guarded(async (lib, title: string, text: string) => runBatch(lib, [], 0, { title, text })),
     stop: () => batches.forEach((b) => b.controller.abort(new DOMException('Stopped by the user', 'AbortError'))),
     dismissReport: (id) => set({ reports: (view.reports ?? []).filter((r) => r.id !== id) }),

@@ -129,7 +129,8 @@ function badVector(v: Float32Array | undefined): string | null {
   if (!v || v.length === 0) return 'the embedder returned no vector';
   let norm = 0;
   for (const x of v) norm += x * x;
-  if (!Number.isFinite(norm)) return 'the embedder returned a vector with non-finite values';
+  // A zero vector normalised by the model's pipeline comes back as NaN: the same case as a zero vector.
+  if (!Number.isFinite(norm)) return 'the embedder returned an unusable vector (not finite: usually a zero vector, when it recognised no word in the passage)';
   if (norm === 0) return 'the embedder returned a zero vector (it recognised no word in the passage)';
   return null;
 }

@@ -23,6 +23,8 @@ export interface LibraryProgress {
   passagesTotal?: number;
   /** The reason, when refused. */
   message?: string;
+  /** The document just added (stage 'added' of a user batch), so a list can follow without re-reading the library. */
+  doc?: LibraryDocument;
   /** The whole batch: files finished (added or refused) and bytes read so far, out of the total. */
   filesDone?: number;
   bytesDone?: number;
@@ -268,7 +270,7 @@ export class Library {
           });
         result.added.push(doc);
         bytesDone += size;
-        report({ name, fileIndex, stage: 'added', passagesDone: doc.passageCount, passagesTotal: doc.passageCount });
+        report({ name, fileIndex, stage: 'added', passagesDone: doc.passageCount, passagesTotal: doc.passageCount, doc });
       } catch (e) {
         if (signal?.aborted) {
           result.aborted = true;
