@@ -250,6 +250,8 @@ export class Library {
           refuse(outcome.reason);
           continue;
         }
+        // Content-addressed: the same text under another name replaces its document, so say which.
+        const same = await this.store.getDocument(outcome.doc.id);
         const doc = await this.ingest(
           outcome.doc,
           origin,
@@ -262,6 +264,7 @@ export class Library {
           refuse(`none of its ${outcome.doc.passages.length} passages could be embedded (${this.lastDropReason ?? 'unknown reason'}); check that the embedding model loaded`);
           continue;
         }
+        if (same && same.name !== name) result.notes.push({ name, note: `it has the same text as ${same.name}, so the library keeps it once` });
         for (const note of outcome.doc.parsed.notes ?? []) result.notes.push({ name, note });
         if (this.lastDropped > 0)
           result.notes.push({

@@ -166,6 +166,13 @@ describe('Library', () => {
     expect(await lib.size()).toBe(res.added[0]!.passageCount);
   });
 
+  it('says when a file has the same text as a document already in the library, which is kept once', async () => {
+    const lib = await library();
+    const res = await lib.addFiles([BEES, { name: 'copy/bees.md', bytes: BEES.bytes }]);
+    expect(res.notes).toEqual([{ name: 'copy/bees.md', note: 'it has the same text as bees.md, so the library keeps it once' }]);
+    expect((await lib.list()).length).toBe(1);
+  });
+
   it('refuses a file over the size limit from its declared size, without reading it', async () => {
     const lib = await library({ maxFileBytes: 1000 });
     const huge = {
