@@ -4,8 +4,9 @@
 import type { Embedder, Retriever } from '../core/ports';
 import type { RelevanceScorer, RetrievalSettings } from '../core/hybrid';
 import type { IndexKind } from '../core/vector-index';
-import type { Library, LibraryProgress } from '../library/library';
-import { emptyLibraryView, type LibraryActions, type LibraryJobView, type LibraryViewState } from './library-view';
+import type { NamedBlob } from '../library/ingest';
+import type { AddResult, Library, LibraryProgress } from '../library/library';
+import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from './library-view';
 import type { StatusStore } from './status';
 
 export type LibraryConnection = Library;
@@ -32,7 +33,44 @@ export function connectLibrary(opts: {
     set({ messages: [...view.messages.slice(-3), { id: ++messageId, kind, text }] });
 
   const jobStarted = new Map<string, number>();
+  // The running user batch: one progress bar in bytes and files for all of it.
+  // Batches run one after another in the library, so the first one here is the one running.
+  const batches: { startedAt: number; controller: AbortController }[] = [];
+  // Progress arrives per passage batch and per file; the page repaints it at most four times a second.
+  let shownJob: LibraryJobView | null = null;
+  let jobTimer: ReturnType<typeof setTimeout> | null = null;
+  const showJob = (job: LibraryJobView) => {
+    shownJob = job;
+    jobTimer ??= setTimeout(() => {
+      jobTimer = null;
+      if (shownJob && batches.length > 0) set({ jobs: [shownJob] });
+      shownJob = null;
+    }, 250);
+  };
   const onProgress = (p: LibraryProgress) => {
+    const batch = batches[0];
+    if (batch && p.bytesTotal !== undefined) {
+      const done = p.filesDone ?? 0;
+      showJob(
+          {
+            id: 'batch',
+            label: `Adding ${p.fileCount} file${p.fileCount === 1 ? '' : 's'}: ${done} done${done < p.fileCount ? `, now ${p.name}` : ''}`,
+            loaded: p.bytesDone ?? 0,
+            total: p.bytesTotal || null,
+            unit: 'bytes',
+            startedAt: batch.startedAt,
+          },
+      );
+      // The list follows the batch from the progress events: re-reading the library (every
+      // document's text) per file would cost the page's main thread more than the files do.
+      if (p.stage === 'added' && p.doc) {
+        const d = p.doc;
+        const row = { id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}) };
+        // The same text added again replaces its document (content-addressed), so it is listed once.
+        set({ docs: [...view.docs.filter((x) => x.id !== d.id), row] });
+      }
+      return;
+    }
     const id = `${p.fileIndex}:${p.name}`;
     if (!jobStarted.has(id)) jobStarted.set(id, Date.now());
     if (p.stage === 'added' || p.stage === 'refused') {
@@ -52,6 +90,37 @@ export function connectLibrary(opts: {
     };
     const others = view.jobs.filter((j) => j.id !== id);
     set({ jobs: [...others, job] });
+  };
+
+  let reportId = 0;
+  const report = (r: AddResult, files: number, skipped = 0) => {
+    const tried = r.added.length + r.refused.length;
+    const entry: BatchReportView = {
+      id: ++reportId,
+      added: r.added.length,
+      refused: r.refused,
+      notes: r.notes,
+      skipped,
+      aborted: r.aborted,
+      notTried: Math.max(0, files - tried),
+    };
+    set({ reports: [...(view.reports ?? []), entry] });
+  };
+
+  /** Runs one user batch with its own Stop; batches queue in the library one after another. */
+  const runBatch = async (lib: Library, files: Array<File | NamedBlob>, skipped: number, title?: { title: string; text: string }) => {
+    const controller = new AbortController();
+    const entry = { startedAt: Date.now(), controller };
+    batches.push(entry);
+    set({ busy: true });
+    try {
+      const r = title ? await lib.addText(title.title, title.text, { signal: controller.signal }) : await lib.addFiles(files, { signal: controller.signal });
+      report(r, title ? 1 : files.length, skipped);
+    } finally {
+      batches.splice(batches.indexOf(entry), 1);
+      if (batches[0]) batches[0].startedAt = Date.now();
+      set({ busy: batches.length > 0 });
+    }
   };
 
   let opened: Promise<Library> | null = null;
@@ -96,30 +165,32 @@ export function connectLibrary(opts: {
     const docs = await lib.list();
     set({
       ready: true,
-      docs: docs.map((d) => ({ id: d.id, title: d.title, passages: d.passageCount })),
+      docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}) })),
     });
   }
 
   const guarded =
-    <A extends unknown[]>(fn: (lib: Library, ...args: A) => Promise<void>) =>
+    <A extends unknown[]>(fn: (lib: Library, ...args: A) => Promise<void>, relist = true) =>
     async (...args: A): Promise<void> => {
+      let failed = false;
       try {
         await fn(await connection(), ...args);
       } catch (e) {
+        failed = true;
         say('error', e instanceof Error ? e.message : String(e));
       } finally {
         set({ jobs: [] });
-        await refresh().catch(() => undefined);
+        if (relist || failed || !view.ready) await refresh().catch(() => undefined);
       }
     };
 
-  // Refusals are announced once, by the progress callback as they happen.
-  const report = (_r: { added: unknown[]; refused: { name: string; reason: string }[] }) => undefined;
-
   const actions: LibraryActions = {
     dismiss: (messageId) => set({ messages: view.messages.filter((m) => m.id !== messageId) }),
-    addFiles: guarded(async (lib, files: File[]) => report(await lib.addFiles(files))),
-    addText: guarded(async (lib, title: string, text: string) => report(await lib.addText(title, text))),
+    // The list already followed the batch document by document.
+    addFiles: guarded(async (lib, files: Array<File | NamedBlob>, skipped?: number) => runBatch(lib, files, skipped ?? 0), false),
+    addText: guarded(async (lib, title: string, text: string) => runBatch(lib, [], 0, { title, text })),
+    stop: () => batches.forEach((b) => b.controller.abort(new DOMException('Stopped by the user', 'AbortError'))),
+    dismissReport: (id) => set({ reports: (view.reports ?? []).filter((r) => r.id !== id) }),
     remove: guarded(async (lib, id: string) => {
       await lib.remove(id);
     }),
@@ -133,7 +204,7 @@ export function connectLibrary(opts: {
         const r = await fetch(new URL(d.file, base));
         if (r.ok) files.push(new File([await r.arrayBuffer()], d.file, { type: d.type ?? 'text/plain' }));
       }
-      report(await lib.addFiles(files));
+      await runBatch(lib, files, 0);
     }),
   };
 

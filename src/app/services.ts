@@ -42,6 +42,13 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   };
 }
 
+function embedderFailed(model: string, e: unknown): { error: string; suggestion: string } {
+  return {
+    error: `The embedding model ${model} could not load: ${e instanceof Error ? e.message : String(e)}`,
+    suggestion: 'Documents cannot be added or searched until it loads. Reload the page to try again.',
+  };
+}
+
 function errorText(e: unknown): { error: string; suggestion?: string } {
   if (e instanceof Error) return { error: e.message, suggestion: (e as Error & { suggestion?: string }).suggestion };
   return { error: String(e) };
@@ -83,7 +90,13 @@ export function createServices(search: string, baseURI: string): Services {
       ev = await createEvaluator(config, onProgress, onDevice);
       // The source found ('auto' resolved), so vectors match a pre-built index made from the hub or a pack.
       embedderId = `${ev.source.source}:${config.embedder.id}`;
-      status.update('evaluator', { state: 'ready', ...summariseDevices(ev.device, ev.models()), progress: undefined });
+      // Ready means the embedder can run: documents cannot be added or searched without it.
+      const loaded = ev;
+      status.update('evaluator', { state: 'loading', ...summariseDevices(ev.device, ev.models()) });
+      void loaded.preload(['embedder']).then(
+        () => status.update('evaluator', { state: 'ready', ...summariseDevices(loaded.device, loaded.models()), progress: undefined }),
+        (e: unknown) => status.update('evaluator', { state: 'error', ...embedderFailed(config.embedder.id, e), progress: undefined }),
+      );
       return ev;
     } catch (e) {
       status.update('evaluator', { state: 'error', ...errorText(e), progress: undefined });

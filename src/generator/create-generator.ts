@@ -106,10 +106,12 @@ export function createGenerator(config: GeneratorConfig = {}, hooks: GeneratorHo
   };
   const baseURI = (): string => config.baseURI ?? globalThis.document?.baseURI ?? globalThis.location?.href ?? 'http://localhost/';
 
+  // The pack is probed once per page: the model picker resolves every catalogue model to mark the cached ones.
+  let packProbe: Promise<LocalPack | undefined> | null = null;
   async function resolve(c: ModelChoice): Promise<{ model: ResolvedModel; appConfig: AppConfig }> {
     const gpu = await detectGpu();
     const precision = pickPrecision(gpu.shaderF16, config.precision ?? 'auto');
-    const pack = c.kind === 'catalogue' && config.source !== 'hub' ? await fetchPack(baseURI()) : undefined;
+    const pack = c.kind === 'catalogue' && config.source !== 'hub' ? await (packProbe ??= fetchPack(baseURI())) : undefined;
     let model: ResolvedModel;
     try {
       model = resolveModel(c, precision, baseURI(), pack);

@@ -1,16 +1,25 @@
-// The library as the page opens it: index in its worker, PDFs through pdfjs,
-// sample and pre-built index fetched relative to the page's base URL.
+// The library as the page opens it: index in its worker, parsing and chunking
+// in the library worker (PDFs through pdfjs there), sample and pre-built index
+// fetched relative to the page's base URL.
 import type { IndexKind } from '../core/vector-index';
 import { createIndexClient, createInProcessIndex, DEFAULT_INDEX_KIND } from './index-client';
 import { Library, type LibraryOptions } from './library';
 import { loadPdfJsInBrowser } from './parse/pdf-browser';
+import { createPrepareClient } from './prepare-client';
 
-export type BrowserLibraryOptions = Omit<LibraryOptions, 'index' | 'pdf'> & { indexKind?: IndexKind };
+export type BrowserLibraryOptions = Omit<LibraryOptions, 'index' | 'pdf' | 'prepare' | 'measure'> & { indexKind?: IndexKind };
 
 export async function openBrowserLibrary(opts: BrowserLibraryOptions): Promise<Library> {
   const { indexKind = DEFAULT_INDEX_KIND, ...rest } = opts;
-  const index = typeof Worker === 'function' ? await createIndexClient(indexKind) : createInProcessIndex();
+  const hasWorker = typeof Worker === 'function';
+  const index = hasWorker ? await createIndexClient(indexKind) : createInProcessIndex();
   // Best effort: asks the browser not to evict the library under storage pressure (no prompt in Chromium).
   void navigator.storage?.persist?.().catch(() => undefined);
-  return Library.open({ ...rest, index, pdf: loadPdfJsInBrowser });
+  const prepare = hasWorker ? createPrepareClient() : null;
+  return Library.open({
+    ...rest,
+    index,
+    pdf: loadPdfJsInBrowser,
+    ...(prepare ? { prepare: prepare.prepare, measure: prepare.sizes, onClose: prepare.terminate } : {}),
+  });
 }

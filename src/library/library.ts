@@ -5,9 +5,9 @@ import type { ChunkOptions } from '../core/chunk';
 import type { Embedder, Passage, Retriever, ScoredPassage } from '../core/ports';
 import { normalise, type IndexKind } from '../core/vector-index';
 import { DEFAULT_RETRIEVAL, hybridRetrieve, type RelevanceScorer, type RetrievalSettings } from '../core/hybrid';
-import { embedPassages, embeddingText, prepareFile, type PreparedDocument } from './ingest';
+import { embedDocument, embeddingText, embedPassages, readAndPrepare, sizeOf, type FileLike, type PrepareOptions, type PrepareOutcome, type PreparedDocument } from './ingest';
 import type { IndexHandle } from './index-host';
-import { RefusedFile, type PdfLoader, type RawFile } from './parse';
+import type { PdfLoader, RawFile } from './parse';
 import { fetchPrebuiltVersion, loadPrebuilt, PREBUILT_DIR, sameModel, type PrebuiltLibrary } from './prebuilt';
 import { DEFAULT_DB_NAME, LibraryStore, rowsOf, type StoredDocument } from './store';
 
@@ -24,11 +24,19 @@ export interface LibraryProgress {
   passagesTotal?: number;
   /** The reason, when refused. */
   message?: string;
+  /** The document just added (stage 'added' of a user batch), so a list can follow without re-reading the library. */
+  doc?: LibraryDocument;
+  /** The whole batch: files finished (added or refused) and bytes read so far, out of the total. */
+  filesDone?: number;
+  bytesDone?: number;
+  bytesTotal?: number;
 }
 
 export interface AddResult {
   added: LibraryDocument[];
   refused: Array<{ name: string; reason: string }>;
+  /** Added documents that lost something on the way (a passage that could not be embedded, a PDF page that threw), in plain words. */
+  notes: Array<{ name: string; note: string }>;
   /** The batch was stopped; documents before the stop are in, the one in progress is not. */
   aborted: boolean;
 }
@@ -48,23 +56,27 @@ export interface LibraryOptions {
   seed?: boolean;
   fetch?: typeof fetch;
   onProgress?: (p: LibraryProgress) => void;
+  /**
+   * Reads, parses and chunks a file (in the library worker in the browser);
+   * defaults to doing it on the calling thread.
+   */
+  prepare?: (file: FileLike, opts: PrepareOptions, signal?: AbortSignal) => Promise<PrepareOutcome>;
+  /** Sizes of the files in bytes, without reading them (off the main thread in the browser). */
+  measure?: (files: FileLike[]) => Promise<number[]>;
+  /** Called by close(), to stop helpers such as the library worker. */
+  onClose?: () => void;
   /** Another tab (or window) added or removed a document; this library's index already follows. */
   onExternalChange?: () => void;
   /** The cross-encoder, for re-ranking retrieved candidates (see core/hybrid.ts). */
   rerank?: RelevanceScorer;
 }
 
-/** A browser File or the same thing from Node (name, type, bytes). */
-export type FileLike = RawFile | { name: string; type?: string; arrayBuffer(): Promise<ArrayBuffer> };
+export type { FileLike } from './ingest';
 
-// A browser File has a `bytes()` method in recent engines, so test the value, not the key.
-async function toRaw(file: FileLike): Promise<RawFile> {
-  if ('bytes' in file && file.bytes instanceof Uint8Array) return file as RawFile;
-  const f = file as { name: string; type?: string; arrayBuffer(): Promise<ArrayBuffer> };
-  return { name: f.name, bytes: new Uint8Array(await f.arrayBuffer()), ...(f.type ? { type: f.type } : {}) };
+/** The one place that words a full-storage failure (issue 12 may refine it). */
+export function storageFullMessage(): string {
+  return "the browser's storage for this site is full (remove documents or free disk space, then add it again)";
 }
-
-const STORAGE_FULL = "the browser's storage for this site is full (remove documents or free disk space, then add it again)";
 
 function isQuotaError(e: unknown): boolean {
   return typeof e === 'object' && e !== null && 'name' in e && (e as { name: unknown }).name === 'QuotaExceededError';
@@ -203,6 +215,7 @@ export class Library {
     this.channel = null;
     this.store.close();
     this.opts.index.terminate?.();
+    this.opts.onClose?.();
   }
 
   private retrieve(query: string, k: number, signal: AbortSignal | undefined, settings: RetrievalSettings): Promise<ScoredPassage[]> {
@@ -253,58 +266,98 @@ export class Library {
   }
 
   private async ingestBatch(files: FileLike[], origin: StoredDocument['origin'], signal?: AbortSignal, title?: string): Promise<AddResult> {
-    const result: AddResult = { added: [], refused: [], aborted: false };
-    const report = (p: Omit<LibraryProgress, 'fileCount'>) => this.opts.onProgress?.({ ...p, fileCount: files.length });
+    const result: AddResult = { added: [], refused: [], notes: [], aborted: false };
+    const sizes = this.opts.measure ? await this.opts.measure(files) : files.map((f) => sizeOf(f) ?? 0);
+    const bytesTotal = sizes.reduce((a, b) => a + b, 0);
+    let bytesDone = 0;
+    const report = (p: Omit<LibraryProgress, 'fileCount' | 'filesDone' | 'bytesDone' | 'bytesTotal'>, partial = 0) =>
+      this.opts.onProgress?.({ ...p, fileCount: files.length, filesDone: result.added.length + result.refused.length, bytesDone: bytesDone + partial, bytesTotal });
+    const prepare = this.opts.prepare ?? ((f: FileLike, o: PrepareOptions) => readAndPrepare(f, o));
+    const prepareOpts: PrepareOptions = {
+      ...(this.opts.chunk ? { chunk: this.opts.chunk } : {}),
+      ...(this.opts.pdf ? { pdf: this.opts.pdf } : {}),
+      ...(this.opts.maxFileBytes ? { maxBytes: this.opts.maxFileBytes } : {}),
+      ...(title ? { title } : {}),
+    };
     for (const [fileIndex, file] of files.entries()) {
       if (signal?.aborted) {
         result.aborted = true;
         break;
       }
       const { name } = file;
+      const size = sizes[fileIndex] ?? 0;
+      const refuse = (reason: string) => {
+        result.refused.push({ name, reason });
+        bytesDone += size;
+        report({ name, fileIndex, stage: 'refused', message: reason });
+      };
       try {
         report({ name, fileIndex, stage: 'reading' });
-        const raw = await toRaw(file);
-        const prepared = await prepareFile(raw, {
-          chunk: this.opts.chunk,
-          ...(this.opts.pdf ? { pdf: this.opts.pdf } : {}),
-          ...(this.opts.maxFileBytes ? { maxBytes: this.opts.maxFileBytes } : {}),
-        });
-        if (title) prepared.parsed.title = title;
-        if (title) prepared.passages.forEach((p) => (p.title = title));
+        const outcome = await abortable(prepare(file, prepareOpts, signal), signal);
+        if (!outcome.ok) {
+          refuse(outcome.reason);
+          continue;
+        }
+        // Content-addressed: the same text under another name replaces its document, so say which.
+        const same = await this.store.getDocument(outcome.doc.id);
         const doc = await this.ingest(
-          prepared,
+          outcome.doc,
           origin,
           signal,
-          (done, total) => report({ name, fileIndex, stage: 'embedding', passagesDone: done, passagesTotal: total }),
+          (done, total) => report({ name, fileIndex, stage: 'embedding', passagesDone: done, passagesTotal: total }, total ? (size * done) / total : 0),
           undefined,
-          raw.bytes.length,
+          outcome.bytes,
         );
-        report({ name, fileIndex, stage: 'added', passagesDone: doc.passageCount, passagesTotal: doc.passageCount });
+        if (!doc) {
+          refuse(`none of its ${outcome.doc.passages.length} passages could be embedded (${this.lastDropReason ?? 'unknown reason'}); check that the embedding model loaded`);
+          continue;
+        }
+        if (same && same.name !== name) result.notes.push({ name, note: `it has the same text as ${same.name}, so the library keeps it once` });
+        for (const note of outcome.doc.parsed.notes ?? []) result.notes.push({ name, note });
+        if (this.lastDropped > 0)
+          result.notes.push({
+            name,
+            note: `${this.lastDropped} of ${outcome.doc.passages.length} passages could not be embedded and were left out (${this.lastDropReason}); the rest of the document was added`,
+          });
         result.added.push(doc);
+        bytesDone += size;
+        report({ name, fileIndex, stage: 'added', passagesDone: doc.passageCount, passagesTotal: doc.passageCount, doc });
       } catch (e) {
         if (signal?.aborted) {
           result.aborted = true;
           break;
         }
-        const reason = e instanceof RefusedFile ? e.reason : isQuotaError(e) ? STORAGE_FULL : null;
-        if (reason === null) throw e;
-        report({ name, fileIndex, stage: 'refused', message: reason });
-        result.refused.push({ name, reason });
+        refuse(isQuotaError(e) ? storageFullMessage() : `it could not be added (${e instanceof Error ? e.message : String(e)})`);
       }
     }
     return result;
   }
 
-  /** Embeds (unless vectors are given), then writes atomically, then indexes. */
+  private lastDropped = 0;
+  private lastDropReason: string | undefined;
+
+  /**
+   * Embeds (unless vectors are given), dropping passages that cannot be embedded,
+   * then writes atomically, then indexes. Undefined when no passage could be embedded.
+   */
   private async ingest(
-    { id, parsed, passages }: PreparedDocument,
+    { id, parsed, passages: all }: PreparedDocument,
     origin: StoredDocument['origin'],
     signal?: AbortSignal,
     onBatch?: (done: number, total: number) => void,
     given?: Float32Array[],
     bytes?: number,
-  ): Promise<LibraryDocument> {
-    const vectors = given ?? (await embedPassages(this.opts.embedder, passages, { ...(signal ? { signal } : {}), ...(onBatch ? { onBatch } : {}) }));
+  ): Promise<LibraryDocument | undefined> {
+    let passages = all;
+    let vectors: Float32Array[];
+    if (given) vectors = given;
+    else {
+      const embedded = await embedDocument(this.opts.embedder, all, { ...(signal ? { signal } : {}), ...(onBatch ? { onBatch } : {}) });
+      ({ passages, vectors } = embedded);
+      this.lastDropped = embedded.dropped;
+      this.lastDropReason = embedded.reason;
+      if (passages.length === 0 && all.length > 0) return undefined;
+    }
     // Checked before anything is written, so a bad vector cannot leave a half-indexed document.
     vectors.forEach((v) => normalise(v, v.length));
     signal?.throwIfAborted();
@@ -405,7 +458,8 @@ export class Library {
       const vectors = reuse ? passages.map((p) => lib.vectors.get(p.id)).filter((v): v is Float32Array => !!v) : undefined;
       this.opts.onProgress?.({ name: d.name, fileIndex, fileCount: lib.documents.length, stage: reuse ? 'saving' : 'embedding' });
       const doc = await this.ingest({ id: d.id, parsed: d, passages }, 'prebuilt', undefined, undefined, vectors?.length === passages.length ? vectors : undefined);
-      this.opts.onProgress?.({ name: d.name, fileIndex, fileCount: lib.documents.length, stage: 'added', passagesDone: doc.passageCount, passagesTotal: doc.passageCount });
+      const count = doc?.passageCount ?? 0;
+      this.opts.onProgress?.({ name: d.name, fileIndex, fileCount: lib.documents.length, stage: 'added', passagesDone: count, passagesTotal: count });
     }
   }
 
@@ -420,4 +474,24 @@ export class Library {
     }
     await this.ingestBatch(files, 'sample');
   }
+}
+
+/** Rejects as soon as the signal aborts, without waiting for work that cannot be interrupted (a parse in the worker). */
+function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }

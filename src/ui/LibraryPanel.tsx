@@ -1,21 +1,27 @@
 // Documents: sample corpus, file picker, drag and drop, paste; list with
 // passage counts; remove; ingestion progress.
-import { useRef, useState } from 'react';
-import type { LibraryActions, LibraryViewState } from '../app/library-view';
+import { memo, useRef, useState } from 'react';
+import type { LibraryActions, LibraryDocView, LibraryViewState } from '../app/library-view';
 import { formatBytes } from '../app/progress';
+import { collectPicked, takeDropped } from '../library/folder';
+import { BatchReport } from './BatchReport';
 import { ProgressBar } from './ProgressBar';
+
+const ACCEPT =
+  '.pdf,.md,.markdown,.txt,.html,.htm,.xhtml,.docx,.epub,text/plain,text/markdown,text/html,application/pdf,application/epub+zip,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryActions; now: number }) {
   const { view, actions } = props;
   const fileRef = useRef<HTMLInputElement>(null);
+  const folderRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const [pasteTitle, setPasteTitle] = useState('');
   const [pasteText, setPasteText] = useState('');
   const [pasteOpen, setPasteOpen] = useState(false);
 
   const onFiles = (list: FileList | null) => {
-    const files = list ? [...list] : [];
-    if (files.length) void actions.addFiles(files);
+    const { files, skipped } = collectPicked(list ?? []);
+    if (files.length || skipped) void actions.addFiles(files, skipped);
   };
 
   return (
@@ -32,12 +38,16 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
         onDrop={(e) => {
           e.preventDefault();
           setDragging(false);
-          onFiles(e.dataTransfer.files);
+          const walk = takeDropped(e.dataTransfer);
+          void walk().then(({ files, skipped }) => (files.length || skipped ? actions.addFiles(files, skipped) : undefined));
         }}
       >
-        <p>Drop PDF, Markdown, HTML or text files here, or</p>
+        <p>Drop files or folders here (PDF, Word, EPUB, Markdown, HTML, text), or</p>
         <button type="button" onClick={() => fileRef.current?.click()}>
           Choose files…
+        </button>{' '}
+        <button type="button" onClick={() => folderRef.current?.click()}>
+          Choose a folder…
         </button>
         <input
           ref={fileRef}
@@ -45,7 +55,19 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
           multiple
           hidden
           data-testid="file-input"
-          accept=".pdf,.md,.markdown,.txt,.html,.htm,text/plain,text/markdown,text/html,application/pdf"
+          accept={ACCEPT}
+          onChange={(e) => {
+            onFiles(e.target.files);
+            e.target.value = '';
+          }}
+        />
+        <input
+          ref={folderRef}
+          type="file"
+          hidden
+          data-testid="folder-input"
+          // Not in React's types; every current browser supports it.
+          {...{ webkitdirectory: '' }}
           onChange={(e) => {
             onFiles(e.target.files);
             e.target.value = '';
@@ -83,6 +105,14 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
           ))}
         </div>
       )}
+      {view.busy && actions.stop && (
+        <button type="button" data-testid="stop-batch" onClick={actions.stop}>
+          Stop adding
+        </button>
+      )}
+      {(view.reports ?? []).map((r) => (
+        <BatchReport key={r.id} report={r} onDismiss={() => actions.dismissReport?.(r.id)} />
+      ))}
       <div aria-live="polite">
         {view.messages.map((m) => (
           <div key={m.id} className={`message ${m.kind === 'error' ? 'error' : 'notice'}`}>
@@ -102,21 +132,28 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
           </button>
         </p>
       )}
-      <ul className="docs" data-testid="doc-list">
-        {view.docs.map((d) => (
-          <li key={d.id} data-testid="doc" data-doc-id={d.id}>
-            <span className="doc-title">{d.title}</span>
-            <span className="muted">
-              {' '}
-              {d.passages} passage{d.passages === 1 ? '' : 's'}
-              {d.bytes !== undefined ? ` · ${formatBytes(d.bytes)}` : ''}
-            </span>
-            <button type="button" className="remove" aria-label={`Remove ${d.title}`} onClick={() => void actions.remove(d.id)}>
-              Remove
-            </button>
-          </li>
-        ))}
-      </ul>
+      <DocList docs={view.docs} onRemove={actions.remove} />
     </aside>
   );
 }
+
+// A large library re-renders only when its list changes, not on every progress tick.
+const DocList = memo(function DocList({ docs, onRemove }: { docs: LibraryDocView[]; onRemove: (id: string) => Promise<void> }) {
+  return (
+    <ul className="docs" data-testid="doc-list">
+      {docs.map((d) => (
+        <li key={d.id} data-testid="doc" data-doc-id={d.id} data-name={d.name}>
+          <span className="doc-title">{d.title}</span>
+          <span className="muted">
+            {' '}
+            {d.passages} passage{d.passages === 1 ? '' : 's'}
+            {d.bytes !== undefined ? ` · ${formatBytes(d.bytes)}` : ''}
+          </span>
+          <button type="button" className="remove" aria-label={`Remove ${d.title}`} onClick={() => void onRemove(d.id)}>
+            Remove
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+});

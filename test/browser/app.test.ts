@@ -219,12 +219,12 @@ describe('answer page', () => {
     expect(await page.getByTestId('doc-list').innerText()).toMatch(/apple-report|Apple report/i);
 
     await drop([{ name: 'photo.png', type: 'image/png', body: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13] }]);
-    const alert = page.getByRole('alert').filter({ hasText: 'photo.png' });
-    await alert.waitFor({ timeout: 60_000 });
-    expect(await alert.innerText()).toMatch(/photo\.png was not added: .+/);
+    const report = page.getByTestId('batch-report').filter({ hasText: 'photo.png' });
+    await report.waitFor({ timeout: 60_000 });
+    expect(await report.innerText()).toMatch(/0 added, 1 refused[\s\S]*photo\.png: .+/);
     expect(await page.getByTestId('doc').count()).toBe(7);
-    await page.getByRole('button', { name: 'Dismiss this message' }).click();
-    expect(await alert.count()).toBe(0);
+    await report.getByRole('button', { name: 'Dismiss this report' }).click();
+    expect(await report.count()).toBe(0);
 
     const added = page.getByTestId('doc').filter({ hasText: /river/i });
     await added.getByRole('button', { name: /^Remove/ }).click();

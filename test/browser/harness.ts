@@ -120,6 +120,9 @@ function vite(mode: string, outDir: string): void {
   execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--mode', mode, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
     cwd: ROOT,
     stdio: 'inherit',
+    // Vitest sets NODE_ENV=test, which would give both builds React's development runtime
+    // (several times slower, StrictMode double renders): build what users get.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
 }
 

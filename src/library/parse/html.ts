@@ -57,6 +57,8 @@ export function parseHtml(source: string): { text: string; title?: string } {
     .replace(/ *\n */g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-  const name = squash(title) || squash(h1);
+  // <title> is raw text to the tokenizer: markup written inside it is not what a reader sees.
+  const titleText = title.includes('<') ? parseHtml(title).text : title;
+  const name = squash(titleText) || squash(h1);
   return name ? { text, title: name } : { text };
 }

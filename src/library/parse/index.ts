@@ -1,16 +1,19 @@
 // One entry point from raw bytes to extracted text, or a refusal naming the file and the reason.
+import { parseDocx } from './docx';
+import { parseEpub } from './epub';
 import { parseHtml } from './html';
 import { parseMarkdown } from './markdown';
 import { isPdf, parsePdf, type PdfLoader } from './pdf';
 import { RefusedFile } from './refusal';
 import { parsePlainText } from './text';
-import { checkNotBinary, checkSize, decodeText, MAX_FILE_BYTES } from './validate';
+import { checkNotBinary, checkSize, decodeText, isZip, MAX_FILE_BYTES } from './validate';
 
 export { RefusedFile } from './refusal';
-export { MAX_FILE_BYTES } from './validate';
+export { DOCUMENT_EXTENSIONS, isDocumentName } from './formats';
+export { checkDeclaredSize, MAX_FILE_BYTES } from './validate';
 export type { PdfLoader } from './pdf';
 
-export type DocFormat = 'text' | 'markdown' | 'html' | 'pdf';
+export type DocFormat = 'text' | 'markdown' | 'html' | 'pdf' | 'docx' | 'epub';
 
 export interface RawFile {
   name: string;
@@ -24,6 +27,8 @@ export interface ParsedDocument {
   title: string;
   format: DocFormat;
   text: string;
+  /** What was read but not kept, or read in an unusual way (a page skipped, an encoding guessed), for the batch report. */
+  notes?: string[];
 }
 
 export interface ParseOptions {
@@ -35,12 +40,14 @@ export interface ParseOptions {
 export function detectFormat(name: string, type = '', bytes?: Uint8Array): DocFormat {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
   if (ext === 'pdf' || type === 'application/pdf' || (bytes && isPdf(bytes))) return 'pdf';
+  if (ext === 'docx' || type === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document') return 'docx';
+  if (ext === 'epub' || type === 'application/epub+zip') return 'epub';
   if (['html', 'htm', 'xhtml'].includes(ext) || type === 'text/html' || type === 'application/xhtml+xml') return 'html';
   if (['md', 'markdown', 'mdown', 'mkd'].includes(ext) || type === 'text/markdown') return 'markdown';
   return 'text';
 }
 
-const UNSUPPORTED = /\.(docx?|xlsx?|pptx?|odt|ods|odp|rtf|epub|zip|gz|tar|7z|rar|png|jpe?g|gif|webp|bmp|ico|mp3|mp4|wav|ogg|webm|exe|dll|so|wasm|bin)$/i;
+const UNSUPPORTED = /\.(doc|xlsx?|pptx?|odt|ods|odp|rtf|zip|gz|tar|7z|rar|png|jpe?g|gif|webp|bmp|ico|mp3|mp4|wav|ogg|webm|exe|dll|so|wasm|bin)$/i;
 
 function baseName(name: string): string {
   return name.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '') || name;
@@ -50,18 +57,25 @@ export async function parseDocument(file: RawFile, opts: ParseOptions = {}): Pro
   const { name, bytes } = file;
   checkSize(name, bytes, opts.maxBytes ?? MAX_FILE_BYTES);
   const format = detectFormat(name, file.type, bytes);
-  let parsed: { text: string; title?: string };
+  let parsed: { text: string; title?: string; notes?: string[] };
   if (format === 'pdf') {
     if (!opts.pdf) throw new RefusedFile(name, 'PDF files are not supported here');
     if (!isPdf(bytes)) throw new RefusedFile(name, 'the file is named .pdf but is not a PDF');
     parsed = await parsePdf(name, bytes, opts.pdf);
+  } else if (format === 'docx' || format === 'epub') {
+    if (!isZip(bytes)) throw new RefusedFile(name, `the file is named .${format} but is not ${format === 'docx' ? 'a Word document' : 'an EPUB book'} (it is not a zip archive)`);
+    parsed = format === 'docx' ? await parseDocx(name, bytes) : parseEpub(name, bytes);
   } else {
     const ext = UNSUPPORTED.exec(name)?.[1];
-    if (ext) throw new RefusedFile(name, `.${ext} files are not supported (use text, Markdown, HTML or PDF)`);
+    if (ext) throw new RefusedFile(name, `.${ext} files are not supported (use text, Markdown, HTML, PDF, Word .docx or EPUB)`);
+    if (isZip(bytes)) throw new RefusedFile(name, 'the file is a zip archive, not text; unzip it and add the documents inside');
     checkNotBinary(name, bytes);
-    const source = decodeText(name, bytes).replace(/^\ufeff/, '');
+    const decoded = decodeText(name, bytes);
+    const source = decoded.text.replace(/^\ufeff/, '');
     parsed = format === 'html' ? parseHtml(source) : format === 'markdown' ? parseMarkdown(source) : parsePlainText(source);
+    if (decoded.note) parsed.notes = [decoded.note];
   }
-  if (!parsed.text.trim()) throw new RefusedFile(name, 'the file has no text');
-  return { name, format, title: parsed.title ?? baseName(name), text: parsed.text };
+  if (!parsed.text.trim()) throw new RefusedFile(name, format === 'html' || format === 'markdown' || format === 'text' ? 'the file has no text (it is blank or only markup)' : 'the file has no text');
+  const notes = parsed.notes?.length ? { notes: parsed.notes } : {};
+  return { name, format, title: parsed.title ?? baseName(name), text: parsed.text, ...notes };
 }

@@ -1,5 +1,6 @@
 // Markdown is kept as written: the markup is mostly punctuation the embedder
 // ignores, and the passage a citation shows should read like the source.
+import { visibleTitle } from './title';
 import { normaliseNewlines } from './validate';
 
 export function parseMarkdown(source: string): { text: string; title?: string } {
@@ -9,9 +10,9 @@ export function parseMarkdown(source: string): { text: string; title?: string } 
   const front = /^---\n([\s\S]*?)\n---\n/.exec(text);
   if (front) {
     const m = /^title:\s*["']?(.+?)["']?\s*$/m.exec(front[1] ?? '');
-    title = m?.[1];
+    title = visibleTitle(m?.[1]);
     text = text.slice(front[0].length);
   }
-  title ??= /^#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1];
+  title ??= visibleTitle(/^#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1]);
   return title ? { text: text.trim(), title } : { text: text.trim() };
 }

@@ -20,7 +20,7 @@ export function isPdf(bytes: Uint8Array): boolean {
   return bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46; // %PDF
 }
 
-export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader): Promise<{ text: string; title?: string }> {
+export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader): Promise<{ text: string; title?: string; notes: string[] }> {
   const pdfjs = await load();
   let doc;
   try {
@@ -32,8 +32,16 @@ export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader)
   }
   try {
     const pages: string[] = [];
+    const broken: number[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
-      const { items } = await (await doc.getPage(n)).getTextContent();
+      let items: unknown[];
+      try {
+        ({ items } = await (await doc.getPage(n)).getTextContent());
+      } catch {
+        // One damaged page should not cost the reader the rest of the manual.
+        broken.push(n);
+        continue;
+      }
       let page = '';
       for (const item of items) {
         if (!item || typeof item !== 'object' || !('str' in item)) continue;
@@ -46,8 +54,10 @@ export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader)
     const info = (await doc.getMetadata?.().catch(() => undefined))?.info;
     if (info && typeof info === 'object' && 'Title' in info && typeof info.Title === 'string' && info.Title.trim()) title = info.Title.trim();
     const text = pages.filter(Boolean).join('\n\n');
-    if (!text) throw new RefusedFile(name, 'the PDF has no extractable text (it may be scanned images)');
-    return title ? { text, title } : { text };
+    if (!text && broken.length) throw new RefusedFile(name, `none of its ${doc.numPages} pages could be read; open it in a PDF viewer and print it to a new PDF`);
+    if (!text) throw new RefusedFile(name, 'the PDF has no extractable text (it may be scanned images; run it through OCR first)');
+    const notes = broken.length ? [`${broken.length === 1 ? 'page' : 'pages'} ${broken.join(', ')} could not be read and ${broken.length === 1 ? 'was' : 'were'} skipped`] : [];
+    return title ? { text, title, notes } : { text, notes };
   } finally {
     await doc.destroy();
   }

@@ -3,7 +3,7 @@
 // test embedder (the same one the Node indexer uses in the browser test).
 import type { IndexKind } from '../../../src/core/vector-index';
 import { openBrowserLibrary } from '../../../src/library/browser';
-import type { Library, LibraryDocument } from '../../../src/library/library';
+import type { Library, LibraryDocument, LibraryProgress } from '../../../src/library/library';
 import { HashEmbedder } from '../../doubles/hash-embedder';
 import { tinyPdf } from '../../doubles/tiny-pdf';
 
@@ -11,6 +11,7 @@ import { tinyPdf } from '../../doubles/tiny-pdf';
 const APP_BASE = new URL('../../../', document.baseURI).href;
 
 let lib: Library | null = null;
+let progressHook: ((p: LibraryProgress) => void) | null = null;
 const embedder = new HashEmbedder(256);
 
 const api = {
@@ -21,6 +22,7 @@ const api = {
       dbName: opts.dbName,
       seed: opts.seed ?? false,
       baseUrl: opts.site ? new URL(opts.site, document.baseURI).href : APP_BASE,
+      onProgress: (p) => progressHook?.(p),
       ...(opts.indexKind ? { indexKind: opts.indexKind } : {}),
       ...(opts.embedderId ? { embedderId: opts.embedderId } : {}),
     });
@@ -42,6 +44,22 @@ const api = {
   passages: async (id: string) => (await need().document(id))?.passages.map((p) => p.text) ?? [],
   retrieve: async (q: string, k: number) => (await need().retriever.retrieve(q, k)).map((p) => ({ id: p.id, title: p.title, text: p.text, score: p.score })),
   embeddedTexts: () => embedder.texts.length,
+  /** Adds a batch and stops it while document `stopAt` (0-based) is being embedded, like a user pressing Stop. */
+  async addStopping(files: { name: string; content: string }[], stopAt: number) {
+    const controller = new AbortController();
+    progressHook = (p) => {
+      if (p.stage === 'embedding' && p.fileIndex === stopAt) controller.abort();
+    };
+    try {
+      const r = await need().addFiles(
+        files.map((f) => new File([f.content], f.name)),
+        { signal: controller.signal },
+      );
+      return { added: r.added.map(short), refused: r.refused, aborted: r.aborted };
+    } finally {
+      progressHook = null;
+    }
+  },
 };
 
 function need(): Library {

@@ -138,16 +138,63 @@ describe('Library', () => {
     expect(await lib.size()).toBe(1);
   });
 
-  it('an embedder failure is reported and leaves the library unchanged', async () => {
+  it('an embedder failure refuses the document by name with the error, and leaves the library unchanged', async () => {
     let fail = false;
     const inner = new HashEmbedder();
     const lib = await library({ embedder: { embed: (t, s) => (fail ? Promise.reject(new Error('model crashed')) : inner.embed(t, s)) } });
     await lib.addFiles([BEES]);
     fail = true;
-    await expect(lib.addFiles([TIDES])).rejects.toThrow(/model crashed/);
+    const res = await lib.addFiles([TIDES]);
+    expect(res.refused).toEqual([{ name: 'tides.txt', reason: expect.stringMatching(/could be embedded.*model crashed/) }]);
     fail = false;
     expect((await lib.list()).map((d) => d.title)).toEqual(['Bees']);
     expect(await lib.size()).toBe(1);
+  });
+
+  it('a passage that embeds to a zero vector is left out and reported; the rest of its document goes in', async () => {
+    const inner = new HashEmbedder();
+    // Like the tiny test embedder on a passage with no word it knows.
+    const embedder = { embed: async (texts: string[]) => (await inner.embed(texts)).map((v, i) => (texts[i]!.includes('zzqx') ? new Float32Array(v.length) : v)) };
+    const lib = await library({ embedder, chunk: { targetTokens: 12, overlapTokens: 0 } });
+    const text = 'Forager bees perform a waggle dance near the hive. zzqx zzqx zzqx zzqx zzqx zzqx zzqx zzqx. Honey is stored in wax cells by workers.';
+    const res = await lib.addFiles([{ name: 'mixed.txt', bytes: enc(text) }, { name: 'junk.txt', bytes: enc('zzqx zzqx zzqx.') }]);
+    expect(res.added.map((d) => d.name)).toEqual(['mixed.txt']);
+    expect(res.added[0]!.passageCount).toBeGreaterThanOrEqual(2);
+    expect(res.notes).toEqual([{ name: 'mixed.txt', note: expect.stringMatching(/^1 of \d+ passages could not be embedded .*zero vector/) }]);
+    expect(res.refused).toEqual([{ name: 'junk.txt', reason: expect.stringMatching(/none of its 1 passages could be embedded .*zero vector/) }]);
+    expect((await lib.retriever.retrieve('waggle dance', 1))[0]!.text).toMatch(/waggle/);
+    expect(await lib.size()).toBe(res.added[0]!.passageCount);
+  });
+
+  it('says when a file has the same text as a document already in the library, which is kept once', async () => {
+    const lib = await library();
+    const res = await lib.addFiles([BEES, { name: 'copy/bees.md', bytes: BEES.bytes }]);
+    expect(res.notes).toEqual([{ name: 'copy/bees.md', note: 'it has the same text as bees.md, so the library keeps it once' }]);
+    expect((await lib.list()).length).toBe(1);
+  });
+
+  it('refuses a file over the size limit from its declared size, without reading it', async () => {
+    const lib = await library({ maxFileBytes: 1000 });
+    const huge = {
+      name: 'huge.txt',
+      size: 220 * 1024 * 1024,
+      arrayBuffer: () => Promise.reject(new Error('a file over the limit was read')),
+    };
+    const res = await lib.addFiles([huge, BEES]);
+    expect(res.refused).toEqual([{ name: 'huge.txt', reason: expect.stringMatching(/too large \(220\.0 MB; the limit is 0\.0 MB\)/) }]);
+    expect(res.added.map((d) => d.title)).toEqual(['Bees']);
+  });
+
+  it('reports progress over the whole batch in files and bytes', async () => {
+    const events: LibraryProgress[] = [];
+    const lib = await library({ onProgress: (p) => events.push(p) });
+    await lib.addFiles([BEES, { name: 'empty.txt', bytes: new Uint8Array() }, TIDES]);
+    const total = BEES.bytes.length + TIDES.bytes.length;
+    expect(events.every((e) => e.bytesTotal === total)).toBe(true);
+    const last = events.at(-1)!;
+    expect([last.filesDone, last.bytesDone]).toEqual([3, total]);
+    const done = events.map((e) => e.bytesDone!);
+    expect(done).toEqual([...done].sort((a, b) => a - b));
   });
 
   it('loads the shipped sample corpus on the first visit only', async () => {

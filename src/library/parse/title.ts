@@ -1,0 +1,15 @@
+// A title is what a reader sees: markup in a heading (raw HTML, Markdown
+// emphasis, links, code marks) is dropped, never shown as source.
+import { parseHtml } from './html';
+
+const MAX_TITLE = 200;
+
+export function visibleTitle(source: string | undefined): string | undefined {
+  if (!source) return undefined;
+  const text = parseHtml(source)
+    .text.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__|\*|_|`|~~)(?=\S)([^]*?\S)\1/g, '$2')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text ? text.slice(0, MAX_TITLE) : undefined;
+}

@@ -1,0 +1,44 @@
+// What a batch of files did: one summary line, then every refused file with its
+// reason and every document that lost something, kept until dismissed.
+import type { BatchReportView } from '../app/library-view';
+
+function summary(r: BatchReportView): string {
+  const parts = [`${r.added} added`, `${r.refused.length} refused`];
+  if (r.skipped) parts.push(`${r.skipped} skipped (not documents)`);
+  if (r.aborted) parts.push(`stopped${r.notTried ? `, ${r.notTried} not tried` : ''}`);
+  return parts.join(', ');
+}
+
+export function BatchReport({ report, onDismiss }: { report: BatchReportView; onDismiss: () => void }) {
+  const problems = report.refused.length > 0 || report.notes.length > 0;
+  return (
+    <section className={`batch-report message ${problems ? 'error' : 'notice'}`} data-testid="batch-report" aria-label="What the last batch did">
+      <div>
+        <p className="batch-summary" data-testid="batch-summary" role={report.refused.length ? 'alert' : 'status'}>
+          {summary(report)}
+        </p>
+        {report.refused.length > 0 && (
+          <ul className="batch-refused" data-testid="batch-refused">
+            {report.refused.map((f, i) => (
+              <li key={i} data-name={f.name}>
+                <strong>{f.name}</strong>: {f.reason}
+              </li>
+            ))}
+          </ul>
+        )}
+        {report.notes.length > 0 && (
+          <ul className="batch-notes" data-testid="batch-notes">
+            {report.notes.map((n, i) => (
+              <li key={i} data-name={n.name}>
+                <strong>{n.name}</strong> was added, but {n.note}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <button type="button" className="dismiss" aria-label="Dismiss this report" onClick={onDismiss}>
+        ✕
+      </button>
+    </section>
+  );
+}
