@@ -4,6 +4,9 @@
 // page never runs the old shell against the new build's chunks.
 import { registerSW } from 'virtual:pwa-register';
 
+/** A label a deployment can give its build (`VITE_APP_BUILD=2026-11-22 npm run build`), shown in the offline panel. */
+export const APP_BUILD: string = import.meta.env.VITE_APP_BUILD ?? '';
+
 export type ShellState = 'unsupported' | 'saving' | 'ready' | 'error';
 
 export interface OfflineState {

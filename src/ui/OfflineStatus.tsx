@@ -1,6 +1,6 @@
 // Whether the page works without a network, what it keeps in this browser, and the
 // "new version" prompt. Renders state and sends intents only.
-import type { OfflineState } from '../app/offline';
+import { APP_BUILD, type OfflineState } from '../app/offline';
 import type { CachedModels } from '../app/offline-models';
 import type { OfflineWiring } from '../app/offline-wiring';
 import { estimateText, type StorageState } from '../app/storage';
@@ -40,7 +40,7 @@ export function OfflineStatus(props: { offline: OfflineState; models: CachedMode
   const missing = missingOffline(offline, models);
   const ready = missing.length === 0;
   return (
-    <section className="panel offline" aria-labelledby="offline-heading" data-testid="offline-status" data-ready={String(ready)} data-shell={offline.shell}>
+    <section className="panel offline" aria-labelledby="offline-heading" data-testid="offline-status" data-ready={String(ready)} data-shell={offline.shell} data-build={APP_BUILD}>
       <h2 id="offline-heading">Offline and storage</h2>
       <p data-testid="offline-summary">
         <strong>{ready ? 'Ready to work offline.' : 'Not ready to work offline yet.'}</strong>{' '}
@@ -57,6 +57,7 @@ export function OfflineStatus(props: { offline: OfflineState; models: CachedMode
             {models.generator.length > 0 ? models.generator.join(', ') : 'none yet'}.
           </li>
         )}
+        {APP_BUILD && <li>Version: {APP_BUILD}</li>}
         {storage.estimate && <li data-testid="storage-estimate">Storage: {estimateText(storage.estimate)}.</li>}
         {storage.persisted !== null && (
           <li data-testid="storage-persisted">

@@ -40,7 +40,7 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page; errors:
   page.on('pageerror', (e) => errors.push(e.message));
   // Every CSP violation the page meets, reported by the page itself.
   await context.addInitScript(() => {
-    addEventListener('securitypolicyviolation', (e) => {
+    window.addEventListener('securitypolicyviolation', (e: SecurityPolicyViolationEvent) => {
       const w = window as unknown as { __csp?: string[] };
       (w.__csp ??= []).push(`${e.effectiveDirective} ${e.blockedURI}`);
     });
