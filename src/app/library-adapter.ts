@@ -6,6 +6,7 @@ import type { IndexKind } from '../core/vector-index';
 import type { Library, LibraryProgress } from '../library/library';
 import { emptyLibraryView, type LibraryActions, type LibraryJobView, type LibraryViewState } from './library-view';
 import type { StatusStore } from './status';
+import { quotaMessage } from './storage';
 
 export type LibraryConnection = Library;
 
@@ -35,7 +36,7 @@ export function connectLibrary(opts: {
     if (p.stage === 'added' || p.stage === 'refused') {
       jobStarted.delete(id);
       set({ jobs: view.jobs.filter((j) => j.id !== id) });
-      if (p.stage === 'refused') say('error', `${p.name} was not added: ${p.message ?? 'it could not be read.'}`);
+      if (p.stage === 'refused') say('error', quotaMessage(p.message, `the document ${p.name}`) ?? `${p.name} was not added: ${p.message ?? 'it could not be read.'}`);
       void refresh();
       return;
     }
@@ -102,7 +103,7 @@ export function connectLibrary(opts: {
       try {
         await fn(await connection(), ...args);
       } catch (e) {
-        say('error', e instanceof Error ? e.message : String(e));
+        say('error', quotaMessage(e, 'the document') ?? (e instanceof Error ? e.message : String(e)));
       } finally {
         set({ jobs: [] });
         await refresh().catch(() => undefined);

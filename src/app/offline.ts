@@ -4,20 +4,10 @@
 // page never runs the old shell against the new build's chunks.
 import { registerSW } from 'virtual:pwa-register';
 
-/** A label a deployment can give its build (`VITE_APP_BUILD=2026-11-22 npm run build`), shown in the offline panel. */
-export const APP_BUILD: string = import.meta.env.VITE_APP_BUILD ?? '';
+import type { OfflineState } from './offline-state';
 
-export type ShellState = 'unsupported' | 'saving' | 'ready' | 'error';
-
-export interface OfflineState {
-  shell: ShellState;
-  /** Why the app could not be saved for offline use. */
-  error: string | null;
-  /** A new version is installed and waits for the user's reload. */
-  updateReady: boolean;
-  /** The page is running code from a build the server no longer has (another tab updated). */
-  stale: boolean;
-}
+export type { OfflineState, ShellState } from './offline-state';
+export { APP_BUILD } from './offline-state';
 
 export interface OfflineStore {
   get(): OfflineState;

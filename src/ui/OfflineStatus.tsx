@@ -1,6 +1,6 @@
 // Whether the page works without a network, what it keeps in this browser, and the
 // "new version" prompt. Renders state and sends intents only.
-import { APP_BUILD, type OfflineState } from '../app/offline';
+import { APP_BUILD, type OfflineState } from '../app/offline-state';
 import type { CachedModels } from '../app/offline-models';
 import type { OfflineWiring } from '../app/offline-wiring';
 import { estimateText, type StorageState } from '../app/storage';
