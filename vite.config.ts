@@ -53,9 +53,9 @@ const pwaOptions: Partial<VitePWAOptions> = {
     clientsClaim: false,
     runtimeCaching: [
       {
-        // Pack manifests (models/evaluator-pack.json, models/webllm/app-config.json) and model
-        // configs: the network first so a new pack is seen, the last copy when offline.
-        urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/models\/.*\.json$/.test(url.pathname),
+        // How the page finds a local pack (models/evaluator-pack.json, models/webllm/app-config.json,
+        // models/<id>/config.json): the network first so a new pack is seen, the last copy offline.
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/models\/(.*\/)?(evaluator-pack|app-config|config)\.json$/.test(url.pathname),
         handler: 'NetworkFirst',
         options: { cacheName: 'model-pack-manifests', networkTimeoutSeconds: 5, expiration: { maxEntries: 200 } },
       },

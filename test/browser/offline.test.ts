@@ -3,7 +3,7 @@
 // with the browser context offline the page reloads, answers with citations and ingests.
 // Also: the page runs under its Content-Security-Policy, and a hostile document cannot
 // make it fetch from anywhere else.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -119,15 +119,57 @@ describe('offline after one visit', () => {
   });
 });
 
+// The hub, played by the tiny models: the default path (no pack) must work offline once loaded.
+const HUB_MODELS: Record<string, string> = {
+  'Xenova/all-MiniLM-L6-v2': 'embedder',
+  'Xenova/ms-marco-MiniLM-L-6-v2': 'reranker',
+  'Xenova/nli-deberta-v3-xsmall': 'nli',
+};
+
+describe('models from the hub', () => {
+  it('load again with the network off once they loaded online', async () => {
+    const site = await serveDir(E2E_DIR);
+    try {
+      const { context, page, errors } = await newPage();
+      const hub: string[] = [];
+      await context.route('https://huggingface.co/**', async (route) => {
+        const m = /^https:\/\/huggingface\.co\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(route.request().url());
+        const folder = m && HUB_MODELS[m[1]!];
+        const file = folder && join(E2E_DIR, 'models/tiny', folder, m![2]!.replace('model_quantized.onnx', 'model.onnx'));
+        hub.push(route.request().url());
+        if (!file || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
+        return route.fulfill({ status: 200, body: readFileSync(file), headers: { 'content-type': 'application/octet-stream', 'access-control-allow-origin': '*' } });
+      });
+      await untilUsable(page, () => page.goto(site.url));
+      await ask(page, 'Why does the sea have tides?');
+      await page.waitForSelector('[data-testid=offline-status][data-ready=true]', { timeout: 120_000 });
+      expect(await page.getByTestId('offline-models').innerText()).toContain('Xenova/all-MiniLM-L6-v2');
+      expect(hub.some((u) => u.endsWith('.onnx'))).toBe(true);
+
+      await context.unroute('https://huggingface.co/**');
+      await site.close();
+      await context.setOffline(true);
+      await untilUsable(page, () => page.reload());
+      await ask(page, 'Why does the sea have tides?');
+      expect(await page.getByTestId('segment').first().getByTestId('citation').innerText()).toMatch(/Why the Sea Has Tides · passage \d+/);
+      expect(await page.locator('[data-worker=evaluator]').getAttribute('data-state')).toBe('ready');
+      expect(errors).toEqual([]);
+    } finally {
+      await site.close().catch(() => undefined);
+    }
+  });
+});
+
 describe('Content-Security-Policy', () => {
   it('runs the whole answer path under the policy, and a hostile document or answer cannot make the page fetch elsewhere', async () => {
+    const site = await serveDir(E2E_DIR);
     const { context, page, errors } = await newPage();
     const elsewhere: string[] = [];
     context.on('request', (r) => {
       const host = new URL(r.url()).hostname;
       if (host !== '127.0.0.1' && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) elsewhere.push(r.url());
     });
-    await page.goto(served.url + QUERY);
+    await page.goto(site.url + QUERY);
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     const policy = await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content');
     expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval'/);
@@ -167,5 +209,6 @@ describe('Content-Security-Policy', () => {
     expect((await cspViolations(page)).filter((v) => !v.includes('evil.test/exfiltrate'))).toEqual([]);
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
+    await site.close();
   });
 });
