@@ -40,8 +40,9 @@ const pwaOptions: Partial<VitePWAOptions> = {
   },
   workbox: {
     globPatterns: ['**/*.{html,js,mjs,css,wasm,svg,png,json,jsonl,md,txt,webmanifest}'],
-    // Model packs can be gigabytes and have their own caches; source maps are for debugging only.
-    globIgnores: ['models/**', '**/*.map', 'sw.js', 'workbox-*.js'],
+    // Model packs can be gigabytes and have their own caches; the sample documents are read once,
+    // into the library, on a first visit (which is online); source maps are for debugging only.
+    globIgnores: ['models/**', 'sample/**', '**/*.map', 'sw.js', 'workbox-*.js'],
     maximumFileSizeToCacheInBytes: PRECACHE_MAX_BYTES,
     // Links carry the question and settings in the query: any navigation gets the cached shell.
     navigateFallback: 'index.html',

@@ -37,7 +37,8 @@ export function startOffline(): OfflineStore {
       if (hadController && !applying) set({ stale: true });
     });
     update = registerSW({
-      immediate: true,
+      // Registered after the page's load event, so precaching never competes with the first paint.
+      immediate: false,
       onNeedRefresh: () => set({ updateReady: true }),
       onOfflineReady: () => set({ shell: 'ready' }),
       onRegisteredSW: (_url, registration) => {
