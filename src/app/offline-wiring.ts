@@ -26,7 +26,8 @@ export function startOfflineWiring(services: AppServices, controller: Controller
   let was = services.status.get();
   services.status.subscribe(() => {
     const now = services.status.get();
-    if ((['generator', 'evaluator'] as const).some((n) => now[n].state !== was[n].state)) refresh();
+    // The evaluator loads its relevance and support models later, one by one: each is a new model to list.
+    if ((['generator', 'evaluator'] as const).some((n) => now[n].state !== was[n].state || now[n].models.length !== was[n].models.length)) refresh();
     was = now;
   });
   // A model deleted from the picker is no longer available offline.

@@ -20,8 +20,14 @@ export interface OfflineStore {
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 export function startOffline(): OfflineStore {
-  const supported = typeof navigator !== 'undefined' && 'serviceWorker' in navigator && window.isSecureContext;
-  let state: OfflineState = { shell: supported ? 'saving' : 'unsupported', error: null, updateReady: false, stale: false };
+  // The development server (`npm start`) builds no service worker; only a built site has one.
+  const supported = !import.meta.env.DEV && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && window.isSecureContext;
+  let state: OfflineState = {
+    shell: supported ? 'saving' : 'unsupported',
+    error: import.meta.env.DEV ? 'the development server does not install one; build the site (npm run build) to use it offline' : null,
+    updateReady: false,
+    stale: false,
+  };
   const listeners = new Set<() => void>();
   const set = (patch: Partial<OfflineState>) => {
     state = { ...state, ...patch };
