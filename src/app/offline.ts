@@ -20,11 +20,14 @@ export interface OfflineStore {
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 export function startOffline(): OfflineStore {
-  // The development server (`npm start`) builds no service worker; only a built site has one.
-  const supported = !import.meta.env.DEV && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && window.isSecureContext;
+  // The development server (`npm start`, the only place with hot reload) builds no service
+  // worker; only a built site has one. (import.meta.env.DEV is also true in a build made with
+  // NODE_ENV=test, as the browser tests' builds are.)
+  const dev = !!import.meta.hot;
+  const supported = !dev && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && window.isSecureContext;
   let state: OfflineState = {
     shell: supported ? 'saving' : 'unsupported',
-    error: import.meta.env.DEV ? 'the development server does not install one; build the site (npm run build) to use it offline' : null,
+    error: dev ? 'the development server does not install one; build the site (npm run build) to use it offline' : null,
     updateReady: false,
     stale: false,
   };
@@ -43,8 +46,7 @@ export function startOffline(): OfflineStore {
       if (hadController && !applying) set({ stale: true });
     });
     update = registerSW({
-      // Registered after the page's load event, so precaching never competes with the first paint.
-      immediate: false,
+      immediate: true,
       onNeedRefresh: () => set({ updateReady: true }),
       onOfflineReady: () => set({ shell: 'ready' }),
       onRegisteredSW: (_url, registration) => {
