@@ -41,8 +41,9 @@ const pwaOptions: Partial<VitePWAOptions> = {
   workbox: {
     globPatterns: ['**/*.{html,js,mjs,css,wasm,svg,png,json,jsonl,md,txt,webmanifest}'],
     // Model packs can be gigabytes and have their own caches; the sample documents are read once,
-    // into the library, on a first visit (which is online); source maps are for debugging only.
-    globIgnores: ['models/**', 'sample/**', '**/*.map', 'sw.js', 'workbox-*.js'],
+    // into the library, on a first visit (which is online); embed.json is the host's own setting,
+    // edited after the build (network first, below); source maps are for debugging only.
+    globIgnores: ['models/**', 'sample/**', 'embed.json', '**/*.map', 'sw.js', 'workbox-*.js'],
     maximumFileSizeToCacheInBytes: PRECACHE_MAX_BYTES,
     // Links carry the question and settings in the query: any navigation gets the cached shell.
     navigateFallback: 'index.html',
@@ -59,6 +60,11 @@ const pwaOptions: Partial<VitePWAOptions> = {
         urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/models\/(.*\/)?(evaluator-pack|app-config|config)\.json$/.test(url.pathname),
         handler: 'NetworkFirst',
         options: { cacheName: 'model-pack-manifests', networkTimeoutSeconds: 5, expiration: { maxEntries: 200 } },
+      },
+      {
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith('/embed.json'),
+        handler: 'NetworkFirst',
+        options: { cacheName: 'site-settings', networkTimeoutSeconds: 5 },
       },
     ],
   },
