@@ -52,7 +52,18 @@ export function startOffline(): OfflineStore {
       onRegisteredSW: (_url, registration) => {
         // An active worker has finished its install, i.e. precached every file of its build.
         void navigator.serviceWorker.ready.then(() => set({ shell: 'ready', error: null }));
-        if (registration) setInterval(() => void registration.update().catch(() => undefined), UPDATE_CHECK_MS);
+        if (!registration) return;
+        setInterval(() => void registration.update().catch(() => undefined), UPDATE_CHECK_MS);
+        // A first install that fails (a file of the build missing on the server) leaves nothing
+        // active: say so instead of "saving" for ever.
+        const watch = (sw: ServiceWorker | null) =>
+          sw?.addEventListener('statechange', () => {
+            if (sw.state === 'redundant' && !registration.active) {
+              set({ shell: 'error', error: 'not every file of the app could be downloaded (is the whole site deployed?); reload to try again' });
+            }
+          });
+        watch(registration.installing);
+        registration.addEventListener('updatefound', () => watch(registration.installing));
       },
       onRegisterError: (e: unknown) => set({ shell: 'error', error: e instanceof Error ? e.message : String(e) }),
     });
