@@ -1,12 +1,79 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import wasm from 'vite-plugin-wasm';
+import { VitePWA, type VitePWAOptions } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
+
+// The service worker and web app manifest (vite-plugin-pwa over Workbox's generateSW).
+// Everything the built site can load later is precached at install, so the page works
+// offline after one visit: the shell, every lazily loaded chunk (workers, pdfjs, the
+// evaluation page) and every .wasm file, whoever added it. Model weights are NOT
+// precached: they stay in the caches of the libraries that download them (web-llm's
+// `webllm/*` caches, transformers.js' `transformers-cache`, wllama's OPFS), which
+// already serve them offline; only the small JSON manifests of a local model pack are
+// kept here, so the page still finds the pack with the network off.
+
+/** Largest file the precache takes: wllama's wasm is 8.8 MB, ORT's about 25 MB. */
+const PRECACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+const THEME_COLOUR = '#2d5bd7';
+
+const pwaOptions: Partial<VitePWAOptions> = {
+  // The page registers the worker itself (src/app/offline.ts) and asks before switching versions.
+  injectRegister: false,
+  registerType: 'prompt',
+  manifest: {
+    name: 'Self-RAG in your browser',
+    short_name: 'Self-RAG',
+    description: 'Ask questions about your own documents, answered entirely inside your browser.',
+    start_url: './',
+    scope: './',
+    display: 'standalone',
+    theme_color: THEME_COLOUR,
+    background_color: '#ffffff',
+    icons: [
+      { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+      { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+      { src: 'icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      { src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+    ],
+  },
+  workbox: {
+    globPatterns: ['**/*.{html,js,mjs,css,wasm,svg,png,json,jsonl,md,txt,webmanifest}'],
+    // Model packs can be gigabytes and have their own caches; the sample documents are read once,
+    // into the library, on a first visit (which is online); embed.json is the host's own setting,
+    // edited after the build (network first, below); source maps are for debugging only.
+    globIgnores: ['models/**', 'sample/**', 'embed.json', '**/*.map', 'sw.js', 'workbox-*.js'],
+    maximumFileSizeToCacheInBytes: PRECACHE_MAX_BYTES,
+    // Links carry the question and settings in the query: any navigation gets the cached shell.
+    navigateFallback: 'index.html',
+    navigateFallbackDenylist: [/\/models\//],
+    ignoreURLParametersMatching: [/.*/],
+    cleanupOutdatedCaches: true,
+    // A new version waits until the user accepts it: an open page never mixes two builds.
+    skipWaiting: false,
+    clientsClaim: false,
+    runtimeCaching: [
+      {
+        // How the page finds a local pack (models/evaluator-pack.json, models/webllm/app-config.json,
+        // models/<id>/config.json): the network first so a new pack is seen, the last copy offline.
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/models\/(.*\/)?(evaluator-pack|app-config|config)\.json$/.test(url.pathname),
+        handler: 'NetworkFirst',
+        options: { cacheName: 'model-pack-manifests', networkTimeoutSeconds: 5, expiration: { maxEntries: 200 } },
+      },
+      {
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.endsWith('/embed.json'),
+        handler: 'NetworkFirst',
+        options: { cacheName: 'site-settings', networkTimeoutSeconds: 5 },
+      },
+    ],
+  },
+};
 
 // `base: './'` lets the built site run from any host or sub-path (and inside an iframe).
 export default defineConfig(({ mode }) => ({
   base: './',
-  plugins: [react(), wasm()],
+  plugins: [react(), wasm(), VitePWA(pwaOptions)],
   worker: { format: 'es', plugins: () => [wasm()] },
   // The e2e build runs the real generator worker around a scripted engine (test/doubles); never in production.
   resolve: {

@@ -5,6 +5,7 @@ import { createEmbedBridge, loadAllowedOrigins } from './app/embed';
 import { answerMessage } from './app/embed-answer';
 import { modelChoice } from './app/custom-model';
 import { getServices } from './app/services';
+import { startOfflineWiring } from './app/offline-wiring';
 import { DEFAULT_MODEL_ID } from './generator/catalogue';
 import { loadSettings } from './app/settings';
 import { readUrlState, writeUrlState } from './app/url-state';
@@ -44,9 +45,12 @@ controller.subscribe(() => {
   }
 });
 
+// The service worker, the offline status and storage (persistence, estimate, quota messages).
+const offline = startOfflineWiring(services, controller);
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App controller={controller} services={services} initialQuestion={fromUrl.question ?? ''} onShare={shareUrl} />
+    <App controller={controller} services={offline.services} initialQuestion={fromUrl.question ?? ''} onShare={shareUrl} offline={offline.wiring} />
   </StrictMode>,
 );
 

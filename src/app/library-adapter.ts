@@ -8,6 +8,7 @@ import type { NamedBlob } from '../library/ingest';
 import type { AddResult, Library, LibraryProgress } from '../library/library';
 import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from './library-view';
 import type { StatusStore } from './status';
+import { quotaMessage } from './storage';
 
 export type LibraryConnection = Library;
 
@@ -76,7 +77,7 @@ export function connectLibrary(opts: {
     if (p.stage === 'added' || p.stage === 'refused') {
       jobStarted.delete(id);
       set({ jobs: view.jobs.filter((j) => j.id !== id) });
-      if (p.stage === 'refused') say('error', `${p.name} was not added: ${p.message ?? 'it could not be read.'}`);
+      if (p.stage === 'refused') say('error', quotaMessage(p.message, `the document ${p.name}`) ?? `${p.name} was not added: ${p.message ?? 'it could not be read.'}`);
       void refresh();
       return;
     }
@@ -177,7 +178,7 @@ export function connectLibrary(opts: {
         await fn(await connection(), ...args);
       } catch (e) {
         failed = true;
-        say('error', e instanceof Error ? e.message : String(e));
+        say('error', quotaMessage(e, 'the document') ?? (e instanceof Error ? e.message : String(e)));
       } finally {
         set({ jobs: [] });
         if (relist || failed || !view.ready) await refresh().catch(() => undefined);

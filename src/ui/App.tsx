@@ -11,13 +11,14 @@ import { LibraryPanel } from './LibraryPanel';
 import { useModelControls } from './model-controls';
 import { Notices } from './Notices';
 import { PassageDialog } from './PassageDialog';
+import { OfflineBanner, OfflinePanel, type OfflineWiring } from './OfflineStatus';
 import { StatusPanel } from './StatusPanel';
 import { ThemeSwitch } from './ThemeSwitch';
 import { TuningPanel } from './TuningPanel';
 
 const EvalPage = lazy(() => import('./eval-route'));
 
-export function App(props: { controller: Controller; services: AppServices; initialQuestion: string; onShare: () => string }) {
+export function App(props: { controller: Controller; services: AppServices; initialQuestion: string; onShare: () => string; offline?: OfflineWiring }) {
   const { controller, services } = props;
   const state = useStore(controller, controller.getState);
   const status = useStore(services.status, services.status.get);
@@ -80,6 +81,7 @@ export function App(props: { controller: Controller; services: AppServices; init
           <ThemeSwitch theme={state.settings.theme} onChange={controller.setTheme} />
         </div>
       </header>
+      {props.offline && <OfflineBanner {...props.offline} />}
       {onEval ? (
         <main id="main" className="eval-main">
           <Suspense fallback={<p>Loading the evaluation page…</p>}>
@@ -120,6 +122,7 @@ export function App(props: { controller: Controller; services: AppServices; init
               onLoadGenerator={services.loadGenerator}
               onCancelGenerator={services.cancelGenerator}
             />
+            {props.offline && <OfflinePanel {...props.offline} />}
           </main>
           <TuningPanel
             rank={state.settings.rank}

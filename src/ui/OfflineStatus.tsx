@@ -1,0 +1,94 @@
+// Whether the page works without a network, what it keeps in this browser, and the
+// "new version" prompt. Renders state and sends intents only.
+import { APP_BUILD, type OfflineState } from '../app/offline-state';
+import type { CachedModels } from '../app/offline-models';
+import type { OfflineWiring } from '../app/offline-wiring';
+import { estimateText, type StorageState } from '../app/storage';
+import { useStore } from './hooks';
+
+const SHELL_TEXT: Record<OfflineState['shell'], string> = {
+  saving: 'Saving the app in this browser for offline use…',
+  ready: 'The app is saved in this browser and opens without a network.',
+  unsupported: 'This browser cannot keep the app for offline use (it needs https or localhost and service workers).',
+  error: 'The app could not be saved for offline use',
+};
+
+/** What is still missing before the page can answer with the network off; empty when nothing is. */
+export function missingOffline(offline: OfflineState, models: CachedModels | null): string[] {
+  const missing: string[] = [];
+  if (offline.shell !== 'ready') missing.push('the app itself');
+  if (!models || models.evaluator.length === 0) missing.push('the evaluator models (they download when the page starts)');
+  if (!models || models.generator.length === 0) missing.push('a language model (it downloads with your first question)');
+  return missing;
+}
+
+export function UpdateBanner(props: { offline: OfflineState; onReload: () => void }) {
+  const { offline } = props;
+  if (!offline.updateReady && !offline.stale) return null;
+  return (
+    <div className="notice update" role="alert" data-testid="update-prompt">
+      {offline.updateReady ? 'A new version of this app is ready. ' : 'This app was updated in another tab or on the server; reload to keep working. '}
+      <button type="button" className="primary" onClick={props.onReload} data-testid="update-reload">
+        {offline.updateReady ? 'Reload to update' : 'Reload'}
+      </button>
+    </div>
+  );
+}
+
+export function OfflineStatus(props: { offline: OfflineState; models: CachedModels | null; storage: StorageState; onDismissWarning: () => void }) {
+  const { offline, models, storage } = props;
+  const missing = missingOffline(offline, models);
+  const ready = missing.length === 0;
+  return (
+    <section className="panel offline" aria-labelledby="offline-heading" data-testid="offline-status" data-ready={String(ready)} data-shell={offline.shell} data-build={APP_BUILD}>
+      <h2 id="offline-heading">Offline and storage</h2>
+      <p data-testid="offline-summary">
+        <strong>{ready ? 'Ready to work offline.' : 'Not ready to work offline yet.'}</strong>{' '}
+        {ready ? 'You can turn the network off: the page reloads, answers and adds documents.' : `Still needed: ${missing.join('; ')}.`}
+      </p>
+      <ul>
+        <li data-testid="offline-shell">
+          {SHELL_TEXT[offline.shell]}
+          {offline.error && `: ${offline.error}`}
+        </li>
+        {models && (
+          <li data-testid="offline-models">
+            Models kept in this browser: evaluator {models.evaluator.length > 0 ? models.evaluator.join(', ') : 'none yet'}; language model{' '}
+            {models.generator.length > 0 ? models.generator.join(', ') : 'none yet'}.
+          </li>
+        )}
+        {APP_BUILD && <li>Version: {APP_BUILD}</li>}
+        {storage.estimate && <li data-testid="storage-estimate">Storage: {estimateText(storage.estimate)}.</li>}
+        {storage.persisted !== null && (
+          <li data-testid="storage-persisted">
+            {storage.persisted
+              ? 'The browser has promised to keep this data even when space runs low.'
+              : 'The browser may clear this data when space runs low (it has not granted persistent storage).'}
+          </li>
+        )}
+      </ul>
+      {storage.warning && (
+        <p className="error" role="alert" data-testid="storage-warning">
+          {storage.warning}{' '}
+          <button type="button" onClick={props.onDismissWarning}>
+            Dismiss
+          </button>
+        </p>
+      )}
+    </section>
+  );
+}
+
+export type { OfflineWiring };
+
+export function OfflineBanner({ offline }: OfflineWiring) {
+  const state = useStore(offline, offline.get);
+  return <UpdateBanner offline={state} onReload={() => void offline.applyUpdate()} />;
+}
+
+export function OfflinePanel(props: OfflineWiring) {
+  const offline = useStore(props.offline, props.offline.get);
+  const models = useStore(props.models, props.models.get);
+  const storage = useStore(props.storage, props.storage.get);
+  return <OfflineStatus offline={offline} models={models} storage={storage} onDismissWarning={props.storage.clearWarning} />;
+}
