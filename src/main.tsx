@@ -4,6 +4,7 @@ import { createController, type DecodeFn } from './app/controller';
 import { createEmbedBridge, loadAllowedOrigins } from './app/embed';
 import { answerMessage } from './app/embed-answer';
 import { modelChoice } from './app/custom-model';
+import { engineInput } from './app/engine-choice';
 import { getServices } from './app/services';
 import { startOfflineWiring } from './app/offline-wiring';
 import { DEFAULT_MODEL_ID } from './generator/catalogue';
@@ -25,6 +26,8 @@ const fromUrl = readUrlState(location.search, loadSettings(storage));
 const services = getServices();
 services.selectModel(modelChoice(fromUrl.settings.model, fromUrl.settings.customModel) ?? { kind: 'catalogue', id: DEFAULT_MODEL_ID });
 services.setTemperature(fromUrl.settings.temperature);
+// The stored engine, unless the address overrides it for this visit (not stored: a later save keeps the user's own).
+services.engine?.select(engineInput(location.search, fromUrl.settings.engine));
 services.selectIndexKind(fromUrl.settings.indexKind);
 // The decode loop loads with the first question; re-ranking (sliders) is needed at once.
 const decode: DecodeFn = (...args) => import('./core/decode').then((m) => m.decode(...args));

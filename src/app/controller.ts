@@ -16,6 +16,7 @@ import type { IndexKind } from '../core/vector-index';
 import type { RetrievalSettings } from '../core/hybrid';
 import type { CustomModel } from '../generator/catalogue';
 import { CUSTOM_MODEL_KEY } from './custom-model';
+import { sanitizeEngineChoice, type EngineChoice } from './engine-choice';
 import {
   cragProblem,
   defaultSettings,
@@ -76,6 +77,8 @@ export interface Controller {
   setModel(id: string): void;
   /** Stores a checked custom model and selects it. */
   setCustomModel(model: CustomModel): void;
+  /** Stores the engine and GGUF model the user picked. */
+  setEngine(engine: EngineChoice): void;
   setTemperature(t: number): void;
   setTheme(theme: Theme): void;
   resetSettings(): void;
@@ -288,6 +291,9 @@ export function createController(opts: {
     },
     setCustomModel(customModel) {
       persist({ ...state.settings, customModel: { ...customModel }, model: CUSTOM_MODEL_KEY });
+    },
+    setEngine(engine) {
+      persist({ ...state.settings, engine: sanitizeEngineChoice(engine, state.settings.engine, globalThis.location?.href) });
     },
     setTemperature(temperature) {
       persist({ ...state.settings, temperature });

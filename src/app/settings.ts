@@ -11,6 +11,7 @@ import type { SearchMode } from '../core/fusion';
 import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../core/hybrid';
 import { CATALOGUE, DEFAULT_MODEL_ID, type CustomModel } from '../generator/catalogue';
 import { CUSTOM_MODEL_KEY, sanitizeCustomModel } from './custom-model';
+import { defaultEngineChoice, sanitizeEngineChoice, type EngineChoice } from './engine-choice';
 
 export type Theme = 'system' | 'light' | 'dark';
 
@@ -31,6 +32,8 @@ export interface AppSettings {
   model: string;
   /** The user's own compiled model, kept even while a catalogue model is chosen. */
   customModel: CustomModel | null;
+  /** Which engine writes answers and the CPU engine's GGUF model (a link may override it for one visit, never stored). */
+  engine: EngineChoice;
   /** Sampling temperature; 0 decodes greedily with the fixed seed, so the same question gives the same tree. */
   temperature: number;
   theme: Theme;
@@ -88,6 +91,7 @@ export function defaultSettings(): AppSettings {
     retrieval: { ...DEFAULT_RETRIEVAL },
     model: DEFAULT_MODEL_ID,
     customModel: null,
+    engine: defaultEngineChoice(),
     temperature: 0,
     theme: 'system',
   };
@@ -168,6 +172,7 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
     retrieval: { search: oneOf(ret.search, SEARCH_MODES, base.retrieval.search), rerank: bool(ret.rerank, base.retrieval.rerank) },
     model,
     customModel,
+    engine: r.engine === undefined ? base.engine : sanitizeEngineChoice(r.engine, base.engine, pageUrl),
     temperature: num(r.temperature, base.temperature, RANGES.temperature),
     theme: oneOf(r.theme, THEMES, base.theme),
   };

@@ -2,6 +2,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { AppServices, WebGpuCheck } from '../app/app-services';
 import type { Controller } from '../app/controller';
+import { noWebGpuPlan } from '../app/engine-choice';
 import type { Candidate } from '../core/types';
 import { AnswerView } from './AnswerView';
 import { AskBox } from './AskBox';
@@ -16,6 +17,8 @@ import { StatusPanel } from './StatusPanel';
 import { ThemeSwitch } from './ThemeSwitch';
 import { TuningPanel } from './TuningPanel';
 
+const NO_ENGINE = { get: () => undefined, subscribe: () => () => {} };
+
 const EvalPage = lazy(() => import('./eval-route'));
 
 export function App(props: { controller: Controller; services: AppServices; initialQuestion: string; onShare: () => string; offline?: OfflineWiring }) {
@@ -24,7 +27,8 @@ export function App(props: { controller: Controller; services: AppServices; init
   const status = useStore(services.status, services.status.get);
   const library = useStore(services.library, services.library.get);
   const route = useHashRoute();
-  const modelControls = useModelControls(controller, services, state.settings, status.generator.state === 'loading');
+  const { onUseLlama, ...modelControls } = useModelControls(controller, services, state.settings, status.generator.state === 'loading');
+  const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
   const [webgpu, setWebgpu] = useState<WebGpuCheck | null>(null);
   const [passageOf, setPassageOf] = useState<Candidate | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
@@ -102,6 +106,8 @@ export function App(props: { controller: Controller; services: AppServices; init
             />
             <Notices
               webgpu={webgpu}
+              noWebGpu={noWebGpuPlan(engine?.choice.engine ?? 'auto')}
+              onUseLlama={onUseLlama}
               evidenceOnly={state.evidenceOnly}
               pending={controller.pendingDecodeChanges()}
               busy={busy}

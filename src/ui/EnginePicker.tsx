@@ -2,7 +2,7 @@
 // CPU elsewhere), either one by hand, and the CPU engine's GGUF model with its
 // "downloaded" mark and delete. Loading progress and cancel are the status panel's.
 import { useEffect, useState } from 'react';
-import type { EngineName, EngineStore } from '../app/engine-choice';
+import type { EngineChoice, EngineName, EngineStore } from '../app/engine-choice';
 import { GGUF_CATALOGUE, type GgufChoice } from '../generator/gguf-catalogue';
 import { useStore } from './hooks';
 
@@ -12,9 +12,19 @@ const ENGINES: { value: EngineName; label: string }[] = [
   { value: 'wllama', label: 'llama.cpp on the CPU (slower, no WebGPU needed)' },
 ];
 
-export function EnginePicker(props: { engine: EngineStore; loading: boolean }) {
+export function EnginePicker(props: {
+  engine: EngineStore;
+  loading: boolean;
+  /** Saves and switches to a choice. */
+  onSelect: (choice: EngineChoice) => void;
+  /** Checks a typed .gguf address; returns why it cannot be used, or null once chosen. */
+  onGgufUrl: (url: string, native: boolean) => string | null;
+}) {
   const state = useStore(props.engine, props.engine.get);
   const [confirming, setConfirming] = useState(false);
+  const [typedUrl, setTypedUrl] = useState('');
+  const [typedNative, setTypedNative] = useState(false);
+  const [urlProblem, setUrlProblem] = useState<string | null>(null);
   useEffect(() => {
     void props.engine.refresh();
   }, [props.engine]);
@@ -23,13 +33,13 @@ export function EnginePicker(props: { engine: EngineStore; loading: boolean }) {
   const model = choice.gguf.kind === 'gguf' ? GGUF_CATALOGUE.find((m) => m.id === ggufId) : undefined;
   const setGguf = (id: string) => {
     const gguf: GgufChoice = { kind: 'gguf', id };
-    props.engine.select({ ...choice, gguf });
+    props.onSelect({ ...choice, gguf });
   };
   return (
     <div className="engine-picker" data-testid="engine-picker">
       <label>
         Engine{' '}
-        <select value={choice.engine} disabled={props.loading} onChange={(e) => props.engine.select({ ...choice, engine: e.target.value as EngineName })} data-testid="engine">
+        <select value={choice.engine} disabled={props.loading} onChange={(e) => props.onSelect({ ...choice, engine: e.target.value as EngineName })} data-testid="engine">
           {ENGINES.map((e) => (
             <option key={e.value} value={e.value}>
               {e.label}
@@ -42,7 +52,7 @@ export function EnginePicker(props: { engine: EngineStore; loading: boolean }) {
         <>
           <label>
             CPU model (GGUF){' '}
-            <select value={ggufId} disabled={props.loading} onChange={(e) => setGguf(e.target.value)} data-testid="gguf">
+            <select value={ggufId} disabled={props.loading} onChange={(e) => e.target.value !== 'url' && setGguf(e.target.value)} data-testid="gguf">
               {GGUF_CATALOGUE.map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.label}
@@ -57,6 +67,31 @@ export function EnginePicker(props: { engine: EngineStore; loading: boolean }) {
               )}
             </select>
           </label>
+          <form
+            className="gguf-url"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const problem = props.onGgufUrl(typedUrl, typedNative);
+              setUrlProblem(problem);
+              if (!problem) setTypedUrl('');
+            }}
+          >
+            <label>
+              Or your own .gguf address{' '}
+              <input type="text" value={typedUrl} disabled={props.loading} onChange={(e) => setTypedUrl(e.target.value)} placeholder="https://…/model.gguf" data-testid="gguf-url" />
+            </label>{' '}
+            <label>
+              <input type="checkbox" checked={typedNative} disabled={props.loading} onChange={(e) => setTypedNative(e.target.checked)} /> Self-RAG model (native)
+            </label>{' '}
+            <button type="submit" disabled={props.loading || !typedUrl.trim()} data-testid="gguf-url-use">
+              Use
+            </button>
+            {urlProblem && (
+              <p className="notice warn" role="alert" data-testid="gguf-url-problem">
+                {urlProblem}
+              </p>
+            )}
+          </form>
           {model?.warning && (
             <p className="notice warn" data-testid="gguf-warning">
               {model.warning}

@@ -1,6 +1,7 @@
 // Messages above the answer: no WebGPU (with the evidence-only offer), evidence
 // mode in use, and the re-run offer after a decode setting changed.
 import type { WebGpuCheck } from '../app/app-services';
+import type { NoWebGpuPlan } from '../app/engine-choice';
 import type { DecodeKey } from '../app/settings';
 
 const SETTING_NAMES: Record<DecodeKey, string> = {
@@ -26,6 +27,10 @@ const SETTING_NAMES: Record<DecodeKey, string> = {
 
 export function Notices(props: {
   webgpu: WebGpuCheck | null;
+  /** What happens without WebGPU for the chosen engine. */
+  noWebGpu: NoWebGpuPlan;
+  /** Switches the engine to llama.cpp on the CPU. */
+  onUseLlama?: () => void;
   evidenceOnly: { reason: string } | null;
   pending: DecodeKey[];
   busy: boolean;
@@ -38,9 +43,13 @@ export function Notices(props: {
       {props.webgpu && !props.webgpu.ok && !props.evidenceOnly && (
         <div className="notice warn" role="status" data-testid="no-webgpu">
           <p>
-            <strong>No WebGPU here.</strong> {props.webgpu.reason} Answers are written on the CPU with llama.cpp instead (slower, and
-            the model is downloaded once); or search your documents and rank them by relevance without a language model.
+            <strong>No WebGPU here.</strong> {props.webgpu.reason} {props.noWebGpu.message}
           </p>
+          {props.noWebGpu.offerLlama && props.onUseLlama && (
+            <button type="button" data-testid="use-llama" onClick={props.onUseLlama}>
+              Use llama.cpp on the CPU
+            </button>
+          )}{' '}
           <button
             type="button"
             data-testid="use-evidence-only"

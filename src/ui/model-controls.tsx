@@ -5,6 +5,7 @@ import type { AppServices } from '../app/app-services';
 import type { Controller } from '../app/controller';
 import { checkCustomModel, choiceKey, modelChoice, smallestModelId } from '../app/custom-model';
 import type { AppSettings } from '../app/settings';
+import { ggufUrlProblem, type EngineChoice } from '../app/engine-choice';
 import type { ModelChoice } from '../generator/catalogue';
 import { useStore } from './hooks';
 import { GGUF_CATALOGUE } from '../generator/gguf-catalogue';
@@ -31,12 +32,28 @@ export function useModelControls(controller: Controller, services: AppServices, 
   const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
   const smallestGguf = [...GGUF_CATALOGUE].sort((a, b) => a.sizeMB - b.sizeMB)[0]!.id;
   const onCpu = engine?.inUse === 'wllama';
+  const selectEngine = (choice: EngineChoice) => {
+    controller.setEngine(choice);
+    services.engine?.select(choice);
+  };
   const ggufIsSmallest = engine?.choice.gguf.kind === 'gguf' && engine.choice.gguf.id === smallestGguf;
 
   return {
     picker: (
       <>
-        {services.engine && <EnginePicker engine={services.engine} loading={generatorLoading} />}
+        {services.engine && (
+          <EnginePicker
+            engine={services.engine}
+            loading={generatorLoading}
+            onSelect={selectEngine}
+            onGgufUrl={(url, native) => {
+              const problem = ggufUrlProblem(url, location.href);
+              if (problem) return problem;
+              if (engine) selectEngine({ ...engine.choice, gguf: { kind: 'gguf-url', url: url.trim(), native } });
+              return null;
+            }}
+          />
+        )}
         <ModelPicker
           model={settings.model}
           customModel={settings.customModel}
@@ -65,10 +82,12 @@ export function useModelControls(controller: Controller, services: AppServices, 
     onSmallerModel: onCpu
       ? ggufIsSmallest || !engine
         ? undefined
-        : () => services.engine?.select({ ...engine.choice, gguf: { kind: 'gguf', id: smallestGguf } })
+        : () => selectEngine({ ...engine.choice, gguf: { kind: 'gguf', id: smallestGguf } })
       : settings.model === smallest
         ? undefined
         : () => choose(smallest),
+    /** Switches to llama.cpp on the CPU (the no-WebGPU notice's way forward). */
+    onUseLlama: engine ? () => selectEngine({ ...engine.choice, engine: 'wllama' }) : undefined,
     onEvidenceOnly: (reason: string) => controller.enterEvidenceOnly(`The language model could not be loaded: ${reason}`),
   };
 }

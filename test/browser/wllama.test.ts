@@ -227,6 +227,18 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
     await p.getByTestId('gguf-delete').click();
     await p.getByTestId('gguf-delete-confirm').click();
     await expect.poll(() => p.getByTestId('gguf').innerText()).not.toMatch(/downloaded/);
+
+    // Without WebGPU the notice follows the engine: Auto writes on the CPU; a forced WebLLM cannot run and offers llama.cpp.
+    expect(await p.getByTestId('no-webgpu').innerText()).toMatch(/written on the CPU with llama\.cpp/);
+    expect(await p.getByTestId('use-llama').count()).toBe(0);
+    await p.getByTestId('engine').selectOption('webllm');
+    await expect.poll(() => p.getByTestId('no-webgpu').innerText()).toMatch(/WebLLM was chosen .*cannot run without WebGPU/);
+    await p.getByTestId('use-llama').click();
+    expect(await p.getByTestId('engine').inputValue()).toBe('wllama');
+    // The choice is stored: a reload keeps llama.cpp (the address names only the GGUF file).
+    await p.reload();
+    await p.getByTestId('engine-picker').waitFor();
+    expect(await p.getByTestId('engine').inputValue()).toBe('wllama');
     // No CDN: llama.cpp's wasm came from the site, and nothing left it.
     expect(fetched.some((u) => u.startsWith(site.url) && /\/assets\/wllama-[\w-]+\.wasm$/.test(u))).toBe(true);
     expect(fetched.filter((u) => !u.startsWith(site.url) && !/^(blob|data):/.test(u))).toEqual([]);

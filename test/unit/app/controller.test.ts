@@ -25,6 +25,15 @@ function setup(generator: Promise<Generator> | (() => Promise<Generator>)) {
 }
 
 describe('answer controller', () => {
+  it('saves the engine the user picks, and never an unusable one', async () => {
+    const { c, saved } = setup(Promise.resolve(syntheticGenerator({ seed: 1 })));
+    c.setEngine({ engine: 'wllama', gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' } });
+    expect(JSON.parse(saved.at(-1)!).settings.engine).toEqual({ engine: 'wllama', gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' } });
+    c.setEngine({ engine: 'webllm', gguf: { kind: 'gguf-url', url: 'http://evil.example/a.gguf', native: false } });
+    expect(c.getState().settings.engine).toEqual({ engine: 'webllm', gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' } });
+    expect(JSON.parse(saved.at(-1)!).settings.engine).toEqual(c.getState().settings.engine);
+  });
+
   it('streams a decode into segments and re-ranks on a weight change without calling the generator', async () => {
     const gen = syntheticGenerator({ seed: 11 });
     const { c, saved } = setup(Promise.resolve(gen));

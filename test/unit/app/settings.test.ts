@@ -75,6 +75,29 @@ describe('settings store', () => {
     expect(loaded.indexKind).toBe('flat');
   });
 
+  it('keeps the engine and GGUF model across a reload; a bad stored engine field loses nothing else', () => {
+    const store = memoryStorage();
+    const s = defaultSettings();
+    s.engine = { engine: 'wllama', gguf: { kind: 'gguf-url', url: 'https://models.example/selfrag.gguf', native: true } };
+    s.theme = 'dark';
+    saveSettings(store, s);
+    expect(loadSettings(store)).toEqual(s);
+
+    const bad = memoryStorage({
+      [SETTINGS_KEY]: JSON.stringify({
+        version: 1,
+        settings: { theme: 'dark', decode: { beamWidth: 3 }, engine: { engine: 'tpu', gguf: { kind: 'gguf-url', url: 'ftp://x.example/a.gguf' } } },
+      }),
+    });
+    const loaded = loadSettings(bad);
+    expect(loaded.engine).toEqual(defaultSettings().engine);
+    expect(loaded.theme).toBe('dark');
+    expect(loaded.decode.beamWidth).toBe(3);
+    // Each half of the choice stands alone.
+    const half = memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { engine: { engine: 'webllm', gguf: 7 } } }) });
+    expect(loadSettings(half).engine).toEqual({ engine: 'webllm', gguf: defaultSettings().engine.gguf });
+  });
+
   it('lists the decode settings that changed', () => {
     const a = defaultSettings().decode;
     expect(decodeChanges(a, { ...a })).toEqual([]);

@@ -51,6 +51,16 @@ describe('URL state', () => {
   });
 });
 
+describe('engine in a link', () => {
+  it('never changes (or stores) the reader\'s own engine and GGUF model, and a shared link does not carry them', () => {
+    const mine = defaultSettings();
+    mine.engine = { engine: 'webllm', gguf: { kind: 'gguf-url', url: 'https://mine.example/m.gguf', native: false } };
+    const back = readUrlState('?engine=wllama&gguf=https%3A%2F%2Fevil.example%2Fa.gguf&ggufNative=1', mine);
+    expect(back.settings.engine).toEqual(mine.engine);
+    expect(writeUrlState('', 'q', mine)).not.toMatch(/engine|gguf/);
+  });
+});
+
 describe('model parameters', async () => {
   const { evaluatorInput } = await import('../../../src/app/model-config');
   it('reads a local model pack and an evaluator device, ignoring unsafe names', () => {
