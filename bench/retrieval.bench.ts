@@ -78,8 +78,8 @@ async function quality(): Promise<void> {
     { name: 'words (BM25)', search: 'words', rerank: false },
     { name: 'meaning (tiny embedder)', search: 'meaning', rerank: false },
     { name: 'both, reciprocal rank fusion', search: 'both', rerank: false, fusion: 'rrf' },
-    { name: 'both, weighted sum (default)', search: 'both', rerank: false, fusion: 'weighted' },
-    { name: 'both + re-rank', search: 'both', rerank: true, fusion: 'weighted' },
+    { name: 'both, weighted sum (default fusion)', search: 'both', rerank: false, fusion: 'weighted' },
+    { name: 'both + re-rank (default)', search: 'both', rerank: true, fusion: 'weighted' },
     { name: 'both (RRF) + re-rank', search: 'both', rerank: true, fusion: 'rrf' },
     { name: 'meaning + re-rank', search: 'meaning', rerank: true },
   ];

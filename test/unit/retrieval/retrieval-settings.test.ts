@@ -4,14 +4,14 @@ import { readUrlState, writeUrlState } from '../../../src/app/url-state';
 import { BGE_EN_QUERY, BGE_ZH_QUERY, embedderPrefixes } from '../../../src/evaluator/config';
 
 describe('the retrieval setting', () => {
-  it('defaults to words and meaning together, without the cross-encoder re-rank', () => {
-    expect(defaultSettings().retrieval).toEqual({ search: 'both', rerank: false });
+  it('defaults to words and meaning together, re-ranked by the cross-encoder', () => {
+    expect(defaultSettings().retrieval).toEqual({ search: 'both', rerank: true });
   });
 
   it('keeps a valid stored choice and replaces a bad field with its default, alone', () => {
     expect(sanitizeSettings({ retrieval: { search: 'words', rerank: false } }).retrieval).toEqual({ search: 'words', rerank: false });
     expect(sanitizeSettings({ retrieval: { search: 'bm42', rerank: false } }).retrieval).toEqual({ search: 'both', rerank: false });
-    expect(sanitizeSettings({ retrieval: 'words' }).retrieval).toEqual({ search: 'both', rerank: false });
+    expect(sanitizeSettings({ retrieval: 'words' }).retrieval).toEqual({ search: 'both', rerank: true });
   });
 
   it('travels in a shared link (search, rerank), and a bad linked value keeps the reader’s own', () => {
