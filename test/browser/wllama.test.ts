@@ -215,8 +215,10 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
     expect(await p.getByTestId('engine-picker').innerText()).toMatch(/written by llama\.cpp on the CPU/);
     await expect.poll(() => p.getByTestId('gguf').innerText()).toMatch(/downloaded/);
 
-    // Stop mid-answer, then ask again.
+    // Stop mid-answer, then ask again. The tiny model writes a candidate in well under a second, so
+    // the answer is made long enough (ten passages a step, six steps) for the click to land mid-answer.
     await p.getByTestId('depth').fill('6');
+    await p.getByTestId('k').fill('10');
     await ask(p, 'How do bees make honey?', 'running');
     await p.getByTestId('stop').click();
     await p.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 60_000 });
