@@ -13,8 +13,6 @@ export async function openBrowserLibrary(opts: BrowserLibraryOptions): Promise<L
   const { indexKind = DEFAULT_INDEX_KIND, ...rest } = opts;
   const hasWorker = typeof Worker === 'function';
   const index = hasWorker ? await createIndexClient(indexKind) : createInProcessIndex();
-  // Best effort: asks the browser not to evict the library under storage pressure (no prompt in Chromium).
-  void navigator.storage?.persist?.().catch(() => undefined);
   const prepare = hasWorker ? createPrepareClient() : null;
   return Library.open({
     ...rest,
