@@ -5,15 +5,23 @@
 // called directly through transformers.js on the same passages, in the same run
 // (target: the pipeline at >= 0.9x the raw call's throughput).
 //
-// This bench runs in Node, where transformers.js uses onnxruntime-node on the CPU;
-// the browser's WASM (one / all threads) and WebGPU paths are not measured here.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// First in Node (onnxruntime-node on the CPU), then in headless Chromium on the
+// e2e build's bench page (test/browser/pages/embed-bench-page.ts): WASM with one
+// thread (a page that is not cross-origin isolated), WASM with threads (served with
+// COOP/COEP), and WebGPU (SwiftShader here). In the browser the library's path is the
+// real evaluator worker behind `embedDocument`; the raw call is transformers.js on the
+// page's thread, on the same passages in the same batches.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_BATCH_SIZE } from '../src/evaluator/config';
 import { embeddingText, embedDocument, readAndPrepare, type PreparedDocument } from '../src/library/ingest';
 import { loadPdfJsInNode } from '../src/library/parse/pdf-node';
+import type { Passage } from '../src/core/ports';
 import { writeRealShapedSet } from '../test/doubles/document-sets';
+import type { EmbedBenchRun } from '../test/browser/pages/embed-bench-page';
+import { launchBrowser, serveDir } from '../test/browser/harness';
 import { createEmbedder } from '../workers/evaluator/embedder';
 import { writeMiniLmShaped } from './minilm/model';
 
@@ -21,6 +29,9 @@ const ROOT = join(import.meta.dirname, '..');
 /** A printed page of prose, for "seconds per 100 pages". */
 const PAGE_CHARS = 3000;
 const DOCS = 40;
+/** Passages embedded per browser run (whole documents, so pages stay exact): small, as 2 cores run it. */
+const BROWSER_PASSAGES = Number(process.env.BENCH_BROWSER_PASSAGES ?? 32);
+const BROWSER_ROUNDS = 2;
 
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ingest-bench-'));
@@ -82,7 +93,73 @@ export async function run(): Promise<void> {
     console.log(row('raw transformers.js feature-extraction (embedding only)', rawS));
     console.log(row('library pipeline (read, parse, chunk, embed, check vectors)', ourS));
     await embedder.dispose();
+
+    await browserRuns(dir, prepared);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface BrowserMode {
+  name: string;
+  device: 'wasm' | 'webgpu';
+  webgpu: boolean;
+  isolated: boolean;
+  /** Threads for the raw call's onnxruntime-web; undefined: its default. */
+  rawThreads?: 'all';
+}
+
+const MODES: BrowserMode[] = [
+  { name: 'WASM, 1 thread', device: 'wasm', webgpu: false, isolated: false },
+  { name: 'WASM, all threads', device: 'wasm', webgpu: false, isolated: true, rawThreads: 'all' },
+  { name: 'WebGPU (SwiftShader)', device: 'webgpu', webgpu: true, isolated: false },
+];
+
+async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<void> {
+  const out = join(dir, 'e2e');
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'e2e', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  cpSync(join(dir, 'models', 'minilm'), join(out, 'models', 'bench', 'minilm'), { recursive: true });
+
+  const docs: PreparedDocument[] = [];
+  for (const d of prepared) {
+    if (docs.reduce((n, x) => n + x.passages.length, 0) >= BROWSER_PASSAGES) break;
+    docs.push(d);
+  }
+  const documents: Passage[][] = docs.map((d) => d.passages);
+  const passages = documents.reduce((n, d) => n + d.length, 0);
+  const chars = docs.reduce((n, d) => n + d.parsed.text.length, 0);
+  const pages = chars / PAGE_CHARS;
+  console.log(
+    `\nBrowser (headless Chromium, e2e build): ${docs.length} documents, ${passages} passages, ${(chars / 1e3).toFixed(0)} k characters (${pages.toFixed(1)} pages); best of ${BROWSER_ROUNDS} alternated runs\n`,
+  );
+  console.log('| browser path | crossOriginIsolated | raw threads | raw passages/s | library passages/s | raw s per 100 pages | library s per 100 pages | library vs raw |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const mode of MODES) {
+    const served = await serveDir(out, mode.isolated ? { headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } } : {});
+    const browser = await launchBrowser({ webgpu: mode.webgpu });
+    try {
+      const page = await browser.newPage();
+      page.on('pageerror', (e) => console.error(`[${mode.name}] page error: ${e.message}`));
+      await page.goto(`${served.url}test/browser/pages/embed-bench.html`);
+      await page.waitForSelector('#status:text("ready")');
+      const threads = mode.rawThreads === 'all' ? await page.evaluate(() => navigator.hardwareConcurrency) : undefined;
+      const r: EmbedBenchRun = await page.evaluate(
+        (a) => window.embedBench(a),
+        { device: mode.device, model: 'bench/minilm', documents, rounds: BROWSER_ROUNDS, ...(threads !== undefined ? { rawThreads: threads } : {}) },
+      );
+      if (r.device !== mode.device) throw new Error(`${mode.name}: the evaluator ran on ${r.device}`);
+      const rawS = Math.min(...r.rawSeconds);
+      const libS = Math.min(...r.librarySeconds);
+      console.log(
+        `| ${mode.name} | ${r.crossOriginIsolated} | ${mode.device === 'wasm' ? r.rawThreads : '-'} | ${(passages / rawS).toFixed(1)} | ${(passages / libS).toFixed(1)} | ${((rawS / pages) * 100).toFixed(0)} | ${((libS / pages) * 100).toFixed(0)} | ${(rawS / libS).toFixed(2)}× |`,
+      );
+    } finally {
+      await browser.close();
+      await served.close();
+    }
   }
 }
