@@ -31,6 +31,8 @@ const PAGE_CHARS = 3000;
 const DOCS = 40;
 /** Passages embedded per browser run (whole documents, so pages stay exact): small, as 2 cores run it. */
 const BROWSER_PASSAGES = Number(process.env.BENCH_BROWSER_PASSAGES ?? 32);
+/** SwiftShader runs WebGPU on the CPU, several times slower than WASM here: fewer passages. */
+const BROWSER_GPU_PASSAGES = Number(process.env.BENCH_BROWSER_GPU_PASSAGES ?? 8);
 const BROWSER_ROUNDS = 2;
 
 export async function run(): Promise<void> {
@@ -48,53 +50,9 @@ export async function run(): Promise<void> {
     writeMiniLmShaped(join(dir, 'models'), 'minilm', [...new Set(words)]);
     console.log(`MiniLM-L6-shaped model written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    const passages = prepared.flatMap((d) => d.passages);
-    const chars = prepared.reduce((n, d) => n + d.parsed.text.length, 0);
-    const pages = chars / PAGE_CHARS;
-    const embedder = createEmbedder({ model: { id: 'minilm' }, source: 'local', localModelPath: join(dir, 'models') });
-    const { pipeline, env } = await import('@huggingface/transformers');
-    env.allowLocalModels = true;
-    env.allowRemoteModels = false;
-    env.localModelPath = `${join(dir, 'models')}/`;
-    const raw = (await pipeline('feature-extraction', 'minilm', { device: 'cpu' })) as unknown as (t: string[], o: object) => Promise<unknown>;
-    await embedder.embed(['warm up the session']);
-    await raw(['warm up the session'], { pooling: 'mean', normalize: true });
-
-    const rawRun = async () => {
-      const texts = passages.map(embeddingText);
-      const start = performance.now();
-      for (let i = 0; i < texts.length; i += DEFAULT_BATCH_SIZE) await raw(texts.slice(i, i + DEFAULT_BATCH_SIZE), { pooling: 'mean', normalize: true });
-      return (performance.now() - start) / 1000;
-    };
-    const pipelineRun = async () => {
-      const start = performance.now();
-      let n = 0;
-      for (const f of files) {
-        const r = await readAndPrepare(f, { pdf: loadPdfJsInNode });
-        if (r.ok) n += (await embedDocument(embedder, r.doc.passages)).passages.length;
-      }
-      if (n !== passages.length) throw new Error(`the pipeline embedded ${n} passages, expected ${passages.length}`);
-      return (performance.now() - start) / 1000;
-    };
-    // Alternated, best of two each, so machine noise hits both alike.
-    const rawTimes: number[] = [];
-    const ourTimes: number[] = [];
-    for (let i = 0; i < 2; i++) {
-      rawTimes.push(await rawRun());
-      ourTimes.push(await pipelineRun());
-    }
-    const rawS = Math.min(...rawTimes);
-    const ourS = Math.min(...ourTimes);
-    const row = (name: string, s: number) =>
-      `| ${name} | ${(passages.length / s).toFixed(1)} | ${((s / pages) * 100).toFixed(1)} | ${(rawS / s).toFixed(2)}× |`;
-    console.log(`\n${prepared.length} documents, ${passages.length} passages, ${(chars / 1e6).toFixed(2)} M characters (${pages.toFixed(0)} pages of ${PAGE_CHARS} characters); Node, onnxruntime-node CPU, default threads\n`);
-    console.log('| path | passages/s | s per 100 pages | vs raw transformers.js |');
-    console.log('| --- | --- | --- | --- |');
-    console.log(row('raw transformers.js feature-extraction (embedding only)', rawS));
-    console.log(row('library pipeline (read, parse, chunk, embed, check vectors)', ourS));
-    await embedder.dispose();
-
-    await browserRuns(dir, prepared);
+    // BENCH_INGEST=browser skips the Node measurement (BENCH_INGEST=node the browser one).
+    if (process.env.BENCH_INGEST !== 'browser') await nodeRun(dir, files, prepared);
+    if (process.env.BENCH_INGEST !== 'node') await browserRuns(dir, prepared);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -124,21 +82,24 @@ async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<v
   });
   cpSync(join(dir, 'models', 'minilm'), join(out, 'models', 'bench', 'minilm'), { recursive: true });
 
-  const docs: PreparedDocument[] = [];
-  for (const d of prepared) {
-    if (docs.reduce((n, x) => n + x.passages.length, 0) >= BROWSER_PASSAGES) break;
-    docs.push(d);
-  }
-  const documents: Passage[][] = docs.map((d) => d.passages);
-  const passages = documents.reduce((n, d) => n + d.length, 0);
-  const chars = docs.reduce((n, d) => n + d.parsed.text.length, 0);
-  const pages = chars / PAGE_CHARS;
-  console.log(
-    `\nBrowser (headless Chromium, e2e build): ${docs.length} documents, ${passages} passages, ${(chars / 1e3).toFixed(0)} k characters (${pages.toFixed(1)} pages); best of ${BROWSER_ROUNDS} alternated runs\n`,
-  );
-  console.log('| browser path | crossOriginIsolated | raw threads | raw passages/s | library passages/s | raw s per 100 pages | library s per 100 pages | library vs raw |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  // Whole documents up to a passage budget, so "pages" is exact and the library embeds document by document.
+  const sample = (budget: number) => {
+    const docs: PreparedDocument[] = [];
+    for (const d of prepared) {
+      if (docs.reduce((n, x) => n + x.passages.length, 0) >= budget) break;
+      docs.push(d);
+    }
+    return {
+      documents: docs.map((d) => d.passages),
+      passages: docs.reduce((n, d) => n + d.passages.length, 0),
+      pages: docs.reduce((n, d) => n + d.parsed.text.length, 0) / PAGE_CHARS,
+    };
+  };
+  console.log(`\nBrowser (headless Chromium, e2e build; best of ${BROWSER_ROUNDS} alternated runs)\n`);
+  console.log('| browser path | passages (pages) | crossOriginIsolated | raw / library threads | raw passages/s | library passages/s | raw s per 100 pages | library s per 100 pages | library vs raw |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const mode of MODES) {
+    const { documents, passages, pages } = sample(mode.device === 'webgpu' ? BROWSER_GPU_PASSAGES : BROWSER_PASSAGES);
     const served = await serveDir(out, mode.isolated ? { headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } } : {});
     const browser = await launchBrowser({ webgpu: mode.webgpu });
     try {
@@ -155,11 +116,59 @@ async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<v
       const rawS = Math.min(...r.rawSeconds);
       const libS = Math.min(...r.librarySeconds);
       console.log(
-        `| ${mode.name} | ${r.crossOriginIsolated} | ${mode.device === 'wasm' ? r.rawThreads : '-'} | ${(passages / rawS).toFixed(1)} | ${(passages / libS).toFixed(1)} | ${((rawS / pages) * 100).toFixed(0)} | ${((libS / pages) * 100).toFixed(0)} | ${(rawS / libS).toFixed(2)}× |`,
+        `| ${mode.name} | ${passages} (${pages.toFixed(1)}) | ${r.crossOriginIsolated} | ${mode.device === 'wasm' ? `${r.rawThreads} / ${r.libraryThreads}` : '-'} | ${(passages / rawS).toFixed(1)} | ${(passages / libS).toFixed(1)} | ${((rawS / pages) * 100).toFixed(0)} | ${((libS / pages) * 100).toFixed(0)} | ${(rawS / libS).toFixed(2)}× |`,
       );
     } finally {
       await browser.close();
       await served.close();
     }
   }
+}
+
+async function nodeRun(dir: string, files: { name: string; bytes: Uint8Array }[], prepared: PreparedDocument[]): Promise<void> {
+  const passages = prepared.flatMap((d) => d.passages);
+  const chars = prepared.reduce((n, d) => n + d.parsed.text.length, 0);
+  const pages = chars / PAGE_CHARS;
+  const embedder = createEmbedder({ model: { id: 'minilm' }, source: 'local', localModelPath: join(dir, 'models') });
+  const { pipeline, env } = await import('@huggingface/transformers');
+  env.allowLocalModels = true;
+  env.allowRemoteModels = false;
+  env.localModelPath = `${join(dir, 'models')}/`;
+  const raw = (await pipeline('feature-extraction', 'minilm', { device: 'cpu' })) as unknown as (t: string[], o: object) => Promise<unknown>;
+  await embedder.embed(['warm up the session']);
+  await raw(['warm up the session'], { pooling: 'mean', normalize: true });
+
+  const rawRun = async () => {
+    const texts = passages.map(embeddingText);
+    const start = performance.now();
+    for (let i = 0; i < texts.length; i += DEFAULT_BATCH_SIZE) await raw(texts.slice(i, i + DEFAULT_BATCH_SIZE), { pooling: 'mean', normalize: true });
+    return (performance.now() - start) / 1000;
+  };
+  const pipelineRun = async () => {
+    const start = performance.now();
+    let n = 0;
+    for (const f of files) {
+      const r = await readAndPrepare(f, { pdf: loadPdfJsInNode });
+      if (r.ok) n += (await embedDocument(embedder, r.doc.passages)).passages.length;
+    }
+    if (n !== passages.length) throw new Error(`the pipeline embedded ${n} passages, expected ${passages.length}`);
+    return (performance.now() - start) / 1000;
+  };
+  // Alternated, best of two each, so machine noise hits both alike.
+  const rawTimes: number[] = [];
+  const ourTimes: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    rawTimes.push(await rawRun());
+    ourTimes.push(await pipelineRun());
+  }
+  const rawS = Math.min(...rawTimes);
+  const ourS = Math.min(...ourTimes);
+  const row = (name: string, s: number) =>
+    `| ${name} | ${(passages.length / s).toFixed(1)} | ${((s / pages) * 100).toFixed(1)} | ${(rawS / s).toFixed(2)}× |`;
+  console.log(`\n${prepared.length} documents, ${passages.length} passages, ${(chars / 1e6).toFixed(2)} M characters (${pages.toFixed(0)} pages of ${PAGE_CHARS} characters); Node, onnxruntime-node CPU, default threads\n`);
+  console.log('| path | passages/s | s per 100 pages | vs raw transformers.js |');
+  console.log('| --- | --- | --- | --- |');
+  console.log(row('raw transformers.js feature-extraction (embedding only)', rawS));
+  console.log(row('library pipeline (read, parse, chunk, embed, check vectors)', ourS));
+  await embedder.dispose();
 }

@@ -17,6 +17,11 @@ export interface EmbedBenchRun {
   crossOriginIsolated: boolean;
   /** onnxruntime-web threads the raw call ran with (the page's ORT instance). */
   rawThreads: number;
+  /**
+   * Threads the evaluator worker's onnxruntime-web picks: the library leaves `numThreads` at
+   * ORT's default, 1 unless cross-origin isolated, else min(4, ceil(cores / 2)) (backend-wasm.ts).
+   */
+  libraryThreads: number;
   rawSeconds: number[];
   librarySeconds: number[];
   passages: number;
@@ -67,6 +72,7 @@ async function run(opts: { device: 'wasm' | 'webgpu'; model: string; documents: 
       device: evaluator.device.device,
       crossOriginIsolated: self.crossOriginIsolated,
       rawThreads: wasm.numThreads ?? 0,
+      libraryThreads: self.crossOriginIsolated ? Math.min(4, Math.ceil((navigator.hardwareConcurrency || 1) / 2)) : 1,
       rawSeconds,
       librarySeconds,
       passages: total,
