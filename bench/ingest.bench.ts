@@ -34,6 +34,8 @@ const BROWSER_PASSAGES = Number(process.env.BENCH_BROWSER_PASSAGES ?? 32);
 /** SwiftShader runs WebGPU on the CPU, several times slower than WASM here: fewer passages. */
 const BROWSER_GPU_PASSAGES = Number(process.env.BENCH_BROWSER_GPU_PASSAGES ?? 8);
 const BROWSER_ROUNDS = 2;
+/** One WebGPU round by default: on SwiftShader one pass over one document takes minutes here. */
+const BROWSER_GPU_ROUNDS = Number(process.env.BENCH_BROWSER_GPU_ROUNDS ?? 1);
 
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ingest-bench-'));
@@ -95,7 +97,7 @@ async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<v
       pages: docs.reduce((n, d) => n + d.parsed.text.length, 0) / PAGE_CHARS,
     };
   };
-  console.log(`\nBrowser (headless Chromium, e2e build; best of ${BROWSER_ROUNDS} alternated runs)\n`);
+  console.log(`\nBrowser (headless Chromium, e2e build; best of ${BROWSER_ROUNDS} alternated runs on WASM, ${BROWSER_GPU_ROUNDS} on WebGPU)\n`);
   console.log('| browser path | passages (pages) | crossOriginIsolated | raw / library threads | raw passages/s | library passages/s | raw s per 100 pages | library s per 100 pages | library vs raw |');
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const mode of MODES) {
@@ -104,13 +106,15 @@ async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<v
     const browser = await launchBrowser({ webgpu: mode.webgpu });
     try {
       const page = await browser.newPage();
+      // Progress on stderr: SwiftShader WebGPU runs take minutes.
+      page.on('console', (m) => m.text().startsWith('[embed-bench]') && console.error(m.text()));
       page.on('pageerror', (e) => console.error(`[${mode.name}] page error: ${e.message}`));
       await page.goto(`${served.url}test/browser/pages/embed-bench.html`);
       await page.waitForSelector('#status:text("ready")');
       const threads = mode.rawThreads === 'all' ? await page.evaluate(() => navigator.hardwareConcurrency) : undefined;
       const r: EmbedBenchRun = await page.evaluate(
         (a) => window.embedBench(a),
-        { device: mode.device, model: 'bench/minilm', documents, rounds: BROWSER_ROUNDS, ...(threads !== undefined ? { rawThreads: threads } : {}) },
+        { device: mode.device, model: 'bench/minilm', documents, rounds: mode.device === 'webgpu' ? BROWSER_GPU_ROUNDS : BROWSER_ROUNDS, ...(threads !== undefined ? { rawThreads: threads } : {}) },
       );
       if (r.device !== mode.device) throw new Error(`${mode.name}: the evaluator ran on ${r.device}`);
       const rawS = Math.min(...r.rawSeconds);

@@ -44,6 +44,7 @@ async function run(opts: { device: 'wasm' | 'webgpu'; model: string; documents: 
     await evaluator.preload(['embedder']);
     await evaluator.embedder.embed(['warm up the session']);
     await raw(['warm up the session'], { pooling: 'mean', normalize: true });
+    console.log('[embed-bench] both paths warm');
     const total = opts.documents.reduce((n, d) => n + d.length, 0);
 
     const rawRun = async () => {
@@ -64,9 +65,12 @@ async function run(opts: { device: 'wasm' | 'webgpu'; model: string; documents: 
     // Alternated so machine noise hits both alike.
     const rawSeconds: number[] = [];
     const librarySeconds: number[] = [];
+    const note = (what: string, s: number) => console.log(`[embed-bench] ${opts.device} ${what} ${s.toFixed(1)} s`);
     for (let i = 0; i < opts.rounds; i++) {
       rawSeconds.push(await rawRun());
+      note('raw', rawSeconds.at(-1)!);
       librarySeconds.push(await libraryRun());
+      note('library', librarySeconds.at(-1)!);
     }
     return {
       device: evaluator.device.device,
