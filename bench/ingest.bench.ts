@@ -31,8 +31,8 @@ const PAGE_CHARS = 3000;
 const DOCS = 40;
 /** Passages embedded per browser run (whole documents, so pages stay exact): small, as 2 cores run it. */
 const BROWSER_PASSAGES = Number(process.env.BENCH_BROWSER_PASSAGES ?? 32);
-/** SwiftShader runs WebGPU on the CPU, several times slower than WASM here: fewer passages. */
-const BROWSER_GPU_PASSAGES = Number(process.env.BENCH_BROWSER_GPU_PASSAGES ?? 8);
+/** SwiftShader runs WebGPU on the CPU, far slower than WASM here: fewer passages, from the smallest documents. */
+const BROWSER_GPU_PASSAGES = Number(process.env.BENCH_BROWSER_GPU_PASSAGES ?? 4);
 const BROWSER_ROUNDS = 2;
 /** One WebGPU round by default: on SwiftShader one pass over one document takes minutes here. */
 const BROWSER_GPU_ROUNDS = Number(process.env.BENCH_BROWSER_GPU_ROUNDS ?? 1);
@@ -85,9 +85,10 @@ async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<v
   cpSync(join(dir, 'models', 'minilm'), join(out, 'models', 'bench', 'minilm'), { recursive: true });
 
   // Whole documents up to a passage budget, so "pages" is exact and the library embeds document by document.
-  const sample = (budget: number) => {
+  const sample = (budget: number, smallestFirst: boolean) => {
     const docs: PreparedDocument[] = [];
-    for (const d of prepared) {
+    const pool = smallestFirst ? [...prepared].sort((a, b) => a.passages.length - b.passages.length) : prepared;
+    for (const d of pool) {
       if (docs.reduce((n, x) => n + x.passages.length, 0) >= budget) break;
       docs.push(d);
     }
@@ -100,8 +101,10 @@ async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<v
   console.log(`\nBrowser (headless Chromium, e2e build; best of ${BROWSER_ROUNDS} alternated runs on WASM, ${BROWSER_GPU_ROUNDS} on WebGPU)\n`);
   console.log('| browser path | passages (pages) | crossOriginIsolated | raw / library threads | raw passages/s | library passages/s | raw s per 100 pages | library s per 100 pages | library vs raw |');
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const mode of MODES) {
-    const { documents, passages, pages } = sample(mode.device === 'webgpu' ? BROWSER_GPU_PASSAGES : BROWSER_PASSAGES);
+  // BENCH_BROWSER_MODES=webgpu (a substring of the names, comma-separated) runs only those.
+  const only = process.env.BENCH_BROWSER_MODES?.toLowerCase().split(',');
+  for (const mode of MODES.filter((m) => !only || only.some((o) => m.name.toLowerCase().includes(o)))) {
+    const { documents, passages, pages } = mode.device === 'webgpu' ? sample(BROWSER_GPU_PASSAGES, true) : sample(BROWSER_PASSAGES, false);
     const served = await serveDir(out, mode.isolated ? { headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } } : {});
     const browser = await launchBrowser({ webgpu: mode.webgpu });
     try {
