@@ -60,6 +60,9 @@ export async function run(): Promise<void> {
   }
 }
 
+/** Two significant figures below 1 (SwiftShader WebGPU), one decimal above. */
+const rate = (x: number) => (x < 1 ? x.toPrecision(2) : x.toFixed(1));
+
 interface BrowserMode {
   name: string;
   device: 'wasm' | 'webgpu';
@@ -123,7 +126,7 @@ async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<v
       const rawS = Math.min(...r.rawSeconds);
       const libS = Math.min(...r.librarySeconds);
       console.log(
-        `| ${mode.name} | ${passages} (${pages.toFixed(1)}) | ${r.crossOriginIsolated} | ${mode.device === 'wasm' ? `${r.rawThreads} / ${r.libraryThreads}` : '-'} | ${(passages / rawS).toFixed(1)} | ${(passages / libS).toFixed(1)} | ${((rawS / pages) * 100).toFixed(0)} | ${((libS / pages) * 100).toFixed(0)} | ${(rawS / libS).toFixed(2)}× |`,
+        `| ${mode.name} | ${passages} (${pages.toFixed(1)}) | ${r.crossOriginIsolated} | ${mode.device === 'wasm' ? `${r.rawThreads} / ${r.libraryThreads}` : '-'} | ${rate(passages / rawS)} | ${rate(passages / libS)} | ${((rawS / pages) * 100).toFixed(0)} | ${((libS / pages) * 100).toFixed(0)} | ${(rawS / libS).toFixed(2)}× |`,
       );
     } finally {
       await browser.close();
