@@ -103,6 +103,8 @@ export function writeMiniLmShaped(dir: string, id: string, words: string[]): voi
       vocab_size: MINILM.vocab,
       max_position_embeddings: MINILM.positions,
       type_vocab_size: 2,
+      // The browser would otherwise look for a quantized file on WASM; this model has one fp32 file.
+      'transformers.js_config': { dtype: 'fp32' },
     }),
   );
   writeFileSync(join(root, 'onnx', 'model.onnx'), encoderGraph());

@@ -1,0 +1,95 @@
+// E2E-only page (built with --mode e2e) for bench/ingest.bench.ts: the same model
+// embeds the same passages in the same batches two ways, alternately, in one page:
+// (a) raw: transformers.js `feature-extraction` called here on the page's thread;
+// (b) the library: `embedDocument` (prefix titles, embed, check every vector) through
+// the real evaluator client and worker. The model is served from <build>/models/.
+import { env, pipeline } from '@huggingface/transformers';
+import type { Passage } from '../../../src/core/ports';
+import { createEvaluator } from '../../../src/evaluator/client';
+import { DEFAULT_BATCH_SIZE, resolveEvaluatorConfig } from '../../../src/evaluator/config';
+import { embedDocument, embeddingText } from '../../../src/library/ingest';
+import { ortWasmFiles } from '../../../workers/evaluator/ort-files';
+
+const APP_BASE = new URL('../../../', document.baseURI).href;
+
+export interface EmbedBenchRun {
+  device: string;
+  crossOriginIsolated: boolean;
+  /** onnxruntime-web threads the raw call ran with (the page's ORT instance). */
+  rawThreads: number;
+  /**
+   * Threads the evaluator worker's onnxruntime-web picks: the library leaves `numThreads` at
+   * ORT's default, 1 unless cross-origin isolated, else min(4, ceil(cores / 2)) (backend-wasm.ts).
+   */
+  libraryThreads: number;
+  rawSeconds: number[];
+  librarySeconds: number[];
+  passages: number;
+}
+
+type Extractor = (texts: string[], o: { pooling: 'mean'; normalize: boolean }) => Promise<unknown>;
+
+async function run(opts: { device: 'wasm' | 'webgpu'; model: string; documents: Passage[][]; rounds: number; rawThreads?: number }): Promise<EmbedBenchRun> {
+  env.allowLocalModels = true;
+  env.allowRemoteModels = false;
+  env.localModelPath = new URL('models/', APP_BASE).pathname;
+  const wasm = env.backends.onnx.wasm!;
+  wasm.wasmPaths = { ...ortWasmFiles };
+  if (opts.rawThreads !== undefined) wasm.numThreads = opts.rawThreads;
+  const raw = (await pipeline('feature-extraction', opts.model, { device: opts.device })) as unknown as Extractor;
+
+  const config = resolveEvaluatorConfig({ source: 'local', device: opts.device, embedder: opts.model, reranker: 'tiny/reranker', nli: 'tiny/nli' }, APP_BASE);
+  const evaluator = await createEvaluator(config);
+  try {
+    await evaluator.preload(['embedder']);
+    await evaluator.embedder.embed(['warm up the session']);
+    await raw(['warm up the session'], { pooling: 'mean', normalize: true });
+    console.log('[embed-bench] both paths warm');
+    const total = opts.documents.reduce((n, d) => n + d.length, 0);
+
+    const rawRun = async () => {
+      const start = performance.now();
+      for (const doc of opts.documents) {
+        const texts = doc.map(embeddingText);
+        for (let i = 0; i < texts.length; i += DEFAULT_BATCH_SIZE) await raw(texts.slice(i, i + DEFAULT_BATCH_SIZE), { pooling: 'mean', normalize: true });
+      }
+      return (performance.now() - start) / 1000;
+    };
+    const libraryRun = async () => {
+      const start = performance.now();
+      let n = 0;
+      for (const doc of opts.documents) n += (await embedDocument(evaluator.embedder, doc)).passages.length;
+      if (n !== total) throw new Error(`the library embedded ${n} passages, expected ${total}`);
+      return (performance.now() - start) / 1000;
+    };
+    // Alternated so machine noise hits both alike.
+    const rawSeconds: number[] = [];
+    const librarySeconds: number[] = [];
+    const note = (what: string, s: number) => console.log(`[embed-bench] ${opts.device} ${what} ${s.toFixed(1)} s`);
+    for (let i = 0; i < opts.rounds; i++) {
+      rawSeconds.push(await rawRun());
+      note('raw', rawSeconds.at(-1)!);
+      librarySeconds.push(await libraryRun());
+      note('library', librarySeconds.at(-1)!);
+    }
+    return {
+      device: evaluator.device.device,
+      crossOriginIsolated: self.crossOriginIsolated,
+      rawThreads: wasm.numThreads ?? 0,
+      libraryThreads: self.crossOriginIsolated ? Math.min(4, Math.ceil((navigator.hardwareConcurrency || 1) / 2)) : 1,
+      rawSeconds,
+      librarySeconds,
+      passages: total,
+    };
+  } finally {
+    evaluator.dispose();
+  }
+}
+
+declare global {
+  interface Window {
+    embedBench: typeof run;
+  }
+}
+window.embedBench = run;
+document.getElementById('status')!.textContent = 'ready';
