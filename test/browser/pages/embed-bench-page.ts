@@ -19,7 +19,7 @@ export interface EmbedBenchRun {
   rawThreads: number;
   /**
    * Threads the evaluator worker's onnxruntime-web picks: the library leaves `numThreads` at
-   * ORT's default, 1 unless cross-origin isolated, else min(4, ceil(cores / 2)) (backend-wasm.ts).
+   * What workers/evaluator/runtime.ts asks of ORT: 1 unless cross-origin isolated, else min(4, cores).
    */
   libraryThreads: number;
   rawSeconds: number[];
@@ -76,7 +76,7 @@ async function run(opts: { device: 'wasm' | 'webgpu'; model: string; documents: 
       device: evaluator.device.device,
       crossOriginIsolated: self.crossOriginIsolated,
       rawThreads: wasm.numThreads ?? 0,
-      libraryThreads: self.crossOriginIsolated ? Math.min(4, Math.ceil((navigator.hardwareConcurrency || 1) / 2)) : 1,
+      libraryThreads: self.crossOriginIsolated && navigator.hardwareConcurrency > 1 ? Math.min(4, navigator.hardwareConcurrency) : 1,
       rawSeconds,
       librarySeconds,
       passages: total,
