@@ -18,6 +18,7 @@ import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../src/core/reflection-tokens';
 import { RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, type Form } from '../src/generator/form';
 import { buildBpe, toByteChars } from './tiny-gguf/bpe';
 import { writeGguf, type GgufTensor } from './tiny-gguf/gguf';
+import { mulberry32 as rng } from './seeded-random';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const TINY_GGUF_DIR = join(resolve(HERE, '..'), 'test/fixtures/models/tiny-gguf');
@@ -54,17 +55,6 @@ function formWords(form: Form): string[] {
   return form.flatMap((it) => (it.kind === 'literal' ? [it.text] : it.kind === 'slot' ? [...it.alternatives] : []));
 }
 
-/** Seeded uniform [0, 1) (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussians(rand: () => number, n: number, scale: number): Float32Array {
   const out = new Float32Array(n);

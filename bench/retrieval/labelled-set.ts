@@ -7,6 +7,7 @@
 //   - keyword: an ordinary question that shares words with its passage.
 // Used by `npm run bench -- retrieval` and by the integration test of identifier retrieval.
 import type { Passage } from '../../src/core/ports';
+import { mulberry32 as rng } from '../../scripts/seeded-random';
 
 export type QuestionKind = 'identifier' | 'name' | 'paraphrase' | 'keyword';
 
@@ -21,16 +22,6 @@ export interface LabelledSet {
   questions: LabelledQuestion[];
 }
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const COMPONENTS = ['storage service', 'sync agent', 'print spooler', 'billing module', 'login gateway', 'backup daemon', 'search indexer', 'mail relay'];
 const CONDITIONS = [

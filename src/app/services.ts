@@ -146,11 +146,8 @@ export function createServices(search: string, baseURI: string): Services {
     return handle;
   };
 
-  const selectModel = (next: ModelChoice) => {
-    const id = choiceKey(next);
-    if (id === modelId) return;
-    choice = next;
-    modelId = id;
+  /** Lets go of the loaded generator (cancelled, disposed) so the next question loads the current choice. */
+  const dropGenerator = () => {
     const old = handlePromise;
     handlePromise = null;
     generatorLoad = null;
@@ -161,6 +158,14 @@ export function createServices(search: string, baseURI: string): Services {
     }).catch(() => undefined);
     const s = status.get().generator;
     if (s.state !== 'unavailable') status.update('generator', { state: 'idle', models: [], progress: undefined, error: undefined, suggestion: undefined });
+  };
+
+  const selectModel = (next: ModelChoice) => {
+    const id = choiceKey(next);
+    if (id === modelId) return;
+    choice = next;
+    modelId = id;
+    dropGenerator();
   };
 
   // A handle for the chosen GGUF model's storage only (marks and delete), without loading it.
@@ -176,16 +181,7 @@ export function createServices(search: string, baseURI: string): Services {
       engineChoice = next;
       engineState.set({ choice: next, ggufCached: null });
       // Same reset as a new model: the next question loads the chosen engine.
-      const old = handlePromise;
-      handlePromise = null;
-      generatorLoad = null;
-      handle = null;
-      void old?.then((h) => {
-        h.cancelLoad();
-        return h.dispose();
-      }).catch(() => undefined);
-      const s = status.get().generator;
-      if (s.state !== 'unavailable') status.update('generator', { state: 'idle', models: [], progress: undefined, error: undefined, suggestion: undefined });
+      dropGenerator();
       void engine.refresh();
     },
     async refresh() {

@@ -19,6 +19,7 @@ import { samplingParams, type ChatEngine } from './engine';
 import { EngineGenerator, DEFAULT_OPTIONS } from './engine-generator';
 import { classifyError, GeneratorError } from './errors';
 import { toLoadProgress, type LoadProgress } from './progress';
+import { addCost, forwardPorts } from './forward-ports';
 
 export interface GeneratorConfig {
   model?: ModelChoice;
@@ -250,18 +251,7 @@ export function createGenerator(config: GeneratorConfig = {}, hooks: GeneratorHo
       if (state !== 'idle') setState('idle');
     },
 
-    decideRetrieval: (req) => use((g) => g.decideRetrieval(req)),
-    generateSegments: (reqs) => use((g) => g.generateSegments(reqs)),
-    write: (instruction, opts) => use((g) => g.write(instruction, opts)),
-    cost() {
-      const total = { ...spentBefore };
-      if (generator) addCost(total, generator.cost());
-      return total;
-    },
-    resetCost() {
-      Object.assign(spentBefore, { promptTokens: 0, decodedTokens: 0, calls: 0 });
-      generator?.resetCost();
-    },
+    ...forwardPorts(use, () => generator, spentBefore),
   };
   return handle;
 }
@@ -272,11 +262,6 @@ const UNLOADED = (): GeneratorError =>
 const CANCELLED = (): GeneratorError =>
   new GeneratorError('cancelled', 'Loading the model was cancelled.', 'Load it again when ready; files already downloaded stay in the browser cache.');
 
-function addCost(into: GeneratorCost, c: GeneratorCost): void {
-  into.promptTokens += c.promptTokens;
-  into.decodedTokens += c.decodedTokens;
-  into.calls += c.calls;
-}
 
 async function fetchPack(base: string): Promise<LocalPack | undefined> {
   try {

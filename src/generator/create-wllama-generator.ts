@@ -7,6 +7,7 @@ import { classifyError, GeneratorError } from './errors';
 import { resolveGguf, type GgufChoice } from './gguf-catalogue';
 import type { WllamaConnection } from './wllama-client';
 import { WllamaGenerator, WLLAMA_DEFAULTS } from './wllama-generator';
+import { addCost, forwardPorts } from './forward-ports';
 
 export interface WllamaConfig {
   model: GgufChoice;
@@ -150,18 +151,7 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: Pick<Generato
       close();
       if (state !== 'idle') setState('idle');
     },
-    decideRetrieval: (req) => use((g) => g.decideRetrieval(req)),
-    generateSegments: (reqs) => use((g) => g.generateSegments(reqs)),
-    write: (instruction, opts) => use((g) => g.write(instruction, opts)),
-    cost() {
-      const total = { ...spentBefore };
-      if (gen) addCost(total, gen.cost());
-      return total;
-    },
-    resetCost() {
-      Object.assign(spentBefore, { promptTokens: 0, decodedTokens: 0, calls: 0 });
-      gen?.resetCost();
-    },
+    ...forwardPorts(use, () => gen, spentBefore),
   };
   return handle;
 }
@@ -177,11 +167,6 @@ async function localFirst(urls: string[], baseURI: string): Promise<string[]> {
   }
 }
 
-function addCost(into: GeneratorCost, c: GeneratorCost): void {
-  into.promptTokens += c.promptTokens;
-  into.decodedTokens += c.decodedTokens;
-  into.calls += c.calls;
-}
 
 /** wllama reports a failed load as a bare "(ABORT)"; the worker appends llama.cpp's own words. */
 function loadError(err: unknown): GeneratorError {

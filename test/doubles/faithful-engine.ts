@@ -24,6 +24,7 @@ import type {
 } from '@mlc-ai/web-llm';
 import { parseGrammar } from './grammar';
 import { bytesKey, loadVocab, type Family, type GrammarMatcher, type ModelConfig, type Vocab, xg } from './token-vocab';
+import { mulberry32 } from '../../scripts/seeded-random';
 
 export type Wanted = Record<string, number>;
 
@@ -513,13 +514,3 @@ function usage(prompt: number, completion: number) {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, extra: { e2e_latency_s: 0, prefill_tokens_per_s: 0, decode_tokens_per_s: 0, time_to_first_token_s: 0, time_per_output_token_s: 0 } };
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -23,6 +23,7 @@ import type {
 import { defaultReply } from './default-script';
 import { parseGrammar, type GrammarItem } from './grammar';
 import { countTokens, decodePieces } from './word-tokenizer';
+import { mulberry32 } from '../../scripts/seeded-random';
 
 /** Also the `model` field of every response: the production build must never contain it. */
 export const SCRIPTED_ENGINE_MARKER = 'scripted-engine-double-7f3a';
@@ -380,16 +381,6 @@ function planSlot(allowed: string[], wanted: Wanted | undefined, split: Record<s
   return steps;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // A macrotask only when a delay is asked for: otherwise interrupts could not land, but runs stay fast.
 function tick(ms: number): Promise<void> {

@@ -4,18 +4,11 @@
 import type { Candidate, AnswerTree, DecodeSettings } from '../../../src/core/types';
 import type { ScoredPassage } from '../../../src/core/ports';
 import type { RefNode, RefSegment, TokenProb } from './reference';
+import { mulberry32 } from '../../../scripts/seeded-random';
 
-/** A small, seedable PRNG (mulberry32), so fast-check's seed fixes the whole tree. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small, seedable PRNG, so fast-check's seed fixes the whole tree. */
+export const prng = mulberry32;
+
 
 export interface SpecNode {
   id: string;
