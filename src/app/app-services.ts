@@ -7,6 +7,7 @@ import type { StatusStore } from './status';
 import type { ModelChoice } from '../generator/catalogue';
 import type { ModelCacheStore } from './model-cache';
 import type { EngineStore } from './engine-choice';
+import type { StoragePlan } from './wiring/storage-plan';
 
 export interface WebGpuCheck {
   ok: boolean;
@@ -42,6 +43,8 @@ export interface AppServices {
   indexKindInUse(): IndexKind;
   /** Whether a WebGPU adapter exists, and why not. */
   webgpu(): Promise<WebGpuCheck>;
+  /** Where this visit keeps the library and models (own, partitioned, shared or memory). */
+  storage?: StoragePlan;
   /** Starts the workers: called after the first paint. */
   start(): void;
 }

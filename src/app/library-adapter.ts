@@ -9,6 +9,7 @@ import type { AddResult, Library, LibraryProgress } from '../library/library';
 import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from './library-view';
 import type { StatusStore } from './status';
 import { quotaMessage } from './storage';
+import type { LibraryStorage } from '../library/store';
 
 export type LibraryConnection = Library;
 
@@ -23,6 +24,8 @@ export function connectLibrary(opts: {
   indexKind?: () => IndexKind;
   /** The cross-encoder that re-ranks retrieved candidates (the evaluator's cached scorer). */
   rerank?: RelevanceScorer;
+  /** Where the library keeps its documents (IndexedDB, shared IndexedDB, or memory). */
+  openStore?: (dbName: string) => Promise<LibraryStorage>;
 }) {
   let view: LibraryViewState = emptyLibraryView;
   const listeners = new Set<() => void>();
@@ -135,6 +138,7 @@ export function connectLibrary(opts: {
           embedder,
           embedderId: await opts.embedderId?.(),
           ...(opts.rerank ? { rerank: opts.rerank } : {}),
+          ...(opts.openStore ? { openStore: opts.openStore } : {}),
           baseUrl: opts.baseURI,
           onProgress,
           // Another tab added or removed a document: show the same list here.
@@ -147,7 +151,7 @@ export function connectLibrary(opts: {
         opts.status.update('library', {
           state: 'ready',
           device: 'cpu',
-          reason: `${(await lib.indexKind()) === 'voy' ? 'voy k-d tree (WASM)' : 'flat exact search'} over normalised vectors and a BM25 word index (MiniSearch), in their own worker`,
+          reason: `${(await lib.indexKind()) === 'voy' ? 'voy k-d tree (WASM)' : 'flat exact search'} over normalised vectors and a BM25 word index (MiniSearch), in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`,
         });
         return lib;
       } catch (e) {

@@ -18,6 +18,7 @@ import { DEFAULT_MODEL_ID, type ModelChoice } from '../generator/catalogue';
 import { choiceKey } from './custom-model';
 import { createModelCacheStore } from './model-cache';
 import { createStore, engineInput, type EngineChoice, type EngineState, type EngineStore } from './engine-choice';
+import { createStoragePlan, type StoragePlan } from './wiring/storage-plan';
 
 export interface Services extends AppServices {
   evaluator(): Promise<Evaluator>;
@@ -54,7 +55,7 @@ function errorText(e: unknown): { error: string; suggestion?: string } {
   return { error: String(e) };
 }
 
-export function createServices(search: string, baseURI: string): Services {
+export function createServices(search: string, baseURI: string, storage: StoragePlan = createStoragePlan()): Services {
   const status = createStatusStore();
   const webgpu = once<WebGpuCheck>(() => checkWebGpu());
   const evalStarted = new Map<string, number>();
@@ -118,8 +119,13 @@ export function createServices(search: string, baseURI: string): Services {
   let engineChoice: EngineChoice = engineInput(search);
   let engineInUse: 'webllm' | 'wllama' | undefined;
   const engineState = createStore<EngineState>({ choice: engineChoice, ggufCached: null });
-  const pickEngine = async (): Promise<'webllm' | 'wllama'> =>
-    engineChoice.engine === 'auto' ? ((await webgpu()).ok ? 'webllm' : 'wllama') : engineChoice.engine;
+  // web-llm cannot load without Cache Storage (every cache backend it has needs storage);
+  // llama.cpp can, from a download held in memory, so Auto takes it where the page has no storage.
+  const pickEngine = async (): Promise<'webllm' | 'wllama'> => {
+    if (engineChoice.engine !== 'auto') return engineChoice.engine;
+    const { probe } = await storage.ready();
+    return (await webgpu()).ok && probe?.caches !== false ? 'webllm' : 'wllama';
+  };
   const makeHandle = async (model: ModelChoice) => {
     let started = Date.now();
     const hooks = {
@@ -138,7 +144,8 @@ export function createServices(search: string, baseURI: string): Services {
     engineState.set({ ...engineState.get(), inUse: engineInUse });
     if (engineInUse === 'wllama') {
       const { createWllamaGenerator } = await import('../generator/create-wllama-generator');
-      handle = createWllamaGenerator({ model: engineChoice.gguf, temperature, baseURI }, hooks);
+      const { probe } = await storage.ready();
+      handle = createWllamaGenerator({ model: engineChoice.gguf, temperature, baseURI, ...(probe && !probe.opfs ? { noCache: true } : {}) }, hooks);
       return handle;
     }
     const { createGenerator } = await import('../generator');
@@ -258,6 +265,7 @@ export function createServices(search: string, baseURI: string): Services {
       await evaluator();
       return embedderId;
     },
+    openStore: (name) => storage.openStore(name),
   });
 
   const critic = async (): Promise<Critic | undefined> => (await evaluator()).critic;
@@ -314,5 +322,6 @@ export function createServices(search: string, baseURI: string): Services {
     generator,
     retriever: library.retriever,
     libraryConnection: library.connection,
+    storage,
   };
 }

@@ -18,6 +18,8 @@ export interface WllamaConfig {
   /** Threads for llama.cpp; more than one only works when the page is cross-origin isolated. */
   nThreads?: number;
   baseURI?: string;
+  /** Download the model into memory for this visit, not into OPFS (the page has no storage). */
+  noCache?: boolean;
 }
 
 export function defaultThreads(): number {
@@ -93,7 +95,7 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: Pick<Generato
           cancelled = () => reject(new GeneratorError('cancelled', 'Loading the model was cancelled.', 'Load it again when ready; files already downloaded stay in the browser storage.'));
         });
         const info = await Promise.race([
-          c.load({ urls: config.model.kind === 'gguf' ? await localFirst(model.urls, baseURI) : model.urls }, { nCtx: config.nCtx ?? 4096, nThreads: config.nThreads ?? defaultThreads() }, (loaded, total) =>
+          c.load({ urls: config.model.kind === 'gguf' ? await localFirst(model.urls, baseURI) : model.urls, ...(config.noCache ? { noCache: true } : {}) }, { nCtx: config.nCtx ?? 4096, nThreads: config.nThreads ?? defaultThreads() }, (loaded, total) =>
             hooks.onProgress?.({ fraction: total > 0 ? loaded / total : 0, stage: 'downloading', loadedBytes: loaded, text: `Downloading ${model.name}` }),
           ),
           stopped,

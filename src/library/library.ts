@@ -9,7 +9,7 @@ import { embedDocument, embeddingText, embedPassages, readAndPrepare, sizeOf, ty
 import type { IndexHandle } from './index-host';
 import type { PdfLoader, RawFile } from './parse';
 import { fetchPrebuiltVersion, loadPrebuilt, PREBUILT_DIR, sameModel, type PrebuiltLibrary } from './prebuilt';
-import { DEFAULT_DB_NAME, LibraryStore, rowsOf, type StoredDocument } from './store';
+import { DEFAULT_DB_NAME, LibraryStore, rowsOf, type LibraryStorage, type StoredDocument } from './store';
 
 export type LibraryDocument = Omit<StoredDocument, 'text'>;
 
@@ -47,6 +47,11 @@ export interface LibraryOptions {
   embedderId?: string;
   index: IndexHandle;
   dbName?: string;
+  /**
+   * Where documents are kept (default: the page's IndexedDB). The page passes memory when the
+   * browser gives it no storage, or the unpartitioned IndexedDB of a Storage Access handle.
+   */
+  openStore?: (dbName: string) => Promise<LibraryStorage>;
   chunk?: ChunkOptions;
   pdf?: PdfLoader;
   maxFileBytes?: number;
@@ -90,6 +95,11 @@ const EMBEDDER = 'embedder';
 export class Library {
   /** The core's Retriever port over this library. */
   readonly retriever: Retriever;
+  /** False when the library lives in memory for this visit only. */
+  get persistent(): boolean {
+    return this.store.persistent;
+  }
+
   /** Problems at start-up that did not stop the library from opening, for the UI to show. */
   readonly warnings: string[] = [];
   private passageIds = new Map<string, string[]>();
@@ -98,7 +108,7 @@ export class Library {
   private channel: BroadcastChannel | null = null;
 
   private constructor(
-    private readonly store: LibraryStore,
+    private readonly store: LibraryStorage,
     private readonly opts: LibraryOptions,
   ) {
     this.retriever = this.retrieverWith(DEFAULT_RETRIEVAL);
@@ -112,8 +122,9 @@ export class Library {
   /** Opens the library, rebuilds the index from IndexedDB and seeds a first visit. */
   static async open(opts: LibraryOptions): Promise<Library> {
     const dbName = opts.dbName ?? DEFAULT_DB_NAME;
-    const lib = new Library(await LibraryStore.open(dbName), opts);
-    if (typeof BroadcastChannel === 'function') {
+    const lib = new Library(await (opts.openStore ?? ((n: string) => LibraryStore.open(n)))(dbName), opts);
+    // A library in memory is this page's alone: another tab's changes are not in it to follow.
+    if (typeof BroadcastChannel === 'function' && lib.store.persistent) {
       lib.channel = new BroadcastChannel(`selfrag-library:${dbName}`);
       lib.channel.onmessage = (e: MessageEvent<unknown>) => {
         const docId = (e.data as { docId?: unknown } | null)?.docId;
