@@ -17,6 +17,8 @@ export class MemoryLibraryStore implements LibraryStorage {
 
   async putDocument(doc: StoredDocument, passages: Passage[], vectors: Float32Array[]): Promise<void> {
     const { dim, data } = packVectors(doc, passages, vectors);
+    // Checked before anything changes, as IndexedDB's transaction would roll back a keyless put.
+    if (passages.some((p) => typeof p.id !== 'string')) throw new Error('every passage needs an id');
     this.dropPassages(doc.id);
     this.documents.set(doc.id, structuredClone({ ...doc, passageCount: passages.length }));
     for (const p of passages) this.passages.set(p.id, structuredClone(p));
