@@ -21,11 +21,11 @@ const passage = (i: number): Passage => ({
 });
 
 const api = {
-  async load(url: string, opts: { nThreads?: number; native?: boolean; nProbs?: number } = {}) {
+  async load(url: string, opts: { nThreads?: number; native?: boolean; nProbs?: number; gpuLayers?: number } = {}) {
     conn?.terminate();
     conn = connectWllama();
     const blob = await (await fetch(url)).blob();
-    const info = await conn.load({ blob }, { nCtx: 4096, nThreads: opts.nThreads ?? 1 });
+    const info = await conn.load({ blob }, { nCtx: 4096, nThreads: opts.nThreads ?? 1, gpuLayers: opts.gpuLayers });
     gen = new WllamaGenerator(conn, { native: !!opts.native, nProbs: opts.nProbs ?? info.nVocab });
     return info;
   },
