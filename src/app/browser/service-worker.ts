@@ -5,6 +5,7 @@
 import { registerSW } from 'virtual:pwa-register';
 
 import type { OfflineState } from '../state/offline-shell';
+import { createStore } from '../state/store';
 
 export type { OfflineState, ShellState } from '../state/offline-shell';
 export { APP_BUILD } from '../state/offline-shell';
@@ -25,17 +26,13 @@ export function startOffline(): OfflineStore {
   // NODE_ENV=test, as the browser tests' builds are.)
   const dev = !!import.meta.hot;
   const supported = !dev && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && window.isSecureContext;
-  let state: OfflineState = {
+  const store = createStore<OfflineState>({
     shell: supported ? 'saving' : 'unsupported',
     error: dev ? 'the development server does not install one; build the site (npm run build) to use it offline' : null,
     updateReady: false,
     stale: false,
-  };
-  const listeners = new Set<() => void>();
-  const set = (patch: Partial<OfflineState>) => {
-    state = { ...state, ...patch };
-    for (const fn of listeners) fn();
-  };
+  });
+  const set = (patch: Partial<OfflineState>) => store.set((s) => ({ ...s, ...patch }));
   let update: (reload?: boolean) => Promise<void> = async () => undefined;
 
   let applying = false;
@@ -77,14 +74,11 @@ export function startOffline(): OfflineStore {
   });
 
   return {
-    get: () => state,
-    subscribe(fn) {
-      listeners.add(fn);
-      return () => listeners.delete(fn);
-    },
+    get: store.get,
+    subscribe: store.subscribe,
     async applyUpdate() {
       applying = true;
-      if (state.updateReady) await update(true);
+      if (store.get().updateReady) await update(true);
       else location.reload();
     },
   };

@@ -2,6 +2,8 @@
 // evict a site's storage under pressure unless asked to persist it; the page asks
 // at the moments a user has something to lose (the first model download, the first
 // own document), not on first paint, where Firefox would show a prompt out of context.
+import { createStore } from '../state/store';
+import { formatBytes } from '../view/progress';
 
 export interface StorageEstimate {
   usage: number;
@@ -22,18 +24,6 @@ export interface StorageManagerLike {
   estimate?: () => Promise<{ usage?: number; quota?: number }>;
   persist?: () => Promise<boolean>;
   persisted?: () => Promise<boolean>;
-}
-
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-export function formatBytes(n: number): string {
-  let v = Math.max(0, n);
-  let u = 0;
-  while (v >= 1000 && u < UNITS.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  return `${u === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${UNITS[u]}`;
 }
 
 /** "1.2 GB used of 3.0 GB this site may use (1.8 GB free)". */
@@ -90,30 +80,23 @@ export interface StorageStore {
 }
 
 export function createStorageStore(manager: StorageManagerLike | undefined = globalThis.navigator?.storage): StorageStore {
-  let state: StorageState = { estimate: null, persisted: null, warning: null };
-  const listeners = new Set<() => void>();
-  const set = (patch: Partial<StorageState>) => {
-    state = { ...state, ...patch };
-    for (const fn of listeners) fn();
-  };
+  const store = createStore<StorageState>({ estimate: null, persisted: null, warning: null });
+  const set = (patch: Partial<StorageState>) => store.set((s) => ({ ...s, ...patch }));
   let asked: Promise<void> | null = null;
 
   async function refresh(): Promise<void> {
     try {
       const e = await manager?.estimate?.();
       if (e && typeof e.quota === 'number') set({ estimate: { usage: e.usage ?? 0, quota: e.quota } });
-      if (state.persisted === null && manager?.persisted) set({ persisted: await manager.persisted() });
+      if (store.get().persisted === null && manager?.persisted) set({ persisted: await manager.persisted() });
     } catch {
       // No estimate (an opaque origin, an old browser): the panel just does not show one.
     }
   }
 
   return {
-    get: () => state,
-    subscribe(fn) {
-      listeners.add(fn);
-      return () => listeners.delete(fn);
-    },
+    get: store.get,
+    subscribe: store.subscribe,
     refresh,
     persist() {
       asked ??= (async () => {
@@ -129,7 +112,7 @@ export function createStorageStore(manager: StorageManagerLike | undefined = glo
     },
     async checkFits(bytes, what) {
       await refresh();
-      const warning = fitWarning(bytes, what, state.estimate);
+      const warning = fitWarning(bytes, what, store.get().estimate);
       set({ warning });
       return warning;
     },

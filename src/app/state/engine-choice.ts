@@ -111,19 +111,3 @@ export interface EngineStore {
   /** Deletes the chosen GGUF model from this browser's storage (unloading it first). */
   remove(): Promise<void>;
 }
-
-export function createStore<T>(initial: T): { get(): T; set(next: T): void; subscribe(fn: () => void): () => void } {
-  let value = initial;
-  const subs = new Set<() => void>();
-  return {
-    get: () => value,
-    set(next) {
-      value = next;
-      subs.forEach((fn) => fn());
-    },
-    subscribe(fn) {
-      subs.add(fn);
-      return () => subs.delete(fn);
-    },
-  };
-}

@@ -3,6 +3,7 @@
 // check could otherwise leave a stale "downloaded" mark.
 import { CATALOGUE, type ModelChoice } from '../../generator/catalogue';
 import { choiceKey } from '../persist/custom-model';
+import { createStore } from './store';
 
 export interface ModelCacheState {
   /** Downloaded or not, by choiceKey; a model missing here has not been checked (or could not be). */
@@ -39,14 +40,10 @@ function text(e: unknown): string {
 }
 
 export function createModelCacheStore(deps: ModelCacheDeps): ModelCacheStore {
-  let state: ModelCacheState = { marks: {}, checking: false, deleting: null, error: null };
+  const store = createStore<ModelCacheState>({ marks: {}, checking: false, deleting: null, error: null });
   let custom: ModelChoice[] = [];
   let queue: Promise<void> = Promise.resolve();
-  const listeners = new Set<() => void>();
-  const set = (patch: Partial<ModelCacheState>) => {
-    state = { ...state, ...patch };
-    for (const fn of listeners) fn();
-  };
+  const set = (patch: Partial<ModelCacheState>) => store.set((s) => ({ ...s, ...patch }));
   const serial = (job: () => Promise<void>): Promise<void> => {
     queue = queue.then(job, job);
     return queue;
@@ -67,11 +64,8 @@ export function createModelCacheStore(deps: ModelCacheDeps): ModelCacheStore {
   }
 
   return {
-    get: () => state,
-    subscribe(fn) {
-      listeners.add(fn);
-      return () => listeners.delete(fn);
-    },
+    get: store.get,
+    subscribe: store.subscribe,
     refresh(next) {
       if (next) custom = next;
       return serial(check);

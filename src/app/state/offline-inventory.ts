@@ -1,6 +1,7 @@
 // Which models this browser holds for offline use, read from the caches the model
 // libraries fill themselves: transformers.js' `transformers-cache` (evaluator models,
 // from the hub or a local pack) and web-llm's `webllm/model` (generator weights).
+import { createStore } from './store';
 
 export interface CachedModels {
   /** Evaluator model ids with an ONNX weight file cached (hub ids or pack folders such as 'tiny/embedder'). */
@@ -51,21 +52,16 @@ export interface CachedModelsStore {
 }
 
 export function createCachedModelsStore(list: () => Promise<CachedModels> = () => listCachedModels()): CachedModelsStore {
-  let state: CachedModels | null = null;
-  const listeners = new Set<() => void>();
+  const store = createStore<CachedModels | null>(null);
   return {
-    get: () => state,
-    subscribe(fn) {
-      listeners.add(fn);
-      return () => listeners.delete(fn);
-    },
+    get: store.get,
+    subscribe: store.subscribe,
     async refresh() {
       try {
-        state = await list();
+        store.set(await list());
       } catch {
-        state = { evaluator: [], generator: [] };
+        store.set({ evaluator: [], generator: [] });
       }
-      for (const fn of listeners) fn();
     },
   };
 }

@@ -1,5 +1,6 @@
 // What each worker is doing, for the status panel: device and why, models,
-// download progress. A tiny observable so services can report from anywhere.
+// download progress. A store so services can report from anywhere.
+import { createStore } from './store';
 
 export type WorkerName = 'evaluator' | 'generator' | 'library';
 
@@ -32,21 +33,14 @@ export interface StatusStore {
 }
 
 export function createStatusStore(): StatusStore {
-  let map: StatusMap = {
+  const store = createStore<StatusMap>({
     evaluator: { state: 'idle', models: [] },
     generator: { state: 'idle', models: [] },
     library: { state: 'idle', models: [] },
-  };
-  const listeners = new Set<() => void>();
+  });
   return {
-    get: () => map,
-    update(name, patch) {
-      map = { ...map, [name]: { ...map[name], ...patch } };
-      for (const fn of listeners) fn();
-    },
-    subscribe(fn) {
-      listeners.add(fn);
-      return () => listeners.delete(fn);
-    },
+    get: store.get,
+    update: (name, patch) => store.set((map) => ({ ...map, [name]: { ...map[name], ...patch } })),
+    subscribe: store.subscribe,
   };
 }

@@ -9,14 +9,19 @@ export interface ProgressSample {
   unit?: 'bytes' | 'passages';
 }
 
+/**
+ * Bytes in decimal units (1 KB = 1000 B), as the operating system, the browser's storage
+ * estimate and model download sizes are shown: one rule for every size on the page, so a
+ * download's size and the free space it is checked against read alike. '?' for no number.
+ */
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '?';
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let v = n / 1024;
+  if (n < 1000) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1000;
   let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
     i++;
   }
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;

@@ -16,6 +16,7 @@ import type { IndexKind } from '../../core/vector-index';
 import type { RetrievalSettings } from '../../core/hybrid';
 import type { CustomModel } from '../../generator/catalogue';
 import { CUSTOM_MODEL_KEY } from '../persist/custom-model';
+import { createStore } from '../state/store';
 import { sanitizeEngineChoice, type EngineChoice } from '../state/engine-choice';
 import {
   cragProblem,
@@ -125,30 +126,27 @@ export function createController(opts: {
   now?: () => number;
 }): Controller {
   const now = opts.now ?? (() => performance.now());
-  let state: AppState = {
+  const store = createStore<AppState>({
     settings: opts.settings ?? defaultSettings(),
     answer: initialAnswerState,
     evidenceOnly: opts.evidenceOnly ?? null,
     generatorCalls: 0,
     lastRerankMs: null,
-  };
-  const listeners = new Set<() => void>();
+  });
   let abort: AbortController | null = null;
   let counted: { raw: Generator; wrapped: Generator } | null = null;
 
-  const set = (next: Partial<AppState>) => {
-    state = { ...state, ...next };
-    for (const fn of listeners) fn();
-  };
-  const setAnswer = (f: (a: AnswerState) => AnswerState) => set({ answer: f(state.answer) });
-  const persist = (settings: AppSettings) => {
+  const set = (next: Partial<AppState>) => store.set((s) => ({ ...s, ...next }));
+  const setAnswer = (f: (a: AnswerState) => AnswerState) => store.set((s) => ({ ...s, answer: f(s.answer) }));
+  /** Saves the settings and shows them, with any other change made in the same repaint. */
+  const persist = (settings: AppSettings, with_: Partial<AppState> = {}) => {
     saveSettings(opts.storage, settings);
-    set({ settings });
+    set({ ...with_, settings });
   };
 
   async function askEvidence(question: string, runId: number, signal: AbortSignal) {
-    const retriever = await opts.ports.retriever(state.settings.retrieval);
-    const passages = await retriever.retrieve(question, Math.max(5, state.settings.decode.passagesPerStep), signal);
+    const retriever = await opts.ports.retriever(store.get().settings.retrieval);
+    const passages = await retriever.retrieve(question, Math.max(5, store.get().settings.decode.passagesPerStep), signal);
     let rels: (RelProbs | null)[] = passages.map(() => null);
     try {
       const critic = await opts.ports.critic();
@@ -162,7 +160,7 @@ export function createController(opts: {
     const ranked = passages.some((p) => p.ranks?.rerank !== undefined)
       ? pairs
       : pairs.sort((a, b) => (b.rel ? b.rel.relevant : b.passage.score) - (a.rel ? a.rel.relevant : a.passage.score));
-    if (state.answer.runId !== runId) return;
+    if (store.get().answer.runId !== runId) return;
     setAnswer((a) => ({ ...a, status: 'done', evidence: { passages: ranked } }));
   }
 
@@ -170,18 +168,18 @@ export function createController(opts: {
     abort?.abort();
     const ctrl = new AbortController();
     abort = ctrl;
-    const { decode: decodeSettings, rank, corrective, crag } = state.settings;
-    const { temperature } = state.settings;
+    const { decode: decodeSettings, rank, corrective, crag } = store.get().settings;
+    const { temperature } = store.get().settings;
     setAnswer((a) => {
       const started = startRun(a, question, decodeSettings, corrective, crag);
-      const { search, rerank: rerankOn } = state.settings.retrieval;
+      const { search, rerank: rerankOn } = store.get().settings.retrieval;
       return { ...started, usedSettings: started.usedSettings && { ...started.usedSettings, temperature, search, rerank: rerankOn } };
     });
-    const runId = state.answer.runId;
-    const current = () => state.answer.runId === runId;
+    const runId = store.get().answer.runId;
+    const current = () => store.get().answer.runId === runId;
 
-    if (state.evidenceOnly) {
-      setAnswer((a) => ({ ...a, evidenceReason: state.evidenceOnly?.reason ?? null }));
+    if (store.get().evidenceOnly) {
+      setAnswer((a) => ({ ...a, evidenceReason: store.get().evidenceOnly?.reason ?? null }));
       try {
         await askEvidence(question, runId, ctrl.signal);
       } catch (e) {
@@ -193,7 +191,7 @@ export function createController(opts: {
     let generator: Generator;
     try {
       const raw = await opts.ports.generator();
-      if (counted?.raw !== raw) counted = { raw, wrapped: counting(raw, () => set({ generatorCalls: state.generatorCalls + 1 })) };
+      if (counted?.raw !== raw) counted = { raw, wrapped: counting(raw, () => set({ generatorCalls: store.get().generatorCalls + 1 })) };
       generator = counted.wrapped;
     } catch (e) {
       if (!current()) return;
@@ -210,20 +208,20 @@ export function createController(opts: {
     }
     try {
       const [retriever, critic, corrector] = await Promise.all([
-        opts.ports.retriever(state.settings.retrieval),
+        opts.ports.retriever(store.get().settings.retrieval),
         opts.ports.critic().catch(() => undefined),
         corrective && opts.ports.corrector ? opts.ports.corrector(crag) : undefined,
       ]);
       const result = await opts.decode(question, { generator, retriever, critic, corrector }, decodeSettings, rank, {
         signal: ctrl.signal,
         onEvent: (ev) => {
-          if (current()) setAnswer((a) => applyEvent(a, ev, state.settings.rank, opts.rerank));
+          if (current()) setAnswer((a) => applyEvent(a, ev, store.get().settings.rank, opts.rerank));
         },
       });
       if (!current()) return;
       setAnswer((a) => finishRun(a, result));
       // The user may have moved a weight while it ran: show the ranking for today's weights.
-      if (state.settings.rank !== rank) setAnswer((a) => ({ ...applyRank(a, state.settings.rank, opts.rerank), changed: [] }));
+      if (store.get().settings.rank !== rank) setAnswer((a) => ({ ...applyRank(a, store.get().settings.rank, opts.rerank), changed: [] }));
     } catch (e) {
       if (!current()) return;
       if (isAbort(e)) return setAnswer((a) => ({ ...a, status: 'stopped', streaming: [] }));
@@ -233,7 +231,7 @@ export function createController(opts: {
         let kept = a;
         if (partial && partial.candidates.length > 0) {
           try {
-            kept = { ...a, tree: partial, ranking: opts.rerank(partial, state.settings.rank) };
+            kept = { ...a, tree: partial, ranking: opts.rerank(partial, store.get().settings.rank) };
           } catch {
             // keep the streamed state
           }
@@ -246,11 +244,8 @@ export function createController(opts: {
   }
 
   return {
-    getState: () => state,
-    subscribe(fn) {
-      listeners.add(fn);
-      return () => listeners.delete(fn);
-    },
+    getState: store.get,
+    subscribe: store.subscribe,
     ask,
     stop() {
       if (!abort) return;
@@ -259,55 +254,54 @@ export function createController(opts: {
     },
     setRank(rank) {
       const t0 = now();
-      let answer = state.answer;
+      let answer = store.get().answer;
       try {
         if (answer.status !== 'running') answer = applyRank(answer, rank, opts.rerank);
       } catch (e) {
         answer = { ...answer, error: message(e) };
       }
-      state = { ...state, answer, lastRerankMs: now() - t0 };
-      persist({ ...state.settings, rank });
+      persist({ ...store.get().settings, rank }, { answer, lastRerankMs: now() - t0 });
     },
     setDecode(decode) {
-      persist({ ...state.settings, decode });
+      persist({ ...store.get().settings, decode });
     },
     setCorrective(on) {
-      persist({ ...state.settings, corrective: on });
+      persist({ ...store.get().settings, corrective: on });
     },
     setCrag(crag) {
       const problem = cragProblem(crag);
       if (problem) return problem;
-      persist({ ...state.settings, crag: { ...crag } });
+      persist({ ...store.get().settings, crag: { ...crag } });
       return null;
     },
     setRetrieval(retrieval) {
-      persist({ ...state.settings, retrieval: { ...retrieval } });
+      persist({ ...store.get().settings, retrieval: { ...retrieval } });
     },
     setIndexKind(indexKind) {
-      persist({ ...state.settings, indexKind });
+      persist({ ...store.get().settings, indexKind });
     },
     setModel(model) {
-      persist({ ...state.settings, model });
+      persist({ ...store.get().settings, model });
     },
     setCustomModel(customModel) {
-      persist({ ...state.settings, customModel: { ...customModel }, model: CUSTOM_MODEL_KEY });
+      persist({ ...store.get().settings, customModel: { ...customModel }, model: CUSTOM_MODEL_KEY });
     },
     setEngine(engine) {
-      persist({ ...state.settings, engine: sanitizeEngineChoice(engine, state.settings.engine, globalThis.location?.href) });
+      persist({ ...store.get().settings, engine: sanitizeEngineChoice(engine, store.get().settings.engine, globalThis.location?.href) });
     },
     setTemperature(temperature) {
-      persist({ ...state.settings, temperature });
+      persist({ ...store.get().settings, temperature });
     },
     setTheme(theme) {
-      persist({ ...state.settings, theme });
+      persist({ ...store.get().settings, theme });
     },
     resetSettings() {
       const d = defaultSettings();
-      const answer = state.answer.status !== 'running' ? applyRank(state.answer, d.rank, opts.rerank) : state.answer;
-      state = { ...state, answer };
+      const { answer: shown, settings } = store.get();
+      const answer = shown.status !== 'running' ? applyRank(shown, d.rank, opts.rerank) : shown;
       // The index in use is the one the library opened with; resetting it would only ask for a reload.
-      const { theme, model, customModel, temperature, indexKind } = state.settings;
-      persist({ ...d, theme, model, customModel, temperature, indexKind });
+      const { theme, model, customModel, temperature, indexKind } = settings;
+      persist({ ...d, theme, model, customModel, temperature, indexKind }, { answer });
     },
     enterEvidenceOnly(reason) {
       set({ evidenceOnly: { reason } });
@@ -316,8 +310,8 @@ export function createController(opts: {
       set({ evidenceOnly: null });
     },
     pendingDecodeChanges() {
-      const used = state.answer.usedSettings;
-      return used && state.answer.status !== 'running' && !state.evidenceOnly ? decodeChanges(used, { ...state.settings.decode, corrective: state.settings.corrective, crag: state.settings.crag, temperature: state.settings.temperature, search: state.settings.retrieval.search, rerank: state.settings.retrieval.rerank }) : [];
+      const used = store.get().answer.usedSettings;
+      return used && store.get().answer.status !== 'running' && !store.get().evidenceOnly ? decodeChanges(used, { ...store.get().settings.decode, corrective: store.get().settings.corrective, crag: store.get().settings.crag, temperature: store.get().settings.temperature, search: store.get().settings.retrieval.search, rerank: store.get().settings.retrieval.rerank }) : [];
     },
   };
 }

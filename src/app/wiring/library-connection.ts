@@ -7,6 +7,7 @@ import type { IndexKind } from '../../core/vector-index';
 import type { NamedBlob } from '../../library/ingest';
 import type { AddResult, Library, LibraryProgress } from '../../library/library';
 import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
+import { createStore } from '../state/store';
 import type { StatusStore } from '../state/worker-status';
 import { quotaMessage } from '../persist/storage-quota';
 
@@ -24,14 +25,10 @@ export function connectLibrary(opts: {
   /** The cross-encoder that re-ranks retrieved candidates (the evaluator's cached scorer). */
   rerank?: RelevanceScorer;
 }) {
-  let view: LibraryViewState = emptyLibraryView;
-  const listeners = new Set<() => void>();
-  const set = (patch: Partial<LibraryViewState>) => {
-    view = { ...view, ...patch };
-    for (const fn of listeners) fn();
-  };
+  const store = createStore<LibraryViewState>(emptyLibraryView);
+  const set = (patch: Partial<LibraryViewState>) => store.set((v) => ({ ...v, ...patch }));
   const say = (kind: 'error' | 'info', text: string) =>
-    set({ messages: [...view.messages.slice(-3), { id: ++messageId, kind, text }] });
+    set({ messages: [...store.get().messages.slice(-3), { id: ++messageId, kind, text }] });
 
   const jobStarted = new Map<string, number>();
   // The running user batch: one progress bar in bytes and files for all of it.
@@ -68,7 +65,7 @@ export function connectLibrary(opts: {
         const d = p.doc;
         const row = { id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}) };
         // The same text added again replaces its document (content-addressed), so it is listed once.
-        set({ docs: [...view.docs.filter((x) => x.id !== d.id), row] });
+        set({ docs: [...store.get().docs.filter((x) => x.id !== d.id), row] });
       }
       return;
     }
@@ -76,7 +73,7 @@ export function connectLibrary(opts: {
     if (!jobStarted.has(id)) jobStarted.set(id, Date.now());
     if (p.stage === 'added' || p.stage === 'refused') {
       jobStarted.delete(id);
-      set({ jobs: view.jobs.filter((j) => j.id !== id) });
+      set({ jobs: store.get().jobs.filter((j) => j.id !== id) });
       if (p.stage === 'refused') say('error', quotaMessage(p.message, `the document ${p.name}`) ?? `${p.name} was not added: ${p.message ?? 'it could not be read.'}`);
       void refresh();
       return;
@@ -89,7 +86,7 @@ export function connectLibrary(opts: {
       unit: 'passages',
       startedAt: jobStarted.get(id)!,
     };
-    const others = view.jobs.filter((j) => j.id !== id);
+    const others = store.get().jobs.filter((j) => j.id !== id);
     set({ jobs: [...others, job] });
   };
 
@@ -105,7 +102,7 @@ export function connectLibrary(opts: {
       aborted: r.aborted,
       notTried: Math.max(0, files - tried),
     };
-    set({ reports: [...(view.reports ?? []), entry] });
+    set({ reports: [...(store.get().reports ?? []), entry] });
   };
 
   /** Runs one user batch with its own Stop; batches queue in the library one after another. */
@@ -181,17 +178,17 @@ export function connectLibrary(opts: {
         say('error', quotaMessage(e, 'the document') ?? (e instanceof Error ? e.message : String(e)));
       } finally {
         set({ jobs: [] });
-        if (relist || failed || !view.ready) await refresh().catch(() => undefined);
+        if (relist || failed || !store.get().ready) await refresh().catch(() => undefined);
       }
     };
 
   const actions: LibraryActions = {
-    dismiss: (messageId) => set({ messages: view.messages.filter((m) => m.id !== messageId) }),
+    dismiss: (messageId) => set({ messages: store.get().messages.filter((m) => m.id !== messageId) }),
     // The list already followed the batch document by document.
     addFiles: guarded(async (lib, files: Array<File | NamedBlob>, skipped?: number) => runBatch(lib, files, skipped ?? 0), false),
     addText: guarded(async (lib, title: string, text: string) => runBatch(lib, [], 0, { title, text })),
     stop: () => batches.forEach((b) => b.controller.abort(new DOMException('Stopped by the user', 'AbortError'))),
-    dismissReport: (id) => set({ reports: (view.reports ?? []).filter((r) => r.id !== id) }),
+    dismissReport: (id) => set({ reports: (store.get().reports ?? []).filter((r) => r.id !== id) }),
     remove: guarded(async (lib, id: string) => {
       await lib.remove(id);
     }),
@@ -211,11 +208,8 @@ export function connectLibrary(opts: {
 
   return {
     view: {
-      get: () => view,
-      subscribe(fn: () => void) {
-        listeners.add(fn);
-        return () => listeners.delete(fn);
-      },
+      get: store.get,
+      subscribe: store.subscribe,
       actions,
     },
     retriever: async (settings?: RetrievalSettings): Promise<Retriever> => {

@@ -17,7 +17,8 @@ import { checkWebGpu } from '../browser/webgpu';
 import { DEFAULT_MODEL_ID, type ModelChoice } from '../../generator/catalogue';
 import { choiceKey } from '../persist/custom-model';
 import { createModelCacheStore } from '../state/model-downloads';
-import { createStore, engineInput, type EngineChoice, type EngineState, type EngineStore } from '../state/engine-choice';
+import { engineInput, type EngineChoice, type EngineState, type EngineStore } from '../state/engine-choice';
+import { createStore } from '../state/store';
 
 export interface Services extends AppServices {
   evaluator(): Promise<Evaluator>;

@@ -12,10 +12,10 @@ import {
   createStorageStore,
   estimateText,
   fitWarning,
-  formatBytes,
   isQuotaError,
   quotaMessage,
 } from '../../../../src/app/persist/storage-quota';
+import { formatBytes } from '../../../../src/app/view/progress';
 import { OfflineStatus } from '../../../../src/ui/OfflineStatus';
 import { HashEmbedder } from '../../../doubles/hash-embedder';
 

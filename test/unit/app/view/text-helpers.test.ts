@@ -27,8 +27,13 @@ describe('supporting sentence highlight', () => {
 describe('progress text', () => {
   it('shows bytes and an estimate of time left from the rate so far', () => {
     expect(formatBytes(1536)).toBe('1.5 KB');
+    // Decimal units, as the OS and the storage estimate show them: a 1000-byte file is 1.0 KB.
+    expect(formatBytes(999)).toBe('999 B');
+    expect(formatBytes(1000)).toBe('1.0 KB');
+    expect(formatBytes(1.5e12)).toBe('1.5 TB');
+    expect(formatBytes(Number.NaN)).toBe('?');
     expect(timeLeft({ loaded: 25, total: 100, startedAt: 0, now: 1000 })).toBe(3000);
-    expect(describeProgress({ loaded: 50 * 1024 * 1024, total: 100 * 1024 * 1024, startedAt: 0, now: 10_000 })).toBe(
+    expect(describeProgress({ loaded: 50e6, total: 100e6, startedAt: 0, now: 10_000 })).toBe(
       '50 MB of 100 MB, about 10 s left',
     );
     expect(timeLeft({ loaded: 0, total: 100, startedAt: 0, now: 1000 })).toBeNull();
