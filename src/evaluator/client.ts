@@ -16,7 +16,7 @@ import type {
   ModelDeviceReport,
   SourceReport,
 } from './config';
-import { abortable } from './abortable';
+import { abortable } from '../core/abortable';
 import { cachedScorer, type CachedScorer } from '../core/relevance-cache';
 import { withFallback, type FallbackModel } from './fallback';
 import { resolveModelSource } from './pack';
