@@ -4,6 +4,7 @@
 // own document), not on first paint, where Firefox would show a prompt out of context.
 import { createStore } from '../state/store';
 import { formatBytes } from '../view/progress';
+import { isQuotaError } from '../../library/quota';
 
 export interface StorageEstimate {
   usage: number;
@@ -29,16 +30,6 @@ export interface StorageManagerLike {
 /** "1.2 GB used of 3.0 GB this site may use (1.8 GB free)". */
 export function estimateText(e: StorageEstimate): string {
   return `${formatBytes(e.usage)} used of ${formatBytes(e.quota)} this site may use (${formatBytes(Math.max(0, e.quota - e.usage))} free)`;
-}
-
-/**
- * A QuotaExceededError, however it arrives: a DOMException from IndexedDB or the Cache API,
- * or a string (web-llm's worker sends its errors as text).
- */
-export function isQuotaError(e: unknown): boolean {
-  if (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'QuotaExceededError') return true;
-  const text = typeof e === 'string' ? e : e instanceof Error ? `${e.name} ${e.message}` : '';
-  return /QuotaExceeded|\bquota\b|storage for this site is full/i.test(text);
 }
 
 /** What to delete to make room: the biggest things first. */

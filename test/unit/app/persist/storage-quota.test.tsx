@@ -12,7 +12,6 @@ import {
   createStorageStore,
   estimateText,
   fitWarning,
-  isQuotaError,
   quotaMessage,
 } from '../../../../src/app/persist/storage-quota';
 import { formatBytes } from '../../../../src/app/view/progress';
@@ -49,10 +48,10 @@ describe('storage messages', () => {
   });
 
   it('recognises quota errors however they arrive, and nothing else', () => {
-    expect(isQuotaError(new DOMException('The quota has been exceeded.', 'QuotaExceededError'))).toBe(true);
-    expect(isQuotaError('QuotaExceededError: Failed to execute put on Cache')).toBe(true); // web-llm's errors are strings
-    expect(isQuotaError(new Error('Network error: failed to fetch'))).toBe(false);
-    expect(isQuotaError(undefined)).toBe(false);
+    expect(quotaMessage(new DOMException('The quota has been exceeded.', 'QuotaExceededError'), 'the model x')).not.toBeNull();
+    expect(quotaMessage('QuotaExceededError: Failed to execute put on Cache', 'the model x')).not.toBeNull(); // web-llm's errors are strings
+    expect(quotaMessage(new Error('Network error: failed to fetch'), 'the model x')).toBeNull();
+    expect(quotaMessage(undefined, 'the model x')).toBeNull();
     expect(quotaMessage(new Error('the file is empty'), 'the document a.txt')).toBeNull();
   });
 

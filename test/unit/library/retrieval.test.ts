@@ -8,7 +8,7 @@ import { FlatIndex } from '../../../src/core/flat-index';
 import { IndexHost } from '../../../src/library/index-host';
 import { Library } from '../../../src/library/library';
 import { encodePrebuilt } from '../../../src/library/prebuilt';
-import { LexicalIndex } from '../../../workers/index/lexical-index';
+import { LexicalIndex } from '../../../src/library/lexical/lexical-index';
 import { createEmbedder } from '../../../workers/evaluator/embedder';
 import { createReranker } from '../../../workers/evaluator/reranker';
 import { embeddingText } from '../../../src/library/ingest';

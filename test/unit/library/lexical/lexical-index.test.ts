@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LexicalIndex } from '../../../workers/index/lexical-index';
-import { tokenize, TOKENIZER_VERSION } from '../../../workers/index/tokenize';
-import { labelledSet } from '../../../bench/retrieval/labelled-set';
-import { embeddingText } from '../../../src/library/ingest';
+import { LexicalIndex } from '../../../../src/library/lexical/lexical-index';
+import { tokenize, TOKENIZER_VERSION } from '../../../../src/library/lexical/tokenize';
+import { labelledSet } from '../../../../bench/retrieval/labelled-set';
+import { embeddingText } from '../../../../src/library/ingest';
 
 const { passages, questions } = labelledSet();
 const docs = passages.map((p) => ({ id: p.id, text: embeddingText(p) }));

@@ -4,7 +4,7 @@
 // and it removes a document by id alone (`discard`), so the library never keeps a second copy
 // of every passage's text to un-index it.
 import MiniSearch from 'minisearch';
-import type { RankedHit } from '../../src/core/fusion';
+import type { RankedHit } from '../../core/fusion';
 import { TOKENIZER_VERSION, tokenize } from './tokenize';
 
 export interface LexicalDoc {
