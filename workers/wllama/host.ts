@@ -4,7 +4,19 @@
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { Wllama } from '@wllama/wllama/esm/index.js';
 import { readVocab, tokenIds, type Vocab } from './vocab';
-import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from '../../src/generator/wllama-protocol';
+import { toWire } from '../../src/generator/errors';
+import { wllamaError } from '../../src/generator/wllama/errors';
+import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from '../../src/generator/wllama/protocol';
+
+/** Errors leave the worker sorted into the shared kinds, as plain data: comlink would keep only an Error's name and message. */
+function sorted(e: unknown, detail = '', during: 'load' | 'decode' = 'decode'): unknown {
+  if (detail && e instanceof Error) {
+    const withDetail = Object.assign(new Error(`${e.message || String(e)}${detail}`), { type: (e as { type?: unknown }).type });
+    withDetail.name = e.name;
+    return toWire(wllamaError(withDetail, during));
+  }
+  return toWire(wllamaError(e, during));
+}
 
 export function createWllamaHost(): WllamaHost {
   let wllama: Wllama | undefined;
@@ -51,8 +63,7 @@ export function createWllamaHost(): WllamaHost {
           vocab = first ? await readVocab(first) : null;
         }
       } catch (e) {
-        const detail = errors.length ? ` ${errors.slice(-3).join(' ')}` : '';
-        throw new Error(`${(e as Error).message || String(e)}${detail}`);
+        throw sorted(e, errors.length ? ` ${errors.slice(-3).join(' ')}` : '', 'load');
       } finally {
         download = undefined;
       }
@@ -78,6 +89,8 @@ export function createWllamaHost(): WllamaHost {
       try {
         await w.createChatCompletion({ ...request, stream: true, abortSignal: ctrl.signal, onData: (c: unknown) => void delivered.push(onChunk(c as never)) } as never);
         await Promise.all(delivered);
+      } catch (e) {
+        throw sorted(e);
       } finally {
         running.delete(id);
       }
@@ -89,6 +102,8 @@ export function createWllamaHost(): WllamaHost {
       running.set(id, ctrl);
       try {
         return (await w.createCompletion({ ...request, stream: false, abortSignal: ctrl.signal } as never)) as never;
+      } catch (e) {
+        throw sorted(e);
       } finally {
         running.delete(id);
       }

@@ -6,8 +6,8 @@ import { decode } from '../../../src/core/decode';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
 import type { Passage, ScoredPassage } from '../../../src/core/ports';
 import { segmentUserMessage } from '../../../src/generator/prompts';
-import { connectWllama, type WllamaConnection } from '../../../src/generator/wllama-client';
-import { WllamaGenerator } from '../../../src/generator/wllama-generator';
+import { connectWllama, type WllamaConnection } from '../../../src/generator/wllama/client';
+import { WllamaGenerator } from '../../../src/generator/wllama/decoder';
 
 let conn: WllamaConnection | undefined;
 let gen: WllamaGenerator | undefined;
