@@ -4,19 +4,8 @@
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { Wllama } from '@wllama/wllama/esm/index.js';
 import { readVocab, tokenIds, type Vocab } from './vocab';
-import { toWire } from '../../src/generator/errors';
-import { wllamaError } from '../../src/generator/wllama/errors';
+import { errorForWire } from '../../src/generator/wllama/errors';
 import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from '../../src/generator/wllama/protocol';
-
-/** Errors leave the worker sorted into the shared kinds, as plain data: comlink would keep only an Error's name and message. */
-function sorted(e: unknown, detail = '', during: 'load' | 'decode' = 'decode'): unknown {
-  if (detail && e instanceof Error) {
-    const withDetail = Object.assign(new Error(`${e.message || String(e)}${detail}`), { type: (e as { type?: unknown }).type });
-    withDetail.name = e.name;
-    return toWire(wllamaError(withDetail, during));
-  }
-  return toWire(wllamaError(e, during));
-}
 
 export function createWllamaHost(): WllamaHost {
   let wllama: Wllama | undefined;
@@ -63,7 +52,7 @@ export function createWllamaHost(): WllamaHost {
           vocab = first ? await readVocab(first) : null;
         }
       } catch (e) {
-        throw sorted(e, errors.length ? ` ${errors.slice(-3).join(' ')}` : '', 'load');
+        throw errorForWire(e, 'load', errors.length ? ` ${errors.slice(-3).join(' ')}` : '');
       } finally {
         download = undefined;
       }
@@ -90,7 +79,7 @@ export function createWllamaHost(): WllamaHost {
         await w.createChatCompletion({ ...request, stream: true, abortSignal: ctrl.signal, onData: (c: unknown) => void delivered.push(onChunk(c as never)) } as never);
         await Promise.all(delivered);
       } catch (e) {
-        throw sorted(e);
+        throw errorForWire(e, 'decode');
       } finally {
         running.delete(id);
       }
@@ -103,7 +92,7 @@ export function createWllamaHost(): WllamaHost {
       try {
         return (await w.createCompletion({ ...request, stream: false, abortSignal: ctrl.signal } as never)) as never;
       } catch (e) {
-        throw sorted(e);
+        throw errorForWire(e, 'decode');
       } finally {
         running.delete(id);
       }

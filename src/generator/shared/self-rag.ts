@@ -195,6 +195,3 @@ export function throwIfAborted(signal?: AbortSignal): void {
 export function malformed(what: string, reply: string): GeneratorError {
   return new GeneratorError('malformed-output', `The model's reply for ${what} could not be read.`, 'Retry, or choose another model; evidence-only mode does not need the model.', reply.slice(0, 300));
 }
-
-/** A grammar for one line of text; the same rule reads in web-llm's EBNF and llama.cpp's GBNF. */
-export const ONE_LINE_GRAMMAR = 'root ::= [^\\n]+';

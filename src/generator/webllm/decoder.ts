@@ -6,10 +6,10 @@ import type { ChatCompletionMessageParam, ChatCompletionRequestNonStreaming, Cha
 import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
 import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
 import { abortError, classifyError } from '../errors';
-import { findSlot, formToGrammar, partialText, slotSpellings, type Form, type ParsedForm, type SlotName } from '../form';
+import { findSlot, formToGrammar, ONE_LINE, partialText, slotSpellings, type Form, type ParsedForm, type SlotName } from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
 import type { Decoder, Meter, NativeRead, TextRequest } from '../shared/decoder';
-import { malformed, ONE_LINE_GRAMMAR, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
+import { malformed, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
 import { NEUTRAL_PENALTIES, samplingParams, type ChatEngine, type SamplingSettings } from './engine';
 import { alignTokens, readNativeGroup, readSlotBounded, spanLogprob, type TokenLogprob } from './slots';
 
@@ -79,7 +79,7 @@ class WebllmDecoder implements Decoder<Reply> {
     const request: ChatCompletionRequestNonStreaming = {
       messages: [...(req.system !== undefined ? [{ role: 'system' as const, content: req.system }] : []), { role: 'user', content: req.user }],
       max_tokens: req.maxTokens,
-      ...(req.oneLine ? { response_format: { type: 'grammar' as const, grammar: ONE_LINE_GRAMMAR } } : {}),
+      ...(req.oneLine ? { response_format: { type: 'grammar' as const, grammar: formToGrammar(ONE_LINE) } } : {}),
       ...samplingParams(this.sampling),
     };
     const res = await this.guard(req.signal, () => this.engine.chatCompletion(request));

@@ -6,10 +6,10 @@
 import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
 import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
 import { abortError, GeneratorError } from '../errors';
-import { parseForm, partialText, RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, type Form, type ParsedForm, type SlotName } from '../form';
+import { ONE_LINE, parseForm, partialText, RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, type Form, type ParsedForm, type SlotName } from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
 import type { Decoder, Meter, NativeRead, TextRequest } from '../shared/decoder';
-import { malformed, ONE_LINE_GRAMMAR, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
+import { malformed, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
 import { wllamaError } from './errors';
 import { formToGbnf, type SlotTokens } from './gbnf';
 import type { WllamaChatChunk, WllamaHost, WllamaTimings, WllamaTokenLogprob } from './protocol';
@@ -117,7 +117,7 @@ class WllamaDecoder implements Decoder<Reply> {
         {
           messages: [...(req.system !== undefined ? [{ role: 'system', content: req.system }] : []), { role: 'user', content: req.user }],
           max_tokens: req.maxTokens,
-          ...(req.oneLine ? { grammar: ONE_LINE_GRAMMAR } : {}),
+          ...(req.oneLine ? { grammar: formToGbnf(ONE_LINE) } : {}),
           ...this.sampling(),
         },
         onChunk,

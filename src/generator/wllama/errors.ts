@@ -1,7 +1,7 @@
 // llama.cpp's (wllama's) errors in the shared kinds of ../errors.ts. Runs in the wllama
 // worker (workers/wllama/host.ts sends the result across as plain data, see toWire) and
 // again on the page for what the page itself sees (a crashed worker, a lost reply).
-import { classifyError, fromWire, GeneratorError } from '../errors';
+import { classifyError, fromWire, GeneratorError, toWire, type WireError } from '../errors';
 
 /** wllama's own error types (WllamaError.type in @wllama/wllama). */
 const BY_TYPE: Record<string, (text: string) => GeneratorError> = {
@@ -34,4 +34,16 @@ export function wllamaError(err: unknown, during: 'load' | 'decode' = 'decode'):
 
 function badModel(text: string): GeneratorError {
   return new GeneratorError('bad-config', 'The GGUF model could not be loaded (the file is damaged, incomplete or not a model llama.cpp knows).', 'Choose another model, download it again, or use evidence-only mode.', text);
+}
+
+/**
+ * What the worker throws: the error sorted into a shared kind, as plain data (comlink
+ * would keep only an Error's name and message, losing wllama's type). `detail` is
+ * llama.cpp's own log lines, which a failed load reports only to the logger.
+ */
+export function errorForWire(e: unknown, during: 'load' | 'decode', detail = ''): WireError {
+  if (!detail || !(e instanceof Error)) return toWire(wllamaError(e, during));
+  const withDetail = Object.assign(new Error(`${e.message || String(e)}${detail}`), { type: (e as { type?: unknown }).type });
+  withDetail.name = e.name;
+  return toWire(wllamaError(withDetail, during));
 }
