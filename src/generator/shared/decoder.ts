@@ -18,6 +18,11 @@ export interface FormReply {
   finish: string | null;
 }
 
+/** A reply with the engine's own token records (log-probs and alternatives). */
+export interface TokenReply<T> extends FormReply {
+  tokens: T[];
+}
+
 /** What a native Self-RAG model wrote for one segment, its reflection tokens read. */
 export interface NativeRead {
   text: string;

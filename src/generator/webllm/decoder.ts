@@ -8,7 +8,8 @@ import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
 import { abortError, classifyError } from '../errors';
 import { findSlot, formToGrammar, ONE_LINE, partialText, slotSpellings, type Form, type ParsedForm, type SlotName } from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
-import type { Decoder, Meter, NativeRead, TextRequest } from '../shared/decoder';
+import { guarded } from '../shared/guard';
+import type { Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
 import { malformed, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
 import { NEUTRAL_PENALTIES, samplingParams, type ChatEngine, type SamplingSettings } from './engine';
 import { alignTokens, readNativeGroup, readSlotBounded, spanLogprob, type TokenLogprob } from './slots';
@@ -24,11 +25,7 @@ export const DEFAULT_OPTIONS: EngineGeneratorOptions = { native: false, temperat
 
 const TOP_LOGPROBS = 5; // web-llm's maximum
 
-interface Reply {
-  text: string;
-  tokens: TokenLogprob[];
-  finish: string | null;
-}
+type Reply = TokenReply<TokenLogprob>;
 
 /** The Generator and Writer ports over a web-llm engine. */
 export class EngineGenerator extends SelfRagGenerator<Reply> {
@@ -134,19 +131,6 @@ class WebllmDecoder implements Decoder<Reply> {
     };
   }
 
-  private async decideNative(req: RetrievalDecisionRequest): Promise<RetrieveProbs> {
-    const reply = await this.complete(nativeDecisionPrompt(req.question, req.previous), 1, req.signal);
-    const first = reply.tokens[0];
-    const p = (tok: string): number => {
-      const hit = first?.top_logprobs.find((t) => t.token === tok);
-      return hit ? Math.exp(hit.logprob) : 0;
-    };
-    const probs = { retrieval: p(RETRIEVE.retrieval), noRetrieval: p(RETRIEVE.noRetrieval), continueEvidence: p(RETRIEVE.continueEvidence) };
-    if (probs.retrieval + probs.noRetrieval + probs.continueEvidence === 0) throw malformed('the retrieval decision (no retrieval token among the top 5)', reply.text);
-    return probs;
-  }
-
-
   async nativeDecision(req: RetrievalDecisionRequest): Promise<RetrieveProbs> {
     const reply = await this.complete(nativeDecisionPrompt(req.question, req.previous), 1, req.signal);
     const first = reply.tokens[0];
@@ -226,21 +210,11 @@ class WebllmDecoder implements Decoder<Reply> {
     return { text: choice?.text ?? '', tokens: (choice?.logprobs?.content ?? []) as TokenLogprob[], finish: choice?.finish_reason ?? null };
   }
 
-  /** Runs an engine call with abort wired to interruptGenerate and errors made readable. */
-  private async guard<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
-    throwIfAborted(signal);
-    this.meter.call(); // a call that fails still did work
-    const stop = (): void => this.engine.interruptGenerate();
-    signal?.addEventListener('abort', stop, { once: true });
-    try {
-      return await run();
-    } catch (err) {
-      if (signal?.aborted) throw abortError();
-      throw classifyError(err);
-    } finally {
-      signal?.removeEventListener('abort', stop);
-    }
+  /** Runs an engine call with abort wired to interruptGenerate and web-llm's errors classified. */
+  private guard<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+    return guarded(this.meter, signal, () => this.engine.interruptGenerate(), classifyError, run);
   }
+
 
 }
 

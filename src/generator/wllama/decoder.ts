@@ -8,7 +8,8 @@ import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
 import { abortError, GeneratorError } from '../errors';
 import { ONE_LINE, parseForm, partialText, RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, type Form, type ParsedForm, type SlotName } from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
-import type { Decoder, Meter, NativeRead, TextRequest } from '../shared/decoder';
+import { guarded } from '../shared/guard';
+import type { Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
 import { malformed, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
 import { wllamaError } from './errors';
 import { formToGbnf, type SlotTokens } from './gbnf';
@@ -43,14 +44,10 @@ export interface PrefillStats {
   decodeMs: number;
 }
 
-// Under a grammar, labels may be written a few characters per token rather than as whole words.
+// The forms whose slot words are spelled as token ids in the grammar.
 const FORMS: readonly Form[] = [SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, RETRIEVAL_DECISION];
 
-interface Reply {
-  text: string;
-  tokens: WllamaTokenLogprob[];
-  finish: string | null;
-}
+type Reply = TokenReply<WllamaTokenLogprob>;
 
 /** The Generator and Writer ports over llama.cpp, with what its prompt cache saved. */
 export class WllamaGenerator extends SelfRagGenerator<Reply> {
@@ -70,6 +67,7 @@ export class WllamaGenerator extends SelfRagGenerator<Reply> {
 }
 
 class WllamaDecoder implements Decoder<Reply> {
+  // Under a grammar, labels may be written a few characters per token rather than as whole words.
   readonly formOverhead = 80;
   readonly decisionTokens = 32;
   private stats: PrefillStats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0 };
@@ -324,21 +322,14 @@ class WllamaDecoder implements Decoder<Reply> {
   }
 
   private async guard<T>(signal: AbortSignal | undefined, id: number, work: () => Promise<T>): Promise<T> {
-    throwIfAborted(signal);
-    this.meter.call();
-    const stop = (): void => void this.engine.abort(id);
-    signal?.addEventListener('abort', stop, { once: true });
     this.running.add(id);
     try {
-      return await work();
-    } catch (err) {
-      if (signal?.aborted) throw abortError();
-      throw wllamaError(err);
+      return await guarded(this.meter, signal, () => void this.engine.abort(id), (err) => wllamaError(err), work);
     } finally {
       this.running.delete(id);
-      signal?.removeEventListener('abort', stop);
     }
   }
+
 
   private account(t: WllamaTimings | undefined, usage: { prompt_tokens: number; completion_tokens: number } | undefined): void {
     const prefilled = t?.prompt_n ?? usage?.prompt_tokens ?? 0;
