@@ -137,13 +137,8 @@ export function createServices(search: string, baseURI: string): Services {
     };
     engineInUse = await pickEngine();
     engineState.set({ ...engineState.get(), inUse: engineInUse });
-    if (engineInUse === 'wllama') {
-      const { createWllamaGenerator } = await import('../../generator/create-wllama-generator');
-      handle = createWllamaGenerator({ model: engineChoice.gguf, temperature, baseURI }, hooks);
-      return handle;
-    }
-    const { createGenerator } = await import('../../generator');
-    handle = createGenerator({ model, temperature }, hooks);
+    const { createGenerator, createWllamaGenerator } = await import('../../generator');
+    handle = engineInUse === 'wllama' ? createWllamaGenerator({ model: engineChoice.gguf, temperature, baseURI }, hooks) : createGenerator({ model, temperature }, hooks);
     return handle;
   };
 
@@ -171,7 +166,7 @@ export function createServices(search: string, baseURI: string): Services {
 
   // A handle for the chosen GGUF model's storage only (marks and delete), without loading it.
   const ggufStorage = async () => {
-    const { createWllamaGenerator } = await import('../../generator/create-wllama-generator');
+    const { createWllamaGenerator } = await import('../../generator');
     return createWllamaGenerator({ model: engineChoice.gguf, baseURI });
   };
   const engine: EngineStore = {
@@ -211,10 +206,10 @@ export function createServices(search: string, baseURI: string): Services {
         await h.load();
         if (loadingModel !== modelId) throw new Error('Another model was chosen while this one loaded.');
         const gpu = await webgpu();
-        const threads = (h as { threads?: () => number }).threads?.();
+        const on = h.runsOn();
         status.update('generator', {
           state: 'ready',
-          device: engineInUse === 'wllama' ? `cpu (llama.cpp, ${threads ?? 1} thread${threads === 1 ? '' : 's'})` : 'webgpu',
+          device: on?.device === 'cpu' ? `cpu (${on.label}, ${on.threads} thread${on.threads === 1 ? '' : 's'})` : 'webgpu',
           reason: engineInUse === 'wllama' ? (engineChoice.engine === 'auto' ? `llama.cpp on the CPU: ${gpu.reason}` : 'llama.cpp on the CPU was chosen.') : gpu.reason,
           models: [`${h.modelId ?? 'model'}${h.local ? ' (local pack)' : ''}`],
           progress: undefined,

@@ -8,8 +8,8 @@ import { defaultSettings, loadSettings, sanitizeSettings, saveSettings, SETTINGS
 import { decode } from '../../../../src/core/decode';
 import { rerank } from '../../../../src/core/rerank';
 import { CATALOGUE, type ModelChoice } from '../../../../src/generator/catalogue';
-import { createGenerator, type Connect } from '../../../../src/generator/create-generator';
-import type { ChatEngine } from '../../../../src/generator/engine';
+import { createGenerator, type Connect } from '../../../../src/generator/webllm/create';
+import type { ChatEngine } from '../../../../src/generator/webllm/engine';
 import { ScriptedEngine } from '../../../doubles/scripted-engine';
 import { syntheticGenerator, syntheticRetriever } from '../../../doubles/synthetic-answer';
 

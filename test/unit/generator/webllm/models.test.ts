@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveModel, type LocalPack } from '../../../src/generator/catalogue';
-import { buildsFor, HubUnreachableError, packBuild } from '../../../scripts/models-webllm';
+import { resolveModel, type LocalPack } from '../../../../src/generator/catalogue';
+import { buildsFor, HubUnreachableError, packBuild } from '../../../../scripts/models-webllm';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -4,7 +4,7 @@
 // grammar-masked sampler sees. With each alternative written as fixed token ids
 // (./gbnf.ts) the alternatives part ways at one token, and the probability of
 // each alternative normalised over its group is exactly its token's share there.
-import type { WllamaTokenLogprob } from './wllama-protocol';
+import type { WllamaTokenLogprob } from './protocol';
 
 /** Index of the token starting at character `at` of the joined token texts, or -1. */
 export function tokenAt(tokens: readonly WllamaTokenLogprob[], at: number): number {

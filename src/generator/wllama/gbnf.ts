@@ -2,7 +2,7 @@
 // of a slot's alternatives are known, the slot is written as token ids
 // (`<[id]>`): the model then writes each alternative one way only, so the
 // probability of an alternative is exactly that of its first distinct token.
-import type { Form, SlotName } from './form';
+import type { Form, SlotName } from '../form';
 
 /** Token ids spelling each alternative of a slot, in the slot's order. */
 export type SlotTokens = Partial<Record<SlotName, readonly (readonly number[])[]>>;

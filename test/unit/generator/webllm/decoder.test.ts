@@ -2,12 +2,12 @@
 // family: Qwen2.5 and Llama-3 (byte-level BPE) and Llama-2 (SentencePiece, as
 // Phi-3.5 and Llama-2-based custom models), with real xgrammar masks.
 import { describe, expect, it } from 'vitest';
-import type { Passage, SegmentRequest } from '../../../src/core/ports';
-import type { ChatEngine } from '../../../src/generator/engine';
-import { EngineGenerator } from '../../../src/generator/engine-generator';
-import { GeneratorError } from '../../../src/generator/errors';
-import { FaithfulEngine, type FaithfulEngineOptions, type FaithfulReply } from '../../doubles/faithful-engine';
-import { FAMILIES } from '../../doubles/token-vocab';
+import type { Passage, SegmentRequest } from '../../../../src/core/ports';
+import type { ChatEngine } from '../../../../src/generator/webllm/engine';
+import { EngineGenerator } from '../../../../src/generator/webllm/decoder';
+import { GeneratorError } from '../../../../src/generator/errors';
+import { FaithfulEngine, type FaithfulEngineOptions, type FaithfulReply } from '../../../doubles/faithful-engine';
+import { FAMILIES } from '../../../doubles/token-vocab';
 
 const passage: Passage = { id: 'd#0', docId: 'd', title: 'Lyon', text: 'Lyon is a city in France. It sits where the Rhone meets the Saone.', index: 0 };
 const seg = (over: Partial<SegmentRequest> = {}): SegmentRequest => ({ question: 'Where is Lyon?', previous: [], passage, ...over });

@@ -4,16 +4,16 @@
 // the sum, over every token path that spells it under the real grammar mask,
 // of the product of the model's probabilities along the path. The error cannot
 // exceed U / (1 − U), U being the mass the reader could not credit: outside the
-// top 5, or top tokens that leave the branch open (see src/generator/slots.ts).
+// top 5, or top tokens that leave the branch open (see src/generator/webllm/slots.ts).
 // The measured errors are in the test names.
 import { describe, expect, it } from 'vitest';
-import type { Passage } from '../../../src/core/ports';
-import type { ChatEngine } from '../../../src/generator/engine';
-import { EngineGenerator } from '../../../src/generator/engine-generator';
-import { findSlot, formToGrammar, parseForm, SEGMENT_WITH_PASSAGE, slotSpellings, type SlotName } from '../../../src/generator/form';
-import { readSlotBounded, type TokenLogprob } from '../../../src/generator/slots';
-import { FaithfulEngine, noise, processLogits, scriptedLogitsFor, type LogitContext } from '../../doubles/faithful-engine';
-import { FAMILIES, xg, type Family, type GrammarMatcher, type Vocab } from '../../doubles/token-vocab';
+import type { Passage } from '../../../../src/core/ports';
+import type { ChatEngine } from '../../../../src/generator/webllm/engine';
+import { EngineGenerator } from '../../../../src/generator/webllm/decoder';
+import { findSlot, formToGrammar, parseForm, SEGMENT_WITH_PASSAGE, slotSpellings, type SlotName } from '../../../../src/generator/form';
+import { readSlotBounded, type TokenLogprob } from '../../../../src/generator/webllm/slots';
+import { FaithfulEngine, noise, processLogits, scriptedLogitsFor, type LogitContext } from '../../../doubles/faithful-engine';
+import { FAMILIES, xg, type Family, type GrammarMatcher, type Vocab } from '../../../doubles/token-vocab';
 
 const passage: Passage = { id: 'd#0', docId: 'd', title: 'Lyon', text: 'Lyon is a city in France.', index: 0 };
 const FORM = SEGMENT_WITH_PASSAGE;

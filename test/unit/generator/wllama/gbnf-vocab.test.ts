@@ -2,12 +2,12 @@
 // one form, the vocabulary read from a real GGUF header, slot reading by token id,
 // and the tiny GGUF writer itself.
 import { describe, expect, it } from 'vitest';
-import { buildTinyGguf, tinyGgufLogits } from '../../../scripts/make-tiny-gguf';
-import { readVocab, tokenIds } from '../../../workers/wllama/vocab';
-import { RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, type Form } from '../../../src/generator/form';
-import { formToGbnf, gbnfString } from '../../../src/generator/gbnf';
-import { readSlotIds, tokenAt } from '../../../src/generator/wllama-slots';
-import type { WllamaTokenLogprob } from '../../../src/generator/wllama-protocol';
+import { buildTinyGguf, tinyGgufLogits } from '../../../../scripts/make-tiny-gguf';
+import { readVocab, tokenIds } from '../../../../workers/wllama/vocab';
+import { RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, type Form } from '../../../../src/generator/form';
+import { formToGbnf, gbnfString } from '../../../../src/generator/wllama/gbnf';
+import { readSlotIds, tokenAt } from '../../../../src/generator/wllama/slots';
+import type { WllamaTokenLogprob } from '../../../../src/generator/wllama/protocol';
 
 describe('GBNF dialect of the form', () => {
   it('lists exactly the alternatives the form lists, as strings or as token ids', () => {
@@ -93,8 +93,8 @@ describe('npm run models -- --gguf', () => {
     const { mkdtempSync, readFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { downloadGguf } = await import('../../../scripts/models-gguf');
-    const { parseArgs } = await import('../../../scripts/models');
+    const { downloadGguf } = await import('../../../../scripts/models-gguf');
+    const { parseArgs } = await import('../../../../scripts/models');
     const out = mkdtempSync(join(tmpdir(), 'gguf-'));
     const asked: string[] = [];
     const fake = (async (url: string) => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Passage } from '../../../src/core/ports';
-import type { ChatEngine } from '../../../src/generator/engine';
-import { createGenerator, type Connect, type GeneratorHooks } from '../../../src/generator/create-generator';
-import type { LoadProgress } from '../../../src/generator/progress';
-import type { GeneratorError } from '../../../src/generator/errors';
-import { ScriptedEngine, type ScriptedReply } from '../../doubles/scripted-engine';
+import type { Passage } from '../../../../src/core/ports';
+import type { ChatEngine } from '../../../../src/generator/webllm/engine';
+import { createGenerator, type Connect, type WebllmHooks as GeneratorHooks } from '../../../../src/generator/webllm/create';
+import type { LoadProgress } from '../../../../src/generator/progress';
+import type { GeneratorError } from '../../../../src/generator/errors';
+import { ScriptedEngine, type ScriptedReply } from '../../../doubles/scripted-engine';
 
 const passage: Passage = { id: 'd#0', docId: 'd', title: 'Lyon', text: 'Lyon is a city in France.', index: 0 };
 

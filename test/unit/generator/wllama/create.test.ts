@@ -1,10 +1,10 @@
 // The llama.cpp generator handle with a stand-in connection: the states, typed
 // errors and cancel the app relies on, and which engine the address picks.
 import { describe, expect, it } from 'vitest';
-import { engineInput } from '../../../src/app/state/engine-choice';
-import { createWllamaGenerator } from '../../../src/generator/create-wllama-generator';
-import { GeneratorError } from '../../../src/generator/errors';
-import type { WllamaConnection } from '../../../src/generator/wllama-client';
+import { engineInput } from '../../../../src/app/state/engine-choice';
+import { createWllamaGenerator } from '../../../../src/generator/wllama/create';
+import { GeneratorError } from '../../../../src/generator/errors';
+import type { WllamaConnection } from '../../../../src/generator/wllama/client';
 
 function fakeConnection(load: WllamaConnection['load']): WllamaConnection & { terminated: number; aborted: number[] } {
   const conn = {
@@ -39,7 +39,7 @@ describe('createWllamaGenerator', () => {
     await g.load();
     expect(asked).toEqual({ urls: ['https://site.example/app/models/x.gguf'] });
     expect(g.state).toBe('ready');
-    expect(g.threads()).toBe(1);
+    expect(g.runsOn()).toEqual({ engine: 'wllama', label: 'llama.cpp', device: 'cpu', threads: 1 });
     expect(g.local).toBe(true);
     expect(states).toEqual(['loading', 'ready']);
   });

@@ -2,8 +2,10 @@
 // only when the wllama engine is chosen, so neither the worker nor wllama's
 // wasm reaches the first-load chunk.
 import * as Comlink from 'comlink';
-import type { WllamaEngine } from './wllama-generator';
-import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from './wllama-protocol';
+import { workerCrashed } from '../errors';
+import type { WllamaEngine } from './decoder';
+import { wllamaError } from './errors';
+import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from './protocol';
 
 export interface WllamaConnection extends WllamaEngine {
   load(source: WllamaModelSource, opts: WllamaLoadOptions, onProgress?: (loaded: number, total: number) => void): Promise<WllamaLoadInfo>;
@@ -16,13 +18,17 @@ export interface WllamaConnection extends WllamaEngine {
 }
 
 export function connectWllama(): WllamaConnection {
-  const worker = new Worker(new URL('../../workers/wllama.worker.ts', import.meta.url), { type: 'module', name: 'wllama' });
+  const worker = new Worker(new URL('../../../workers/wllama.worker.ts', import.meta.url), { type: 'module', name: 'wllama' });
   const host = Comlink.wrap<WllamaHost>(worker);
   let fail: (e: unknown) => void = () => {};
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => {});
-  worker.addEventListener('error', (e) => fail(new Error(`The wllama worker crashed (often it ran out of memory): ${e.message || 'script error'}`)));
-  const race = <T>(p: Promise<T>): Promise<T> => Promise.race([p, failed]);
+  worker.addEventListener('error', (e) => fail(workerCrashed('llama.cpp', e.message || 'script error')));
+  // The worker sends its errors already sorted into the shared kinds (workers/wllama/host.ts).
+  const race = <T>(p: Promise<T>): Promise<T> =>
+    Promise.race([p, failed]).catch((e: unknown) => {
+      throw wllamaError(e);
+    });
   return {
     load: (source, opts, onProgress) => race(host.load(source, opts, onProgress ? Comlink.proxy(onProgress) : undefined)),
     cancelDownload: () => void host.cancelDownload(),

@@ -2,8 +2,8 @@
 // from its built source): these are the behaviours the generator tests rely on.
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { formToGrammar, SEGMENT_WITHOUT_PASSAGE } from '../../../src/generator/form';
-import { FaithfulEngine, topProbs } from '../../doubles/faithful-engine';
+import { formToGrammar, SEGMENT_WITHOUT_PASSAGE } from '../../../../src/generator/form';
+import { FaithfulEngine, topProbs } from '../../../doubles/faithful-engine';
 
 const grammar = formToGrammar(SEGMENT_WITHOUT_PASSAGE);
 const reply = { text: ' It opened in 2004.', slots: { use: { ' 4': 0.45, ' 5': 0.35, ' 3': 0.2 }, next: { ' done': 1 } } };

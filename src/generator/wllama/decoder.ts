@@ -1,17 +1,20 @@
-// The core's Generator and Writer ports over llama.cpp (wllama): the second
-// provider of the same port as ./engine-generator.ts, with the same form, the
-// same prompts and the same reply parser. What differs is llama.cpp's: the
-// grammar dialect (GBNF, slots as token ids), log-probs taken before the
-// grammar (read by token id, ./wllama-slots.ts), and a prompt cache that keeps
-// the longest shared prefix, so each candidate of a step prefills only its passage.
-import type { GeneratedSegment, Generator, GeneratorCost, RetrievalDecisionRequest, RetrieveProbs, SegmentRequest, UseProbs, Writer } from '../core/ports';
-import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../core/reflection-tokens';
-import { abortError, classifyError, GeneratorError } from './errors';
-import { parseForm, partialText, RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, type Form, type SlotName } from './form';
+// llama.cpp's (wllama's) decoder for the shared Self-RAG generator (../shared/self-rag.ts).
+// What differs from web-llm is llama.cpp's: the grammar dialect (GBNF, slots as token
+// ids), log-probs taken before the grammar (read by token id, ./slots.ts), and a prompt
+// cache that keeps the longest shared prefix, so each candidate of a step prefills only
+// its passage. Errors are mapped to the shared kinds by ./errors.ts.
+import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
+import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
+import { abortError, GeneratorError } from '../errors';
+import { ONE_LINE, parseForm, partialText, RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, type Form, type ParsedForm, type SlotName } from '../form';
+import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
+import { guarded } from '../shared/guard';
+import type { Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
+import { malformed, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
+import { wllamaError } from './errors';
 import { formToGbnf, type SlotTokens } from './gbnf';
-import { decisionUserMessage, nativeDecisionPrompt, nativeSegmentPrompt, segmentUserMessage, SYSTEM_DECISION, SYSTEM_WITH_PASSAGE, SYSTEM_WITHOUT_PASSAGE } from './prompts';
-import type { WllamaChatChunk, WllamaHost, WllamaTimings, WllamaTokenLogprob } from './wllama-protocol';
-import { groupAt, readGroupIds, readSlotIds, tokenAt } from './wllama-slots';
+import type { WllamaChatChunk, WllamaHost, WllamaTimings, WllamaTokenLogprob } from './protocol';
+import { groupAt, readGroupIds, readSlotIds, tokenAt } from './slots';
 
 export type WllamaEngine = Pick<WllamaHost, 'chatStream' | 'complete' | 'abort' | 'tokenIds'>;
 
@@ -31,10 +34,6 @@ export interface WllamaGeneratorOptions {
 
 export const WLLAMA_DEFAULTS: WllamaGeneratorOptions = { native: false, temperature: 0, seed: 0, maxSegmentTokens: 96, nProbs: 20 };
 
-// Under a grammar, labels may be written a few characters per token rather than as whole words.
-const FORM_OVERHEAD_TOKENS = 80;
-const FORMS: readonly Form[] = [SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, RETRIEVAL_DECISION];
-
 /** What the prompt cache saved, from llama.cpp's own timings. */
 export interface PrefillStats {
   /** Prompt tokens actually computed. */
@@ -45,17 +44,33 @@ export interface PrefillStats {
   decodeMs: number;
 }
 
-interface Reply {
-  text: string;
-  tokens: WllamaTokenLogprob[];
-  finish: string | null;
+// The forms whose slot words are spelled as token ids in the grammar.
+const FORMS: readonly Form[] = [SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, RETRIEVAL_DECISION];
+
+type Reply = TokenReply<WllamaTokenLogprob>;
+
+/** The Generator and Writer ports over llama.cpp, with what its prompt cache saved. */
+export class WllamaGenerator extends SelfRagGenerator<Reply> {
+  constructor(engine: WllamaEngine, opts: Partial<WllamaGeneratorOptions> = {}) {
+    const o = { ...WLLAMA_DEFAULTS, ...opts };
+    super((meter) => new WllamaDecoder(engine, o, meter), o);
+  }
+
+  prefill(): PrefillStats {
+    return (this.decoder as WllamaDecoder).prefill();
+  }
+
+  override resetCost(): void {
+    super.resetCost();
+    (this.decoder as WllamaDecoder).resetPrefill();
+  }
 }
 
-export class WllamaGenerator implements Generator, Writer {
-  private opts: WllamaGeneratorOptions;
-  private spent: GeneratorCost = { promptTokens: 0, decodedTokens: 0, calls: 0 };
+class WllamaDecoder implements Decoder<Reply> {
+  // Under a grammar, labels may be written a few characters per token rather than as whole words.
+  readonly formOverhead = 80;
+  readonly decisionTokens = 32;
   private stats: PrefillStats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0 };
-  private readonly decided = new Map<string, RetrieveProbs>();
   private slotTokens: Promise<SlotTokens> | undefined;
   private reflectionIds: Promise<Map<string, number>> | undefined;
   private nextId = 1;
@@ -63,27 +78,18 @@ export class WllamaGenerator implements Generator, Writer {
 
   constructor(
     private readonly engine: WllamaEngine,
-    opts: Partial<WllamaGeneratorOptions> = {},
-  ) {
-    this.opts = { ...WLLAMA_DEFAULTS, ...opts };
+    private opts: WllamaGeneratorOptions,
+    private readonly meter: Meter,
+  ) {}
+
+  checkTemperature(temperature: number): void {
+    if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new RangeError(`Temperature must be 0 or more, got ${temperature}.`);
   }
 
   setTemperature(temperature: number): void {
-    if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new RangeError(`Temperature must be 0 or more, got ${temperature}.`);
     this.opts = { ...this.opts, temperature };
-    this.decided.clear();
   }
 
-  cost(): GeneratorCost {
-    return { ...this.spent };
-  }
-
-  resetCost(): void {
-    this.spent = { promptTokens: 0, decodedTokens: 0, calls: 0 };
-    this.stats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0 };
-  }
-
-  /** Stops every request in flight; the model stays loaded. */
   interrupt(): void {
     for (const id of this.running) this.engine.abort(id);
   }
@@ -92,68 +98,33 @@ export class WllamaGenerator implements Generator, Writer {
     return { ...this.stats };
   }
 
-  async decideRetrieval(req: RetrievalDecisionRequest): Promise<RetrieveProbs> {
+  resetPrefill(): void {
+    this.stats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0 };
+  }
+
+  textLogprob(form: Form, reply: Reply): { logprob: number; count: number } {
+    return textLogprob(reply, form);
+  }
+
+  async text(req: TextRequest): Promise<{ text: string; promptTokens: number; completionTokens: number }> {
     throwIfAborted(req.signal);
-    const known = this.decided.get(pathKey(req.question, req.previous));
-    if (known) return { ...known };
-    if (this.opts.native) return this.decideNative(req);
-    const reply = await this.chat(SYSTEM_DECISION, decisionUserMessage(req.question, req.previous), RETRIEVAL_DECISION, 32, req.signal);
-    const probs = await this.slot(RETRIEVAL_DECISION, reply, 'decision');
-    if (!probs) throw malformed('the retrieval decision', reply.text);
-    return { retrieval: probs[0]!, noRetrieval: probs[1]! };
-  }
-
-  async generateSegments(reqs: SegmentRequest[]): Promise<GeneratedSegment[]> {
-    const out: GeneratedSegment[] = [];
-    // One at a time, in order: each candidate reuses the cached prefix the previous one left.
-    for (const req of reqs) {
-      throwIfAborted(req.signal);
-      out.push(this.opts.native ? await this.segmentNative(req) : await this.segmentPrompted(req));
-    }
-    return out;
-  }
-
-  async write(instruction: string, opts: { maxTokens?: number; signal?: AbortSignal } = {}): Promise<string> {
-    const reply = await this.run(opts.signal, (id, onChunk) =>
-      this.engine.chatStream(id, { messages: [{ role: 'user', content: instruction }], max_tokens: opts.maxTokens ?? 256, ...this.sampling() }, onChunk),
+    const before = { ...this.stats };
+    const reply = await this.run(req.signal, (id, onChunk) =>
+      this.engine.chatStream(
+        id,
+        {
+          messages: [...(req.system !== undefined ? [{ role: 'system', content: req.system }] : []), { role: 'user', content: req.user }],
+          max_tokens: req.maxTokens,
+          ...(req.oneLine ? { grammar: formToGbnf(ONE_LINE) } : {}),
+          ...this.sampling(),
+        },
+        onChunk,
+      ),
     );
-    return reply.text.trim();
+    return { text: reply.text, promptTokens: this.stats.prefilled - before.prefilled, completionTokens: this.stats.decoded - before.decoded };
   }
 
-  private async segmentPrompted(req: SegmentRequest): Promise<GeneratedSegment> {
-    const form = req.passage ? SEGMENT_WITH_PASSAGE : SEGMENT_WITHOUT_PASSAGE;
-    const system = req.passage ? SYSTEM_WITH_PASSAGE : SYSTEM_WITHOUT_PASSAGE;
-    const reply = await this.chat(system, segmentUserMessage(req.question, req.previous, req.passage), form, this.opts.maxSegmentTokens + FORM_OVERHEAD_TOKENS, req.signal, req.onText);
-    const parsed = parseForm(form, reply.text);
-    const problems: string[] = [];
-    if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
-    if (parsed.missing.length) problems.push(`missing ${parsed.missing.join(', ')}`);
-    const slot = async (name: SlotName): Promise<number[] | undefined> => {
-      if (parsed.chosen[name] === undefined) return undefined;
-      const probs = await this.slot(form, reply, name);
-      if (!probs) problems.push(`no probabilities for the ${name} slot`);
-      return probs ?? undefined;
-    };
-    const rel = req.passage ? await slot('rel') : undefined;
-    const sup = req.passage ? await slot('sup') : undefined;
-    const use = await slot('use');
-    const next = await slot('next');
-    const text = (parsed.text ?? '').trim();
-    const seq = textLogprob(reply, form);
-    if (next && text) this.remember(req.question, [...req.previous, text], { retrieval: next[0]!, noRetrieval: next[1]! });
-    return {
-      text,
-      tokenCount: seq.count,
-      logprob: seq.logprob,
-      done: next ? argmax(next) === 2 : reply.finish === 'stop' && !parsed.missing.length,
-      ...(rel ? { rel: { relevant: rel[0]!, irrelevant: rel[1]! } } : {}),
-      ...(sup ? { sup: { full: sup[0]!, partial: sup[1]!, none: sup[2]! } } : {}),
-      ...(use ? { use: use as UseProbs } : {}),
-      ...(problems.length ? { problem: `Malformed model output: ${problems.join('; ')}.` } : {}),
-    };
-  }
-
-  private async segmentNative(req: SegmentRequest): Promise<GeneratedSegment> {
+  async nativeSegment(req: SegmentRequest, maxTokens: number): Promise<NativeRead> {
     const ids = await this.reflection();
     const group = (names: readonly string[]): number[] | null => {
       const g = names.map((n) => ids.get(n));
@@ -161,7 +132,7 @@ export class WllamaGenerator implements Generator, Writer {
     };
     const retrieveGroup = group([RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
     const prompt = nativeSegmentPrompt(req.question, req.previous, req.passage);
-    const reply = await this.complete(prompt, this.opts.maxSegmentTokens + 8, req.signal, [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
+    const reply = await this.complete(prompt, maxTokens, req.signal, [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
     const problems: string[] = [];
     if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
     const read = (names: readonly string[], what: string, wanted: boolean): number[] | undefined => {
@@ -198,20 +169,20 @@ export class WllamaGenerator implements Generator, Writer {
         ended = !retrieveGroup.includes(at.id);
       }
     }
-    if (next && text) this.remember(req.question, [...req.previous, text], { retrieval: next[0]!, noRetrieval: next[1]!, continueEvidence: next[2]! });
     return {
       text,
       tokenCount: textTokens.length,
       logprob: textTokens.reduce((a, t) => a + t.logprob, 0),
       done: ended,
-      ...(rel ? { rel: { relevant: rel[0]!, irrelevant: rel[1]! } } : {}),
-      ...(sup ? { sup: { full: sup[0]!, partial: sup[1]!, none: sup[2]! } } : {}),
-      ...(use ? { use: use as UseProbs } : {}),
-      ...(problems.length ? { problem: `Malformed model output: ${problems.join('; ')}.` } : {}),
+      ...(rel ? { rel } : {}),
+      ...(sup ? { sup } : {}),
+      ...(use ? { use } : {}),
+      ...(next ? { next } : {}),
+      problems,
     };
   }
 
-  private async decideNative(req: RetrievalDecisionRequest): Promise<RetrieveProbs> {
+  async nativeDecision(req: RetrievalDecisionRequest): Promise<RetrieveProbs> {
     const ids = await this.reflection();
     const g = [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence].map((n) => ids.get(n));
     const reply = await this.complete(nativeDecisionPrompt(req.question, req.previous), 1, req.signal);
@@ -224,7 +195,7 @@ export class WllamaGenerator implements Generator, Writer {
   }
 
   /** The slot's group probabilities: by token id when the grammar fixed them, else unavailable. */
-  private async slot(form: Form, reply: Reply, name: SlotName): Promise<number[] | null> {
+  async readSlot(form: Form, name: SlotName, reply: Reply): Promise<number[] | null> {
     const joined = reply.tokens.map((t) => t.token).join('');
     const parsed = parseForm(form, joined);
     const span = parsed.spans[name];
@@ -277,7 +248,7 @@ export class WllamaGenerator implements Generator, Writer {
     };
   }
 
-  private async chat(system: string, user: string, form: Form, maxTokens: number, signal?: AbortSignal, onText?: (t: string) => void): Promise<Reply> {
+  async chat(system: string, user: string, form: Form, maxTokens: number, signal?: AbortSignal, onText?: (t: string) => void): Promise<Reply> {
     const grammar = formToGbnf(form, await this.slotIds());
     let shown = '';
     return this.run(
@@ -351,42 +322,25 @@ export class WllamaGenerator implements Generator, Writer {
   }
 
   private async guard<T>(signal: AbortSignal | undefined, id: number, work: () => Promise<T>): Promise<T> {
-    throwIfAborted(signal);
-    this.spent.calls += 1;
-    const stop = (): void => void this.engine.abort(id);
-    signal?.addEventListener('abort', stop, { once: true });
     this.running.add(id);
     try {
-      return await work();
-    } catch (err) {
-      if (signal?.aborted) throw abortError();
-      if (err instanceof GeneratorError) throw err;
-      const text = String((err as Error)?.message ?? err);
-      if (/Invalid typed array length|JSON|Unexpected token|Bad control character|Unterminated string/i.test(text)) {
-        throw new GeneratorError('malformed-output', 'The model wrote bytes that are not valid text (invalid UTF-8).', 'Retry, or choose another model. Evidence-only mode does not need the model.', text);
-      }
-      throw classifyError(err);
+      return await guarded(this.meter, signal, () => void this.engine.abort(id), (err) => wllamaError(err), work);
     } finally {
       this.running.delete(id);
-      signal?.removeEventListener('abort', stop);
     }
   }
+
 
   private account(t: WllamaTimings | undefined, usage: { prompt_tokens: number; completion_tokens: number } | undefined): void {
     const prefilled = t?.prompt_n ?? usage?.prompt_tokens ?? 0;
     const decoded = t?.predicted_n ?? usage?.completion_tokens ?? 0;
-    this.spent.promptTokens += prefilled;
-    this.spent.decodedTokens += decoded;
+    this.meter.tokens(prefilled, decoded);
     this.stats.prefilled += prefilled;
     this.stats.cached += t?.cache_n ?? 0;
     this.stats.decoded += decoded;
     this.stats.decodeMs += t?.predicted_ms ?? 0;
   }
 
-  private remember(question: string, previous: readonly string[], probs: RetrieveProbs): void {
-    if (this.decided.size >= 512) this.decided.clear();
-    this.decided.set(pathKey(question, previous), probs);
-  }
 }
 
 function textLogprob(reply: Reply, form: Form): { logprob: number; count: number } {
@@ -407,22 +361,3 @@ function textLogprob(reply: Reply, form: Form): { logprob: number; count: number
   return { logprob, count };
 }
 
-function pathKey(question: string, previous: readonly string[]): string {
-  return JSON.stringify([question, ...previous]);
-}
-
-function argmax(xs: readonly number[]): number {
-  let best = 0;
-  xs.forEach((x, i) => {
-    if (x > xs[best]!) best = i;
-  });
-  return best;
-}
-
-function throwIfAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) throw abortError();
-}
-
-function malformed(what: string, reply: string): GeneratorError {
-  return new GeneratorError('malformed-output', `The model's reply for ${what} could not be read.`, 'Retry, or choose another model; evidence-only mode does not need the model.', reply.slice(0, 300));
-}
