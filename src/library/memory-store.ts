@@ -3,7 +3,7 @@
 // as LibraryStore: values are copied in and out, as IndexedDB's structured clone does, so
 // a caller changing an object it got back cannot change the library.
 import type { Passage } from '../core/ports';
-import type { LexicalSnapshot } from '../../workers/index/lexical-index';
+import type { LexicalSnapshot } from './lexical/lexical-index';
 import { packVectors, type DocumentVectors, type LibraryStorage, type StoredDocument } from './store';
 
 const LEXICAL_KEY = 'lexicalIndex';

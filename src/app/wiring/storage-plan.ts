@@ -5,7 +5,7 @@
 //   memory       no storage at all: the library lives in memory until the page closes.
 // The visitor's click on "Use the library and models saved on <app site>" asks for access;
 // once granted the page reloads and opens the shared library (the browser grants again silently).
-import { createStore } from '../engine-choice';
+import { createStore } from '../state/store';
 import { probeStorage, type StorageProbe } from '../browser/storage-probe';
 import { requestSavedStorage, type SavedStorage } from '../browser/storage-access';
 import type { LibraryStorage } from '../../library/store';
