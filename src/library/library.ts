@@ -12,7 +12,7 @@ import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../core/hybrid';
 import type { Passage, Retriever } from '../core/ports';
 import type { IndexKind } from '../core/vector-index';
 import { Catalog } from './catalog';
-import type { FileLike } from './ingest';
+import { embedDocument, type FileLike } from './ingest';
 import { ingestBatch } from './ingest-batch';
 import { followEmbedder } from './reembed';
 import { libraryRetriever } from './retrieval';
@@ -66,7 +66,32 @@ export class Library {
       lib.close();
       throw e;
     }
+    // Documents kept while the embedding model could not run are embedded now, if it runs;
+    // in the background: they are already found by their words.
+    void lib.catalog.pending().then((p) => {
+      if (p.length > 0) void lib.embedPending().then((n) => n > 0 && opts.onExternalChange?.(), () => undefined);
+    });
     return lib;
+  }
+
+  /**
+   * Embeds the documents kept without vectors (added while the embedding model could not run),
+   * without the user adding them again. Those the model still cannot embed
+   * stay as they are, found by words. Returns how many were embedded.
+   */
+  async embedPending(): Promise<number> {
+    return this.exclusive(async () => {
+      let done = 0;
+      for (const d of await this.catalog.pending()) {
+        const passages = await this.store.passagesOf(d.id);
+        const embedded = await embedDocument(this.opts.embedder, passages);
+        if (embedded.passages.length === 0) continue;
+        const { name, title, format, text } = d;
+        await this.catalog.put({ id: d.id, parsed: { name, title, format, text }, passages: embedded.passages }, embedded.vectors, d.origin, d.bytes !== undefined ? { bytes: d.bytes } : {});
+        done++;
+      }
+      return done;
+    });
   }
 
   private async start(): Promise<void> {

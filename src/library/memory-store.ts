@@ -22,7 +22,8 @@ export class MemoryLibraryStore implements LibraryStorage {
     this.dropPassages(doc.id);
     this.documents.set(doc.id, structuredClone({ ...doc, passageCount: passages.length }));
     for (const p of passages) this.passages.set(p.id, structuredClone(p));
-    this.vectors.set(doc.id, { docId: doc.id, dim, ids: passages.map((p) => p.id), data: data.buffer });
+    if (doc.pendingEmbedding) this.vectors.delete(doc.id);
+    else this.vectors.set(doc.id, { docId: doc.id, dim, ids: passages.map((p) => p.id), data: data.buffer });
   }
 
   async removeDocument(id: string): Promise<boolean> {

@@ -20,6 +20,11 @@ export interface StoredDocument {
   addedAt: number;
   /** Where it came from: the user, the shipped sample, or a pre-built index. */
   origin: 'user' | 'sample' | 'prebuilt';
+  /**
+   * Kept with its text and word index but no vectors, because the embedding model could not
+   * run when it was added: found by words until it is embedded (absent once it is).
+   */
+  pendingEmbedding?: true;
 }
 
 export interface DocumentVectors {
@@ -105,7 +110,8 @@ export class LibraryStore {
       await Promise.all(old.map((k) => tx.objectStore('passages').delete(k)));
       await tx.objectStore('documents').put({ ...doc, passageCount: passages.length });
       for (const p of passages) await tx.objectStore('passages').put(p);
-      await tx.objectStore('vectors').put({ docId: doc.id, dim, ids: passages.map((p) => p.id), data: data.buffer });
+      if (doc.pendingEmbedding) await tx.objectStore('vectors').delete(doc.id);
+      else await tx.objectStore('vectors').put({ docId: doc.id, dim, ids: passages.map((p) => p.id), data: data.buffer });
       await tx.done;
     } catch (e) {
       abortQuietly(tx);
@@ -189,7 +195,8 @@ export class LibraryStore {
 
 /** One document's vectors as one row-major buffer, after checking they belong together. */
 export function packVectors(doc: StoredDocument, passages: Passage[], vectors: Float32Array[]): { dim: number; data: Float32Array<ArrayBuffer> } {
-  if (passages.length !== vectors.length) throw new Error(`${passages.length} passages but ${vectors.length} vectors`);
+  if (doc.pendingEmbedding && vectors.length > 0) throw new Error('a document waiting to be embedded is stored without vectors');
+  if (!doc.pendingEmbedding && passages.length !== vectors.length) throw new Error(`${passages.length} passages but ${vectors.length} vectors`);
   if (passages.some((p) => p.docId !== doc.id)) throw new Error('every passage must belong to the document being stored');
   const dim = vectors[0]?.length ?? 0;
   const data = new Float32Array(vectors.length * dim);

@@ -66,7 +66,7 @@ export function connectLibrary(opts: {
       // document's text) per file would cost the page's main thread more than the files do.
       if (p.stage === 'added' && p.doc) {
         const d = p.doc;
-        const row = { id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}) };
+        const row = { id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}) };
         // The same text added again replaces its document (content-addressed), so it is listed once.
         set({ docs: [...store.get().docs.filter((x) => x.id !== d.id), row] });
       }
@@ -145,11 +145,8 @@ export function connectLibrary(opts: {
         jobStarted.clear();
         set({ jobs: [] });
         for (const w of lib.warnings) say('error', w);
-        opts.status.update('library', {
-          state: 'ready',
-          device: 'cpu',
-          reason: `${(await lib.indexKind()) === 'voy' ? 'voy k-d tree (WASM)' : 'flat exact search'} over normalised vectors and a BM25 word index (MiniSearch), in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`,
-        });
+        baseReason = `${(await lib.indexKind()) === 'voy' ? 'voy k-d tree (WASM)' : 'flat exact search'} over normalised vectors and a BM25 word index (MiniSearch), in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`;
+        opts.status.update('library', { state: 'ready', device: 'cpu', reason: baseReason });
         return lib;
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
@@ -162,12 +159,20 @@ export function connectLibrary(opts: {
     return opened;
   };
 
+  let baseReason = '';
   async function refresh() {
     const lib = await connection();
     const docs = await lib.list();
+    const pending = docs.filter((d) => d.pendingEmbedding).length;
+    if (baseReason)
+      opts.status.update('library', {
+        reason: pending
+          ? `${baseReason}. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads`
+          : baseReason,
+      });
     set({
       ready: true,
-      docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}) })),
+      docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}) })),
     });
   }
 
