@@ -47,7 +47,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 function embedderFailed(model: string, e: unknown): { error: string; suggestion: string } {
   return {
     error: `The embedding model ${model} could not load: ${e instanceof Error ? e.message : String(e)}`,
-    suggestion: 'Documents cannot be added or searched until it loads. Reload the page to try again.',
+    suggestion: 'Documents are still added and found by their words, marked "not embedded yet"; they are embedded when it loads. Reload the page to try again.',
   };
 }
 
