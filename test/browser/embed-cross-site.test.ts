@@ -87,7 +87,9 @@ type Answer = { question: string; segments: { text: string; citation: { title: s
 describe('embedded by another site', () => {
   it('with storage blocked: answers the allowed host with citations, says what is not kept, follows theme and height', async () => {
     const { page } = await newPage();
-    const frame = await openHost(page, host);
+    // Engine Auto, with the site's tiny GGUF as the CPU model: WebLLM cannot load without Cache
+    // Storage, so Auto takes llama.cpp, which loads the file from memory instead of OPFS.
+    const frame = await openHost(page, host, { extra: '&gguf=models/tiny-gguf/chat.gguf&mode=always' });
     expect(await page.evaluate(() => (window as unknown as { embedded: Promise<string> }).embedded)).toBe('ready');
     // Really cross-site with storage blocked, as in the issue.
     expect(await frameStorage(frame)).toBe('SecurityError');
@@ -104,6 +106,8 @@ describe('embedded by another site', () => {
     await frame.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     const answer = (await page.evaluate((q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q), QUESTION)) as Answer;
     expect(answer.question).toBe(QUESTION);
+    expect(answer.evidenceOnly).toBe(false);
+    expect(await frame.locator('[data-worker=generator]').innerText()).toMatch(/llama\.cpp/i);
     expect(answer.segments.length).toBeGreaterThan(0);
     expect(answer.segments.map((s) => s.citation?.title)).toContain('Why the Sea Has Tides');
     const log = (await page.evaluate(() => (window as unknown as { log: { origin: string; data: { type: string; version?: number; height?: number } }[] }).log));
