@@ -8,7 +8,7 @@ import { BatchReport } from './BatchReport';
 import { ProgressBar } from './ProgressBar';
 
 const ACCEPT =
-  '.pdf,.md,.markdown,.txt,.html,.htm,.xhtml,.docx,.epub,text/plain,text/markdown,text/html,application/pdf,application/epub+zip,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  '.pdf,.md,.markdown,.txt,.html,.htm,.xhtml,.docx,.epub,.png,.jpg,.jpeg,.webp,text/plain,text/markdown,text/html,application/pdf,application/epub+zip,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/png,image/jpeg,image/webp';
 
 export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryActions; now: number }) {
   const { view, actions } = props;
@@ -42,7 +42,7 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
           void walk().then(({ files, skipped }) => (files.length || skipped ? actions.addFiles(files, skipped) : undefined));
         }}
       >
-        <p>Drop files or folders here (PDF, Word, EPUB, Markdown, HTML, text), or</p>
+        <p>Drop files or folders here (PDF, Word, EPUB, Markdown, HTML, text; scanned PDFs and photos of pages are read by text recognition), or</p>
         <button type="button" onClick={() => fileRef.current?.click()}>
           Choose files…
         </button>{' '}
