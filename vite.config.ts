@@ -95,6 +95,6 @@ export default defineConfig(({ mode }) => ({
     target: 'es2022',
     sourcemap: true,
     // The e2e test build also carries test-only pages (never in the production build).
-    ...(mode === 'e2e' ? { rollupOptions: { input: { main: 'index.html', evaluator: 'test/browser/pages/evaluator.html', generator: 'test/browser/pages/generator.html', library: 'test/browser/pages/library.html', wllama: 'test/browser/pages/wllama.html', embedBench: 'test/browser/pages/embed-bench.html' } } } : {}),
+    ...(mode === 'e2e' ? { rollupOptions: { input: { main: 'index.html', evaluator: 'test/browser/pages/evaluator.html', generator: 'test/browser/pages/generator.html', library: 'test/browser/pages/library.html', wllama: 'test/browser/pages/wllama.html', embedBench: 'test/browser/pages/embed-bench.html', scan: 'test/browser/pages/scan.html' } } } : {}),
   },
 }));

@@ -73,7 +73,9 @@ export function ocrNotes(record: OcrRecord, pageCount: number): string[] {
     notes.push(
       image
         ? `its text was recognised from the image (mean confidence ${record.meanConfidence} %)`
-        : `${read} of its ${pageCount} pages had no text layer and were recognised (mean confidence ${record.meanConfidence} %)`,
+        : pageCount === 1
+          ? `its page had no text layer and was recognised (mean confidence ${record.meanConfidence} %)`
+          : `${read} of its ${pageCount} pages had no text layer and ${read === 1 ? 'was' : 'were'} recognised (mean confidence ${record.meanConfidence} %)`,
     );
   }
   if (record.lowConfidencePages.length) {
