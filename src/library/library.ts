@@ -7,6 +7,7 @@ import { normalise, type IndexKind } from '../core/vector-index';
 import { DEFAULT_RETRIEVAL, hybridRetrieve, type RelevanceScorer, type RetrievalSettings } from '../core/hybrid';
 import { embedDocument, embeddingText, embedPassages, readAndPrepare, sizeOf, type FileLike, type PrepareOptions, type PrepareOutcome, type PreparedDocument } from './ingest';
 import type { IndexHandle } from './index-host';
+import type { OcrProgress } from './ocr/port';
 import type { PdfLoader, RawFile } from './parse';
 import { fetchPrebuiltVersion, loadPrebuilt, PREBUILT_DIR, sameModel, type PrebuiltLibrary } from './prebuilt';
 import { DEFAULT_DB_NAME, LibraryStore, rowsOf, type StoredDocument } from './store';
@@ -19,9 +20,13 @@ export interface LibraryProgress {
   /** 0-based position in the batch, and the batch size. */
   fileIndex: number;
   fileCount: number;
-  stage: 'reading' | 'embedding' | 'saving' | 'added' | 'refused';
+  stage: 'reading' | 'recognising' | 'embedding' | 'saving' | 'added' | 'refused';
   passagesDone?: number;
   passagesTotal?: number;
+  /** While recognising a scan: pages recognised so far and pages to recognise in this file, and seconds left at the rate so far. */
+  pagesDone?: number;
+  pagesTotal?: number;
+  secondsLeft?: number;
   /** The reason, when refused. */
   message?: string;
   /** The document just added (stage 'added' of a user batch), so a list can follow without re-reading the library. */
@@ -60,7 +65,7 @@ export interface LibraryOptions {
    * Reads, parses and chunks a file (in the library worker in the browser);
    * defaults to doing it on the calling thread.
    */
-  prepare?: (file: FileLike, opts: PrepareOptions, signal?: AbortSignal) => Promise<PrepareOutcome>;
+  prepare?: (file: FileLike, opts: PrepareOptions, signal?: AbortSignal, onOcr?: (p: OcrProgress) => void) => Promise<PrepareOutcome>;
   /** Sizes of the files in bytes, without reading them (off the main thread in the browser). */
   measure?: (files: FileLike[]) => Promise<number[]>;
   /** Called by close(), to stop helpers such as the library worker. */
@@ -293,7 +298,7 @@ export class Library {
       };
       try {
         report({ name, fileIndex, stage: 'reading' });
-        const outcome = await abortable(prepare(file, prepareOpts, signal), signal);
+        const outcome = await abortable(prepare(file, prepareOpts, signal, this.ocrProgress((p) => report({ name, fileIndex, stage: 'recognising', ...p }))), signal);
         if (!outcome.ok) {
           refuse(outcome.reason);
           continue;
@@ -369,6 +374,7 @@ export class Library {
       format: parsed.format,
       text: parsed.text,
       passageCount: passages.length,
+      ...(parsed.ocr ? { ocr: parsed.ocr } : {}),
       ...(bytes !== undefined ? { bytes } : {}),
       addedAt: existing?.addedAt ?? Date.now(),
       origin: existing?.origin ?? origin,
@@ -382,6 +388,17 @@ export class Library {
     this.channel?.postMessage({ docId: id });
     const { text: _text, ...listed } = doc;
     return listed;
+  }
+
+  /** Turns the recogniser's per-page events into pages done and time left, at the rate since this file's first page. */
+  private ocrProgress(emit: (p: { pagesDone: number; pagesTotal: number; secondsLeft?: number }) => void): (p: OcrProgress) => void {
+    let started = 0;
+    return ({ done, total }) => {
+      const now = Date.now();
+      if (done === 0) started = now;
+      const left = done > 0 && started ? ((now - started) / done) * (total - done) : undefined;
+      emit({ pagesDone: done, pagesTotal: total, ...(left !== undefined ? { secondsLeft: Math.round(left / 1000) } : {}) });
+    };
   }
 
   /** Brings one document's vectors in the index in line with IndexedDB, after another tab changed it. */
