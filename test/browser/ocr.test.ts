@@ -184,4 +184,35 @@ describe('scanned documents', () => {
     // The recogniser went with the stopped library worker.
     await expect.poll(() => page.workers().filter((w) => /ocr\.worker|library\.worker/.test(w.url())).length, { timeout: 30_000 }).toBe(0);
   });
+
+  it('downloads nothing of OCR until a scan is dropped; after one scan it recognises offline', async () => {
+    const { page } = await app.open();
+    const context = page.context();
+    const requested: string[] = [];
+    context.on('request', (r) => requested.push(r.url()));
+    await page.waitForSelector('[data-testid=offline-status][data-shell=ready]', { timeout: 120_000 });
+    const cachedOcr = () =>
+      page.evaluate(async () => {
+        const out: string[] = [];
+        for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) if (r.url.includes('/ocr/')) out.push(`${name} ${new URL(r.url).pathname}`);
+        return out;
+      });
+    // The precache (every visitor) holds none of it.
+    expect(await cachedOcr()).toEqual([]);
+    expect(requested.filter((u) => u.includes('/ocr/'))).toEqual([]);
+    await page.getByTestId('file-input').setInputFiles(onDisk([{ name: 'letter-online.png', buffer: b64(scans.letter.png) }]));
+    await page.locator('[data-testid=doc][data-name="letter-online.png"]').waitFor({ timeout: 300_000 });
+    // Kept from that first use: the worker script, one core and the English model.
+    const cached = await cachedOcr();
+    expect(cached.some((c) => c.endsWith('/worker.min.js'))).toBe(true);
+    expect(cached.some((c) => /\/core\/tesseract-core-.*lstm\.wasm\.js$/.test(c))).toBe(true);
+    expect(cached.some((c) => c.endsWith('/lang/eng.traineddata.gz'))).toBe(true);
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    await page.getByTestId('file-input').setInputFiles(onDisk([{ name: 'receipt-offline.jpg', buffer: b64(scans.receipt.jpeg) }]));
+    await page.getByTestId('batch-report').waitFor({ timeout: 300_000 });
+    expect((await lastReport(page)).summary).toBe('1 added, 0 refused');
+    expect(await page.locator('[data-testid=doc][data-name="receipt-offline.jpg"]').count()).toBe(1);
+  });
 });
