@@ -4,6 +4,7 @@ import { memo, useRef, useState } from 'react';
 import type { LibraryActions, LibraryDocView, LibraryViewState } from '../app/library-view';
 import { formatBytes } from '../app/progress';
 import { collectPicked, takeDropped } from '../library/folder';
+import { OCR_DOWNLOAD_BYTES } from '../library/ocr/assets';
 import { BatchReport } from './BatchReport';
 import { ProgressBar } from './ProgressBar';
 
@@ -42,7 +43,11 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
           void walk().then(({ files, skipped }) => (files.length || skipped ? actions.addFiles(files, skipped) : undefined));
         }}
       >
-        <p>Drop files or folders here (PDF, Word, EPUB, Markdown, HTML, text; scanned PDFs and photos of pages are read by text recognition), or</p>
+        <p>Drop files or folders here (PDF, Word, EPUB, Markdown, HTML, text), or</p>
+        <p className="muted" data-testid="ocr-hint">
+          Scanned PDFs and photos of pages (PNG, JPEG, WebP) are read by text recognition in your browser; the first scan downloads the recogniser
+          ({formatBytes(OCR_DOWNLOAD_BYTES)}) once, and it is kept for offline use.
+        </p>
         <button type="button" onClick={() => fileRef.current?.click()}>
           Choose files…
         </button>{' '}

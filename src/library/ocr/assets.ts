@@ -19,3 +19,10 @@ export const OCR_FILES = {
   cores: ['core/tesseract-core-lstm.wasm.js', 'core/tesseract-core-simd-lstm.wasm.js', 'core/tesseract-core-relaxedsimd-lstm.wasm.js'],
   lang: 'lang/eng.traineddata.gz',
 } as const;
+
+/**
+ * What the first scan downloads, as served (no HTTP compression assumed): the worker
+ * script (0.1 MB), one core (3.9 MB; the wasm is inlined as base64) and the English
+ * model (2.9 MB). test/unit/library/ocr/assets.test.ts holds it to the installed files.
+ */
+export const OCR_DOWNLOAD_BYTES = 7_000_000;
