@@ -392,11 +392,11 @@ export class Library {
 
   /** Turns the recogniser's per-page events into pages done and time left, at the rate since this file's first page. */
   private ocrProgress(emit: (p: { pagesDone: number; pagesTotal: number; secondsLeft?: number }) => void): (p: OcrProgress) => void {
-    let started = 0;
+    let started: number | undefined;
     return ({ done, total }) => {
       const now = Date.now();
       if (done === 0) started = now;
-      const left = done > 0 && started ? ((now - started) / done) * (total - done) : undefined;
+      const left = done > 0 && started !== undefined ? ((now - started) / done) * (total - done) : undefined;
       emit({ pagesDone: done, pagesTotal: total, ...(left !== undefined ? { secondsLeft: Math.round(left / 1000) } : {}) });
     };
   }

@@ -68,10 +68,19 @@ export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader,
       const results = new Map<number, Recognition>();
       for (const [done, n] of scanned.entries()) {
         ocr.onProgress?.({ done, total: scanned.length, page: n });
-        const page = await doc.getPage(n);
-        const base = page.getViewport({ scale: 1 });
-        const r = await ocr.recognisePdfPage(page, pdfRenderScale(base.width, base.height));
-        page.cleanup?.();
+        let r: Recognition;
+        try {
+          const page = await doc.getPage(n);
+          const base = page.getViewport({ scale: 1 });
+          r = await ocr.recognisePdfPage(page, pdfRenderScale(base.width, base.height));
+          page.cleanup?.();
+        } catch (e) {
+          // Before any page has been recognised the recogniser itself is suspect: the file is refused
+          // with its reason. After that, one page that cannot be rendered costs only that page.
+          if (results.size === 0) throw e;
+          broken.push(n);
+          continue;
+        }
         results.set(n, r);
         // A recognised page replaces its thin text layer; a page with nothing recognisable keeps what it had.
         if (hasRecognisedText(r)) pages[n - 1] = cleanRecognisedText(r.text);
@@ -86,6 +95,7 @@ export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader,
     if (!text && record) throw new RefusedFile(name, `no text was recognised on its ${doc.numPages === 1 ? 'page' : `${doc.numPages} pages`} (they may be blank, photographs, or too faint or small to read; a scan at 300 dpi reads best)`);
     if (!text && broken.length) throw new RefusedFile(name, `none of its ${doc.numPages} pages could be read; open it in a PDF viewer and print it to a new PDF`);
     if (!text) throw new RefusedFile(name, 'the PDF has no extractable text (it may be scanned images; run it through OCR first)');
+    broken.sort((a, b) => a - b);
     const notes = broken.length ? [`${broken.length === 1 ? 'page' : 'pages'} ${broken.join(', ')} could not be read and ${broken.length === 1 ? 'was' : 'were'} skipped`] : [];
     if (record) notes.push(...ocrNotes(record, doc.numPages));
     return { text, notes, ...(title ? { title } : {}), ...(record ? { ocr: record } : {}) };

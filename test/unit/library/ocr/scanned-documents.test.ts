@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { OcrPort, OcrProgress, RenderablePage } from '../../../../src/library/ocr/port';
 import { UndecodableImage } from '../../../../src/library/ocr/port';
 import type { Recognition } from '../../../../src/library/ocr/recognition';
+import { readAndPrepare } from '../../../../src/library/ingest';
 import { parseDocument, RefusedFile } from '../../../../src/library/parse';
 import { loadPdfJsInNode } from '../../../../src/library/parse/pdf-node';
 import { png } from '../../../doubles/image-bytes';
@@ -63,6 +64,22 @@ describe('scanned PDF pages', () => {
     expect(d.ocr?.emptyPages).toEqual([3]);
     expect(d.notes?.join('\n')).toMatch(/page 2 was recognised with low confidence/);
     expect(d.notes?.join('\n')).toMatch(/page 3 had no recognisable text and was left out/);
+  });
+
+  it('a page that cannot be rendered costs that page only; a recogniser that fails from the start refuses the file', async () => {
+    const flaky = fakeOcr((n) => {
+      if (n === 2) throw new Error('render failed');
+      return { text: `Recognised words of scanned page number ${n} here.`, confidence: 90 };
+    });
+    const d = await parseDocument(file('flaky.pdf', tinyPdf([[], [], []])), { pdf: loadPdfJsInNode, ocr: flaky.port });
+    expect(d.text).toContain('page number 3');
+    expect(d.notes).toContain('page 2 could not be read and was skipped');
+    const dead = fakeOcr(() => {
+      throw new Error('the text recogniser could not start (network error)');
+    });
+    const r = await readAndPrepare(file('dead.pdf', tinyPdf([[], []])), { pdf: loadPdfJsInNode, ocr: dead.port });
+    expect(r).toEqual({ ok: false, reason: 'it could not be read (the text recogniser could not start (network error))' });
+    expect(dead.asked).toEqual([1]);
   });
 
   it('refuses a scanned PDF where nothing at all is recognised, with the reason', async () => {
