@@ -52,7 +52,7 @@ export function detectFormat(name: string, type = '', bytes?: Uint8Array): DocFo
   if (ext === 'pdf' || type === 'application/pdf' || (bytes && isPdf(bytes))) return 'pdf';
   if (ext === 'docx' || type === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document') return 'docx';
   if (ext === 'epub' || type === 'application/epub+zip') return 'epub';
-  if (IMAGE.test(name) || type.startsWith('image/') || (bytes && STRONG_MAGIC.has(readImageHeader(bytes)?.format ?? ''))) return 'image';
+  if (IMAGE.test(name) || (type.startsWith('image/') && type !== 'image/svg+xml') || (bytes && STRONG_MAGIC.has(readImageHeader(bytes)?.format ?? ''))) return 'image';
   if (['html', 'htm', 'xhtml'].includes(ext) || type === 'text/html' || type === 'application/xhtml+xml') return 'html';
   if (['md', 'markdown', 'mdown', 'mkd'].includes(ext) || type === 'text/markdown') return 'markdown';
   return 'text';
