@@ -46,7 +46,7 @@ const pwaOptions: Partial<VitePWAOptions> = {
     // Model packs can be gigabytes and have their own caches; the sample documents are read once,
     // into the library, on a first visit (which is online); embed.json is the host's own setting,
     // edited after the build (network first, below); source maps are for debugging only.
-    globIgnores: ['models/**', 'sample/**', 'ocr/**', 'embed.json', '**/*.map', 'sw.js', 'workbox-*.js'],
+    globIgnores: ['models/**', 'sample/**', 'ocr/**', 'assets/ocr.worker-*', 'embed.json', '**/*.map', 'sw.js', 'workbox-*.js'],
     maximumFileSizeToCacheInBytes: PRECACHE_MAX_BYTES,
     // Links carry the question and settings in the query: any navigation gets the cached shell.
     navigateFallback: 'index.html',
@@ -58,8 +58,9 @@ const pwaOptions: Partial<VitePWAOptions> = {
     clientsClaim: false,
     runtimeCaching: [
       {
-        // The OCR engine, on first use: its versions are in the path, so a cached file never goes stale.
-        urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.includes('/ocr/tesseract-'),
+        // The OCR worker and engine, on first use: the worker's name carries its hash and the engine's
+        // path its versions, so a cached file never goes stale.
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && (url.pathname.includes('/ocr/tesseract-') || /\/assets\/ocr\.worker-[\w-]+\.js$/.test(url.pathname)),
         handler: 'CacheFirst',
         options: { cacheName: 'ocr-engine', expiration: { maxEntries: 20 } },
       },

@@ -194,16 +194,17 @@ describe('scanned documents', () => {
     const cachedOcr = () =>
       page.evaluate(async () => {
         const out: string[] = [];
-        for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) if (r.url.includes('/ocr/')) out.push(`${name} ${new URL(r.url).pathname}`);
+        for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) if (/\/ocr\/|ocr\.worker/.test(r.url)) out.push(`${name} ${new URL(r.url).pathname}`);
         return out;
       });
     // The precache (every visitor) holds none of it.
     expect(await cachedOcr()).toEqual([]);
-    expect(requested.filter((u) => u.includes('/ocr/'))).toEqual([]);
+    expect(requested.filter((u) => /\/ocr\/|ocr\.worker/.test(u))).toEqual([]);
     await page.getByTestId('file-input').setInputFiles(onDisk([{ name: 'letter-online.png', buffer: b64(scans.letter.png) }]));
     await page.locator('[data-testid=doc][data-name="letter-online.png"]').waitFor({ timeout: 300_000 });
     // Kept from that first use: the worker script, one core and the English model.
     const cached = await cachedOcr();
+    expect(cached.some((c) => /\/assets\/ocr\.worker-[\w-]+\.js$/.test(c))).toBe(true);
     expect(cached.some((c) => c.endsWith('/worker.min.js'))).toBe(true);
     expect(cached.some((c) => /\/core\/tesseract-core-.*lstm\.wasm\.js$/.test(c))).toBe(true);
     expect(cached.some((c) => c.endsWith('/lang/eng.traineddata.gz'))).toBe(true);

@@ -52,7 +52,8 @@ export function detectFormat(name: string, type = '', bytes?: Uint8Array): DocFo
   if (ext === 'pdf' || type === 'application/pdf' || (bytes && isPdf(bytes))) return 'pdf';
   if (ext === 'docx' || type === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document') return 'docx';
   if (ext === 'epub' || type === 'application/epub+zip') return 'epub';
-  if (IMAGE.test(name) || (type.startsWith('image/') && type !== 'image/svg+xml') || (bytes && STRONG_MAGIC.has(readImageHeader(bytes)?.format ?? ''))) return 'image';
+  // Known by its bytes only when the name does not say text: an image renamed .md stays a binary file to refuse.
+  if (IMAGE.test(name) || (type.startsWith('image/') && type !== 'image/svg+xml') || (!TEXT_EXTENSIONS.has(ext) && bytes && STRONG_MAGIC.has(readImageHeader(bytes)?.format ?? ''))) return 'image';
   if (['html', 'htm', 'xhtml'].includes(ext) || type === 'text/html' || type === 'application/xhtml+xml') return 'html';
   if (['md', 'markdown', 'mdown', 'mkd'].includes(ext) || type === 'text/markdown') return 'markdown';
   return 'text';
@@ -60,6 +61,8 @@ export function detectFormat(name: string, type = '', bytes?: Uint8Array): DocFo
 
 /** Images are pages to recognise; the ones browsers cannot decode are refused by limits.ts with a reason. */
 const IMAGE = /\.(png|jpe?g|webp|tiff?|heic|heif|avif|gif|bmp)$/i;
+
+const TEXT_EXTENSIONS = new Set(['txt', 'text', 'md', 'markdown', 'mdown', 'mkd', 'html', 'htm', 'xhtml']);
 
 /** Signatures no text file starts with (a text may well start "BM" or "GIF89a"). */
 const STRONG_MAGIC = new Set(['png', 'jpeg', 'webp']);

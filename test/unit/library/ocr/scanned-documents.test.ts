@@ -6,7 +6,7 @@ import type { OcrPort, OcrProgress, RenderablePage } from '../../../../src/libra
 import { UndecodableImage } from '../../../../src/library/ocr/port';
 import type { Recognition } from '../../../../src/library/ocr/recognition';
 import { readAndPrepare } from '../../../../src/library/ingest';
-import { parseDocument, RefusedFile } from '../../../../src/library/parse';
+import { isDocumentName, parseDocument, RefusedFile } from '../../../../src/library/parse';
 import { loadPdfJsInNode } from '../../../../src/library/parse/pdf-node';
 import { png } from '../../../doubles/image-bytes';
 import { tinyPdf } from '../../../doubles/tiny-pdf';
@@ -129,6 +129,15 @@ describe('images', () => {
     await expect(parseDocument(file('bomb.png', png(30000, 30000)), { ocr: ocr.port })).rejects.toThrow(RefusedFile);
     const heic = new Uint8Array([0, 0, 0, 24, ...new TextEncoder().encode('ftypheic'), 0, 0, 0, 0]);
     await expect(parseDocument(file('IMG_1.heic', heic), { ocr: ocr.port })).rejects.toThrow(/HEIC/);
+  });
+
+  it('a folder walk takes photos and scans of pages, and TIFF/HEIC so they are refused with a reason', () => {
+    expect(['IMG_0001.JPG', 'scan.png', 'page.webp', 'fax.tif', 'IMG_2.HEIC'].every(isDocumentName)).toBe(true);
+    expect(['cover.gif', 'icon.svg', 'logo.bmp'].some(isDocumentName)).toBe(false);
+  });
+
+  it('an image renamed .md stays a binary file to refuse', async () => {
+    await expect(parseDocument(file('photo.md', png(10, 10)))).rejects.toThrow(/binary/);
   });
 
   it('a text file that happens to start like a bitmap stays text', async () => {
