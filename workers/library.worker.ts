@@ -8,7 +8,8 @@ import * as Comlink from 'comlink';
 import type { FileLike, PrepareOptions, PrepareOutcome } from '../src/library/ingest';
 import type { OcrProgress } from '../src/library/ocr/port';
 import type { Recognition } from '../src/library/ocr/recognition';
-import type { OcrWorkerApi } from './ocr.worker';
+import type { LibraryWorkerApi } from '../src/library/protocol/library-worker';
+import type { OcrWorkerApi } from '../src/library/protocol/ocr-worker';
 
 let ocr: Comlink.Remote<OcrWorkerApi> | null = null;
 
@@ -17,13 +18,11 @@ function recognise(bitmap: ImageBitmap, dpi?: number): Promise<Recognition> {
   return ocr.recognise(Comlink.transfer(bitmap, [bitmap]), dpi);
 }
 
-const api = {
-  /** File.size of a disk-backed file can cost a blocking stat; here it blocks no one. */
+const api: LibraryWorkerApi = {
   async sizes(files: FileLike[]): Promise<number[]> {
     const { sizeOf } = await import('../src/library/ingest');
     return files.map((f) => sizeOf(f) ?? 0);
   },
-  /** `onOcr` (a Comlink proxy) hears of each page before it is recognised. */
   async prepare(file: FileLike, opts: Omit<PrepareOptions, 'pdf' | 'ocr'>, onOcr?: (p: OcrProgress) => void): Promise<PrepareOutcome> {
     // Imported lazily: a top-level await in a comlink worker's import graph hangs its first calls.
     const [{ readAndPrepare }, { loadPdfJsInBrowser }, { createBrowserOcrPort }] = await Promise.all([
@@ -34,7 +33,5 @@ const api = {
     return readAndPrepare(file, { ...opts, pdf: loadPdfJsInBrowser, ocr: createBrowserOcrPort(recognise, onOcr ? (p) => void onOcr(p) : undefined) });
   },
 };
-
-export type LibraryWorkerApi = typeof api;
 
 Comlink.expose(api);

@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import { createWorker, OEM, PSM, type ImageLike, type Worker as Tesseract } from 'tesseract.js';
 import { OCR_ASSET_DIR, OCR_FILES } from '../src/library/ocr/assets';
 import type { Recognition } from '../src/library/ocr/recognition';
+import type { OcrWorkerApi } from '../src/library/protocol/ocr-worker';
 
 let engine: Promise<Tesseract> | null = null;
 
@@ -52,8 +53,7 @@ function toPgm(bitmap: ImageBitmap): Uint8Array {
   return out;
 }
 
-const api = {
-  /** Recognises one page; `dpi` is the resolution it was rendered at, when known (Tesseract sizes its filters by it). */
+const api: OcrWorkerApi = {
   async recognise(bitmap: ImageBitmap, dpi?: number): Promise<Recognition> {
     let image: Uint8Array;
     try {
@@ -73,7 +73,5 @@ const api = {
     return { text: data.text, confidence: data.confidence };
   },
 };
-
-export type OcrWorkerApi = typeof api;
 
 Comlink.expose(api);
