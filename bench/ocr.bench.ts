@@ -6,7 +6,9 @@
 // library then recognises them at its chosen resolution (src/library/ocr/limits.ts,
 // OCR_DPI). Reported: seconds per page and characters per second, and the share
 // of the page's three-word phrases recovered; the reference, in the same run, is
-// the same pages' text PDF read through its text layer.
+// the same pages' text PDF read through its text layer. Then memory: the peak RSS of
+// every browser process while a short and a long scan (the same small page repeated)
+// are recognised, which stays flat if pages are held one at a time.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,27 @@ import type { LibraryPageApi } from '../test/browser/pages/library-page';
 import type { ScanPageApi } from '../test/browser/pages/scan-page';
 
 const ROOT = join(import.meta.dirname, '..');
+/** Page counts of the short and the long scan for the memory measure. */
+const MEMORY_PAGES = (process.env.BENCH_OCR_MEMORY_PAGES ?? '5,40').split(',').map(Number);
+
+/** RSS in MB of every process descending from this one (the browser this bench launched). */
+function browserRss(): number {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,rss='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number, number]);
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of rows)
+      if (mine.has(ppid) && !mine.has(pid)) {
+        mine.add(pid);
+        grew = true;
+      }
+  }
+  mine.delete(process.pid);
+  return rows.filter(([pid]) => mine.has(pid)).reduce((n, r) => n + r[2], 0) / 1024;
+}
 const PAGES = Number(process.env.BENCH_OCR_PAGES ?? 3);
 const SCAN_DPI = 200;
 /** Characters per line and lines per page for 12 pt Helvetica on a letter page (test/doubles/tiny-pdf.ts). */
@@ -96,6 +119,7 @@ export async function run(): Promise<void> {
         photos.push((await scan('scan', lines, 150, 0.4)).jpeg);
       }
       const warm = await scan('scan', ['A short page that starts the recogniser before the timed pages.'], SCAN_DPI);
+      const small = await scan('scan', ['The keeper wrote down every ship that passed the headland that year.', 'Some were steamers; most were sailing barges carrying coal and grain.'], SCAN_DPI);
       await scanner.close();
 
       const page = await browser.newPage();
@@ -132,6 +156,27 @@ export async function run(): Promise<void> {
       console.log(`| text layer (reference) | ${(reference.seconds / PAGES).toFixed(2)} | ${Math.round(words(reference.text).join(' ').length / reference.seconds)} | ${(phraseRecovery(known, reference.text) * 100).toFixed(1)} % |`);
       console.log(`| OCR of the scan (image-only PDF, ${SCAN_DPI} dpi) | ${(scanned.seconds / PAGES).toFixed(2)} | ${Math.round(chars / scanned.seconds)} | ${(phraseRecovery(known, scanned.text) * 100).toFixed(1)} % |`);
       console.log(`| OCR of a low-quality JPEG (150 dpi, quality 0.4) | ${(photo.seconds / PAGES).toFixed(2)} | ${Math.round(words(photo.text).join(' ').length / photo.seconds)} | ${(phraseRecovery(known, photo.text) * 100).toFixed(1)} % |`);
+      console.log(`\nMemory: one small page (two lines) repeated, scanned at ${SCAN_DPI} dpi, each scan in a fresh library page\n`);
+      console.log('| scanned pages | s per page | browser RSS before (MB) | peak (MB) | peak above before (MB) |');
+      console.log('| --- | --- | --- | --- | --- |');
+      const smallImage = { width: small.width, height: small.height, zlib: new Uint8Array(Buffer.from(small.greyZlib, 'base64')) };
+      for (const count of MEMORY_PAGES) {
+        const tab = await browser.newPage();
+        await tab.goto(`${served.url}test/browser/pages/library.html`);
+        await tab.waitForSelector('#status:text("ready")');
+        const call = caller<LibraryPageApi>(tab, 'libraryTest');
+        await call('open', { dbName: `ocr-memory-${count}` });
+        const pdf = b64(imagePdf([smallImage], new Array<number>(count).fill(0)));
+        const before = browserRss();
+        let peak = before;
+        const sampler = setInterval(() => (peak = Math.max(peak, browserRss())), 500);
+        const t0 = performance.now();
+        const r = await call('addBytes', [{ name: `scan-${count}.pdf`, base64: pdf }]);
+        clearInterval(sampler);
+        if (!r.added.length) throw new Error(`the ${count}-page scan was refused: ${r.refused[0]?.reason}`);
+        console.log(`| ${count} | ${((performance.now() - t0) / 1000 / count).toFixed(2)} | ${before.toFixed(0)} | ${peak.toFixed(0)} | ${(peak - before).toFixed(0)} |`);
+        await tab.close();
+      }
       console.log(`\nOCR recovers ${((phraseRecovery(known, scanned.text) / phraseRecovery(known, reference.text)) * 100).toFixed(1)} % of what the text layer gives, at ${(scanned.seconds / reference.seconds).toFixed(0)}x its time (both include chunking, embedding with the test embedder and saving).`);
     } finally {
       await browser.close();

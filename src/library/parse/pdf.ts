@@ -94,7 +94,7 @@ export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader,
     const text = pages.filter(Boolean).join('\n\n');
     if (!text && record) throw new RefusedFile(name, `no text was recognised on its ${doc.numPages === 1 ? 'page' : `${doc.numPages} pages`} (they may be blank, photographs, or too faint or small to read; a scan at 300 dpi reads best)`);
     if (!text && broken.length) throw new RefusedFile(name, `none of its ${doc.numPages} pages could be read; open it in a PDF viewer and print it to a new PDF`);
-    if (!text) throw new RefusedFile(name, 'the PDF has no extractable text (it may be scanned images; run it through OCR first)');
+    if (!text) throw new RefusedFile(name, 'the PDF has no extractable text (it may be scanned images: add it on the web page, which recognises them, or run it through OCR first)');
     broken.sort((a, b) => a - b);
     const notes = broken.length ? [`${broken.length === 1 ? 'page' : 'pages'} ${broken.join(', ')} could not be read and ${broken.length === 1 ? 'was' : 'were'} skipped`] : [];
     if (record) notes.push(...ocrNotes(record, doc.numPages));
