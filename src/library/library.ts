@@ -86,8 +86,8 @@ export class Library {
         const passages = await this.store.passagesOf(d.id);
         const embedded = await embedDocument(this.opts.embedder, passages);
         if (embedded.passages.length === 0) continue;
-        const { name, title, format, text } = d;
-        await this.catalog.put({ id: d.id, parsed: { name, title, format, text }, passages: embedded.passages }, embedded.vectors, d.origin, d.bytes !== undefined ? { bytes: d.bytes } : {});
+        const { name, title, format, text, ocr } = d;
+        await this.catalog.put({ id: d.id, parsed: { name, title, format, text, ...(ocr ? { ocr } : {}) }, passages: embedded.passages }, embedded.vectors, d.origin, d.bytes !== undefined ? { bytes: d.bytes } : {});
         done++;
       }
       return done;

@@ -3,7 +3,7 @@
 // document is always written, replaced or removed together, in one transaction.
 import { openDB, wrap, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Passage } from '../core/ports';
-import type { DocFormat } from './parse';
+import type { DocFormat, OcrRecord } from './parse';
 import type { LexicalSnapshot } from './lexical/lexical-index';
 
 export interface StoredDocument {
@@ -25,6 +25,8 @@ export interface StoredDocument {
    * run when it was added: found by words until it is embedded (absent once it is).
    */
   pendingEmbedding?: true;
+  /** Pages whose text was recognised from their image, and the recogniser's mean confidence (scans and photos only). */
+  ocr?: OcrRecord;
 }
 
 export interface DocumentVectors {
