@@ -12,9 +12,11 @@ export function StorageNotice(props: { plan: StoragePlan; appSite: string; openU
     <div className={`notice${view.tone === 'warn' ? ' warn' : ''}`} role="status" data-testid="storage-notice" data-mode={state.mode ?? ''}>
       <p>{view.text}</p>
       <p>
-        <a href={props.openUrl()} target="_blank" rel="noopener" data-testid="open-in-app">
-          Open this question on {props.appSite}
-        </a>
+        {view.openLink && (
+          <a href={props.openUrl()} target="_blank" rel="noopener" data-testid="open-in-app">
+            Open this question on {props.appSite}
+          </a>
+        )}
         {view.askLabel && (
           <>
             {' '}

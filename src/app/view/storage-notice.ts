@@ -10,6 +10,8 @@ export interface StorageNoticeView {
   askLabel: string | null;
   /** Said after the browser refused access. */
   refused: string | null;
+  /** The link to the same question in the app's own tab: only useful from inside another site's page. */
+  openLink: boolean;
 }
 
 /** The app's site as a visitor knows it: its host name. */
@@ -27,7 +29,7 @@ export function storageNotice(s: StoragePlanState, appSite: string): StorageNoti
   const askLabel = s.canAsk ? `Use the library and models saved on ${appSite}` : null;
   const refused = s.refused ? `The browser did not allow it, so this page goes on without ${appSite}’s storage.` : null;
   if (s.mode === 'shared') {
-    return { tone: 'info', text: `Using the library saved on ${appSite}: documents you add here are kept there too.`, askLabel: null, refused: null };
+    return { tone: 'info', text: `Using the library saved on ${appSite}: documents you add here are kept there too.`, askLabel: null, refused: null, openLink: true };
   }
   if (s.mode === 'partitioned') {
     return {
@@ -35,6 +37,7 @@ export function storageNotice(s: StoragePlanState, appSite: string): StorageNoti
       text: `Embedded on another site, this page keeps its own library and models for that site, apart from those saved on ${appSite}: models you already downloaded there download again here once.`,
       askLabel,
       refused,
+      openLink: true,
     };
   }
   const where = s.probe?.crossSite ? 'Embedded on another site, this page gets no storage from your browser' : 'Your browser gives this page no storage (a private window, or storage turned off)';
@@ -42,8 +45,9 @@ export function storageNotice(s: StoragePlanState, appSite: string): StorageNoti
     tone: 'warn',
     text:
       `${where}, so nothing is kept after you leave: the library is in memory (the site’s documents, and any you add now, until the page closes), ` +
-      `and the models download again on every visit. Your settings are not saved. Open the question on ${appSite} to keep everything.`,
+      `and the models download again on every visit. Your settings are not saved.${s.probe?.crossSite ? ` Open the question on ${appSite} to keep everything.` : ''}`,
     askLabel,
     refused,
+    openLink: !!s.probe?.crossSite,
   };
 }

@@ -134,6 +134,11 @@ describe('storage plan', () => {
     expect(memory.tone).toBe('warn');
     expect(memory.text).toMatch(/nothing is kept after you leave/);
     expect(memory.askLabel).toBe('Use the library and models saved on rag.example.org');
+    expect(memory.openLink).toBe(true);
+    // A private window's top-level page: no other tab would keep more, so no link and no button.
+    const privateWindow = storageNotice({ ...base, probe: probe({ indexedDB: false }), canAsk: false, mode: 'memory' }, 'rag.example.org')!;
+    expect(privateWindow.text).toMatch(/gives this page no storage/);
+    expect([privateWindow.openLink, privateWindow.askLabel]).toEqual([false, null]);
   });
 });
 
