@@ -139,23 +139,25 @@ describe('embedded by another site', () => {
     expect(await frame.locator('[data-testid=answer], [data-testid=evidence]').count()).toBe(0);
   });
 
-  it('with Storage Access granted (API stubbed): the frame reads the library saved on the app site', async () => {
+  it('Storage Access (API stubbed): asked only on the button, then the frame reads the library saved on the app site', async () => {
     // This Chromium's storage-access permission set over CDP makes requestStorageAccess resolve
     // without unblocking anything (and asking for indexedDB crashes the browser), so the API is
-    // stubbed: as on a visit after the visitor allowed it, the permission reads 'granted' and the
-    // handle holds the app site's own IndexedDB, taken from a top-level window of the app site.
+    // stubbed. The permission reads 'prompt' until the stub was asked, then 'granted' (the frame's
+    // window.name survives its reload, and counts the requests); the handle holds the app site's own
+    // IndexedDB, taken from a top-level window of the app site.
     const appOrigin = new URL(app.url).origin;
     const stub = `(() => {
       if (location.origin !== ${JSON.stringify(appOrigin)} || window.top === window) return;
+      const asked = () => Number(window.name.split(':')[1] || 0);
       Document.prototype.hasStorageAccess = async () => false;
       const query = Permissions.prototype.query;
-      Permissions.prototype.query = function (d) { return d && d.name === 'storage-access' ? Promise.resolve({ state: 'granted' }) : query.call(this, d); };
+      Permissions.prototype.query = function (d) { return d && d.name === 'storage-access' ? Promise.resolve({ state: asked() > 0 ? 'granted' : 'prompt' }) : query.call(this, d); };
       Document.prototype.requestStorageAccess = async function () {
-        const w = window.open(${JSON.stringify(`${app.url}sample/manifest.json`)}, 'app-site-storage');
+        window.name = 'asked:' + (asked() + 1);
+        const w = window.open(${JSON.stringify(`${app.url}sample/manifest.json`)}, 'app-site-storage-' + asked());
         await new Promise((ok) => { const t = () => { try { if (w.location.href.startsWith('http') && w.document.readyState === 'complete') return ok(); } catch {} setTimeout(t, 50); }; t(); });
         // The handle's objects come from that window: make them the ones idb recognises here.
         for (const k of ['IDBRequest', 'IDBOpenDBRequest', 'IDBDatabase', 'IDBObjectStore', 'IDBIndex', 'IDBCursor', 'IDBCursorWithValue', 'IDBTransaction', 'IDBKeyRange']) window[k] = w[k];
-        window.__storageAccessAsked = (window.__storageAccessAsked || 0) + 1;
         return { indexedDB: w.indexedDB, caches: w.caches, localStorage: w.localStorage };
       };
     })();`;
@@ -172,8 +174,19 @@ describe('embedded by another site', () => {
     const frame = await openHost(page, host);
     const notice = frame.getByTestId('storage-notice');
     await notice.waitFor({ timeout: 60_000 });
-    expect(await notice.getAttribute('data-mode')).toBe('shared');
+    expect(await notice.getAttribute('data-mode')).toBe('memory');
+    await frame.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    expect(await frame.getByText('Harbour pilots', { exact: true }).count()).toBe(0);
+    // Nothing is asked before the click.
+    expect(await frame.evaluate(() => window.name)).toBe('');
+    const button = frame.getByTestId('storage-access');
+    expect(await button.innerText()).toBe(`Use the library and models saved on ${new URL(app.url).host}`);
+    await button.click();
+
+    // Granted: the frame reloads into the app site's library (asked again silently on the reload).
+    await expect.poll(() => frame.getByTestId('storage-notice').getAttribute('data-mode').catch(() => null), { timeout: 60_000 }).toBe('shared');
     await frame.getByText('Harbour pilots', { exact: true }).first().waitFor({ timeout: 120_000 });
-    expect(await frame.evaluate(() => (window as unknown as { __storageAccessAsked: number }).__storageAccessAsked)).toBe(1);
+    expect(await frame.evaluate(() => window.name)).toBe('asked:2');
+    expect(await frame.getByTestId('storage-access').count()).toBe(0);
   });
 });
