@@ -6,6 +6,7 @@ import { noWebGpuPlan } from '../app/engine-choice';
 import type { Candidate } from '../core/types';
 import { AnswerView } from './AnswerView';
 import { AskBox } from './AskBox';
+import { Drawer } from './Drawer';
 import { EvidenceView } from './EvidenceView';
 import { useHashRoute, useNow, useStore } from './hooks';
 import { LibraryPanel } from './LibraryPanel';
@@ -94,7 +95,6 @@ export function App(props: { controller: Controller; services: AppServices; init
         </main>
       ) : (
         <div className="layout">
-          <LibraryPanel view={library} actions={services.library.actions} now={now} />
           <main id="main" className="center">
             <p className="tagline muted">Ask questions about your own documents. Nothing leaves this machine.</p>
             <AskBox
@@ -130,24 +130,31 @@ export function App(props: { controller: Controller; services: AppServices; init
             />
             {props.offline && <OfflinePanel {...props.offline} />}
           </main>
-          <TuningPanel
-            rank={state.settings.rank}
-            decode={state.settings.decode}
-            onRank={controller.setRank}
-            onDecode={controller.setDecode}
-            corrective={state.settings.corrective}
-            lastRerankMs={state.answer.ranking ? state.lastRerankMs : null}
-            onCorrective={controller.setCorrective}
-            crag={state.settings.crag}
-            onCrag={controller.setCrag}
-            indexKind={state.settings.indexKind}
-            indexKindInUse={services.indexKindInUse()}
-            onIndexKind={controller.setIndexKind}
-            retrieval={state.settings.retrieval}
-            onRetrieval={controller.setRetrieval}
-            onReload={() => location.reload()}
-            onReset={controller.resetSettings}
-          />
+          <div className="side side-left">
+            <Drawer name="library" label="Library">
+              <LibraryPanel view={library} actions={services.library.actions} now={now} />
+            </Drawer>
+          </div>
+          <Drawer name="tuning" label="Tuning" className="side side-right">
+            <TuningPanel
+              rank={state.settings.rank}
+              decode={state.settings.decode}
+              onRank={controller.setRank}
+              onDecode={controller.setDecode}
+              corrective={state.settings.corrective}
+              lastRerankMs={state.answer.ranking ? state.lastRerankMs : null}
+              onCorrective={controller.setCorrective}
+              crag={state.settings.crag}
+              onCrag={controller.setCrag}
+              indexKind={state.settings.indexKind}
+              indexKindInUse={services.indexKindInUse()}
+              onIndexKind={controller.setIndexKind}
+              retrieval={state.settings.retrieval}
+              onRetrieval={controller.setRetrieval}
+              onReload={() => location.reload()}
+              onReset={controller.resetSettings}
+            />
+          </Drawer>
         </div>
       )}
       <PassageDialog candidate={passageOf} onClose={() => setPassageOf(null)} />
