@@ -49,6 +49,14 @@ export interface AnswerPorts {
   interrupt?(): void;
 }
 
+/** How a turn of a conversation is asked: the query retrieval uses and the earlier turns the generator sees. */
+export interface AskOptions {
+  /** The standalone search query (a follow-up's rewrite, the user's edit of it, or the joined questions). */
+  query?: string;
+  /** Earlier turns as text, put before the question in the generator's prompts. */
+  context?: string;
+}
+
 export interface AppState {
   settings: AppSettings;
   answer: AnswerState;
@@ -63,8 +71,10 @@ export interface AppState {
 export interface Controller {
   getState(): AppState;
   subscribe(fn: () => void): () => void;
-  ask(question: string): Promise<void>;
+  ask(question: string, opts?: AskOptions): Promise<void>;
   stop(): void;
+  /** Shows a stored answer (a past turn) re-ranked with today's weights; ignored while an answer is running. */
+  view(answer: AnswerState): void;
   setRank(rank: RankSettings): void;
   setDecode(decode: DecodeSettings): void;
   setCorrective(on: boolean): void;
@@ -111,6 +121,17 @@ function counting(gen: Generator, onCall: () => void): Generator {
       onCall();
       return gen.generateSegments(reqs);
     },
+    cost: gen.cost ? () => gen.cost!() : undefined,
+  };
+}
+
+/** The generator seeing the conversation: each request's question carries the earlier turns. */
+function withContext(gen: Generator, context: string | undefined): Generator {
+  if (!context) return gen;
+  const q = (question: string) => `${question}\n(Earlier in this conversation:\n${context})`;
+  return {
+    decideRetrieval: (req) => gen.decideRetrieval({ ...req, question: q(req.question) }),
+    generateSegments: (reqs) => gen.generateSegments(reqs.map((r) => ({ ...r, question: q(r.question) }))),
     cost: gen.cost ? () => gen.cost!() : undefined,
   };
 }
@@ -166,14 +187,16 @@ export function createController(opts: {
     setAnswer((a) => ({ ...a, status: 'done', evidence: { passages: ranked } }));
   }
 
-  async function ask(question: string) {
+  async function ask(shown: string, askOpts: AskOptions = {}) {
+    // Retrieval, the retrieve decision, CRAG and the critic work on the standalone query; the page shows the question asked.
+    const question = askOpts.query?.trim() || shown;
     abort?.abort();
     const ctrl = new AbortController();
     abort = ctrl;
     const { decode: decodeSettings, rank, corrective, crag } = state.settings;
     const { temperature } = state.settings;
     setAnswer((a) => {
-      const started = startRun(a, question, decodeSettings, corrective, crag);
+      const started = { ...startRun(a, shown, decodeSettings, corrective, crag), query: question };
       const { search, rerank: rerankOn } = state.settings.retrieval;
       return { ...started, usedSettings: started.usedSettings && { ...started.usedSettings, temperature, search, rerank: rerankOn } };
     });
@@ -194,7 +217,7 @@ export function createController(opts: {
     try {
       const raw = await opts.ports.generator();
       if (counted?.raw !== raw) counted = { raw, wrapped: counting(raw, () => set({ generatorCalls: state.generatorCalls + 1 })) };
-      generator = counted.wrapped;
+      generator = withContext(counted.wrapped, askOpts.context);
     } catch (e) {
       if (!current()) return;
       // No generator: fall back to evidence-only for this question and say why.
@@ -252,6 +275,16 @@ export function createController(opts: {
       return () => listeners.delete(fn);
     },
     ask,
+    view(answer) {
+      if (state.answer.status === 'running') return;
+      let shown: AnswerState = { ...answer, runId: state.answer.runId + 1, streaming: [], changed: [] };
+      try {
+        if (shown.tree && shown.tree.candidates.length > 0) shown = { ...shown, ranking: opts.rerank(shown.tree, state.settings.rank) };
+      } catch (e) {
+        shown = { ...shown, error: message(e) };
+      }
+      set({ answer: shown });
+    },
     stop() {
       if (!abort) return;
       abort.abort();
