@@ -173,7 +173,6 @@ export function createConversation(deps: ConversationDeps): Conversation {
       complete = null;
     }
     if (!complete) return { query: joined, rewrite: null, note: 'No generator to rewrite the follow-up with: searched with the earlier questions added.' };
-    set({ rewriting: true });
     try {
       const out = await complete(req);
       const cleaned = cleanRewrite(out.text, question);
@@ -195,38 +194,40 @@ export function createConversation(deps: ConversationDeps): Conversation {
     let thread = state.thread ?? emptyThread(newId(), now());
     if (deletedElsewhere) thread = { ...thread, id: newId() };
     deletedElsewhere = false;
-    const path = parentId === null ? [] : [...ancestors(thread, parentId), thread.turns[parentId]!].filter(Boolean);
-    set({ notice: null });
-    const { query, rewrite, note } = userQuery ? { query: userQuery.trim(), rewrite: userQuery.trim(), note: undefined } : await rewriteQuery(path, q);
+    const path = parentId === null ? [] : [...ancestors(thread, parentId), thread.turns[parentId]].filter((t): t is Turn => t !== undefined);
     const model = deps.model();
-    const history = fitHistory(historyTurns(path), historyBudget(model.contextWindow), count);
     const settings = controller.getState().settings;
     const id = newId();
+    // The turn is on screen (and kept) at once, before the rewrite: nothing the user asked is ever lost.
     thread = addTurn(
       thread,
       {
         id,
         parentId,
         question: q,
-        rewrite,
-        searchQuery: query,
+        rewrite: null,
+        searchQuery: q,
         answer: null,
         answerText: '',
         settings: { rank: settings.rank, decode: settings.decode, corrective: settings.corrective, retrieval: settings.retrieval, temperature: settings.temperature },
         model: controller.getState().evidenceOnly ? null : model.id,
         status: 'stopped',
-        droppedTurns: history.dropped,
         createdAt: now(),
       },
       now(),
     );
-    set({ running: id, viewed: id, ...(note ? { notice: { kind: 'info' as const, text: note } } : {}) });
+    set({ running: id, viewed: id, notice: null, rewriting: path.length > 0 && !userQuery });
     setThread(thread);
+    const { query, rewrite, note } = userQuery ? { query: userQuery.trim(), rewrite: userQuery.trim(), note: undefined } : await rewriteQuery(path, q);
+    const history = fitHistory(historyTurns(path), historyBudget(model.contextWindow), count);
+    if (state.thread?.turns[id]) setThread(updateTurn(state.thread, id, { rewrite, searchQuery: query, droppedTurns: history.dropped }, now()), false);
+    if (note) set({ notice: { kind: 'info', text: note } });
     const context = historyText(history);
     await controller.ask(q, { ...(query !== q ? { query } : {}), ...(context ? { context } : {}) });
     // Settings the turn was written with, as the controller recorded them.
     const used = controller.getState().answer.usedSettings;
     if (used && state.thread?.turns[id]) setThread(updateTurn(state.thread, id, { settings: { ...state.thread.turns[id]!.settings, used } }, now()));
+    await saving;
   }
 
   function showTurn(thread: Thread, id: string | null) {
