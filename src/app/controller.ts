@@ -13,6 +13,7 @@ import {
   type AnswerState,
 } from './answer-state';
 import type { IndexKind } from '../core/vector-index';
+import { questionWithHistory } from '../core/conversation/history';
 import type { RetrievalSettings } from '../core/hybrid';
 import type { CustomModel } from '../generator/catalogue';
 import { CUSTOM_MODEL_KEY } from './custom-model';
@@ -128,7 +129,7 @@ function counting(gen: Generator, onCall: () => void): Generator {
 /** The generator seeing the conversation: each request's question carries the earlier turns. */
 function withContext(gen: Generator, context: string | undefined): Generator {
   if (!context) return gen;
-  const q = (question: string) => `${question}\n(Earlier in this conversation:\n${context})`;
+  const q = (question: string) => questionWithHistory(question, context);
   return {
     decideRetrieval: (req) => gen.decideRetrieval({ ...req, question: q(req.question) }),
     generateSegments: (reqs) => gen.generateSegments(reqs.map((r) => ({ ...r, question: q(r.question) }))),

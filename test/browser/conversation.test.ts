@@ -35,7 +35,7 @@ describe('a conversation', () => {
     const { page, errors } = await app.open();
     await ask(page, 'How do bees make honey?');
     await ask(page, 'How long does that take them?');
-    expect((await questions(page)).map((q) => q.replace(/^Question \d+: /, ''))).toEqual(['How do bees make honey?', 'How long does that take them?']);
+    expect((await questions(page)).map((q) => q.replace(/^Question \d+:\s*/, ''))).toEqual(['How do bees make honey?', 'How long does that take them?']);
     // The follow-up was searched with the first question's subject, and found the honeybee document first.
     const query = await page.locator('[data-testid=turn]').nth(1).getByTestId('rewrite-input').inputValue();
     expect(query).toMatch(/bees/i);

@@ -180,8 +180,6 @@ export function createConversation(deps: ConversationDeps): Conversation {
       return cleaned.usedRewrite ? { query: cleaned.query, rewrite: cleaned.query } : { query: joined, rewrite: null, note: `The rewrite was not used (${cleaned.reason}): searched with the earlier questions added.` };
     } catch (e) {
       return { query: joined, rewrite: null, note: `The follow-up could not be rewritten (${e instanceof Error ? e.message : String(e)}): searched with the earlier questions added.` };
-    } finally {
-      set({ rewriting: false });
     }
   }
 
@@ -223,7 +221,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
     if (state.thread?.turns[id]) setThread(updateTurn(state.thread, id, { rewrite, searchQuery: query, droppedTurns: history.dropped }, now()), false);
     if (note) set({ notice: { kind: 'info', text: note } });
     const context = historyText(history);
-    await controller.ask(q, { ...(query !== q ? { query } : {}), ...(context ? { context } : {}) });
+    // The controller marks its answer running before its first await: the page never shows the previous answer as this turn's.
+    const asked = controller.ask(q, { ...(query !== q ? { query } : {}), ...(context ? { context } : {}) });
+    set({ rewriting: false });
+    await asked;
     // Settings the turn was written with, as the controller recorded them.
     const used = controller.getState().answer.usedSettings;
     if (used && state.thread?.turns[id]) setThread(updateTurn(state.thread, id, { settings: { ...state.thread.turns[id]!.settings, used } }, now()));

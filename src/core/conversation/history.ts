@@ -71,3 +71,8 @@ export function fitHistory(turns: readonly HistoryTurn[], budget: number, count:
 export function historyText(h: FittedHistory): string {
   return h.turns.map(formatHistoryTurn).join('\n');
 }
+
+/** The question the generator sees in a follow-up: the question, then the kept turns (the decode's prompts put it after "Question:"). */
+export function questionWithHistory(question: string, history: string): string {
+  return history ? `${question}\n(Earlier in this conversation:\n${history})` : question;
+}
