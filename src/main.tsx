@@ -55,7 +55,8 @@ const conversation = createConversation({
     return { id: wllama?.id ?? s.model, contextWindow: model?.contextWindow ?? 4096 };
   },
 });
-void conversation.start({ openLatest: !fromUrl.question });
+// A reload of the page's own address (which carries the last question) re-opens the thread instead of asking again.
+const started = conversation.start({ linkedQuestion: fromUrl.question });
 
 const shareUrl = () => {
   const s = controller.getState();
@@ -92,8 +93,11 @@ if (fromUrl.question) {
     if (lib.ready && lib.docs.length > 0 && lib.jobs.length === 0) {
       unsubscribe();
       // A link reproduces one question, in a thread of its own.
-      conversation.newThread();
-      void conversation.ask(question);
+      void started.then((reopened) => {
+        if (reopened) return;
+        conversation.newThread();
+        void conversation.ask(question);
+      });
     }
   });
 }

@@ -49,8 +49,12 @@ export interface ConversationState {
 export interface Conversation {
   get(): ConversationState;
   subscribe(fn: () => void): () => void;
-  /** Opens the newest thread, if any (the page after a reload shows where the user was). */
-  start(opts?: { openLatest?: boolean }): Promise<void>;
+  /**
+   * Opens the newest thread, if any (the page after a reload shows where the user was). With a
+   * linked question it opens the newest thread only when that thread ends with the question
+   * (a reload of the page's own address); returns whether it did.
+   */
+  start(opts?: { linkedQuestion?: string | null }): Promise<boolean>;
   ask(question: string): Promise<void>;
   /** A new version of a turn's question (a sibling). */
   edit(turnId: string, question: string): Promise<void>;
@@ -247,7 +251,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
     },
     async start(opts = {}) {
       store = await deps.store.catch(() => null);
-      if (!store) return set({ notice: { kind: 'warn', text: 'Threads cannot be kept in this browser (storage is unavailable): this conversation lasts until the page closes.' } });
+      if (!store) {
+        set({ notice: { kind: 'warn', text: 'Threads cannot be kept in this browser (storage is unavailable): this conversation lasts until the page closes.' } });
+        return false;
+      }
       store.subscribe((c) => {
         void refreshList();
         if (c.type === 'delete' && state.thread?.id === c.id) {
@@ -257,7 +264,14 @@ export function createConversation(deps: ConversationDeps): Conversation {
       });
       await refreshList();
       const latest = state.threads[0];
-      if (opts.openLatest !== false && latest && !state.thread) await this.open(latest.id);
+      if (!latest || state.thread) return false;
+      const thread = await store.get(latest.id);
+      if (!thread) return false;
+      const linked = opts.linkedQuestion?.trim();
+      if (linked && activePath(thread).at(-1)?.question !== linked) return false;
+      set({ thread });
+      showTurn(thread, last(thread));
+      return true;
     },
     ask(question) {
       return askUnder(state.thread ? last(state.thread) : null, question);
