@@ -52,6 +52,7 @@ export function App(props: { controller: Controller; conversation: Conversation;
     },
   };
   const [importError, setImportError] = useState<string | null>(null);
+  const viewedTurn = convo.viewed ? convo.thread?.turns[convo.viewed] : undefined;
   const status = useStore(services.status, services.status.get);
   const library = useStore(services.library, services.library.get);
   const route = useHashRoute();
@@ -166,7 +167,14 @@ export function App(props: { controller: Controller; conversation: Conversation;
                 evidence ? (
                   <EvidenceView answer={state.answer} />
                 ) : (
-                  state.answer.status !== 'idle' && <AnswerView answer={state.answer} onOpenPassage={setPassageOf} />
+                  state.answer.status !== 'idle' && (
+                    <AnswerView
+                      answer={state.answer}
+                      onOpenPassage={setPassageOf}
+                      figures={viewedTurn?.figures}
+                      onFigures={viewedTurn ? (f) => conversation.setFigures(viewedTurn.id, f) : undefined}
+                    />
+                  )
                 )
               }
             />

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createController } from '../../../src/app/controller';
 import { defaultSettings } from '../../../src/app/settings';
 import { createConversation, type CompleteFn } from '../../../src/app/wiring/conversation';
-import { ThreadStore } from '../../../src/app/persist/thread-store';
+import { ThreadSaveError, ThreadStore } from '../../../src/app/persist/thread-store';
 import { activePath } from '../../../src/core/conversation';
 import { decode } from '../../../src/core/decode';
 import { rerank } from '../../../src/core/rerank';
@@ -159,4 +159,26 @@ describe('conversation wiring', () => {
     expect(b.conversation.get().threads).toHaveLength(2);
     expect(b.conversation.exportMarkdown()).toContain('## 2. How long does that take them?');
   });
+
+  it('storage full: the turn stays on screen and the page says it could not be kept', async () => {
+    const { conversation, store } = setup();
+    const s = await store;
+    s.put = async () => {
+      throw new ThreadSaveError('This turn could not be kept: the storage for this site is full.', true);
+    };
+    await conversation.start();
+    await conversation.ask('How do bees make honey?');
+    expect(conversation.get().notice?.text).toMatch(/could not be kept/);
+    expect(activePath(conversation.get().thread!)[0]!.status).toBe('done');
+  });
+
+  it('keeps RAGAS figures with their turn', async () => {
+    const { conversation } = setup();
+    await conversation.start();
+    await conversation.ask('How do bees make honey?');
+    const id = conversation.get().thread!.roots[0]!;
+    conversation.setFigures(id, { faithfulness: 0.5, answerRelevance: null });
+    expect(conversation.get().thread!.turns[id]!.figures).toEqual({ faithfulness: 0.5, answerRelevance: null });
+  });
 });
+
