@@ -180,5 +180,23 @@ describe('conversation wiring', () => {
     conversation.setFigures(id, { faithfulness: 0.5, answerRelevance: null });
     expect(conversation.get().thread!.turns[id]!.figures).toEqual({ faithfulness: 0.5, answerRelevance: null });
   });
+
+  it('a thread deleted in another tab stays on screen with a message, and asking again keeps it as a new thread', async () => {
+    const a = setup();
+    await a.conversation.start();
+    await a.conversation.ask('How do bees make honey?');
+    const b = setup({ db: a.db });
+    await b.conversation.start();
+    const id = a.conversation.get().thread!.id;
+    await b.conversation.remove(id);
+    for (let i = 0; i < 100 && !a.conversation.get().notice; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(a.conversation.get().notice?.text).toMatch(/deleted/);
+    expect(a.conversation.get().thread!.roots).toHaveLength(1);
+    await a.conversation.ask('How long does that take them?');
+    const again = a.conversation.get().thread!;
+    expect(again.id).not.toBe(id);
+    expect(activePath(again)).toHaveLength(2);
+    expect(a.conversation.get().threads.map((t) => t.id)).toContain(again.id);
+  });
 });
 
