@@ -25,7 +25,7 @@ import { DEFAULT_GGUF_ID, GGUF_CATALOGUE } from '../src/generator/gguf-catalogue
 import { decisionUserMessage, segmentUserMessage, SYSTEM_DECISION, SYSTEM_WITH_PASSAGE } from '../src/generator/prompts';
 import { embeddingText } from '../src/library/ingest';
 import { ROOT } from '../scripts/make-tiny-models';
-import { LexicalIndex } from '../workers/index/lexical-index';
+import { LexicalIndex } from '../src/library/lexical/lexical-index';
 import { loadVocab, type Family } from '../test/doubles/token-vocab';
 import { labelledSet, type LabelledQuestion } from './retrieval/labelled-set';
 

@@ -1,15 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createController, type DecodeFn } from './app/controller';
-import { createEmbedBridge, loadAllowedOrigins } from './app/embed';
-import { answerMessage } from './app/embed-answer';
-import { modelChoice } from './app/custom-model';
-import { engineInput } from './app/engine-choice';
-import { getServices } from './app/services';
-import { startOfflineWiring } from './app/offline-wiring';
+import { createController, type DecodeFn } from './app/wiring/controller';
+import { createEmbedBridge, loadAllowedOrigins } from './app/wiring/embed-bridge';
+import { answerMessage } from './app/view/embed-answer';
+import { modelChoice } from './app/persist/custom-model';
+import { engineInput } from './app/state/engine-choice';
+import { getServices } from './app/wiring/services';
+import { startOfflineWiring } from './app/wiring/offline-panel';
 import { DEFAULT_MODEL_ID } from './generator/catalogue';
-import { loadSettings } from './app/settings';
-import { readUrlState, writeUrlState } from './app/url-state';
+import { loadSettings } from './app/persist/settings';
+import { readUrlState, writeUrlState } from './app/persist/url-state';
 import { rerank } from './core/rerank';
 import { App } from './ui/App';
 import { createConversation, type CompleteFn } from './app/wiring/conversation';
@@ -40,8 +40,8 @@ const controller = createController({ ports: services.ports, decode, rerank, set
 // The follow-up rewrite: one short call on whichever engine is loaded (none is loaded for it alone).
 const complete = async (): Promise<CompleteFn | null> => {
   if (services.status.get().generator.state !== 'ready') return null;
-  const writer = await services.generator();
-  return async (req) => ({ text: await writer.write(req.system ? `${req.system}\n\n${req.prompt}` : req.prompt, { maxTokens: req.maxTokens, signal: req.signal }) });
+  const handle = await services.generator();
+  return (req) => handle.complete(req);
 };
 const conversation = createConversation({
   controller,

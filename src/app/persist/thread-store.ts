@@ -4,7 +4,7 @@
 // tab can refresh its list or notice that the thread it shows was deleted.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Thread } from '../../core/conversation';
-import { isQuotaError } from '../storage';
+import { isQuotaError } from '../../library/quota';
 
 export interface ThreadSummary {
   id: string;

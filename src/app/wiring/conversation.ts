@@ -24,14 +24,16 @@ import {
   type Turn,
   type TurnFigures,
 } from '../../core/conversation';
-import { initialAnswerState, type AnswerState } from '../answer-state';
-import type { Controller } from '../controller';
-import { supportingSentence } from '../highlight';
+import { initialAnswerState, type AnswerState } from '../state/answer';
+import type { Controller } from './controller';
+import { supportingSentence } from '../view/highlight';
 import type { ThreadStore, ThreadSummary } from '../persist/thread-store';
+import { createStore } from '../state/store';
+import type { CompleteRequest, CompleteResult } from '../../generator/handle';
 import { answerOfTurn, turnPatch } from './turn-answer';
 
 /** One short constrained completion on whichever engine is loaded. */
-export type CompleteFn = (req: { system?: string; prompt: string; maxTokens: number; oneLine?: boolean; signal?: AbortSignal }) => Promise<{ text: string }>;
+export type CompleteFn = (req: CompleteRequest) => Promise<Pick<CompleteResult, 'text'>>;
 
 export interface ConversationState {
   threads: ThreadSummary[];
@@ -99,17 +101,15 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const newId = deps.newId ?? (() => crypto.randomUUID());
   const count = deps.countTokens ?? estimateTokens;
   const saveEvery = deps.saveEveryMs ?? 400;
-  let state: ConversationState = { threads: [], thread: null, viewed: null, running: null, rewriting: false, notice: null };
-  const listeners = new Set<() => void>();
+  const page = createStore<ConversationState>({ threads: [], thread: null, viewed: null, running: null, rewriting: false, notice: null });
+  // Read through a getter so every use sees the newest value.
+  const cur = { get state() { return page.get(); } };
   let store: ThreadStore | null = null;
   let saveTimer: ReturnType<typeof setTimeout> | null = null;
   let saving: Promise<void> = Promise.resolve();
   let deletedElsewhere = false;
 
-  const set = (next: Partial<ConversationState>) => {
-    state = { ...state, ...next };
-    for (const fn of listeners) fn();
-  };
+  const set = (next: Partial<ConversationState>) => page.set((s) => ({ ...s, ...next }));
 
   async function refreshList() {
     if (!store) return;
@@ -127,7 +127,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       try {
         await s.put(thread);
         deletedElsewhere = false;
-        if (state.notice?.kind === 'warn' && /could not be kept/.test(state.notice.text)) set({ notice: null });
+        if (cur.state.notice?.kind === 'warn' && /could not be kept/.test(cur.state.notice.text)) set({ notice: null });
       } catch (e) {
         set({ notice: { kind: 'warn', text: e instanceof Error ? e.message : String(e) } });
       }
@@ -145,15 +145,15 @@ export function createConversation(deps: ConversationDeps): Conversation {
     const a = controller.getState().answer;
     if (a === lastAnswer) return;
     lastAnswer = a;
-    const id = state.running;
-    if (!id || !state.thread?.turns[id]) return;
-    const thread = updateTurn(state.thread, id, turnPatch(a), now());
+    const id = cur.state.running;
+    if (!id || !cur.state.thread?.turns[id]) return;
+    const thread = updateTurn(cur.state.thread, id, turnPatch(a), now());
     if (a.status === 'running') {
       set({ thread });
       if (!saveTimer) {
         saveTimer = setTimeout(() => {
           saveTimer = null;
-          if (state.thread) save(state.thread);
+          if (cur.state.thread) save(cur.state.thread);
         }, saveEvery);
       }
       return;
@@ -190,10 +190,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
   async function askUnder(parentId: string | null, question: string, userQuery?: string): Promise<void> {
     const q = question.trim();
     if (!q) return set({ notice: { kind: 'info', text: 'Type a question first.' } });
-    if (state.running || state.rewriting || controller.getState().answer.status === 'running') {
+    if (cur.state.running || cur.state.rewriting || controller.getState().answer.status === 'running') {
       return set({ notice: { kind: 'info', text: 'An answer is still being written. Wait for it to finish or press Stop, then ask again.' } });
     }
-    let thread = state.thread ?? emptyThread(newId(), now());
+    let thread = cur.state.thread ?? emptyThread(newId(), now());
     if (deletedElsewhere) thread = { ...thread, id: newId() };
     deletedElsewhere = false;
     const path = parentId === null ? [] : [...ancestors(thread, parentId), thread.turns[parentId]].filter((t): t is Turn => t !== undefined);
@@ -222,7 +222,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     setThread(thread);
     const { query, rewrite, note } = userQuery ? { query: userQuery.trim(), rewrite: userQuery.trim(), note: undefined } : await rewriteQuery(path, q);
     const history = fitHistory(historyTurns(path), historyBudget(model.contextWindow), count);
-    if (state.thread?.turns[id]) setThread(updateTurn(state.thread, id, { rewrite, searchQuery: query, droppedTurns: history.dropped }, now()), false);
+    if (cur.state.thread?.turns[id]) setThread(updateTurn(cur.state.thread, id, { rewrite, searchQuery: query, droppedTurns: history.dropped }, now()), false);
     if (note) set({ notice: { kind: 'info', text: note } });
     const context = historyText(history);
     // The controller marks its answer running before its first await: the page never shows the previous answer as this turn's.
@@ -231,7 +231,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     await asked;
     // Settings the turn was written with, as the controller recorded them.
     const used = controller.getState().answer.usedSettings;
-    if (used && state.thread?.turns[id]) setThread(updateTurn(state.thread, id, { settings: { ...state.thread.turns[id]!.settings, used } }, now()));
+    if (used && cur.state.thread?.turns[id]) setThread(updateTurn(cur.state.thread, id, { settings: { ...cur.state.thread.turns[id]!.settings, used } }, now()));
     await saving;
   }
 
@@ -244,11 +244,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const last = (t: Thread) => activePath(t).at(-1)?.id ?? null;
 
   return {
-    get: () => state,
-    subscribe(fn) {
-      listeners.add(fn);
-      return () => listeners.delete(fn);
-    },
+    get: page.get,
+    subscribe: page.subscribe,
     async start(opts = {}) {
       store = await deps.store.catch(() => null);
       if (!store) {
@@ -257,14 +254,14 @@ export function createConversation(deps: ConversationDeps): Conversation {
       }
       store.subscribe((c) => {
         void refreshList();
-        if (c.type === 'delete' && state.thread?.id === c.id) {
+        if (c.type === 'delete' && cur.state.thread?.id === c.id) {
           deletedElsewhere = true;
           set({ notice: { kind: 'warn', text: 'This thread was deleted (perhaps in another tab). It stays on screen; asking again keeps it as a new thread.' } });
         }
       });
       await refreshList();
-      const latest = state.threads[0];
-      if (!latest || state.thread) return false;
+      const latest = cur.state.threads[0];
+      if (!latest || cur.state.thread) return false;
       const thread = await store.get(latest.id);
       if (!thread) return false;
       const linked = opts.linkedQuestion?.trim();
@@ -274,41 +271,41 @@ export function createConversation(deps: ConversationDeps): Conversation {
       return true;
     },
     ask(question) {
-      return askUnder(state.thread ? last(state.thread) : null, question);
+      return askUnder(cur.state.thread ? last(cur.state.thread) : null, question);
     },
     edit(turnId, question) {
-      const t = state.thread?.turns[turnId];
+      const t = cur.state.thread?.turns[turnId];
       return t ? askUnder(t.parentId, question) : Promise.resolve();
     },
     regenerate(turnId) {
-      const t = state.thread?.turns[turnId];
+      const t = cur.state.thread?.turns[turnId];
       return t ? askUnder(t.parentId, t.question) : Promise.resolve();
     },
     editQuery(turnId, query) {
-      const t = state.thread?.turns[turnId];
+      const t = cur.state.thread?.turns[turnId];
       if (!t || !query.trim()) return Promise.resolve();
       return askUnder(t.parentId, t.question, query);
     },
     step(turnId, delta) {
-      if (!state.thread || state.running) return;
-      const thread = stepSibling(state.thread, turnId, delta);
+      if (!cur.state.thread || cur.state.running) return;
+      const thread = stepSibling(cur.state.thread, turnId, delta);
       setThread(thread);
       showTurn(thread, last(thread));
     },
     view(turnId) {
-      if (!state.thread?.turns[turnId] || state.running) return;
-      const thread = selectTurn(state.thread, turnId);
+      if (!cur.state.thread?.turns[turnId] || cur.state.running) return;
+      const thread = selectTurn(cur.state.thread, turnId);
       set({ thread });
       showTurn(thread, turnId);
     },
     newThread() {
-      if (state.running) return set({ notice: { kind: 'info', text: 'An answer is still being written. Stop it before starting a new thread.' } });
+      if (cur.state.running) return set({ notice: { kind: 'info', text: 'An answer is still being written. Stop it before starting a new thread.' } });
       set({ thread: null, notice: null });
       deletedElsewhere = false;
       showTurn(emptyThread('', 0), null);
     },
     async open(id) {
-      if (state.running) return set({ notice: { kind: 'info', text: 'An answer is still being written. Stop it before opening another thread.' } });
+      if (cur.state.running) return set({ notice: { kind: 'info', text: 'An answer is still being written. Stop it before opening another thread.' } });
       const thread = await store?.get(id);
       if (!thread) {
         await refreshList();
@@ -320,32 +317,32 @@ export function createConversation(deps: ConversationDeps): Conversation {
     },
     async rename(id, title) {
       if (!title.trim()) return set({ notice: { kind: 'info', text: 'A thread needs a name: type one.' } });
-      if (state.thread?.id === id) setThread({ ...state.thread, title: title.trim().replace(/\s+/g, ' ').slice(0, 200) });
+      if (cur.state.thread?.id === id) setThread({ ...cur.state.thread, title: title.trim().replace(/\s+/g, ' ').slice(0, 200) });
       else await store?.rename(id, title);
       await saving;
       await refreshList();
     },
     async remove(id) {
-      if (state.running && state.thread?.id === id) return set({ notice: { kind: 'info', text: 'Stop the answer being written before deleting its thread.' } });
+      if (cur.state.running && cur.state.thread?.id === id) return set({ notice: { kind: 'info', text: 'Stop the answer being written before deleting its thread.' } });
       await saving;
       await store?.delete(id);
-      if (state.thread?.id === id) {
+      if (cur.state.thread?.id === id) {
         set({ thread: null });
         showTurn(emptyThread('', 0), null);
       }
       await refreshList();
     },
     exportMarkdown() {
-      return state.thread ? threadToMarkdown(state.thread, { rank: controller.getState().settings.rank, supporting: supportingSentence }) : null;
+      return cur.state.thread ? threadToMarkdown(cur.state.thread, { rank: controller.getState().settings.rank, supporting: supportingSentence }) : null;
     },
     exportJson() {
-      return state.thread ? threadToJson(state.thread) : null;
+      return cur.state.thread ? threadToJson(cur.state.thread) : null;
     },
     async importJson(text) {
       const imported = threadFromJson(text);
       // Always a new thread: an import never overwrites one already kept.
       const thread = { ...imported, id: newId(), updatedAt: now() };
-      if (state.running) throw new Error('An answer is still being written. Stop it before importing.');
+      if (cur.state.running) throw new Error('An answer is still being written. Stop it before importing.');
       set({ thread, notice: null });
       save(thread);
       await saving;
@@ -353,8 +350,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
       showTurn(thread, last(thread));
     },
     setFigures(turnId, figures) {
-      if (!state.thread?.turns[turnId]) return;
-      setThread(updateTurn(state.thread, turnId, { figures }, now()));
+      if (!cur.state.thread?.turns[turnId]) return;
+      setThread(updateTurn(cur.state.thread, turnId, { figures }, now()));
     },
     dismissNotice() {
       set({ notice: null });

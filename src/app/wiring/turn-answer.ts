@@ -2,7 +2,7 @@
 // so showing it again re-ranks it with today's weights and its why-panel and beam tree work.
 import type { Turn, TurnStatus } from '../../core/conversation';
 import type { ScoredPassage } from '../../core/ports';
-import { initialAnswerState, type AnswerState } from '../answer-state';
+import { initialAnswerState, type AnswerState } from '../state/answer';
 
 /** The chosen segments and anything still being written, as shown (what a reload must keep). */
 export function shownText(a: AnswerState): string {

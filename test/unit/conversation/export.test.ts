@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
 import { escapeMarkdown, threadFromJson, threadToJson, threadToMarkdown, THREAD_FORMAT_VERSION, updateTurn } from '../../../src/core/conversation';
-import { supportingSentence } from '../../../src/app/highlight';
+import { supportingSentence } from '../../../src/app/view/highlight';
 import { sampleThread } from './fixtures';
 
 describe('Markdown export', () => {
