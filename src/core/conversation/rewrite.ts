@@ -52,20 +52,14 @@ export function cleanRewrite(output: string, original: string): CleanedRewrite {
   q = q.replace(/\s+/g, ' ');
   if (q.length < 3 || !/[\p{L}\p{N}]/u.test(q)) return fallback('the rewrite had no words');
   if (q.length > MAX_REWRITE_CHARS) return fallback('the rewrite was too long to be a question');
-  // An answer rather than a question: a long statement that neither asks nor keeps the question's words.
+  // An answer rather than a question: a statement longer than a keyword query that does not ask anything.
   const asks = /\?\s*$/.test(q) || /^(who|what|when|where|why|how|which|is|are|do|does|did|can|could|should|was|were|will|would)\b/i.test(q);
-  if (!asks && overlap(q, original) === 0 && q.split(' ').length > 12) return fallback('the model answered instead of rewriting');
+  if (!asks && q.split(' ').length > MAX_KEYWORD_WORDS) return fallback('the model answered instead of rewriting');
   return { query: q, usedRewrite: true };
 }
 
-function words(s: string): Set<string> {
-  return new Set((s.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []));
-}
-
-function overlap(a: string, b: string): number {
-  const wb = words(b);
-  return [...words(a)].filter((w) => wb.has(w)).length;
-}
+/** A rewrite that does not ask may still be a keyword query ("bees honey ripening time"), up to this many words. */
+const MAX_KEYWORD_WORDS = 8;
 
 /**
  * Evidence-only mode has no generator to rewrite with: the follow-up is searched together

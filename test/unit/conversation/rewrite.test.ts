@@ -25,11 +25,12 @@ describe('follow-up rewrite', () => {
       usedRewrite: true,
     });
     expect(cleanRewrite('\n\n  How long do bees take?  ', 'q').query).toBe('How long do bees take?');
+    expect(cleanRewrite('bees honey ripening time', 'q')).toEqual({ query: 'bees honey ripening time', usedRewrite: true });
   });
 
   it('falls back to the original when the output is empty, wordless, too long or an answer', () => {
     const orig = 'How long does that take them?';
-    for (const out of ['', '   \n ', '???', 'x'.repeat(400), 'Bees usually spend between three and five days evaporating nectar inside the warm hive before sealing cells']) {
+    for (const out of ['', '   \n ', '???', 'x'.repeat(400), 'Bees usually spend between three and five days evaporating nectar inside the warm hive before sealing cells', 'The documents were not consulted for this part, so it is not grounded in them.']) {
       const r = cleanRewrite(out, orig);
       expect(r.usedRewrite, out).toBe(false);
       expect(r.query).toBe(orig);
