@@ -28,6 +28,7 @@ import { ROOT } from '../scripts/make-tiny-models';
 import { LexicalIndex } from '../src/library/lexical/lexical-index';
 import { loadVocab, type Family } from '../test/doubles/token-vocab';
 import { labelledSet, type LabelledQuestion } from './retrieval/labelled-set';
+import { rewriteFollowUp } from '../test/doubles/default-script';
 
 const f3 = (x: number) => x.toFixed(3);
 
@@ -53,6 +54,14 @@ function retrieval(): void {
     ['the first question itself (reference)', questions.map((q) => q.question)],
     ['literal follow-up', follow],
     ['follow-up + earlier question (evidence-only / fallback)', questions.map((q, i) => joinedQuery([q.question], follow[i]!))],
+    [
+      'mechanical rewrite: last pronoun → first content word of the first question (the e2e engine double\'s; no LLM)',
+      questions.map((q, i) => rewriteFollowUp(rewritePrompt([{ question: q.question, answer: '' }], follow[i]!)!.prompt)),
+    ],
+    [
+      'mechanical rewrite + earlier question',
+      questions.map((q, i) => joinedQuery([q.question], rewriteFollowUp(rewritePrompt([{ question: q.question, answer: '' }], follow[i]!)!.prompt))),
+    ],
     ['ideal rewrite (the first question restated; an upper bound, no LLM)', questions.map((q) => q.question)],
   ];
   console.log(`\nFollow-up pairs from the labelled retrieval set: ${questions.length} pairs (first question → a follow-up about "it/that/they"), BM25 words index, recall@3 of the first question's gold passage.`);

@@ -138,7 +138,7 @@ const PRONOUN = /\b(them|they|it|that|this|those)\b(?![\s\S]*\b(them|they|it|tha
 const NOT_SUBJECT = new Set('how what why when where which who do does did is are was were can could should the a an of in on to and make makes made take'.split(' '));
 
 /** The follow-up with its last pronoun replaced by the first content word of the first question of the conversation. */
-function rewriteFollowUp(user: string): string {
+export function rewriteFollowUp(user: string): string {
   const follow = field(user, 'Follow-up question');
   const first = /^User: (.*)$/m.exec(user)?.[1] ?? '';
   const subject = (first.toLowerCase().match(/[a-z]+/g) ?? []).find((w) => !NOT_SUBJECT.has(w));
