@@ -99,6 +99,6 @@ describe('accessibility', () => {
       });
       reached.add(id);
     }
-    for (const want of ['question', 'w-sup', 'Choose files…']) expect([...reached], want).toContain(want);
+    for (const want of ['question', 'new-thread', 'w-sup', 'Choose files…']) expect([...reached], want).toContain(want);
   });
 });
