@@ -71,6 +71,10 @@ describe('a conversation', () => {
 
   it('exports Markdown with both questions and a citation, and JSON that imports back into an equal tree', async () => {
     const { page, errors } = await app.open();
+    // An empty question gets a clear answer, not silence.
+    await page.fill('#question', '   ');
+    await page.press('#question', 'Enter');
+    expect(await page.getByTestId('conversation-notice').innerText()).toMatch(/Type a question first/);
     await ask(page, 'How do bees make honey?');
     await ask(page, 'How long does that take them?');
     const md = await download(page, 'export-md');
