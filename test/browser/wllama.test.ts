@@ -228,6 +228,9 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
     // the answer is made long enough (ten passages a step, six steps) for the click to land mid-answer.
     await p.getByTestId('depth').fill('6');
     await p.getByTestId('k').fill('10');
+    // A new thread, so the question is asked standalone (as a follow-up its prompt carries the earlier
+    // turn, and the tiny model's random weights may end the answer before the click lands).
+    await p.getByTestId('new-thread').click();
     await ask(p, 'How do bees make honey?', 'running');
     await p.getByTestId('stop').click();
     await p.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 60_000 });
