@@ -1,6 +1,7 @@
 // Hosts the vector index and the lexical (BM25) index off the main thread (comlink). The flat index needs
 // nothing loaded; voy's wasm is fetched from our own origin only when selected.
 import * as Comlink from 'comlink';
+import { CompactIndex } from '../src/core/compact-index';
 import { FlatIndex } from '../src/core/flat-index';
 import type { IndexKind, VectorIndex } from '../src/core/vector-index';
 import { IndexHost, type HybridRequest, type LexicalDoc, type LexicalSnapshot } from '../src/library/index-host';
@@ -8,6 +9,7 @@ import voyWasmUrl from 'voy-search/voy_search_bg.wasm?url';
 
 async function makeIndex(kind: IndexKind, dim: number): Promise<VectorIndex> {
   if (kind === 'flat') return new FlatIndex(dim);
+  if (kind === 'compact') return new CompactIndex(dim);
   // Imported lazily: a top-level await in a comlink worker's import graph hangs its first calls.
   const { loadVoy, VoyIndex } = await import('./index/voy-index');
   await loadVoy(async () => {

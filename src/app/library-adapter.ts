@@ -147,7 +147,7 @@ export function connectLibrary(opts: {
         opts.status.update('library', {
           state: 'ready',
           device: 'cpu',
-          reason: `${(await lib.indexKind()) === 'voy' ? 'voy k-d tree (WASM)' : 'flat exact search'} over normalised vectors and a BM25 word index (MiniSearch), in their own worker`,
+          reason: `${{ voy: 'voy k-d tree (WASM)', flat: 'flat exact search', compact: 'compact 1-bit codes with int8 rescoring' }[await lib.indexKind()]} over normalised vectors and a BM25 word index (MiniSearch), in their own worker`,
         });
         return lib;
       } catch (e) {
