@@ -52,7 +52,7 @@ export interface WriteShardedOptions {
   model: string | null;
   /** IVF lists (default √(8n): balances the centroids fetched at start-up against one list's bytes per probe). */
   lists?: number;
-  /** Word shards (default n / 250). */
+  /** Word shards (default n / 25: about 20–50 kB a shard, one per query term). */
   wordShards?: number;
   /** Rows kept to train the centroids (default 32 per list, at most 50,000). */
   sample?: number;
@@ -138,7 +138,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     }
     if (!n) throw new Error('no passages to index');
     const lists = Math.max(1, Math.min(opts.lists ?? Math.round(Math.sqrt(8 * n)), n));
-    const wordShards = Math.max(1, opts.wordShards ?? Math.ceil(n / 250));
+    const wordShards = Math.max(1, opts.wordShards ?? Math.ceil(n / 25));
     const keep = Math.min(sample.length, opts.sample ?? Math.min(50000, lists * 32));
     sample = sample.slice(0, keep);
     log(`${n} passages, ${dim}-d; training ${lists} centroids on ${sample.length} of them`);
