@@ -3,13 +3,19 @@
 import * as Comlink from 'comlink';
 import { CompactIndex } from '../src/core/compact-index';
 import { FlatIndex } from '../src/core/flat-index';
+import { int8Codec } from '../src/core/row-store';
+import { OpfsRowStore } from '../src/library/opfs-row-store';
 import type { IndexKind, VectorIndex } from '../src/core/vector-index';
 import { IndexHost, type HybridRequest, type LexicalDoc, type LexicalSnapshot } from '../src/library/index-host';
 import voyWasmUrl from 'voy-search/voy_search_bg.wasm?url';
 
 async function makeIndex(kind: IndexKind, dim: number): Promise<VectorIndex> {
   if (kind === 'flat') return new FlatIndex(dim);
-  if (kind === 'compact') return new CompactIndex(dim);
+  if (kind === 'compact') {
+    // Rows on disk (OPFS) where the worker can hold a sync handle, in memory otherwise.
+    const store = await OpfsRowStore.open(int8Codec.rowBytes(dim), `compact-rows-${dim}.bin`);
+    return new CompactIndex(dim, store ? { store } : {});
+  }
   // Imported lazily: a top-level await in a comlink worker's import graph hangs its first calls.
   const { loadVoy, VoyIndex } = await import('./index/voy-index');
   await loadVoy(async () => {
