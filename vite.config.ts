@@ -19,7 +19,7 @@ const PRECACHE_MAX_BYTES = 64 * 1024 * 1024;
 const THEME_COLOUR = '#2d5bd7';
 
 const pwaOptions: Partial<VitePWAOptions> = {
-  // The page registers the worker itself (src/app/offline.ts) and asks before switching versions.
+  // The page registers the worker itself (src/app/browser/service-worker.ts) and asks before switching versions.
   injectRegister: false,
   registerType: 'prompt',
   manifest: {

@@ -12,11 +12,11 @@ import { chunkText } from '../src/core/chunk';
 import { decode } from '../src/core/decode';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../src/core/defaults';
 import type { GeneratedSegment, Generator, GeneratorCost, Passage, RetrievalDecisionRequest, RetrieveProbs, Retriever, ScoredPassage, SegmentRequest, UseProbs } from '../src/core/ports';
-import type { ChatEngine } from '../src/generator/engine';
-import { EngineGenerator } from '../src/generator/engine-generator';
+import type { ChatEngine } from '../src/generator/webllm/engine';
+import { EngineGenerator } from '../src/generator/webllm/decoder';
 import { formToGrammar, parseForm, type Form } from '../src/generator/form';
 import { segmentUserMessage, SYSTEM_DECISION, decisionUserMessage } from '../src/generator/prompts';
-import { readSlot, type TokenLogprob } from '../src/generator/slots';
+import { readSlot, type TokenLogprob } from '../src/generator/webllm/slots';
 import { defaultReply, overlap } from '../test/doubles/default-script';
 import { ScriptedEngine, type ScriptCall } from '../test/doubles/scripted-engine';
 

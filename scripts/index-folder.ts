@@ -14,7 +14,7 @@ import { DEFAULT_EMBEDDER } from '../src/evaluator/config';
 import { embeddingText, embedPassages, prepareFile } from '../src/library/ingest';
 import { RefusedFile } from '../src/library/parse';
 import { loadPdfJsInNode } from '../src/library/parse/pdf-node';
-import { LexicalIndex } from '../workers/index/lexical-index';
+import { LexicalIndex } from '../src/library/lexical/lexical-index';
 import { encodePrebuilt, PREBUILT_JSON, PREBUILT_LEXICAL, PREBUILT_VECTORS, PREBUILT_VERSION, type PrebuiltDocument } from '../src/library/prebuilt';
 import { createEmbedder } from '../workers/evaluator/embedder';
 import { parquetSource } from './sharded/parquet-source';

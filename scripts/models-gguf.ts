@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { findGguf, GGUF_CATALOGUE } from '../src/generator/gguf-catalogue';
 
-/** Where the app looks for a GGUF file before its catalogue address (see create-wllama-generator). */
+/** Where the app looks for a GGUF file before its catalogue address (see src/generator/wllama/create.ts). */
 export const GGUF_PACK_DIR = 'models/gguf';
 
 export function ggufUrls(idOrUrl: string): string[] {

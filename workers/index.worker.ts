@@ -6,7 +6,9 @@ import { FlatIndex } from '../src/core/flat-index';
 import { int8Codec } from '../src/core/row-store';
 import { OpfsRowStore } from '../src/library/opfs-row-store';
 import type { IndexKind, VectorIndex } from '../src/core/vector-index';
-import { IndexHost, type HybridRequest, type LexicalDoc, type LexicalSnapshot } from '../src/library/index-host';
+import { IndexHost, type HybridRequest } from '../src/library/index-host';
+import type { LexicalDoc, LexicalSnapshot } from '../src/library/lexical/lexical-index';
+import type { IndexWorkerApi } from '../src/library/protocol/index-worker';
 import voyWasmUrl from 'voy-search/voy_search_bg.wasm?url';
 
 async function makeIndex(kind: IndexKind, dim: number): Promise<VectorIndex> {
@@ -28,7 +30,7 @@ async function makeIndex(kind: IndexKind, dim: number): Promise<VectorIndex> {
 
 let host = new IndexHost('flat', makeIndex);
 
-const api = {
+const api: IndexWorkerApi = {
   select(kind: IndexKind): void {
     host = new IndexHost(kind, makeIndex);
   },
@@ -51,7 +53,5 @@ const api = {
   reconcileLexical: (ids: string[]) => host.reconcileLexical(ids),
   lexicalSize: () => host.lexicalSize(),
 };
-
-export type IndexWorkerApi = typeof api;
 
 Comlink.expose(api);

@@ -3,9 +3,9 @@
 // its bytes are read here, after the size check, never on the main thread.
 import * as Comlink from 'comlink';
 import type { FileLike, PrepareOptions, PrepareOutcome } from '../src/library/ingest';
+import type { LibraryWorkerApi } from '../src/library/protocol/library-worker';
 
-const api = {
-  /** File.size of a disk-backed file can cost a blocking stat; here it blocks no one. */
+const api: LibraryWorkerApi = {
   async sizes(files: FileLike[]): Promise<number[]> {
     const { sizeOf } = await import('../src/library/ingest');
     return files.map((f) => sizeOf(f) ?? 0);
@@ -16,7 +16,5 @@ const api = {
     return readAndPrepare(file, { ...opts, pdf: loadPdfJsInBrowser });
   },
 };
-
-export type LibraryWorkerApi = typeof api;
 
 Comlink.expose(api);

@@ -3,8 +3,8 @@
 // then ISSUP slider moves are timed from intent to committed DOM.
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { createController } from '../../src/app/controller';
-import { defaultSettings } from '../../src/app/settings';
+import { createController } from '../../src/app/wiring/controller';
+import { defaultSettings } from '../../src/app/persist/settings';
 import { decode } from '../../src/core/decode';
 import { rerank } from '../../src/core/rerank';
 import { AnswerView } from '../../src/ui/AnswerView';

@@ -8,7 +8,7 @@ import type { DecodeSettings, RankSettings } from './types';
 // - (same as the reference) maxDepth 6 segment levels, as in the reference's long-form runs: they pass --max_depth 7,
 //   and level 0 there is the prompt, so 6 levels of generated segments of up to 300 tokens
 //   each (--max_new_tokens 300). Our segments are shorter (the generator stops one at up to
-//   96 tokens, src/generator/engine-generator.ts), so the critique judges a claim or two,
+//   96 tokens, src/generator/shared/self-rag.ts), so the critique judges a claim or two,
 //   not a page, and 6 of them cover the few sentences a question about one's documents needs.
 export const DEFAULT_DECODE_SETTINGS: Readonly<DecodeSettings> = Object.freeze({
   mode: 'adaptive',

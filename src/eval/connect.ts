@@ -1,6 +1,6 @@
-import { evaluatorModelIds } from '../app/evaluator-models';
-import type { Services } from '../app/services';
-import { loadSettings } from '../app/settings';
+import { evaluatorModelIds } from '../app/wiring/evaluator-model-ids';
+import type { Services } from '../app/wiring/services';
+import { loadSettings } from '../app/persist/settings';
 import type { ExternalSearch } from '../core/ports';
 import type { RagasPorts } from '../core/ragas/evaluate';
 import type { EvalPorts } from './run';

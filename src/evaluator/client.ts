@@ -16,7 +16,7 @@ import type {
   ModelDeviceReport,
   SourceReport,
 } from './config';
-import { abortable } from './abortable';
+import { abortable } from '../core/abortable';
 import { cachedScorer, type CachedScorer } from '../core/relevance-cache';
 import { withFallback, type FallbackModel } from './fallback';
 import { resolveModelSource } from './pack';
@@ -57,6 +57,7 @@ function failOnWorkerError(worker: Worker): Promise<never> {
 }
 
 async function startWorker(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback): Promise<WorkerHandle> {
+  // A URL, not an import: Vite finds and bundles the worker only when `new URL(…, import.meta.url)` sits inline in `new Worker`.
   const worker = new Worker(new URL('../../workers/evaluator.worker.ts', import.meta.url), { type: 'module' });
   const api = Comlink.wrap<EvaluatorWorkerApi>(worker);
   const crashed = failOnWorkerError(worker);

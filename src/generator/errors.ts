@@ -7,6 +7,7 @@ export type GeneratorErrorKind =
   | 'out-of-memory'
   | 'download'
   | 'device-lost'
+  | 'crashed'
   | 'context-too-long'
   | 'cancelled'
   | 'malformed-output'
@@ -25,6 +26,35 @@ export class GeneratorError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Errors after which the loaded model is gone: the handle unloads and reports 'failed'. */
+export function isFatal(e: GeneratorError): boolean {
+  return e.kind === 'device-lost' || e.kind === 'out-of-memory' || e.kind === 'crashed';
+}
+
+/** A worker that died on its own (often out of memory); its calls in flight would never settle. */
+export function workerCrashed(worker: string, detail: string): GeneratorError {
+  return new GeneratorError(
+    'crashed',
+    `The ${worker} worker stopped (often because it ran out of memory).`,
+    'Retry; if it happens again, choose a smaller model, close other tabs, or use evidence-only mode.',
+    detail,
+  );
+}
+
+/** A GeneratorError as plain data, so its kind survives a worker boundary (structured clone drops class and fields). */
+export interface WireError {
+  generatorError: { kind: GeneratorErrorKind; message: string; suggestion: string; detail?: string };
+}
+
+export function toWire(e: GeneratorError): WireError {
+  return { generatorError: { kind: e.kind, message: e.message, suggestion: e.suggestion, ...(e.detail !== undefined ? { detail: e.detail } : {}) } };
+}
+
+export function fromWire(err: unknown): unknown {
+  const w = (err as Partial<WireError> | null)?.generatorError;
+  return w && typeof w.kind === 'string' ? new GeneratorError(w.kind, w.message, w.suggestion, w.detail) : err;
 }
 
 const RULES: { kind: GeneratorErrorKind; test: RegExp; message: string; suggestion: string }[] = [

@@ -73,6 +73,9 @@ export const SEGMENT_WITHOUT_PASSAGE: Form = [
   slot('next', NEXT_ALTS),
 ];
 
+/** One line of free text: the grammar of a short constrained completion (e.g. a search query). */
+export const ONE_LINE: Form = [{ kind: 'text' }];
+
 export const RETRIEVAL_DECISION: Form = [
   { kind: 'literal', text: 'Evidence needed:' },
   slot('decision', DECISION_ALTS),

@@ -3,8 +3,8 @@
 import * as Comlink from 'comlink';
 import { FlatIndex } from '../core/flat-index';
 import type { IndexKind } from '../core/vector-index';
-import type { IndexWorkerApi } from '../../workers/index.worker';
 import { IndexHost, type IndexHandle } from './index-host';
+import type { IndexWorkerApi } from './protocol/index-worker';
 
 export const DEFAULT_INDEX_KIND: IndexKind = 'flat';
 
@@ -14,6 +14,7 @@ export interface IndexClient extends IndexHandle {
 
 /** Starts the index worker with the selected implementation. */
 export async function createIndexClient(kind: IndexKind = DEFAULT_INDEX_KIND): Promise<IndexClient> {
+  // A URL, not an import: Vite finds and bundles the worker only when `new URL(…, import.meta.url)` sits inline in `new Worker`.
   const worker = new Worker(new URL('../../workers/index.worker.ts', import.meta.url), { type: 'module', name: 'index' });
   const remote = Comlink.wrap<IndexWorkerApi>(worker);
   await remote.select(kind);

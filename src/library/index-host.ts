@@ -4,9 +4,8 @@
 // becomes known; the lexical one always exists.
 import { DEFAULT_FUSION, fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../core/fusion';
 import { decodeVectors, normalise, type IndexKind, type VectorHit, type VectorIndex } from '../core/vector-index';
-import { LexicalIndex, type LexicalDoc, type LexicalSnapshot } from '../../workers/index/lexical-index';
+import { LexicalIndex, type LexicalDoc, type LexicalSnapshot } from './lexical/lexical-index';
 
-export type { LexicalDoc, LexicalSnapshot };
 
 /** One search of the hybrid retriever: either list or both, fused in the worker (one round trip). */
 export interface HybridRequest {

@@ -5,7 +5,7 @@
 import type { Passage } from '../core/ports';
 import { decodeVectors, encodeVectors } from '../core/vector-index';
 import type { ParsedDocument } from './parse';
-import type { LexicalSnapshot } from '../../workers/index/lexical-index';
+import type { LexicalSnapshot } from './lexical/lexical-index';
 
 export const PREBUILT_DIR = 'index/';
 export const PREBUILT_JSON = 'library.json';

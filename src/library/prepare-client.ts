@@ -2,8 +2,8 @@
 // cannot interrupt a parse already running, so the worker is replaced instead,
 // which also frees whatever the unfinished file held.
 import * as Comlink from 'comlink';
-import type { LibraryWorkerApi } from '../../workers/library.worker';
 import type { FileLike, PrepareOptions, PrepareOutcome } from './ingest';
+import type { LibraryWorkerApi } from './protocol/library-worker';
 
 const SIZE_CHUNK = 16;
 
@@ -22,6 +22,7 @@ export function createPrepareClient(): {
   };
   const start = (): Comlink.Remote<LibraryWorkerApi> => {
     if (remote) return remote;
+    // A URL, not an import: Vite finds and bundles the worker only when `new URL(…, import.meta.url)` sits inline in `new Worker`.
     worker = new Worker(new URL('../../workers/library.worker.ts', import.meta.url), { type: 'module', name: 'library' });
     remote = Comlink.wrap<LibraryWorkerApi>(worker);
     return remote;

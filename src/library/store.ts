@@ -4,7 +4,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Passage } from '../core/ports';
 import type { DocFormat } from './parse';
-import type { LexicalSnapshot } from '../../workers/index/lexical-index';
+import type { LexicalSnapshot } from './lexical/lexical-index';
 
 export interface StoredDocument {
   id: string;

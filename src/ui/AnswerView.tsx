@@ -1,8 +1,8 @@
 // The answer as chosen segments, plus what is being written right now.
 import { lazy, Suspense } from 'react';
-import type { AnswerState } from '../app/answer-state';
-import { siblingsOf } from '../app/answer-state';
-import { abstainedAtStart, emptyAnswerReason } from '../app/answer-summary';
+import type { AnswerState } from '../app/state/answer';
+import { siblingsOf } from '../app/state/answer';
+import { abstainedAtStart, emptyAnswerReason } from '../app/view/answer-summary';
 import type { Candidate } from '../core/types';
 import { BeamTree } from './BeamTree';
 import { Segment } from './Segment';

@@ -1,8 +1,8 @@
 // The answer page: library, ask box, answer or evidence, tuning, status.
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { AppServices, WebGpuCheck } from '../app/app-services';
-import type { Controller } from '../app/controller';
-import { noWebGpuPlan } from '../app/engine-choice';
+import type { AppServices, WebGpuCheck } from '../app/wiring/services-contract';
+import type { Controller } from '../app/wiring/controller';
+import { noWebGpuPlan } from '../app/state/engine-choice';
 import type { Candidate } from '../core/types';
 import { AnswerView } from './AnswerView';
 import { AskBox } from './AskBox';

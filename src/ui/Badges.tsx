@@ -1,7 +1,7 @@
 // The three critique badges. Each says its verdict in words and an icon (never
 // colour alone) and shows the probabilities on hover and on keyboard focus.
 import { useId } from 'react';
-import { critiqueOf, type CandidateLike, type Critique } from '../app/critique';
+import { critiqueOf, type CandidateLike, type Critique } from '../app/view/critique-badges';
 
 function pct(p: number): string {
   return `${Math.round(p * 100)}%`;

@@ -2,7 +2,7 @@
 // answer; a pair of thresholds that contradict is refused with the reason, nothing is lost.
 import { useState } from 'react';
 import type { NoEvidencePolicy, StripPool } from '../core/crag/settings';
-import { RANGES, type CragChoice } from '../app/settings';
+import { RANGES, type CragChoice } from '../app/persist/settings';
 import { RadioGroup } from './RadioGroup';
 import { Slider } from './Slider';
 

@@ -2,7 +2,7 @@
 // CPU elsewhere), either one by hand, and the CPU engine's GGUF model with its
 // "downloaded" mark and delete. Loading progress and cancel are the status panel's.
 import { useEffect, useState } from 'react';
-import type { EngineChoice, EngineName, EngineStore } from '../app/engine-choice';
+import type { EngineChoice, EngineName, EngineStore } from '../app/state/engine-choice';
 import { GGUF_CATALOGUE, type GgufChoice } from '../generator/gguf-catalogue';
 import { useStore } from './hooks';
 

@@ -1,7 +1,7 @@
 // Evidence-only mode: the best passages with their relevance badges, and why
 // no answer is written.
-import type { AnswerState } from '../app/answer-state';
-import { relCritique } from '../app/critique';
+import type { AnswerState } from '../app/state/answer';
+import { relCritique } from '../app/view/critique-badges';
 import { RelBadge } from './Badges';
 import { PassageRanks } from './PassageRanks';
 

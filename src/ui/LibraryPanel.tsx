@@ -1,8 +1,8 @@
 // Documents: sample corpus, file picker, drag and drop, paste; list with
 // passage counts; remove; ingestion progress.
 import { memo, useRef, useState } from 'react';
-import type { LibraryActions, LibraryDocView, LibraryViewState } from '../app/library-view';
-import { formatBytes } from '../app/progress';
+import type { LibraryActions, LibraryDocView, LibraryViewState } from '../app/view/library-panel';
+import { formatBytes } from '../app/view/progress';
 import { collectPicked, takeDropped } from '../library/folder';
 import { BatchReport } from './BatchReport';
 import { ProgressBar } from './ProgressBar';

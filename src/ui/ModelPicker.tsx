@@ -2,9 +2,9 @@
 // "downloaded" marks, deleting a downloaded model (after a confirmation), the
 // form for a model the user compiled, and the sampling temperature.
 import { useState, type ChangeEvent } from 'react';
-import { choiceKey, CUSTOM_MODEL_KEY, type CustomModelInput } from '../app/custom-model';
-import type { ModelCacheState } from '../app/model-cache';
-import { RANGES } from '../app/settings';
+import { choiceKey, CUSTOM_MODEL_KEY, type CustomModelInput } from '../app/persist/custom-model';
+import type { ModelCacheState } from '../app/state/model-downloads';
+import { RANGES } from '../app/persist/settings';
 import { CATALOGUE, type CustomModel, type ModelChoice } from '../generator/catalogue';
 import { Slider } from './Slider';
 

@@ -1,8 +1,8 @@
 // Messages above the answer: no WebGPU (with the evidence-only offer), evidence
 // mode in use, and the re-run offer after a decode setting changed.
-import type { WebGpuCheck } from '../app/app-services';
-import type { NoWebGpuPlan } from '../app/engine-choice';
-import type { DecodeKey } from '../app/settings';
+import type { WebGpuCheck } from '../app/wiring/services-contract';
+import type { NoWebGpuPlan } from '../app/state/engine-choice';
+import type { DecodeKey } from '../app/persist/settings';
 
 const SETTING_NAMES: Record<DecodeKey, string> = {
   corrective: 'corrective retrieval',

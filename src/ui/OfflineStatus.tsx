@@ -1,9 +1,9 @@
 // Whether the page works without a network, what it keeps in this browser, and the
 // "new version" prompt. Renders state and sends intents only.
-import { APP_BUILD, type OfflineState } from '../app/offline-state';
-import type { CachedModels } from '../app/offline-models';
-import type { OfflineWiring } from '../app/offline-wiring';
-import { estimateText, type StorageState } from '../app/storage';
+import { APP_BUILD, type OfflineState } from '../app/state/offline-shell';
+import type { CachedModels } from '../app/state/offline-inventory';
+import type { OfflineWiring } from '../app/wiring/offline-panel';
+import { estimateText, type StorageState } from '../app/persist/storage-quota';
 import { useStore } from './hooks';
 
 const SHELL_TEXT: Record<OfflineState['shell'], string> = {

@@ -2,7 +2,7 @@
 // computed as a text range and rendered as text slices, never as markup.
 import { useEffect, useRef } from 'react';
 import type { Candidate } from '../core/types';
-import { splitByRange, supportingSentence } from '../app/highlight';
+import { splitByRange, supportingSentence } from '../app/view/highlight';
 
 export function PassageDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);

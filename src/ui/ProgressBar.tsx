@@ -1,5 +1,5 @@
-import { describeProgress } from '../app/progress';
-import type { Progress } from '../app/status';
+import { describeProgress } from '../app/view/progress';
+import type { Progress } from '../app/state/worker-status';
 
 export function ProgressBar({ progress, now }: { progress: Progress; now: number }) {
   const text = describeProgress({ ...progress, now });

@@ -1,6 +1,6 @@
 // Which device each worker runs on and why, which models are loaded, progress.
 import type { ReactNode } from 'react';
-import type { StatusMap, WorkerName } from '../app/status';
+import type { StatusMap, WorkerName } from '../app/state/worker-status';
 import { ProgressBar } from './ProgressBar';
 
 const NAMES: Record<WorkerName, string> = {

@@ -1,4 +1,4 @@
-import type { Theme } from '../app/settings';
+import type { Theme } from '../app/persist/settings';
 
 export function ThemeSwitch({ theme, onChange }: { theme: Theme; onChange: (t: Theme) => void }) {
   return (

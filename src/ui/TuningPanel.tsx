@@ -3,7 +3,7 @@
 import type { CritiqueSource } from '../core/ports';
 import type { DecodeSettings, FinalPick, RankSettings, RetrievalMode } from '../core/types';
 import type { IndexKind } from '../core/vector-index';
-import { RANGES, type CragChoice } from '../app/settings';
+import { RANGES, type CragChoice } from '../app/persist/settings';
 import type { SearchMode } from '../core/fusion';
 import type { RetrievalSettings } from '../core/hybrid';
 import { CragSettingsFields } from './CragSettingsFields';

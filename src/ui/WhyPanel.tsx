@@ -1,7 +1,7 @@
 // The other candidates at a step: their critique probabilities, scores and
 // whether they survived the beam.
 import type { Candidate, Ranking } from '../core/types';
-import { critiqueOf } from '../app/critique';
+import { critiqueOf } from '../app/view/critique-badges';
 import { CorrectionDetails } from './CorrectionDetails';
 import { PassageRanks } from './PassageRanks';
 

@@ -1,11 +1,11 @@
 // Wires the model picker and the status panel's ways forward after a failed
 // load to the controller (persisted settings) and the services (the generator).
 import { useEffect } from 'react';
-import type { AppServices } from '../app/app-services';
-import type { Controller } from '../app/controller';
-import { checkCustomModel, choiceKey, modelChoice, smallestModelId } from '../app/custom-model';
-import type { AppSettings } from '../app/settings';
-import { ggufUrlProblem, type EngineChoice } from '../app/engine-choice';
+import type { AppServices } from '../app/wiring/services-contract';
+import type { Controller } from '../app/wiring/controller';
+import { checkCustomModel, choiceKey, modelChoice, smallestModelId } from '../app/persist/custom-model';
+import type { AppSettings } from '../app/persist/settings';
+import { ggufUrlProblem, type EngineChoice } from '../app/state/engine-choice';
 import type { ModelChoice } from '../generator/catalogue';
 import { useStore } from './hooks';
 import { GGUF_CATALOGUE } from '../generator/gguf-catalogue';

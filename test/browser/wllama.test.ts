@@ -119,6 +119,15 @@ describe('wllama engine on a tiny GGUF model (prompted mode)', () => {
     expect(r.candidates).toBeGreaterThanOrEqual(3);
   });
 
+  it('completes one line under the one-line grammar on real llama.cpp, within the token budget, and counts its tokens', async () => {
+    const out = await call<{ text: string; promptTokens: number; completionTokens: number }>('completeLine', 12);
+    expect(out.text).not.toBe('');
+    expect(out.text).not.toContain('\n');
+    expect(out.completionTokens).toBeGreaterThan(0);
+    expect(out.completionTokens).toBeLessThanOrEqual(12);
+    expect(out.promptTokens).toBeGreaterThan(0);
+  });
+
   it('stops at once when aborted, and the next request works', async () => {
     const r = await call<{ aborted: boolean; next: { text: string; problem?: string } }>('abortThenAnswer');
     expect(r.aborted).toBe(true);

@@ -4,7 +4,8 @@
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { Wllama } from '@wllama/wllama/esm/index.js';
 import { readVocab, tokenIds, type Vocab } from './vocab';
-import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from '../../src/generator/wllama-protocol';
+import { errorForWire } from '../../src/generator/wllama/errors';
+import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from '../../src/generator/wllama/protocol';
 
 export function createWllamaHost(): WllamaHost {
   let wllama: Wllama | undefined;
@@ -51,8 +52,7 @@ export function createWllamaHost(): WllamaHost {
           vocab = first ? await readVocab(first) : null;
         }
       } catch (e) {
-        const detail = errors.length ? ` ${errors.slice(-3).join(' ')}` : '';
-        throw new Error(`${(e as Error).message || String(e)}${detail}`);
+        throw errorForWire(e, 'load', errors.length ? ` ${errors.slice(-3).join(' ')}` : '');
       } finally {
         download = undefined;
       }
@@ -78,6 +78,8 @@ export function createWllamaHost(): WllamaHost {
       try {
         await w.createChatCompletion({ ...request, stream: true, abortSignal: ctrl.signal, onData: (c: unknown) => void delivered.push(onChunk(c as never)) } as never);
         await Promise.all(delivered);
+      } catch (e) {
+        throw errorForWire(e, 'decode');
       } finally {
         running.delete(id);
       }
@@ -89,6 +91,8 @@ export function createWllamaHost(): WllamaHost {
       running.set(id, ctrl);
       try {
         return (await w.createCompletion({ ...request, stream: false, abortSignal: ctrl.signal } as never)) as never;
+      } catch (e) {
+        throw errorForWire(e, 'decode');
       } finally {
         running.delete(id);
       }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { getServices, type Services } from '../../app/services';
+import { getServices, type Services } from '../../app/wiring/services';
 import type { Ranking } from '../../core/types';
 import { answerForMetrics, createMetricsSession, type MetricsSession, type MetricsView } from '../../eval/answer-metrics';
 import { ragasPorts } from '../../eval/connect';

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
-import { getServices, type Services } from '../../app/services';
-import { loadSettings } from '../../app/settings';
+import { getServices, type Services } from '../../app/wiring/services';
+import { loadSettings } from '../../app/persist/settings';
 import { DEFAULT_CRAG_SETTINGS, resolveCragSettings, type NoEvidencePolicy } from '../../core/crag/settings';
 import { createWikipediaSearch } from '../../external/wikipedia';
 import { CONFIGS, type ConfigId } from '../../eval/configurations';

@@ -6,8 +6,8 @@ import { decode } from '../../../src/core/decode';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
 import type { Passage, ScoredPassage } from '../../../src/core/ports';
 import { segmentUserMessage } from '../../../src/generator/prompts';
-import { connectWllama, type WllamaConnection } from '../../../src/generator/wllama-client';
-import { WllamaGenerator } from '../../../src/generator/wllama-generator';
+import { connectWllama, type WllamaConnection } from '../../../src/generator/wllama/client';
+import { WllamaGenerator } from '../../../src/generator/wllama/decoder';
 
 let conn: WllamaConnection | undefined;
 let gen: WllamaGenerator | undefined;
@@ -21,11 +21,11 @@ const passage = (i: number): Passage => ({
 });
 
 const api = {
-  async load(url: string, opts: { nThreads?: number; native?: boolean; nProbs?: number } = {}) {
+  async load(url: string, opts: { nThreads?: number; native?: boolean; nProbs?: number; gpuLayers?: number } = {}) {
     conn?.terminate();
     conn = connectWllama();
     const blob = await (await fetch(url)).blob();
-    const info = await conn.load({ blob }, { nCtx: 4096, nThreads: opts.nThreads ?? 1 });
+    const info = await conn.load({ blob }, { nCtx: 4096, nThreads: opts.nThreads ?? 1, gpuLayers: opts.gpuLayers });
     gen = new WllamaGenerator(conn, { native: !!opts.native, nProbs: opts.nProbs ?? info.nVocab });
     return info;
   },
@@ -54,7 +54,8 @@ const api = {
   /** The raw reply of one prompted candidate, to compare with the exact logits. */
   async rawSegment() {
     const seen: unknown[] = [];
-    const g = gen as unknown as { chat: (...a: unknown[]) => Promise<unknown> };
+    // The raw constrained decode, below the Self-RAG generator: the decoder it was built on.
+    const g = (gen as unknown as { decoder: { chat: (...a: unknown[]) => Promise<unknown> } }).decoder;
     const { SEGMENT_WITH_PASSAGE } = await import('../../../src/generator/form');
     const { SYSTEM_WITH_PASSAGE, segmentUserMessage } = await import('../../../src/generator/prompts');
     const reply = await g.chat(SYSTEM_WITH_PASSAGE, segmentUserMessage('Where is Lyon?', [], passage(0)), SEGMENT_WITH_PASSAGE, 136);
@@ -62,8 +63,13 @@ const api = {
     const [seg] = await gen!.generateSegments([{ question: 'Where is Lyon?', previous: [], passage: passage(0) }]);
     return { reply, seg };
   },
+  /** The one short constrained completion the handle offers (e.g. a standalone search query). */
+  async completeLine(maxTokens: number) {
+    return gen!.complete({ system: 'Rewrite the question as a search query.', prompt: 'And where is Lyon?', maxTokens, oneLine: true });
+  },
   async rawDecision() {
-    const g = gen as unknown as { chat: (...a: unknown[]) => Promise<unknown> };
+    // The raw constrained decode, below the Self-RAG generator: the decoder it was built on.
+    const g = (gen as unknown as { decoder: { chat: (...a: unknown[]) => Promise<unknown> } }).decoder;
     const { RETRIEVAL_DECISION } = await import('../../../src/generator/form');
     const { SYSTEM_DECISION, decisionUserMessage } = await import('../../../src/generator/prompts');
     return g.chat(SYSTEM_DECISION, decisionUserMessage('Where is Lyon?', []), RETRIEVAL_DECISION, 32);

@@ -81,6 +81,31 @@ export function randomTree(rng: () => number, shape: TreeShape): { roots: SpecNo
   return { roots: level(null, 0, rootRetrieves), rootRetrieves, all };
 }
 
+/**
+ * Top-k log-probs in the wild: each reflection group of every node (ISREL, ISSUP, ISUSE), with
+ * probability `p`, loses one of its present alternatives, chosen uniformly, as when a token
+ * falls outside the k log-probs an engine returns. Draws from its own `rng`, so the tree's shape
+ * and probabilities are those of the same seed without drops. Returns how many groups lost one.
+ */
+export function dropOneAlternative(all: SpecNode[], rng: () => number, p: number): number {
+  let dropped = 0;
+  const drop = (g: TokenProb[] | null): void => {
+    if (!g || !(rng() < p)) return;
+    const present = g.flatMap((x, i) => (x !== undefined ? [i] : []));
+    if (present.length < 2) return;
+    g[present[Math.floor(rng() * present.length)]!] = undefined;
+    // A group must keep one positive probability (the core refuses an all-zero group by name).
+    if (!g.some((x) => x !== undefined && x > 0)) g[present.find((i) => g[i] !== undefined)!] = 0.05 + rng();
+    dropped++;
+  };
+  for (const n of all) {
+    drop(n.ref.rel);
+    drop(n.ref.sup);
+    drop(n.ref.use);
+  }
+  return dropped;
+}
+
 /** The core reads a missing token as probability 0. */
 const core = (x: TokenProb): number => x ?? 0;
 

@@ -18,9 +18,19 @@ export const MISSING_LOGPROB = -100;
 export type TokenProb = number | undefined;
 const p = (x: TokenProb): number => (x === undefined ? Math.exp(MISSING_LOGPROB) : x);
 
-/** ISREL: p([Relevant]) / Σ p over {[Relevant], [Irrelevant]} (run_short_form.py; the long-form script skips exp for a missing token, a bug). */
-export function refIsRel(relevant: TokenProb, irrelevant: TokenProb): number {
-  return p(relevant) / (p(relevant) + p(irrelevant));
+/**
+ * How a missing ISREL token is read. 'short-form' is run_short_form.py: `np.exp(-100)`, a
+ * probability of about 4e-44. 'long-form' is run_long_form_static.py, which skips the exp for
+ * the missing ISREL token only, so its *probability* is −100: a missing [Irrelevant] gives
+ * ISREL = p / (p − 100) ≈ −p/100, a missing [Relevant] 100 / (100 − p) ≈ 1. The project reads
+ * a missing token as probability 0, like the short form (docs/conformance.md, ISREL row).
+ */
+export type MissingRelRule = 'short-form' | 'long-form';
+
+/** ISREL: p([Relevant]) / Σ p over {[Relevant], [Irrelevant]}, a missing token read by `rule`. */
+export function refIsRel(relevant: TokenProb, irrelevant: TokenProb, rule: MissingRelRule = 'short-form'): number {
+  const q = (x: TokenProb): number => (x === undefined && rule === 'long-form' ? MISSING_LOGPROB : p(x));
+  return q(relevant) / (q(relevant) + q(irrelevant));
 }
 
 /** ISSUP: (p(Fully) + 0.5 p(Partially)) / Σ over the three support tokens; 0 when no support token was generated. */
@@ -58,8 +68,8 @@ export interface RefSegment {
  * i.e. a sequence weight of 1). A segment without a passage has no ISREL: it contributes 0,
  * as the reference's absent ISSUP and ISUSE do.
  */
-export function refSegmentScore(s: RefSegment, w: { rel: number; sup: number; use: number; seq: number }): number {
-  let score = (s.rel ? w.rel * refIsRel(s.rel[0], s.rel[1]) : 0) + w.sup * refIsSup(s.sup) + w.use * refIsUse(s.use);
+export function refSegmentScore(s: RefSegment, w: { rel: number; sup: number; use: number; seq: number }, missingRel: MissingRelRule = 'short-form'): number {
+  let score = (s.rel ? w.rel * refIsRel(s.rel[0], s.rel[1], missingRel) : 0) + w.sup * refIsSup(s.sup) + w.use * refIsUse(s.use);
   if (w.seq !== 0 && s.logprob !== undefined) score += w.seq * refSeq(s.logprob, s.tokens);
   return score;
 }

@@ -12,7 +12,7 @@ import { isRel, isSup, isUse, retrieveProbability, segmentScore, sequenceScore }
 import type { FinalPick, RankSettings } from '../../../src/core/types';
 import { FakeRetriever } from '../../doubles/fake-retriever';
 import { ScriptedGenerator } from '../../doubles/scripted-generator';
-import { PASSAGES, passageOf, prng, randomTree, refTree, segmentOf, storedTree, type SpecNode } from './random-tree';
+import { dropOneAlternative, PASSAGES, passageOf, prng, randomTree, refTree, segmentOf, storedTree, type SpecNode } from './random-tree';
 import {
   mean,
   refBeamSearch,
@@ -23,6 +23,7 @@ import {
   refRetrieveLater,
   refSegmentScore,
   refSeq,
+  type MissingRelRule,
   type TokenProb,
 } from './reference';
 
@@ -252,5 +253,79 @@ describe('the segment-level beam search agrees with the reference on random tree
       expect(got).toEqual(['X']);
       expect(refBeamSearch(refTree(roots, (n) => refSegmentScore(n.ref, w)), 2, 6, pick, mean)).toEqual(got);
     }
+  });
+});
+
+// docs/conformance.md, ISREL row: a relevance token missing from the top log-probs. The short-form
+// script reads it as exp(-100), the core as probability 0, and the two agree; the long-form script
+// (run_long_form_static.py) skips the exp for ISREL only, so the missing token's *probability* is
+// -100. This is a difference the project keeps: a missing [Irrelevant] means the model put almost
+// nothing on it, and the reference turns that into a segment judged irrelevant.
+describe('a relevance token missing from the top log-probs: the long-form reference differs', () => {
+  const w = { rel: 1, sup: 1, use: 0.5, seq: 0 };
+  const root = (id: string, passageId: string, rel: [TokenProb, TokenProb]): SpecNode => ({
+    id,
+    depth: 0,
+    parent: null,
+    passageId,
+    ref: { rel, sup: [1, 0, 0], use: [0, 0, 0, 0, 1], tokens: 3 },
+    done: true,
+    retrieveNext: false,
+    children: [],
+  });
+
+  it('the long-form rule reads a missing [Irrelevant] as ISREL ≈ −p/100 and a missing [Relevant] as ≈ 1; the core as 1 and 0', () => {
+    expect(refIsRel(0.6, undefined, 'long-form')).toBeCloseTo(0.6 / (0.6 - 100), 15);
+    expect(refIsRel(0.6, undefined, 'long-form')).toBeLessThan(0);
+    expect(refIsRel(undefined, 0.6, 'long-form')).toBeCloseTo(100 / (100 - 0.6), 15);
+    expect(isRel({ relevant: 0.6, irrelevant: 0 })).toBe(1);
+    expect(isRel({ relevant: 0, irrelevant: 0.6 })).toBe(0);
+    // The short-form reading agrees with the core; with both tokens present the rules coincide.
+    expect(refIsRel(0.6, undefined, 'short-form')).toBe(1);
+    expect(refIsRel(0.6, 0.3, 'long-form')).toBe(refIsRel(0.6, 0.3, 'short-form'));
+  });
+
+  it('a missing [Irrelevant] flips the long-form reference\'s choice, not the core\'s (exact scores)', () => {
+    // A: read in full, ISREL 0.9. B: [Irrelevant] fell outside the top-k, [Relevant] at 0.6.
+    const roots = [root('A', 'p0', [0.9, 0.1]), root('B', 'p1', [0.6, undefined])];
+    const ranking = rerank(storedTree(roots, { ...DEFAULT_DECODE_SETTINGS, beamWidth: 2, maxDepth: 1, passagesPerStep: 2 }), { weights: w, hardConstraints: false, finalPick: 'deepest-level' });
+    expect(ranking.scored.get('A')?.segmentScore).toBeCloseTo(0.9 + 1 + 0.5, 14);
+    expect(ranking.scored.get('B')?.segmentScore).toBeCloseTo(1 + 1 + 0.5, 14);
+    expect(ranking.best.map((b) => b.candidate.id)).toEqual(['B']);
+    const [a, b] = roots as [SpecNode, SpecNode];
+    expect(refSegmentScore(b.ref, w, 'long-form')).toBeCloseTo(0.6 / (0.6 - 100) + 1 + 0.5, 14); // 1.49396…
+    expect(refSegmentScore(a.ref, w, 'long-form')).toBeCloseTo(2.4, 14);
+    const pick = (rule: MissingRelRule) => refBeamSearch(refTree(roots, (n) => refSegmentScore(n.ref, w, rule)), 2, 1, 'deepest-level', mean);
+    expect(pick('long-form')).toEqual(['A']);
+    expect(pick('short-form')).toEqual(['B']);
+  });
+
+  // The measured effect quoted in docs/conformance.md: 200 random trees (3 passages, depth 6,
+  // beam 2, each segment ends the answer with probability 0.2, half the steps retrieve), weights
+  // 1 / 1 / 0.5, the reference's deepest-level pick over mean path scores with ISUSE read at the
+  // utility tokens (both argued elsewhere in the document), so the ISREL rule is the only difference.
+  const agreement = (pDrop: number, rule: MissingRelRule) => {
+    let same = 0;
+    let dropped = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const { roots, all } = randomTree(prng(seed), { passages: 3, maxDepth: 6, pDone: 0.2, pRetrieve: 0.5, pMissingToken: 0, pMissingGroup: 0 });
+      dropped += dropOneAlternative(all, prng(seed + 1_000_000), pDrop);
+      const settings = { ...DEFAULT_DECODE_SETTINGS, beamWidth: 2, maxDepth: 6, passagesPerStep: 3 };
+      const ours = rerank(storedTree(roots, settings), { weights: w, hardConstraints: false, finalPick: 'deepest-level' }).best.map((b) => b.candidate.id);
+      const theirs = refBeamSearch(refTree(roots, (n) => refSegmentScore(n.ref, w, rule)), 2, 6, 'deepest-level', mean);
+      if (ours.join('/') === theirs.join('/')) same++;
+    }
+    return { same, dropped };
+  };
+
+  it('with no token missing, all 200 chosen answers equal the long-form reference\'s', () => {
+    expect(agreement(0, 'long-form')).toEqual({ same: 200, dropped: 0 });
+  });
+
+  it('with 10 % of reflection groups missing one alternative, 123 of 200 equal the long-form reference\'s, and all 200 the short-form reading\'s', () => {
+    const long = agreement(0.1, 'long-form');
+    expect(long.dropped).toBeGreaterThan(0);
+    expect(long.same).toBe(123);
+    expect(agreement(0.1, 'short-form').same).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { LexicalIndex, type LexicalSnapshot } from '../../../workers/index/lexical-index';
+import { LexicalIndex, type LexicalSnapshot } from '../../../src/library/lexical/lexical-index';
 import 'fake-indexeddb/auto';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

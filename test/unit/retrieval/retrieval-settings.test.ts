@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeChanges, defaultSettings, sanitizeSettings } from '../../../src/app/settings';
-import { readUrlState, writeUrlState } from '../../../src/app/url-state';
+import { decodeChanges, defaultSettings, sanitizeSettings } from '../../../src/app/persist/settings';
+import { readUrlState, writeUrlState } from '../../../src/app/persist/url-state';
 import { BGE_EN_QUERY, BGE_ZH_QUERY, embedderPrefixes } from '../../../src/evaluator/config';
 
 describe('the retrieval setting', () => {

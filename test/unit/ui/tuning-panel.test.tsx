@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { defaultSettings } from '../../../src/app/settings';
+import { defaultSettings } from '../../../src/app/persist/settings';
 import { TuningPanel } from '../../../src/ui/TuningPanel';
 
 const render = (mutate: (s: ReturnType<typeof defaultSettings>) => void) => {

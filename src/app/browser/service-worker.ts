@@ -1,0 +1,85 @@
+// The service worker (built by vite-plugin-pwa, see vite.pwa.ts) from the page's side:
+// whether the app itself is saved for offline use, and the "new version" prompt.
+// A new build waits until the user accepts it and then the page reloads, so an open
+// page never runs the old shell against the new build's chunks.
+import { registerSW } from 'virtual:pwa-register';
+
+import type { OfflineState } from '../state/offline-shell';
+import { createStore } from '../state/store';
+
+export type { OfflineState, ShellState } from '../state/offline-shell';
+export { APP_BUILD } from '../state/offline-shell';
+
+export interface OfflineStore {
+  get(): OfflineState;
+  subscribe(fn: () => void): () => void;
+  /** Switches to the waiting version and reloads the page. */
+  applyUpdate(): Promise<void>;
+}
+
+/** How often an open page asks the server for a new version. */
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+export function startOffline(): OfflineStore {
+  // The development server (`npm start`, the only place with hot reload) builds no service
+  // worker; only a built site has one. (import.meta.env.DEV is also true in a build made with
+  // NODE_ENV=test, as the browser tests' builds are.)
+  const dev = !!import.meta.hot;
+  const supported = !dev && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && window.isSecureContext;
+  const store = createStore<OfflineState>({
+    shell: supported ? 'saving' : 'unsupported',
+    error: dev ? 'the development server does not install one; build the site (npm run build) to use it offline' : null,
+    updateReady: false,
+    stale: false,
+  });
+  const set = (patch: Partial<OfflineState>) => store.set((s) => ({ ...s, ...patch }));
+  let update: (reload?: boolean) => Promise<void> = async () => undefined;
+
+  let applying = false;
+  if (supported) {
+    // Another tab accepted a new version: this page's shell is now older than its service worker.
+    const hadController = !!navigator.serviceWorker.controller;
+    navigator.serviceWorker.addEventListener('controllerchange', () => {
+      if (hadController && !applying) set({ stale: true });
+    });
+    update = registerSW({
+      immediate: true,
+      onNeedRefresh: () => set({ updateReady: true }),
+      onOfflineReady: () => set({ shell: 'ready' }),
+      onRegisteredSW: (_url, registration) => {
+        // An active worker has finished its install, i.e. precached every file of its build.
+        void navigator.serviceWorker.ready.then(() => set({ shell: 'ready', error: null }));
+        if (!registration) return;
+        setInterval(() => void registration.update().catch(() => undefined), UPDATE_CHECK_MS);
+        // A first install that fails (a file of the build missing on the server) leaves nothing
+        // active: say so instead of "saving" for ever.
+        const watch = (sw: ServiceWorker | null) =>
+          sw?.addEventListener('statechange', () => {
+            if (sw.state === 'redundant' && !registration.active) {
+              set({ shell: 'error', error: 'not every file of the app could be downloaded (is the whole site deployed?); reload to try again' });
+            }
+          });
+        watch(registration.installing);
+        registration.addEventListener('updatefound', () => watch(registration.installing));
+      },
+      onRegisterError: (e: unknown) => set({ shell: 'error', error: e instanceof Error ? e.message : String(e) }),
+    });
+  }
+
+  // A lazy chunk of this build is gone (another tab switched to a new version, or the site was
+  // redeployed while this page was open without a service worker): reloading is the only safe move.
+  window.addEventListener('vite:preloadError', (event: Event) => {
+    event.preventDefault();
+    set({ stale: true });
+  });
+
+  return {
+    get: store.get,
+    subscribe: store.subscribe,
+    async applyUpdate() {
+      applying = true;
+      if (store.get().updateReady) await update(true);
+      else location.reload();
+    },
+  };
+}

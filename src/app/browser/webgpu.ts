@@ -1,0 +1,22 @@
+import type { WebGpuCheck } from '../wiring/services-contract';
+
+interface GpuLike {
+  requestAdapter(): Promise<unknown>;
+}
+
+/** Whether a WebGPU adapter exists, with the reason in words a user can act on. */
+export async function checkWebGpu(nav: { gpu?: GpuLike } = navigator as unknown as { gpu?: GpuLike }): Promise<WebGpuCheck> {
+  if (!nav.gpu) {
+    return {
+      ok: false,
+      reason: 'This browser does not offer WebGPU (it needs a recent Chrome or Edge, and a page served over https or localhost).',
+    };
+  }
+  try {
+    const adapter = await nav.gpu.requestAdapter();
+    if (!adapter) return { ok: false, reason: 'WebGPU is present but found no usable GPU adapter (it may be disabled or blocklisted).' };
+    return { ok: true, reason: 'A WebGPU adapter is available.' };
+  } catch (e) {
+    return { ok: false, reason: `Asking for a WebGPU adapter failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}

@@ -1,0 +1,57 @@
+// The library as the page shows it. wiring/library-connection.ts adapts the library facade to
+// this, so the panel renders before the library (and its models) has loaded.
+import type { NamedBlob } from '../../library/ingest';
+import type { Progress } from '../state/worker-status';
+
+export interface LibraryDocView {
+  id: string;
+  title: string;
+  /** The file it came from. */
+  name?: string;
+  passages: number;
+  bytes?: number;
+}
+
+export interface LibraryJobView extends Progress {
+  id: string;
+  error?: string;
+}
+
+/** What one batch of files did, kept on screen until dismissed. */
+export interface BatchReportView {
+  id: number;
+  added: number;
+  refused: { name: string; reason: string }[];
+  /** Documents added with something left out or guessed. */
+  notes: { name: string; note: string }[];
+  /** Files in dropped or picked folders that are not documents. */
+  skipped: number;
+  /** Stopped by the user: files after the stop were not tried. */
+  aborted: boolean;
+  notTried: number;
+}
+
+export interface LibraryViewState {
+  ready: boolean;
+  docs: LibraryDocView[];
+  jobs: LibraryJobView[];
+  /** A batch is running and can be stopped. */
+  busy?: boolean;
+  reports?: BatchReportView[];
+  /** Last problem (a refused file, a failed ingestion), shown until the next action. */
+  messages: { id: number; kind: 'error' | 'info'; text: string }[];
+}
+
+export interface LibraryActions {
+  /** `skipped`: files a folder walk left out because they are not documents. */
+  addFiles(files: Array<File | NamedBlob>, skipped?: number): Promise<void>;
+  /** Stops the running batch; finished documents stay, the unfinished one is not added. */
+  stop?(): void;
+  dismissReport?(id: number): void;
+  addText(title: string, text: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  loadSample(): Promise<void>;
+  dismiss(messageId: number): void;
+}
+
+export const emptyLibraryView: LibraryViewState = { ready: false, docs: [], jobs: [], messages: [] };

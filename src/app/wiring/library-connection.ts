@@ -1,0 +1,224 @@
+// Adapts the library facade (src/library) to what the page shows: a document
+// list, progress bars per ingestion, and messages for refused files. The
+// library opens after first paint; until then the panel says so.
+import type { Embedder, Retriever } from '../../core/ports';
+import type { RelevanceScorer, RetrievalSettings } from '../../core/hybrid';
+import type { IndexKind } from '../../core/vector-index';
+import type { NamedBlob } from '../../library/ingest';
+import type { AddResult, Library, LibraryProgress } from '../../library/library';
+import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
+import { createStore } from '../state/store';
+import type { StatusStore } from '../state/worker-status';
+import { quotaMessage } from '../persist/storage-quota';
+
+export type LibraryConnection = Library;
+
+let messageId = 0;
+
+export function connectLibrary(opts: {
+  status: StatusStore;
+  baseURI: string;
+  embedder: () => Promise<Embedder>;
+  embedderId?: () => Promise<string | undefined>;
+  /** The vector index to open the library with (read once, when it opens). */
+  indexKind?: () => IndexKind;
+  /** The cross-encoder that re-ranks retrieved candidates (the evaluator's cached scorer). */
+  rerank?: RelevanceScorer;
+}) {
+  const store = createStore<LibraryViewState>(emptyLibraryView);
+  const set = (patch: Partial<LibraryViewState>) => store.set((v) => ({ ...v, ...patch }));
+  const say = (kind: 'error' | 'info', text: string) =>
+    set({ messages: [...store.get().messages.slice(-3), { id: ++messageId, kind, text }] });
+
+  const jobStarted = new Map<string, number>();
+  // The running user batch: one progress bar in bytes and files for all of it.
+  // Batches run one after another in the library, so the first one here is the one running.
+  const batches: { startedAt: number; controller: AbortController }[] = [];
+  // Progress arrives per passage batch and per file; the page repaints it at most four times a second.
+  let shownJob: LibraryJobView | null = null;
+  let jobTimer: ReturnType<typeof setTimeout> | null = null;
+  const showJob = (job: LibraryJobView) => {
+    shownJob = job;
+    jobTimer ??= setTimeout(() => {
+      jobTimer = null;
+      if (shownJob && batches.length > 0) set({ jobs: [shownJob] });
+      shownJob = null;
+    }, 250);
+  };
+  const onProgress = (p: LibraryProgress) => {
+    const batch = batches[0];
+    if (batch && p.bytesTotal !== undefined) {
+      const done = p.filesDone ?? 0;
+      showJob(
+          {
+            id: 'batch',
+            label: `Adding ${p.fileCount} file${p.fileCount === 1 ? '' : 's'}: ${done} done${done < p.fileCount ? `, now ${p.name}` : ''}`,
+            loaded: p.bytesDone ?? 0,
+            total: p.bytesTotal || null,
+            unit: 'bytes',
+            startedAt: batch.startedAt,
+          },
+      );
+      // The list follows the batch from the progress events: re-reading the library (every
+      // document's text) per file would cost the page's main thread more than the files do.
+      if (p.stage === 'added' && p.doc) {
+        const d = p.doc;
+        const row = { id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}) };
+        // The same text added again replaces its document (content-addressed), so it is listed once.
+        set({ docs: [...store.get().docs.filter((x) => x.id !== d.id), row] });
+      }
+      return;
+    }
+    const id = `${p.fileIndex}:${p.name}`;
+    if (!jobStarted.has(id)) jobStarted.set(id, Date.now());
+    if (p.stage === 'added' || p.stage === 'refused') {
+      jobStarted.delete(id);
+      set({ jobs: store.get().jobs.filter((j) => j.id !== id) });
+      if (p.stage === 'refused') say('error', quotaMessage(p.message, `the document ${p.name}`) ?? `${p.name} was not added: ${p.message ?? 'it could not be read.'}`);
+      void refresh();
+      return;
+    }
+    const job: LibraryJobView = {
+      id,
+      label: `${p.stage === 'embedding' ? 'Indexing' : p.stage === 'saving' ? 'Saving' : 'Reading'} ${p.name} (${p.fileIndex + 1} of ${p.fileCount})`,
+      loaded: p.passagesDone ?? 0,
+      total: p.passagesTotal ?? null,
+      unit: 'passages',
+      startedAt: jobStarted.get(id)!,
+    };
+    const others = store.get().jobs.filter((j) => j.id !== id);
+    set({ jobs: [...others, job] });
+  };
+
+  let reportId = 0;
+  const report = (r: AddResult, files: number, skipped = 0) => {
+    const tried = r.added.length + r.refused.length;
+    const entry: BatchReportView = {
+      id: ++reportId,
+      added: r.added.length,
+      refused: r.refused,
+      notes: r.notes,
+      skipped,
+      aborted: r.aborted,
+      notTried: Math.max(0, files - tried),
+    };
+    set({ reports: [...(store.get().reports ?? []), entry] });
+  };
+
+  /** Runs one user batch with its own Stop; batches queue in the library one after another. */
+  const runBatch = async (lib: Library, files: Array<File | NamedBlob>, skipped: number, title?: { title: string; text: string }) => {
+    const controller = new AbortController();
+    const entry = { startedAt: Date.now(), controller };
+    batches.push(entry);
+    set({ busy: true });
+    try {
+      const r = title ? await lib.addText(title.title, title.text, { signal: controller.signal }) : await lib.addFiles(files, { signal: controller.signal });
+      report(r, title ? 1 : files.length, skipped);
+    } finally {
+      batches.splice(batches.indexOf(entry), 1);
+      if (batches[0]) batches[0].startedAt = Date.now();
+      set({ busy: batches.length > 0 });
+    }
+  };
+
+  let opened: Promise<Library> | null = null;
+  const connection = (): Promise<Library> => {
+    opened ??= (async () => {
+      opts.status.update('library', { state: 'loading' });
+      try {
+        const [{ openBrowserLibrary }, embedder] = await Promise.all([import('../../library/browser'), opts.embedder()]);
+        const lib = await openBrowserLibrary({
+          indexKind: opts.indexKind?.(),
+          embedder,
+          embedderId: await opts.embedderId?.(),
+          ...(opts.rerank ? { rerank: opts.rerank } : {}),
+          baseUrl: opts.baseURI,
+          onProgress,
+          // Another tab added or removed a document: show the same list here.
+          onExternalChange: () => void refresh().catch(() => undefined),
+        });
+        // Opening may have started the starter library; whatever it left unfinished is over now.
+        jobStarted.clear();
+        set({ jobs: [] });
+        for (const w of lib.warnings) say('error', w);
+        opts.status.update('library', {
+          state: 'ready',
+          device: 'cpu',
+          reason: `${{ voy: 'voy k-d tree (WASM)', flat: 'flat exact search', compact: 'compact 1-bit codes with int8 rescoring' }[await lib.indexKind()]} over normalised vectors and a BM25 word index (MiniSearch), in their own worker`,
+        });
+        return lib;
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        opts.status.update('library', { state: 'error', error: `The library could not open: ${message}` });
+        set({ ready: true });
+        say('error', `The library could not open: ${message}`);
+        throw e;
+      }
+    })();
+    return opened;
+  };
+
+  async function refresh() {
+    const lib = await connection();
+    const docs = await lib.list();
+    set({
+      ready: true,
+      docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}) })),
+    });
+  }
+
+  const guarded =
+    <A extends unknown[]>(fn: (lib: Library, ...args: A) => Promise<void>, relist = true) =>
+    async (...args: A): Promise<void> => {
+      let failed = false;
+      try {
+        await fn(await connection(), ...args);
+      } catch (e) {
+        failed = true;
+        say('error', quotaMessage(e, 'the document') ?? (e instanceof Error ? e.message : String(e)));
+      } finally {
+        set({ jobs: [] });
+        if (relist || failed || !store.get().ready) await refresh().catch(() => undefined);
+      }
+    };
+
+  const actions: LibraryActions = {
+    dismiss: (messageId) => set({ messages: store.get().messages.filter((m) => m.id !== messageId) }),
+    // The list already followed the batch document by document.
+    addFiles: guarded(async (lib, files: Array<File | NamedBlob>, skipped?: number) => runBatch(lib, files, skipped ?? 0), false),
+    addText: guarded(async (lib, title: string, text: string) => runBatch(lib, [], 0, { title, text })),
+    stop: () => batches.forEach((b) => b.controller.abort(new DOMException('Stopped by the user', 'AbortError'))),
+    dismissReport: (id) => set({ reports: (store.get().reports ?? []).filter((r) => r.id !== id) }),
+    remove: guarded(async (lib, id: string) => {
+      await lib.remove(id);
+    }),
+    loadSample: guarded(async (lib) => {
+      const base = new URL('sample/', opts.baseURI);
+      const res = await fetch(new URL('manifest.json', base));
+      if (!res.ok) throw new Error('The sample documents are not part of this site.');
+      const manifest = (await res.json()) as { documents?: { file: string; type?: string }[] };
+      const files: File[] = [];
+      for (const d of manifest.documents ?? []) {
+        const r = await fetch(new URL(d.file, base));
+        if (r.ok) files.push(new File([await r.arrayBuffer()], d.file, { type: d.type ?? 'text/plain' }));
+      }
+      await runBatch(lib, files, 0);
+    }),
+  };
+
+  return {
+    view: {
+      get: store.get,
+      subscribe: store.subscribe,
+      actions,
+    },
+    retriever: async (settings?: RetrievalSettings): Promise<Retriever> => {
+      const lib = await connection();
+      return settings ? lib.retrieverWith(settings) : lib.retriever;
+    },
+    connection,
+    start() {
+      void refresh().catch(() => undefined);
+    },
+  };
+}

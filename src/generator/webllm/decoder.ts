@@ -1,0 +1,236 @@
+// web-llm's decoder for the shared Self-RAG generator (../shared/self-rag.ts): chat and
+// completion requests with web-llm's grammar and top log-probs, slots read from token
+// strings aligned to the message text (./slots.ts), and web-llm's errors mapped to the
+// shared kinds (../errors.ts classifies its plain-string worker errors).
+import type { ChatCompletionMessageParam, ChatCompletionRequestNonStreaming, ChatCompletionRequestStreaming } from '@mlc-ai/web-llm';
+import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
+import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
+import { abortError, classifyError } from '../errors';
+import { findSlot, formToGrammar, ONE_LINE, partialText, slotSpellings, type Form, type ParsedForm, type SlotName } from '../form';
+import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
+import { guarded } from '../shared/guard';
+import type { Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
+import { malformed, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
+import { NEUTRAL_PENALTIES, samplingParams, type ChatEngine, type SamplingSettings } from './engine';
+import { alignTokens, readNativeGroup, readSlotBounded, spanLogprob, type TokenLogprob } from './slots';
+
+export interface EngineGeneratorOptions extends SamplingSettings {
+  /** Read reflection tokens directly (a native Self-RAG model) instead of prompting for them. */
+  native: boolean;
+  /** Token budget of one segment's text. */
+  maxSegmentTokens: number;
+}
+
+export const DEFAULT_OPTIONS: EngineGeneratorOptions = { native: false, temperature: 0, seed: 0, maxSegmentTokens: 96 };
+
+const TOP_LOGPROBS = 5; // web-llm's maximum
+
+type Reply = TokenReply<TokenLogprob>;
+
+/** The Generator and Writer ports over a web-llm engine. */
+export class EngineGenerator extends SelfRagGenerator<Reply> {
+  constructor(engine: ChatEngine, opts: Partial<EngineGeneratorOptions> = {}) {
+    const o = { ...DEFAULT_OPTIONS, ...opts };
+    samplingParams(o); // reject bad settings now, not mid-answer
+    super((meter) => new WebllmDecoder(engine, o, meter), o);
+  }
+}
+
+class WebllmDecoder implements Decoder<Reply> {
+  // Labels and slot words of a prompted reply, beyond the segment itself.
+  readonly formOverhead = 40;
+  readonly decisionTokens = 8;
+
+  constructor(
+    private readonly engine: ChatEngine,
+    private sampling: SamplingSettings,
+    private readonly meter: Meter,
+  ) {}
+
+  checkTemperature(temperature: number): void {
+    samplingParams({ ...this.sampling, temperature });
+  }
+
+  setTemperature(temperature: number): void {
+    this.sampling = { ...this.sampling, temperature };
+  }
+
+  interrupt(): void {
+    this.engine.interruptGenerate();
+  }
+
+  async readSlot(form: Form, name: SlotName, reply: Reply, parsed: ParsedForm): Promise<number[] | null> {
+    // Every spelling of one alternative added up; the tokens are placed in the message (see alignTokens).
+    const item = findSlot(form, name);
+    const span = parsed.spans[name];
+    if (!item || !span) return null;
+    return readSlotBounded(reply.tokens, reply.text, span, slotSpellings(item), alignTokens(reply.tokens, reply.text))?.probs ?? null;
+  }
+
+  textLogprob(_form: Form, reply: Reply, parsed: ParsedForm): { logprob: number; count: number } {
+    return parsed.textSpan ? spanLogprob(reply.tokens, reply.text, parsed.textSpan) : { logprob: 0, count: 0 };
+  }
+
+  async text(req: TextRequest): Promise<{ text: string; promptTokens: number; completionTokens: number }> {
+    throwIfAborted(req.signal);
+    const request: ChatCompletionRequestNonStreaming = {
+      messages: [...(req.system !== undefined ? [{ role: 'system' as const, content: req.system }] : []), { role: 'user', content: req.user }],
+      max_tokens: req.maxTokens,
+      ...(req.oneLine ? { response_format: { type: 'grammar' as const, grammar: formToGrammar(ONE_LINE) } } : {}),
+      ...samplingParams(this.sampling),
+    };
+    const res = await this.guard(req.signal, () => this.engine.chatCompletion(request));
+    const promptTokens = res.usage?.prompt_tokens ?? 0;
+    const completionTokens = res.usage?.completion_tokens ?? 0;
+    this.meter.tokens(promptTokens, completionTokens);
+    const choice = res.choices[0];
+    if (choice?.finish_reason === 'abort') throw abortError();
+    return { text: choice?.message.content ?? '', promptTokens, completionTokens };
+  }
+
+  async nativeSegment(req: SegmentRequest, maxTokens: number): Promise<NativeRead> {
+    const prompt = nativeSegmentPrompt(req.question, req.previous, req.passage);
+    const reply = await this.complete(prompt, maxTokens, req.signal, [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
+    const problems: string[] = [];
+    if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
+    const group = (alts: readonly string[], name: string, required: boolean): number[] | undefined => {
+      const hit = readNativeGroup(reply.tokens, alts);
+      if (!hit && required) problems.push(`missing ${name} token`);
+      return hit?.probs;
+    };
+    // The stop string that ended the reply is cut from the text but its token keeps its
+    // log-probs: that is the model's retrieval decision for the next segment. The
+    // released model writes [Utility:k] once, at the end of the whole answer, so a
+    // middle segment ends at that decision with no utility token.
+    const useAt = reply.tokens.findIndex((t) => (ISUSE as readonly string[]).includes(t.token));
+    const decisions: string[] = [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence];
+    const nextAt = reply.tokens.findIndex((t, i) => i > useAt && decisions.includes(t.token));
+    const next = nextAt >= 0 ? readNativeGroup(reply.tokens.slice(nextAt), decisions) : null;
+    // Relevance and support judge a passage: without one they are not read.
+    const rel = req.passage ? group([ISREL.relevant, ISREL.irrelevant], 'relevance', true) : undefined;
+    // No support token follows [Irrelevant], nor ends a middle segment.
+    const irrelevant = !!rel && rel[1]! > rel[0]!;
+    const sup = req.passage ? group([ISSUP.full, ISSUP.partial, ISSUP.none], 'support', !irrelevant && !next) : undefined;
+    const use = group(ISUSE, 'utility', !next);
+    // The segment is what the model wrote before its utility token, read from the message
+    // (token strings lose SentencePiece spaces and split multi-byte characters).
+    const segTokens = reply.tokens.slice(0, useAt >= 0 ? useAt : nextAt >= 0 ? nextAt : reply.tokens.length);
+    const textTokens = segTokens.filter((t) => !isReflection(t.token) && !STOP_TOKENS.has(t.token));
+    const text = nativeText(reply.text);
+    if (!text) problems.push('no answer text');
+    return {
+      text,
+      tokenCount: textTokens.length,
+      logprob: textTokens.reduce((a, t) => a + t.logprob, 0),
+      done: reply.finish === 'stop' && !next,
+      ...(rel ? { rel } : {}),
+      ...(sup ? { sup } : {}),
+      ...(use ? { use } : {}),
+      ...(next ? { next: next.probs } : {}),
+      problems,
+    };
+  }
+
+  async nativeDecision(req: RetrievalDecisionRequest): Promise<RetrieveProbs> {
+    const reply = await this.complete(nativeDecisionPrompt(req.question, req.previous), 1, req.signal);
+    const first = reply.tokens[0];
+    const p = (tok: string): number => {
+      const hit = first?.top_logprobs.find((t) => t.token === tok);
+      return hit ? Math.exp(hit.logprob) : 0;
+    };
+    const probs = { retrieval: p(RETRIEVE.retrieval), noRetrieval: p(RETRIEVE.noRetrieval), continueEvidence: p(RETRIEVE.continueEvidence) };
+    if (probs.retrieval + probs.noRetrieval + probs.continueEvidence === 0) throw malformed('the retrieval decision (no retrieval token among the top 5)', reply.text);
+    return probs;
+  }
+
+  async chat(system: string, user: string, form: Form, maxTokens: number, signal?: AbortSignal, onText?: (t: string) => void): Promise<Reply> {
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: system },
+      { role: 'user', content: user },
+    ];
+    const base = {
+      messages,
+      max_tokens: maxTokens,
+      logprobs: true,
+      top_logprobs: TOP_LOGPROBS,
+      response_format: { type: 'grammar' as const, grammar: formToGrammar(form) },
+      ...samplingParams(this.sampling),
+      ...NEUTRAL_PENALTIES,
+    };
+    if (!onText) {
+      const res = await this.guard(signal, () => this.engine.chatCompletion({ ...base, stream: false }));
+      this.meter.tokens(res.usage?.prompt_tokens, res.usage?.completion_tokens);
+      const choice = res.choices[0];
+      if (choice?.finish_reason === 'abort') throw abortError();
+      return { text: choice?.message.content ?? '', tokens: (choice?.logprobs?.content ?? []) as TokenLogprob[], finish: choice?.finish_reason ?? null };
+    }
+    const request: ChatCompletionRequestStreaming = { ...base, stream: true, stream_options: { include_usage: true } };
+    return this.guard(signal, async () => {
+      const stream = await this.engine.chatCompletion(request);
+      let text = '';
+      let shown = '';
+      const tokens: TokenLogprob[] = [];
+      let finish: string | null = null;
+      let usage: { prompt_tokens?: number; completion_tokens?: number } | undefined;
+      for await (const chunk of stream) {
+        const choice = chunk.choices[0];
+        if (chunk.usage) usage = chunk.usage;
+        if (!choice) continue;
+        text += choice.delta.content ?? '';
+        tokens.push(...((choice.logprobs?.content ?? []) as TokenLogprob[]));
+        if (choice.finish_reason) finish = choice.finish_reason;
+        const now = partialText(form, text);
+        if (now !== shown) {
+          shown = now;
+          onText(now);
+        }
+      }
+      this.meter.tokens(usage?.prompt_tokens, usage?.completion_tokens ?? tokens.length);
+      if (finish === 'abort') throw abortError();
+      return { text, tokens, finish };
+    });
+  }
+
+  private async complete(prompt: string, maxTokens: number, signal?: AbortSignal, stop?: string[]): Promise<Reply> {
+    const res = await this.guard(signal, () =>
+      this.engine.completion({
+        prompt,
+        max_tokens: maxTokens,
+        logprobs: true,
+        top_logprobs: TOP_LOGPROBS,
+        stream: false,
+        ...(stop ? { stop } : {}),
+        ...samplingParams(this.sampling),
+        ...NEUTRAL_PENALTIES,
+      }),
+    );
+    this.meter.tokens(res.usage?.prompt_tokens, res.usage?.completion_tokens);
+    const choice = res.choices[0];
+    if (choice?.finish_reason === 'abort') throw abortError();
+    return { text: choice?.text ?? '', tokens: (choice?.logprobs?.content ?? []) as TokenLogprob[], finish: choice?.finish_reason ?? null };
+  }
+
+  /** Runs an engine call with abort wired to interruptGenerate and web-llm's errors classified. */
+  private guard<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+    return guarded(this.meter, signal, () => this.engine.interruptGenerate(), classifyError, run);
+  }
+
+
+}
+
+// Stop tokens get a log-prob entry of their own but are not part of the message.
+const STOP_TOKENS = new Set(['</s>', '<|im_end|>', '<|endoftext|>', '<|eot_id|>', '<|end_of_text|>', '<|end|>']);
+
+/** A native segment's text: the message before its utility token, without reflection tokens. */
+function nativeText(message: string): string {
+  const useAt = message.search(/\[Utility:[1-5]\]/);
+  let text = useAt >= 0 ? message.slice(0, useAt) : message;
+  for (const r of REFLECTION) text = text.split(r).join('');
+  return text.replace(/<\/s>/g, '').trim();
+}
+
+const REFLECTION = new Set<string>([...Object.values(RETRIEVE), ...Object.values(ISREL), ...Object.values(ISSUP), ...ISUSE, '<paragraph>', '</paragraph>']);
+function isReflection(token: string): boolean {
+  return REFLECTION.has(token);
+}
+

@@ -1,0 +1,91 @@
+// IndexedDB and the indexes kept in step, one document at a time. IndexedDB holds the truth;
+// the indexes (vector and word) are rebuilt from it at start-up, and every change here goes to
+// both. Each document's passage ids are remembered so it can be taken out of the index again.
+import type { Passage } from '../core/ports';
+import { normalise } from '../core/vector-index';
+import type { IndexHandle } from './index-host';
+import { embeddingText, type PreparedDocument } from './ingest';
+import { rowsOf, type LibraryStore, type StoredDocument } from './store';
+import type { LibraryDocument } from './types';
+
+export class Catalog {
+  private passageIds = new Map<string, string[]>();
+
+  constructor(
+    readonly store: LibraryStore,
+    readonly index: IndexHandle,
+    /** Tells other tabs which document changed (see sync.ts). */
+    private readonly announce: (docId: string) => void,
+  ) {}
+
+  /** Puts every stored document's vectors into the (empty) vector index. */
+  async loadVectors(): Promise<void> {
+    for (const v of await this.store.allVectors()) {
+      this.passageIds.set(v.docId, v.ids);
+      await this.index.add(v.ids, rowsOf(v));
+    }
+  }
+
+  /** Every passage id the library holds. */
+  passageIdList(): string[] {
+    return [...this.passageIds.values()].flat();
+  }
+
+  /**
+   * Writes a document, its passages and their vectors atomically, then indexes them (replacing
+   * what an earlier version of the same document put there) and tells other tabs.
+   */
+  async put(
+    { id, parsed, passages }: PreparedDocument,
+    vectors: Float32Array[],
+    origin: StoredDocument['origin'],
+    opts: { signal?: AbortSignal; bytes?: number } = {},
+  ): Promise<LibraryDocument> {
+    // Checked before anything is written, so a bad vector cannot leave a half-indexed document.
+    vectors.forEach((v) => normalise(v, v.length));
+    opts.signal?.throwIfAborted();
+    const existing = await this.store.getDocument(id);
+    const doc: StoredDocument = {
+      id,
+      title: parsed.title,
+      name: parsed.name,
+      format: parsed.format,
+      text: parsed.text,
+      passageCount: passages.length,
+      ...(opts.bytes !== undefined ? { bytes: opts.bytes } : {}),
+      addedAt: existing?.addedAt ?? Date.now(),
+      origin: existing?.origin ?? origin,
+    };
+    await this.store.putDocument(doc, passages, vectors);
+    await this.index.remove(this.passageIds.get(id) ?? []);
+    const ids = passages.map((p) => p.id);
+    await this.index.add(ids, vectors);
+    await this.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
+    this.passageIds.set(id, ids);
+    this.announce(id);
+    const { text: _text, ...listed } = doc;
+    return listed;
+  }
+
+  /** Removes a document from IndexedDB and the indexes; other tabs are told only when asked (a user's removal). */
+  async remove(docId: string, opts: { announce: boolean }): Promise<boolean> {
+    const removed = await this.store.removeDocument(docId);
+    await this.index.remove(this.passageIds.get(docId) ?? []);
+    this.passageIds.delete(docId);
+    if (removed && opts.announce) this.announce(docId);
+    return removed;
+  }
+
+  /** Brings one document's entries in the indexes in line with IndexedDB, after another tab changed it. */
+  async follow(docId: string): Promise<void> {
+    const v = await this.store.getVectors(docId);
+    await this.index.remove(this.passageIds.get(docId) ?? []);
+    this.passageIds.delete(docId);
+    if (v) {
+      await this.index.add(v.ids, rowsOf(v));
+      const passages = (await this.store.getPassages(v.ids)).filter((p): p is Passage => !!p);
+      await this.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
+      this.passageIds.set(docId, v.ids);
+    }
+  }
+}

@@ -1,0 +1,114 @@
+// Adding files: each is read, parsed and chunked (in the library worker in the browser),
+// embedded, then written; the batch reports progress per file and per embedding batch, and
+// returns what was added, refused and noted. Nothing is handed back through shared state.
+import { abortable } from '../core/abortable';
+import type { Embedder } from '../core/ports';
+import type { Catalog } from './catalog';
+import { embedDocument, readAndPrepare, sizeOf, type FileLike, type PrepareOptions, type PreparedDocument } from './ingest';
+import { isQuotaError, storageFullMessage } from './quota';
+import type { StoredDocument } from './store';
+import type { AddResult, LibraryDocument, LibraryOptions, LibraryProgress } from './types';
+
+/** One document written, or none when no passage could be embedded; with the passages dropped on the way and why. */
+export interface IngestOutcome {
+  doc: LibraryDocument | undefined;
+  dropped: number;
+  /** Why the first dropped passage was dropped. */
+  reason?: string;
+}
+
+/**
+ * Embeds a prepared document (unless its vectors are given), dropping passages that cannot be
+ * embedded, then writes and indexes it.
+ */
+export async function ingestDocument(
+  catalog: Catalog,
+  embedder: Embedder,
+  prepared: PreparedDocument,
+  origin: StoredDocument['origin'],
+  opts: { signal?: AbortSignal; onBatch?: (done: number, total: number) => void; vectors?: Float32Array[]; bytes?: number } = {},
+): Promise<IngestOutcome> {
+  const { signal, onBatch, bytes } = opts;
+  const write = (passages: PreparedDocument['passages'], vectors: Float32Array[]) =>
+    catalog.put({ ...prepared, passages }, vectors, origin, { ...(signal ? { signal } : {}), ...(bytes !== undefined ? { bytes } : {}) });
+  if (opts.vectors) return { doc: await write(prepared.passages, opts.vectors), dropped: 0 };
+  const embedded = await embedDocument(embedder, prepared.passages, { ...(signal ? { signal } : {}), ...(onBatch ? { onBatch } : {}) });
+  const outcome = { dropped: embedded.dropped, ...(embedded.reason !== undefined ? { reason: embedded.reason } : {}) };
+  if (embedded.passages.length === 0 && prepared.passages.length > 0) return { doc: undefined, ...outcome };
+  return { doc: await write(embedded.passages, embedded.vectors), ...outcome };
+}
+
+export type BatchOptions = Pick<LibraryOptions, 'embedder' | 'onProgress' | 'prepare' | 'measure' | 'chunk' | 'pdf' | 'maxFileBytes'>;
+
+/** Adds files one after another; a file that fails is refused by name and the batch goes on. */
+export async function ingestBatch(
+  catalog: Catalog,
+  opts: BatchOptions,
+  files: FileLike[],
+  batch: { origin: StoredDocument['origin']; signal?: AbortSignal; title?: string },
+): Promise<AddResult> {
+  const { origin, signal, title } = batch;
+  const result: AddResult = { added: [], refused: [], notes: [], aborted: false };
+  const sizes = opts.measure ? await opts.measure(files) : files.map((f) => sizeOf(f) ?? 0);
+  const bytesTotal = sizes.reduce((a, b) => a + b, 0);
+  let bytesDone = 0;
+  const report = (p: Omit<LibraryProgress, 'fileCount' | 'filesDone' | 'bytesDone' | 'bytesTotal'>, partial = 0) =>
+    opts.onProgress?.({ ...p, fileCount: files.length, filesDone: result.added.length + result.refused.length, bytesDone: bytesDone + partial, bytesTotal });
+  const prepare = opts.prepare ?? ((f: FileLike, o: PrepareOptions) => readAndPrepare(f, o));
+  const prepareOpts: PrepareOptions = {
+    ...(opts.chunk ? { chunk: opts.chunk } : {}),
+    ...(opts.pdf ? { pdf: opts.pdf } : {}),
+    ...(opts.maxFileBytes ? { maxBytes: opts.maxFileBytes } : {}),
+    ...(title ? { title } : {}),
+  };
+  for (const [fileIndex, file] of files.entries()) {
+    if (signal?.aborted) {
+      result.aborted = true;
+      break;
+    }
+    const { name } = file;
+    const size = sizes[fileIndex] ?? 0;
+    const refuse = (reason: string) => {
+      result.refused.push({ name, reason });
+      bytesDone += size;
+      report({ name, fileIndex, stage: 'refused', message: reason });
+    };
+    try {
+      report({ name, fileIndex, stage: 'reading' });
+      // A parse in the worker cannot be interrupted: a Stop rejects at once instead of waiting for it.
+      const outcome = await abortable(() => prepare(file, prepareOpts, signal), signal);
+      if (!outcome.ok) {
+        refuse(outcome.reason);
+        continue;
+      }
+      // Content-addressed: the same text under another name replaces its document, so say which.
+      const same = await catalog.store.getDocument(outcome.doc.id);
+      const { doc, dropped, reason } = await ingestDocument(catalog, opts.embedder, outcome.doc, origin, {
+        ...(signal ? { signal } : {}),
+        onBatch: (done, total) => report({ name, fileIndex, stage: 'embedding', passagesDone: done, passagesTotal: total }, total ? (size * done) / total : 0),
+        bytes: outcome.bytes,
+      });
+      if (!doc) {
+        refuse(`none of its ${outcome.doc.passages.length} passages could be embedded (${reason ?? 'unknown reason'}); check that the embedding model loaded`);
+        continue;
+      }
+      if (same && same.name !== name) result.notes.push({ name, note: `it has the same text as ${same.name}, so the library keeps it once` });
+      for (const note of outcome.doc.parsed.notes ?? []) result.notes.push({ name, note });
+      if (dropped > 0)
+        result.notes.push({
+          name,
+          note: `${dropped} of ${outcome.doc.passages.length} passages could not be embedded and were left out (${reason}); the rest of the document was added`,
+        });
+      result.added.push(doc);
+      bytesDone += size;
+      report({ name, fileIndex, stage: 'added', passagesDone: doc.passageCount, passagesTotal: doc.passageCount, doc });
+    } catch (e) {
+      if (signal?.aborted) {
+        result.aborted = true;
+        break;
+      }
+      refuse(isQuotaError(e) ? storageFullMessage() : `it could not be added (${e instanceof Error ? e.message : String(e)})`);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,11 @@
+// The comlink surface of workers/library.worker.ts. The worker implements this type and
+// prepare-client.ts wraps it, so a change here is checked on both ends without src/
+// importing from workers/.
+import type { FileLike, PrepareOptions, PrepareOutcome } from '../ingest';
+
+export interface LibraryWorkerApi {
+  /** File.size of a disk-backed file can cost a blocking stat; in the worker it blocks no one. */
+  sizes(files: FileLike[]): Promise<number[]>;
+  /** Reads, parses and chunks one file. No `pdf` loader: a function cannot cross threads, so the worker brings its own. */
+  prepare(file: FileLike, opts: Omit<PrepareOptions, 'pdf'>): Promise<PrepareOutcome>;
+}

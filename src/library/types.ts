@@ -1,0 +1,68 @@
+// The library's public shapes: what a caller opens it with, hears while it works, and gets back.
+import type { ChunkOptions } from '../core/chunk';
+import type { RelevanceScorer } from '../core/hybrid';
+import type { Embedder } from '../core/ports';
+import type { IndexHandle } from './index-host';
+import type { FileLike, PrepareOptions, PrepareOutcome } from './ingest';
+import type { PdfLoader } from './parse';
+import type { StoredDocument } from './store';
+
+export type LibraryDocument = Omit<StoredDocument, 'text'>;
+
+export interface LibraryProgress {
+  /** File (or title) being processed. */
+  name: string;
+  /** 0-based position in the batch, and the batch size. */
+  fileIndex: number;
+  fileCount: number;
+  stage: 'reading' | 'embedding' | 'saving' | 'added' | 'refused';
+  passagesDone?: number;
+  passagesTotal?: number;
+  /** The reason, when refused. */
+  message?: string;
+  /** The document just added (stage 'added' of a user batch), so a list can follow without re-reading the library. */
+  doc?: LibraryDocument;
+  /** The whole batch: files finished (added or refused) and bytes read so far, out of the total. */
+  filesDone?: number;
+  bytesDone?: number;
+  bytesTotal?: number;
+}
+
+export interface AddResult {
+  added: LibraryDocument[];
+  refused: Array<{ name: string; reason: string }>;
+  /** Added documents that lost something on the way (a passage that could not be embedded, a PDF page that threw), in plain words. */
+  notes: Array<{ name: string; note: string }>;
+  /** The batch was stopped; documents before the stop are in, the one in progress is not. */
+  aborted: boolean;
+}
+
+export interface LibraryOptions {
+  embedder: Embedder;
+  /** Names the embedding model; stored vectors from another model are re-embedded at start-up. */
+  embedderId?: string;
+  index: IndexHandle;
+  dbName?: string;
+  chunk?: ChunkOptions;
+  pdf?: PdfLoader;
+  maxFileBytes?: number;
+  /** Base URL of the site, for the shipped sample (`sample/`) and pre-built index (`index/`). */
+  baseUrl?: string;
+  /** Load the pre-built index or the sample corpus into an empty library on first visit (default true). */
+  seed?: boolean;
+  fetch?: typeof fetch;
+  onProgress?: (p: LibraryProgress) => void;
+  /**
+   * Reads, parses and chunks a file (in the library worker in the browser);
+   * defaults to doing it on the calling thread.
+   */
+  prepare?: (file: FileLike, opts: PrepareOptions, signal?: AbortSignal) => Promise<PrepareOutcome>;
+  /** Sizes of the files in bytes, without reading them (off the main thread in the browser). */
+  measure?: (files: FileLike[]) => Promise<number[]>;
+  /** Called by close(), to stop helpers such as the library worker. */
+  onClose?: () => void;
+  /** Another tab (or window) added or removed a document; this library's index already follows. */
+  onExternalChange?: () => void;
+  /** The cross-encoder, for re-ranking retrieved candidates (see core/hybrid.ts). */
+  rerank?: RelevanceScorer;
+}

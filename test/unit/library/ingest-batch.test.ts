@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { FlatIndex } from '../../../src/core/flat-index';
+import { Catalog } from '../../../src/library/catalog';
+import { IndexHost } from '../../../src/library/index-host';
+import { readAndPrepare, type PreparedDocument } from '../../../src/library/ingest';
+import { ingestDocument } from '../../../src/library/ingest-batch';
+import type { LibraryProgress } from '../../../src/library/library';
+import { LibraryStore } from '../../../src/library/store';
+import { HashEmbedder } from '../../doubles/hash-embedder';
+import { BEES, enc, freshDb, library, TIDES } from './open-library';
+
+describe('adding a batch of files', () => {
+  it('adds a batch, refusing bad files by name and reason while the rest go in', async () => {
+    const events: LibraryProgress[] = [];
+    const lib = await library({ onProgress: (p) => events.push(p) });
+    const res = await lib.addFiles([
+      BEES,
+      { name: 'empty.txt', bytes: new Uint8Array() },
+      { name: 'blob.txt', bytes: new Uint8Array([1, 0, 2, 0]) },
+      TIDES,
+    ]);
+    expect(res.added.map((d) => d.title)).toEqual(['Bees', 'tides']);
+    expect(res.refused).toEqual([
+      { name: 'empty.txt', reason: 'the file is empty' },
+      { name: 'blob.txt', reason: expect.stringMatching(/binary/) },
+    ]);
+    expect((await lib.list()).map((d) => [d.title, d.passageCount, d.origin, d.bytes])).toEqual([
+      ['Bees', 1, 'user', BEES.bytes.length],
+      ['tides', 1, 'user', TIDES.bytes.length],
+    ]);
+    expect(events.filter((e) => e.stage === 'refused').map((e) => e.name)).toEqual(['empty.txt', 'blob.txt']);
+    expect(events.filter((e) => e.stage === 'added').map((e) => [e.name, e.fileIndex, e.fileCount])).toEqual([
+      ['bees.md', 0, 4],
+      ['tides.txt', 3, 4],
+    ]);
+  });
+
+  it('a stopped batch keeps the documents before the stop and none of the one in progress', async () => {
+    const controller = new AbortController();
+    const embedder = new HashEmbedder();
+    const slow = {
+      embed: async (texts: string[], signal?: AbortSignal) => {
+        if (texts.some((t) => t.includes('tidal'))) controller.abort();
+        signal?.throwIfAborted();
+        return embedder.embed(texts);
+      },
+    };
+    const lib = await library({ embedder: slow });
+    const res = await lib.addFiles([BEES, TIDES, { name: 'c.txt', bytes: enc('Third.') }], { signal: controller.signal });
+    expect(res.aborted).toBe(true);
+    expect((await lib.list()).map((d) => d.title)).toEqual(['Bees']);
+    expect(await lib.size()).toBe(1);
+  });
+
+  it('an embedder failure refuses the document by name with the error, and leaves the library unchanged', async () => {
+    let fail = false;
+    const inner = new HashEmbedder();
+    const lib = await library({ embedder: { embed: (t, s) => (fail ? Promise.reject(new Error('model crashed')) : inner.embed(t, s)) } });
+    await lib.addFiles([BEES]);
+    fail = true;
+    const res = await lib.addFiles([TIDES]);
+    expect(res.refused).toEqual([{ name: 'tides.txt', reason: expect.stringMatching(/could be embedded.*model crashed/) }]);
+    fail = false;
+    expect((await lib.list()).map((d) => d.title)).toEqual(['Bees']);
+    expect(await lib.size()).toBe(1);
+  });
+
+  it('a passage that embeds to a zero vector is left out and reported; the rest of its document goes in', async () => {
+    const inner = new HashEmbedder();
+    // Like the tiny test embedder on a passage with no word it knows.
+    const embedder = { embed: async (texts: string[]) => (await inner.embed(texts)).map((v, i) => (texts[i]!.includes('zzqx') ? new Float32Array(v.length) : v)) };
+    const lib = await library({ embedder, chunk: { targetTokens: 12, overlapTokens: 0 } });
+    const text = 'Forager bees perform a waggle dance near the hive. zzqx zzqx zzqx zzqx zzqx zzqx zzqx zzqx. Honey is stored in wax cells by workers.';
+    const res = await lib.addFiles([{ name: 'mixed.txt', bytes: enc(text) }, { name: 'junk.txt', bytes: enc('zzqx zzqx zzqx.') }]);
+    expect(res.added.map((d) => d.name)).toEqual(['mixed.txt']);
+    expect(res.added[0]!.passageCount).toBeGreaterThanOrEqual(2);
+    expect(res.notes).toEqual([{ name: 'mixed.txt', note: expect.stringMatching(/^1 of \d+ passages could not be embedded .*zero vector/) }]);
+    expect(res.refused).toEqual([{ name: 'junk.txt', reason: expect.stringMatching(/none of its 1 passages could be embedded .*zero vector/) }]);
+    expect((await lib.retriever.retrieve('waggle dance', 1))[0]!.text).toMatch(/waggle/);
+    expect(await lib.size()).toBe(res.added[0]!.passageCount);
+  });
+
+  it('says when a file has the same text as a document already in the library, which is kept once', async () => {
+    const lib = await library();
+    const res = await lib.addFiles([BEES, { name: 'copy/bees.md', bytes: BEES.bytes }]);
+    expect(res.notes).toEqual([{ name: 'copy/bees.md', note: 'it has the same text as bees.md, so the library keeps it once' }]);
+    expect((await lib.list()).length).toBe(1);
+  });
+
+  it('refuses a file over the size limit from its declared size, without reading it', async () => {
+    const lib = await library({ maxFileBytes: 1000 });
+    const huge = {
+      name: 'huge.txt',
+      size: 220 * 1024 * 1024,
+      arrayBuffer: () => Promise.reject(new Error('a file over the limit was read')),
+    };
+    const res = await lib.addFiles([huge, BEES]);
+    expect(res.refused).toEqual([{ name: 'huge.txt', reason: expect.stringMatching(/too large \(220\.0 MB; the limit is 0\.0 MB\)/) }]);
+    expect(res.added.map((d) => d.title)).toEqual(['Bees']);
+  });
+
+  it('reports progress over the whole batch in files and bytes', async () => {
+    const events: LibraryProgress[] = [];
+    const lib = await library({ onProgress: (p) => events.push(p) });
+    await lib.addFiles([BEES, { name: 'empty.txt', bytes: new Uint8Array() }, TIDES]);
+    const total = BEES.bytes.length + TIDES.bytes.length;
+    expect(events.every((e) => e.bytesTotal === total)).toBe(true);
+    const last = events.at(-1)!;
+    expect([last.filesDone, last.bytesDone]).toEqual([3, total]);
+    const done = events.map((e) => e.bytesDone!);
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+  });
+
+  it('a full storage quota refuses the file with a clear reason and keeps the batch going', async () => {
+    const lib = await library();
+    const store = (lib as unknown as { store: { putDocument: (...a: unknown[]) => Promise<void> } }).store;
+    const put = store.putDocument.bind(store);
+    store.putDocument = async (...args: unknown[]) => {
+      if ((args[0] as { name: string }).name === 'bees.md') throw new DOMException('quota', 'QuotaExceededError');
+      return put(...args);
+    };
+    const res = await lib.addFiles([BEES, TIDES]);
+    expect(res.refused).toEqual([{ name: 'bees.md', reason: expect.stringMatching(/storage .* is full/) }]);
+    expect(res.added.map((d) => d.title)).toEqual(['tides']);
+    expect(await lib.size()).toBe(1);
+  });
+});
+
+describe('one document written', () => {
+  it('returns what it dropped with that document, so one document’s losses never show on the next', async () => {
+    const store = await LibraryStore.open(freshDb('ingest'));
+    const announced: string[] = [];
+    const catalog = new Catalog(store, new IndexHost('flat', (_k, dim) => new FlatIndex(dim)), (id) => announced.push(id));
+    const inner = new HashEmbedder();
+    const embedder = { embed: async (texts: string[]) => (await inner.embed(texts)).map((v, i) => (texts[i]!.includes('zzqx') ? new Float32Array(v.length) : v)) };
+    const prepared = async (name: string, text: string): Promise<PreparedDocument> => {
+      const out = await readAndPrepare({ name, bytes: enc(text) }, { chunk: { targetTokens: 12, overlapTokens: 0 } });
+      if (!out.ok) throw new Error(out.reason);
+      return out.doc;
+    };
+    try {
+      const mixed = await ingestDocument(catalog, embedder, await prepared('mixed.txt', 'Forager bees perform a waggle dance near the hive. zzqx zzqx zzqx zzqx zzqx zzqx zzqx zzqx. Honey is stored in wax cells by workers.'), 'user');
+      expect(mixed).toMatchObject({ doc: { name: 'mixed.txt' }, dropped: 1, reason: expect.stringMatching(/zero vector/) });
+      const clean = await ingestDocument(catalog, embedder, await prepared('tides.txt', 'The moon raises two tidal bulges.'), 'user');
+      expect(clean).toEqual({ doc: expect.objectContaining({ name: 'tides.txt' }), dropped: 0 });
+      const junk = await ingestDocument(catalog, embedder, await prepared('junk.txt', 'zzqx zzqx zzqx.'), 'user');
+      expect(junk).toMatchObject({ doc: undefined, dropped: 1 });
+      expect((await store.listDocuments()).map((d) => d.name)).toEqual(['mixed.txt', 'tides.txt']);
+      expect(announced).toEqual([mixed.doc!.id, clean.doc!.id]);
+    } finally {
+      store.close();
+    }
+  });
+});
