@@ -12,7 +12,7 @@ import { runInNewContext } from 'node:vm';
 import { CompactIndex } from '../src/core/compact-index';
 import { FlatIndex } from '../src/core/flat-index';
 import { int8Codec } from '../src/core/row-store';
-import { LexicalIndex } from '../workers/index/lexical-index';
+import { LexicalIndex } from '../src/library/lexical/lexical-index';
 import { FileRowStore } from './scale/file-row-store';
 import { passageTexts } from './scale/text';
 import { describe, embeddingModel, embeddingVectors, uniformVectors, type VectorSet } from './scale/vectors';

@@ -30,7 +30,7 @@ import {
   type WordShard,
 } from '../../src/library/sharded/format';
 import { mulberry32 } from '../seeded-random';
-import { TOKENIZER_VERSION, tokenize } from '../../workers/index/tokenize';
+import { TOKENIZER_VERSION, tokenize } from '../../src/library/lexical/tokenize';
 
 export interface ShardedRow {
   id: string;

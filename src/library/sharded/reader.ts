@@ -8,7 +8,7 @@
 import { fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../../core/fusion';
 import { int8Codec } from '../../core/row-store';
 import { normalise } from '../../core/vector-index';
-import { tokenize } from '../../../workers/index/tokenize';
+import { tokenize } from '../lexical/tokenize';
 import {
   checkManifest,
   decodeListBlock,
