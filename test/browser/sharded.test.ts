@@ -1,0 +1,97 @@
+// A site's sharded corpus in the browser: the e2e build, served under a sub-path by a static
+// server that answers byte ranges, with a corpus of a few thousand passages that the Node
+// indexer (`npm run index -- <folder> --sharded`) writes with the same hashed test embedder as
+// the library page. A question is answered from it beside the user's own document, fetching a
+// small part of the corpus; after that visit the same question is answered offline.
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexFolder } from '../../scripts/index-folder';
+import { HashEmbedder } from '../doubles/hash-embedder';
+import type { LibraryPageApi } from './pages/library-page';
+import { E2E_DIR, launchBrowser, serveDir, type Served } from './harness';
+import { passageTexts } from '../../bench/scale/text';
+
+type Api = LibraryPageApi;
+const PREFIX = '/docs/rag/';
+const SITE = join(E2E_DIR, 'test/browser/pages/sharded-site');
+const CORPUS = join(SITE, 'index');
+const FILES = ['manifest.json', 'centroids.bin', 'lists.bin', 'texts.bin', 'words.bin'];
+let browser: Browser;
+let served: Served;
+let passages = 0;
+
+function call<K extends keyof Api>(page: Page, method: K, ...args: Parameters<Api[K]>): Promise<Awaited<ReturnType<Api[K]>>> {
+  return page.evaluate(
+    ([m, a]) => (window as unknown as { libraryTest: Record<string, (...x: unknown[]) => unknown> }).libraryTest[m]!(...a),
+    [method, args] as [string, unknown[]],
+  ) as Promise<Awaited<ReturnType<Api[K]>>>;
+}
+
+beforeAll(async () => {
+  // 300 documents of made-up prose, a dozen paragraphs each; one holds the fact asked about.
+  const docs = mkdtempSync(join(tmpdir(), 'sharded-docs-'));
+  const words = passageTexts(300 * 12, 3);
+  for (let d = 0; d < 300; d++) {
+    const paras = Array.from({ length: 12 }, () => words());
+    if (d === 137) paras[5] = 'The Zorblax valve of the eastern reservoir opens at dawn and closes at dusk.';
+    writeFileSync(join(docs, `doc-${d}.md`), `# Field notes ${d}\n\n${paras.join('\n\n')}\n`);
+  }
+  rmSync(SITE, { recursive: true, force: true });
+  mkdirSync(SITE, { recursive: true });
+  const built = await indexFolder({ folder: docs, out: CORPUS, embedder: new HashEmbedder(256), model: 'hash-256', chunk: { targetTokens: 60, overlapTokens: 0 }, sharded: {} });
+  passages = built.passages;
+  rmSync(docs, { recursive: true, force: true });
+  browser = await launchBrowser({ webgpu: false });
+  served = await serveDir(E2E_DIR, { prefix: PREFIX });
+});
+afterAll(async () => {
+  await browser?.close();
+  await served?.close();
+});
+
+describe('a sharded site corpus in the browser', () => {
+  let ctx: BrowserContext;
+  let page: Page;
+  const question = 'When does the Zorblax valve open?';
+
+  it('answers from the corpus beside the user’s own document, by range requests for a small part of it', async () => {
+    expect(passages).toBeGreaterThan(2000);
+    ctx = await browser.newContext();
+    page = await ctx.newPage();
+    await page.goto(`${served.url}test/browser/pages/library.html`);
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    const opened = await call(page, 'open', { dbName: 'sharded', seed: false, site: 'sharded-site/', embedderId: 'hash-256' });
+    expect(opened.warnings).toEqual([]);
+    await call(page, 'addText', 'My kite notes', 'A kite needs a steady wind of about fifteen kilometres an hour to stay aloft.');
+
+    const [top] = await call(page, 'retrieve', question, 3);
+    expect(top).toMatchObject({ title: 'Field notes 137' });
+    expect(top!.text).toContain('Zorblax valve');
+    const [mine] = await call(page, 'retrieve', 'how much wind does a kite need', 3);
+    expect(mine!.title).toBe('My kite notes');
+
+    const corpusPath = `${PREFIX}test/browser/pages/sharded-site/index/`;
+    const fetched = served.sent.filter((s) => s.path.startsWith(corpusPath));
+    const total = FILES.reduce((s, f) => s + statSync(join(CORPUS, f)).size, 0);
+    const bytes = fetched.reduce((s, r) => s + r.bytes, 0);
+    // Only the manifest is fetched whole; every block came as a range, and all of it is a small part of the corpus.
+    expect(fetched.filter((r) => r.range === null).map((r) => r.path)).toEqual([`${corpusPath}manifest.json`]);
+    expect(bytes).toBeLessThan(total / 4);
+    expect(await call(page, 'warnings')).toEqual([]);
+  });
+
+  it('answers the same question offline after that visit, from the blocks it cached', async () => {
+    await ctx.setOffline(true);
+    const before = served.sent.length;
+    // A new library instance: nothing carried over in memory, only what Cache Storage kept.
+    await call(page, 'open', { dbName: 'sharded-offline', seed: false, site: 'sharded-site/', embedderId: 'hash-256' });
+    const [top] = await call(page, 'retrieve', question, 3);
+    expect(top).toMatchObject({ title: 'Field notes 137' });
+    expect(top!.text).toContain('Zorblax valve');
+    expect(served.sent.length).toBe(before);
+    await ctx.close();
+  });
+});
