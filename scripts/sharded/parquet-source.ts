@@ -2,12 +2,28 @@
 // group at a time so memory is bounded by the largest row group, not the file.
 // Columns: `id` (or `passage_id`), `title`, `text`, `embedding` (list of floats), and
 // optionally `doc_id` (default: the title) and `index` (position in the document).
+// A folder is read as its `*.parquet` part files in name order (what Spark and Ray Data write).
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import type { ShardedRow, ShardedSource } from './write-sharded';
 
 const REQUIRED = ['title', 'text', 'embedding'] as const;
 
 export async function parquetSource(path: string): Promise<ShardedSource & { rowCount: number }> {
+  if (!statSync(path).isDirectory()) return parquetFile(path);
+  const parts = readdirSync(path).filter((f) => f.endsWith('.parquet')).sort();
+  if (!parts.length) throw new Error(`${path} holds no .parquet files`);
+  const sources = await Promise.all(parts.map((f) => parquetFile(join(path, f))));
+  return {
+    rowCount: sources.reduce((s, x) => s + x.rowCount, 0),
+    async *rows() {
+      for (const s of sources) yield* s.rows();
+    },
+  };
+}
+
+async function parquetFile(path: string): Promise<ShardedSource & { rowCount: number }> {
   const file = await asyncBufferFromFile(path);
   const metadata = await parquetMetadataAsync(file);
   const names = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
