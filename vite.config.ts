@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import wasm from 'vite-plugin-wasm';
 import { VitePWA, type VitePWAOptions } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
+import { ocrAssets } from './vite.ocr';
 
 // The service worker and web app manifest (vite-plugin-pwa over Workbox's generateSW).
 // Everything the built site can load later is precached at install, so the page works
@@ -11,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 // precached: they stay in the caches of the libraries that download them (web-llm's
 // `webllm/*` caches, transformers.js' `transformers-cache`, wllama's OPFS), which
 // already serve them offline; only the small JSON manifests of a local model pack are
-// kept here, so the page still finds the pack with the network off.
+// kept here, so the page still finds the pack with the network off. The OCR engine (about
+// 7 MB, vite.ocr.ts) is not precached either: only a reader who drops a scan downloads it,
+// and the service worker keeps it from that first use on (cache first, below).
 
 /** Largest file the precache takes: wllama's wasm is 8.8 MB, ORT's about 25 MB. */
 const PRECACHE_MAX_BYTES = 64 * 1024 * 1024;
@@ -43,7 +46,7 @@ const pwaOptions: Partial<VitePWAOptions> = {
     // Model packs can be gigabytes and have their own caches; the sample documents are read once,
     // into the library, on a first visit (which is online); embed.json is the host's own setting,
     // edited after the build (network first, below); source maps are for debugging only.
-    globIgnores: ['models/**', 'sample/**', 'embed.json', '**/*.map', 'sw.js', 'workbox-*.js'],
+    globIgnores: ['models/**', 'sample/**', 'ocr/**', 'assets/ocr.worker-*', 'embed.json', '**/*.map', 'sw.js', 'workbox-*.js'],
     maximumFileSizeToCacheInBytes: PRECACHE_MAX_BYTES,
     // Links carry the question and settings in the query: any navigation gets the cached shell.
     navigateFallback: 'index.html',
@@ -54,6 +57,13 @@ const pwaOptions: Partial<VitePWAOptions> = {
     skipWaiting: false,
     clientsClaim: false,
     runtimeCaching: [
+      {
+        // The OCR worker and engine, on first use: the worker's name carries its hash and the engine's
+        // path its versions, so a cached file never goes stale.
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && (url.pathname.includes('/ocr/tesseract-') || /\/assets\/ocr\.worker-[\w-]+\.js$/.test(url.pathname)),
+        handler: 'CacheFirst',
+        options: { cacheName: 'ocr-engine', expiration: { maxEntries: 20 } },
+      },
       {
         // How the page finds a local pack (models/evaluator-pack.json, models/webllm/app-config.json,
         // models/<id>/config.json): the network first so a new pack is seen, the last copy offline.
@@ -73,7 +83,7 @@ const pwaOptions: Partial<VitePWAOptions> = {
 // `base: './'` lets the built site run from any host or sub-path (and inside an iframe).
 export default defineConfig(({ mode }) => ({
   base: './',
-  plugins: [react(), wasm(), VitePWA(pwaOptions)],
+  plugins: [react(), wasm(), ocrAssets(), VitePWA(pwaOptions)],
   worker: { format: 'es', plugins: () => [wasm()] },
   // The e2e build runs the real generator worker around a scripted engine (test/doubles); never in production.
   resolve: {
@@ -86,6 +96,6 @@ export default defineConfig(({ mode }) => ({
     target: 'es2022',
     sourcemap: true,
     // The e2e test build also carries test-only pages (never in the production build).
-    ...(mode === 'e2e' ? { rollupOptions: { input: { main: 'index.html', evaluator: 'test/browser/pages/evaluator.html', generator: 'test/browser/pages/generator.html', library: 'test/browser/pages/library.html', wllama: 'test/browser/pages/wllama.html', embedBench: 'test/browser/pages/embed-bench.html' } } } : {}),
+    ...(mode === 'e2e' ? { rollupOptions: { input: { main: 'index.html', evaluator: 'test/browser/pages/evaluator.html', generator: 'test/browser/pages/generator.html', library: 'test/browser/pages/library.html', wllama: 'test/browser/pages/wllama.html', embedBench: 'test/browser/pages/embed-bench.html', scan: 'test/browser/pages/scan.html' } } } : {}),
   },
 }));

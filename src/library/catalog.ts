@@ -52,6 +52,7 @@ export class Catalog {
       format: parsed.format,
       text: parsed.text,
       passageCount: passages.length,
+      ...(parsed.ocr ? { ocr: parsed.ocr } : {}),
       ...(opts.bytes !== undefined ? { bytes: opts.bytes } : {}),
       addedAt: existing?.addedAt ?? Date.now(),
       origin: existing?.origin ?? origin,

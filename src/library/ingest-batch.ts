@@ -5,6 +5,7 @@ import { abortable } from '../core/abortable';
 import type { Embedder } from '../core/ports';
 import type { Catalog } from './catalog';
 import { embedDocument, readAndPrepare, sizeOf, type FileLike, type PrepareOptions, type PreparedDocument } from './ingest';
+import { pageProgress } from './ocr/progress';
 import { isQuotaError, storageFullMessage } from './quota';
 import type { StoredDocument } from './store';
 import type { AddResult, LibraryDocument, LibraryOptions, LibraryProgress } from './types';
@@ -76,7 +77,9 @@ export async function ingestBatch(
     try {
       report({ name, fileIndex, stage: 'reading' });
       // A parse in the worker cannot be interrupted: a Stop rejects at once instead of waiting for it.
-      const outcome = await abortable(() => prepare(file, prepareOpts, signal), signal);
+      // A scan's pages are reported as they are recognised, with the time left.
+      const onOcr = pageProgress((p) => report({ name, fileIndex, stage: 'recognising', ...p }));
+      const outcome = await abortable(() => prepare(file, prepareOpts, signal, onOcr), signal);
       if (!outcome.ok) {
         refuse(outcome.reason);
         continue;

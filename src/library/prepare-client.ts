@@ -3,12 +3,13 @@
 // which also frees whatever the unfinished file held.
 import * as Comlink from 'comlink';
 import type { FileLike, PrepareOptions, PrepareOutcome } from './ingest';
+import type { OcrProgress } from './ocr/port';
 import type { LibraryWorkerApi } from './protocol/library-worker';
 
 const SIZE_CHUNK = 16;
 
 export function createPrepareClient(): {
-  prepare(file: FileLike, opts: PrepareOptions, signal?: AbortSignal): Promise<PrepareOutcome>;
+  prepare(file: FileLike, opts: PrepareOptions, signal?: AbortSignal, onOcr?: (p: OcrProgress) => void): Promise<PrepareOutcome>;
   sizes(files: FileLike[]): Promise<number[]>;
   terminate(): void;
 } {
@@ -30,14 +31,16 @@ export function createPrepareClient(): {
   // Started now, while the page is idle, so the first file of a batch does not pay for it.
   start();
   return {
-    async prepare(file, opts, signal) {
+    async prepare(file, opts, signal, onOcr) {
       signal?.throwIfAborted();
-      // pdfjs is loaded inside the worker; a loader function cannot cross threads.
-      const { pdf: _pdf, ...rest } = opts;
+      // pdfjs and the recogniser are set up inside the worker; functions cannot cross threads
+      // (the progress callback crosses as a Comlink proxy).
+      const { pdf: _pdf, ocr: _ocr, ...rest } = opts;
       const onAbort = () => stop();
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        return await start().prepare(file, rest);
+        // Stop during recognition ends the library worker, and with it the OCR worker it started.
+        return await start().prepare(file, rest, onOcr ? Comlink.proxy(onOcr) : undefined);
       } finally {
         signal?.removeEventListener('abort', onAbort);
       }

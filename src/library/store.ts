@@ -3,7 +3,7 @@
 // document is always written, replaced or removed together, in one transaction.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Passage } from '../core/ports';
-import type { DocFormat } from './parse';
+import type { DocFormat, OcrRecord } from './parse';
 import type { LexicalSnapshot } from './lexical/lexical-index';
 
 export interface StoredDocument {
@@ -20,6 +20,8 @@ export interface StoredDocument {
   addedAt: number;
   /** Where it came from: the user, the shipped sample, or a pre-built index. */
   origin: 'user' | 'sample' | 'prebuilt';
+  /** Pages whose text was recognised from their image, and the recogniser's mean confidence (scans and photos only). */
+  ocr?: OcrRecord;
 }
 
 export interface DocumentVectors {

@@ -4,6 +4,7 @@ import type { RelevanceScorer } from '../core/hybrid';
 import type { Embedder } from '../core/ports';
 import type { IndexHandle } from './index-host';
 import type { FileLike, PrepareOptions, PrepareOutcome } from './ingest';
+import type { OcrProgress } from './ocr/port';
 import type { PdfLoader } from './parse';
 import type { StoredDocument } from './store';
 
@@ -15,9 +16,13 @@ export interface LibraryProgress {
   /** 0-based position in the batch, and the batch size. */
   fileIndex: number;
   fileCount: number;
-  stage: 'reading' | 'embedding' | 'saving' | 'added' | 'refused';
+  stage: 'reading' | 'recognising' | 'embedding' | 'saving' | 'added' | 'refused';
   passagesDone?: number;
   passagesTotal?: number;
+  /** While recognising a scan: pages recognised so far and pages to recognise in this file, and seconds left at the rate so far. */
+  pagesDone?: number;
+  pagesTotal?: number;
+  secondsLeft?: number;
   /** The reason, when refused. */
   message?: string;
   /** The document just added (stage 'added' of a user batch), so a list can follow without re-reading the library. */
@@ -58,7 +63,7 @@ export interface LibraryOptions {
    * Reads, parses and chunks a file (in the library worker in the browser);
    * defaults to doing it on the calling thread.
    */
-  prepare?: (file: FileLike, opts: PrepareOptions, signal?: AbortSignal) => Promise<PrepareOutcome>;
+  prepare?: (file: FileLike, opts: PrepareOptions, signal?: AbortSignal, onOcr?: (p: OcrProgress) => void) => Promise<PrepareOutcome>;
   /** Sizes of the files in bytes, without reading them (off the main thread in the browser). */
   measure?: (files: FileLike[]) => Promise<number[]>;
   /** Called by close(), to stop helpers such as the library worker. */

@@ -4,11 +4,12 @@ import { memo, useRef, useState } from 'react';
 import type { LibraryActions, LibraryDocView, LibraryViewState } from '../app/view/library-panel';
 import { formatBytes } from '../app/view/progress';
 import { collectPicked, takeDropped } from '../library/folder';
+import { OCR_DOWNLOAD_BYTES } from '../library/ocr/assets';
 import { BatchReport } from './BatchReport';
 import { ProgressBar } from './ProgressBar';
 
 const ACCEPT =
-  '.pdf,.md,.markdown,.txt,.html,.htm,.xhtml,.docx,.epub,text/plain,text/markdown,text/html,application/pdf,application/epub+zip,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  '.pdf,.md,.markdown,.txt,.html,.htm,.xhtml,.docx,.epub,.png,.jpg,.jpeg,.webp,text/plain,text/markdown,text/html,application/pdf,application/epub+zip,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/png,image/jpeg,image/webp';
 
 export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryActions; now: number }) {
   const { view, actions } = props;
@@ -43,6 +44,10 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
         }}
       >
         <p>Drop files or folders here (PDF, Word, EPUB, Markdown, HTML, text), or</p>
+        <p className="muted" data-testid="ocr-hint">
+          Scanned PDFs and photos of pages (PNG, JPEG, WebP) are read by text recognition in your browser; the first scan downloads the recogniser
+          ({formatBytes(OCR_DOWNLOAD_BYTES)}) once, and it is kept for offline use.
+        </p>
         <button type="button" onClick={() => fileRef.current?.click()}>
           Choose files…
         </button>{' '}

@@ -10,7 +10,7 @@ export interface Progress {
   total: number | null;
   startedAt: number;
   /** What loaded/total count (bytes unless said otherwise). */
-  unit?: 'bytes' | 'passages';
+  unit?: 'bytes' | 'passages' | 'pages';
 }
 
 export interface WorkerStatus {

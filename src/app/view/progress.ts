@@ -6,7 +6,7 @@ export interface ProgressSample {
   /** ms timestamp when the job started. */
   startedAt: number;
   now: number;
-  unit?: 'bytes' | 'passages';
+  unit?: 'bytes' | 'passages' | 'pages';
 }
 
 /**
@@ -44,8 +44,8 @@ export function timeLeft(p: ProgressSample): number | null {
 }
 
 export function describeProgress(p: ProgressSample): string {
-  const fmt = p.unit === 'passages' ? (n: number) => `${n}` : formatBytes;
-  const suffix = p.unit === 'passages' ? ' passages' : '';
+  const fmt = p.unit === 'passages' || p.unit === 'pages' ? (n: number) => `${n}` : formatBytes;
+  const suffix = p.unit === 'passages' ? ' passages' : p.unit === 'pages' ? ' pages recognised' : '';
   const parts = [(p.total ? `${fmt(p.loaded)} of ${fmt(p.total)}` : fmt(p.loaded)) + suffix];
   const left = timeLeft(p);
   if (left !== null && p.total !== null && p.loaded < p.total) parts.push(`about ${formatDuration(left)} left`);

@@ -45,10 +45,25 @@ export function connectLibrary(opts: {
       shownJob = null;
     }, 250);
   };
+  // A scan's pages are counted while they are recognised: the slow part of such a file, timed on its own.
+  let recognisingSince = 0;
   const onProgress = (p: LibraryProgress) => {
     const batch = batches[0];
     if (batch && p.bytesTotal !== undefined) {
       const done = p.filesDone ?? 0;
+      if (p.stage === 'recognising' && p.pagesTotal) {
+        if (p.pagesDone === 0 || !recognisingSince) recognisingSince = Date.now();
+        showJob({
+          id: 'batch',
+          label: `Adding ${p.fileCount} file${p.fileCount === 1 ? '' : 's'}: ${done} done, now recognising the text of ${p.name}`,
+          loaded: p.pagesDone ?? 0,
+          total: p.pagesTotal,
+          unit: 'pages',
+          startedAt: recognisingSince,
+        });
+        return;
+      }
+      recognisingSince = 0;
       showJob(
           {
             id: 'batch',

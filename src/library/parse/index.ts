@@ -2,6 +2,10 @@
 import { parseDocx } from './docx';
 import { parseEpub } from './epub';
 import { parseHtml } from './html';
+import { parseImage } from './image';
+import { readImageHeader } from '../ocr/image-header';
+import type { OcrPort } from '../ocr/port';
+import type { OcrRecord } from '../ocr/recognition';
 import { parseMarkdown } from './markdown';
 import { isPdf, parsePdf, type PdfLoader } from './pdf';
 import { RefusedFile } from './refusal';
@@ -12,8 +16,10 @@ export { RefusedFile } from './refusal';
 export { DOCUMENT_EXTENSIONS, isDocumentName } from './formats';
 export { checkDeclaredSize, MAX_FILE_BYTES } from './validate';
 export type { PdfLoader } from './pdf';
+export type { OcrPort } from '../ocr/port';
+export type { OcrRecord } from '../ocr/recognition';
 
-export type DocFormat = 'text' | 'markdown' | 'html' | 'pdf' | 'docx' | 'epub';
+export type DocFormat = 'text' | 'markdown' | 'html' | 'pdf' | 'docx' | 'epub' | 'image';
 
 export interface RawFile {
   name: string;
@@ -29,12 +35,16 @@ export interface ParsedDocument {
   text: string;
   /** What was read but not kept, or read in an unusual way (a page skipped, an encoding guessed), for the batch report. */
   notes?: string[];
+  /** Pages whose text was recognised from their image (scans, photos), with the recogniser's confidence. */
+  ocr?: OcrRecord;
 }
 
 export interface ParseOptions {
   maxBytes?: number;
   /** Without it PDFs are refused with a message saying so. */
   pdf?: PdfLoader;
+  /** Recognises scanned PDF pages and images; without it images are refused and scanned pages stay empty. */
+  ocr?: OcrPort;
 }
 
 export function detectFormat(name: string, type = '', bytes?: Uint8Array): DocFormat {
@@ -42,12 +52,22 @@ export function detectFormat(name: string, type = '', bytes?: Uint8Array): DocFo
   if (ext === 'pdf' || type === 'application/pdf' || (bytes && isPdf(bytes))) return 'pdf';
   if (ext === 'docx' || type === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document') return 'docx';
   if (ext === 'epub' || type === 'application/epub+zip') return 'epub';
+  // Known by its bytes only when the name does not say text: an image renamed .md stays a binary file to refuse.
+  if (IMAGE.test(name) || (type.startsWith('image/') && type !== 'image/svg+xml') || (!TEXT_EXTENSIONS.has(ext) && bytes && STRONG_MAGIC.has(readImageHeader(bytes)?.format ?? ''))) return 'image';
   if (['html', 'htm', 'xhtml'].includes(ext) || type === 'text/html' || type === 'application/xhtml+xml') return 'html';
   if (['md', 'markdown', 'mdown', 'mkd'].includes(ext) || type === 'text/markdown') return 'markdown';
   return 'text';
 }
 
-const UNSUPPORTED = /\.(doc|xlsx?|pptx?|odt|ods|odp|rtf|zip|gz|tar|7z|rar|png|jpe?g|gif|webp|bmp|ico|mp3|mp4|wav|ogg|webm|exe|dll|so|wasm|bin)$/i;
+/** Images are pages to recognise; the ones browsers cannot decode are refused by limits.ts with a reason. */
+const IMAGE = /\.(png|jpe?g|webp|tiff?|heic|heif|avif|gif|bmp)$/i;
+
+const TEXT_EXTENSIONS = new Set(['txt', 'text', 'md', 'markdown', 'mdown', 'mkd', 'html', 'htm', 'xhtml']);
+
+/** Signatures no text file starts with (a text may well start "BM" or "GIF89a"). */
+const STRONG_MAGIC = new Set(['png', 'jpeg', 'webp']);
+
+const UNSUPPORTED = /\.(doc|xlsx?|pptx?|odt|ods|odp|rtf|zip|gz|tar|7z|rar|ico|mp3|mp4|wav|ogg|webm|exe|dll|so|wasm|bin)$/i;
 
 function baseName(name: string): string {
   return name.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '') || name;
@@ -57,11 +77,13 @@ export async function parseDocument(file: RawFile, opts: ParseOptions = {}): Pro
   const { name, bytes } = file;
   checkSize(name, bytes, opts.maxBytes ?? MAX_FILE_BYTES);
   const format = detectFormat(name, file.type, bytes);
-  let parsed: { text: string; title?: string; notes?: string[] };
+  let parsed: { text: string; title?: string; notes?: string[]; ocr?: OcrRecord };
   if (format === 'pdf') {
     if (!opts.pdf) throw new RefusedFile(name, 'PDF files are not supported here');
     if (!isPdf(bytes)) throw new RefusedFile(name, 'the file is named .pdf but is not a PDF');
-    parsed = await parsePdf(name, bytes, opts.pdf);
+    parsed = await parsePdf(name, bytes, opts.pdf, opts.ocr);
+  } else if (format === 'image') {
+    parsed = await parseImage(name, bytes, opts.ocr);
   } else if (format === 'docx' || format === 'epub') {
     if (!isZip(bytes)) throw new RefusedFile(name, `the file is named .${format} but is not ${format === 'docx' ? 'a Word document' : 'an EPUB book'} (it is not a zip archive)`);
     parsed = format === 'docx' ? await parseDocx(name, bytes) : parseEpub(name, bytes);
@@ -77,5 +99,5 @@ export async function parseDocument(file: RawFile, opts: ParseOptions = {}): Pro
   }
   if (!parsed.text.trim()) throw new RefusedFile(name, format === 'html' || format === 'markdown' || format === 'text' ? 'the file has no text (it is blank or only markup)' : 'the file has no text');
   const notes = parsed.notes?.length ? { notes: parsed.notes } : {};
-  return { name, format, title: parsed.title ?? baseName(name), text: parsed.text, ...notes };
+  return { name, format, title: parsed.title ?? baseName(name), text: parsed.text, ...notes, ...(parsed.ocr ? { ocr: parsed.ocr } : {}) };
 }

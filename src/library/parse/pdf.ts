@@ -1,14 +1,18 @@
 // PDF text through pdfjs-dist. How pdfjs is loaded differs by environment
 // (bundled worker URL in the browser, legacy build in Node), so the loader is
 // passed in; the extraction is the same everywhere.
+import { checkOcrPageCount, pdfRenderScale } from '../ocr/limits';
+import { pageNeedsOcr } from '../ocr/page-rule';
+import type { OcrPort, RenderablePage } from '../ocr/port';
+import { cleanRecognisedText, hasRecognisedText, ocrNotes, ocrRecord, type OcrRecord, type Recognition } from '../ocr/recognition';
 import { RefusedFile } from './refusal';
 
 /** The slice of pdfjs-dist's API this file uses. */
 export interface PdfJs {
-  getDocument(src: { data: Uint8Array; verbosity?: number; isEvalSupported?: boolean }): {
+  getDocument(src: { data: Uint8Array; verbosity?: number; isEvalSupported?: boolean } & Record<string, unknown>): {
     promise: Promise<{
       numPages: number;
-      getPage(n: number): Promise<{ getTextContent(): Promise<{ items: unknown[] }> }>;
+      getPage(n: number): Promise<PdfPage>;
       getMetadata?(): Promise<{ info?: unknown }>;
       destroy(): Promise<void>;
     }>;
@@ -16,17 +20,22 @@ export interface PdfJs {
 }
 export type PdfLoader = () => Promise<PdfJs>;
 
+interface PdfPage extends RenderablePage {
+  getTextContent(): Promise<{ items: unknown[] }>;
+  cleanup?(): unknown;
+}
+
 export function isPdf(bytes: Uint8Array): boolean {
   return bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46; // %PDF
 }
 
-export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader): Promise<{ text: string; title?: string; notes: string[] }> {
+export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader, ocr?: OcrPort): Promise<{ text: string; title?: string; notes: string[]; ocr?: OcrRecord }> {
   const pdfjs = await load();
   let doc;
   try {
     // pdfjs transfers the buffer to its worker: give it a copy so the caller's bytes survive.
     // isEvalSupported: false keeps pdfjs from compiling font code with `new Function`.
-    doc = await pdfjs.getDocument({ data: bytes.slice(), verbosity: 0, isEvalSupported: false }).promise;
+    doc = await pdfjs.getDocument({ data: bytes.slice(), verbosity: 0, isEvalSupported: false, ...(ocr?.pdfParams ?? {}) }).promise;
   } catch (e) {
     throw new RefusedFile(name, `the PDF could not be read (${e instanceof Error ? e.message : String(e)})`);
   }
@@ -48,16 +57,48 @@ export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader)
         const { str, hasEOL } = item as { str: string; hasEOL?: boolean };
         page += str + (hasEOL ? '\n' : '');
       }
-      pages.push(page.replace(/[ \t]+/g, ' ').trim());
+      pages[n - 1] = page.replace(/[ \t]+/g, ' ').trim();
+    }
+    // Pages whose text layer is missing or too thin are recognised, one at a time, after every
+    // text layer is read: the page limit is then known before the first costly render.
+    const scanned = ocr ? pages.flatMap((text, i) => (text !== undefined && pageNeedsOcr(text) ? [i + 1] : [])) : [];
+    let record: OcrRecord | undefined;
+    if (ocr && scanned.length) {
+      checkOcrPageCount(name, scanned.length);
+      const results = new Map<number, Recognition>();
+      for (const [done, n] of scanned.entries()) {
+        ocr.onProgress?.({ done, total: scanned.length, page: n });
+        let r: Recognition;
+        try {
+          const page = await doc.getPage(n);
+          const base = page.getViewport({ scale: 1 });
+          r = await ocr.recognisePdfPage(page, pdfRenderScale(base.width, base.height));
+          page.cleanup?.();
+        } catch (e) {
+          // Before any page has been recognised the recogniser itself is suspect: the file is refused
+          // with its reason. After that, one page that cannot be rendered costs only that page.
+          if (results.size === 0) throw e;
+          broken.push(n);
+          continue;
+        }
+        results.set(n, r);
+        // A recognised page replaces its thin text layer; a page with nothing recognisable keeps what it had.
+        if (hasRecognisedText(r)) pages[n - 1] = cleanRecognisedText(r.text);
+      }
+      ocr.onProgress?.({ done: scanned.length, total: scanned.length, page: scanned[scanned.length - 1]! });
+      record = ocrRecord(results);
     }
     let title: string | undefined;
     const info = (await doc.getMetadata?.().catch(() => undefined))?.info;
     if (info && typeof info === 'object' && 'Title' in info && typeof info.Title === 'string' && info.Title.trim()) title = info.Title.trim();
     const text = pages.filter(Boolean).join('\n\n');
+    if (!text && record) throw new RefusedFile(name, `no text was recognised on its ${doc.numPages === 1 ? 'page' : `${doc.numPages} pages`} (they may be blank, photographs, or too faint or small to read; a scan at 300 dpi reads best)`);
     if (!text && broken.length) throw new RefusedFile(name, `none of its ${doc.numPages} pages could be read; open it in a PDF viewer and print it to a new PDF`);
-    if (!text) throw new RefusedFile(name, 'the PDF has no extractable text (it may be scanned images; run it through OCR first)');
+    if (!text) throw new RefusedFile(name, 'the PDF has no extractable text (it may be scanned images: add it on the web page, which recognises them, or run it through OCR first)');
+    broken.sort((a, b) => a - b);
     const notes = broken.length ? [`${broken.length === 1 ? 'page' : 'pages'} ${broken.join(', ')} could not be read and ${broken.length === 1 ? 'was' : 'were'} skipped`] : [];
-    return title ? { text, title, notes } : { text, notes };
+    if (record) notes.push(...ocrNotes(record, doc.numPages));
+    return { text, notes, ...(title ? { title } : {}), ...(record ? { ocr: record } : {}) };
   } finally {
     await doc.destroy();
   }

@@ -37,6 +37,11 @@ const api = {
     const r = await need().addFiles([new File([bytes.buffer as ArrayBuffer], name, { type: 'application/pdf' })]);
     return { added: r.added.map(short), refused: r.refused };
   },
+  /** Adds files given as base64 bytes (scans, images), as a user dropping them would. */
+  async addBytes(files: { name: string; base64: string; type?: string }[]) {
+    const r = await need().addFiles(files.map((f) => new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type ?? '' })));
+    return { added: r.added.map(short), refused: r.refused, notes: r.notes };
+  },
   addText: async (title: string, text: string) => (await need().addText(title, text)).added.map(short),
   list: async () => (await need().list()).map(short),
   remove: (id: string) => need().remove(id),
