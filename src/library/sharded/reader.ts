@@ -217,7 +217,9 @@ export class ShardedCorpus {
   /** A block, from the cache or by a range request, checked against its hash (full SHA-256, or its first 16 hex digits). */
   private async block(file: string, offset: number, bytes: number, hash: string, what: string): Promise<Uint8Array> {
     const url = new URL(file, this.base).href;
-    const key = `${url}#bytes=${offset}-${offset + bytes - 1}`;
+    // The expected hash is part of the key: after the site rebuilds its corpus, a block at the same
+    // range of the same file is a different block, and the old one must not be served from the cache.
+    const key = `${url}#bytes=${offset}-${offset + bytes - 1}&sha=${hash}`;
     const cached = await this.opts.cache.get(key);
     if (cached) {
       this.stats.cacheHits++;
