@@ -11,6 +11,9 @@ export class FileRowStore implements RowStore {
   write(row: number, bytes: Uint8Array): void {
     writeSync(this.fd, bytes, 0, this.rowBytes, row * this.rowBytes);
   }
+  writeRows(first: number, bytes: Uint8Array): void {
+    writeSync(this.fd, bytes, 0, bytes.length, first * this.rowBytes);
+  }
   read(row: number, out: Uint8Array): void {
     if (readSync(this.fd, out, 0, this.rowBytes, row * this.rowBytes) !== this.rowBytes) throw new Error(`row ${row} is past the end of the store`);
   }

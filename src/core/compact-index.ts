@@ -29,6 +29,10 @@ export interface CompactOptions {
 /** Rows seen before the centre and spread are learned from them. */
 export const TRAIN_AT = 1024;
 
+function writeEach(store: RowStore, first: number, run: Uint8Array, count: number): void {
+  for (let i = 0; i < count; i++) store.write(first + i, run.subarray(i * store.rowBytes, (i + 1) * store.rowBytes));
+}
+
 export class CompactIndex implements VectorIndex {
   readonly kind = 'compact' as const;
   private ids: string[] = [];
@@ -85,7 +89,18 @@ export class CompactIndex implements VectorIndex {
     const fresh = new Set(ids.filter((id) => !this.rows.has(id))).size;
     const need = this.ids.length + fresh;
     if (need * this.kernel.words > this.kernel.codes.length) this.kernel.reserve(Math.max(need, this.ids.length * 2, 64));
+    // Learned before this batch is encoded when it brings the library past TRAIN_AT rows, from the
+    // rows already stored and the first of this batch: only those (< TRAIN_AT) are ever re-encoded.
+    if (!this.trained && need >= TRAIN_AT) this.train(vectors.slice(0, TRAIN_AT).map((v, i) => v.map((x) => x / norms[i]!)));
     const unit = new Float32Array(this.dim);
+    // Appended rows go to the store in runs (one write per run, not per row).
+    const { rowBytes } = this.store;
+    const run = new Uint8Array(rowBytes * 1024);
+    let runStart = -1, runLen = 0;
+    const flush = () => {
+      if (runLen) this.store.writeRows ? this.store.writeRows(runStart, run.subarray(0, runLen * rowBytes)) : writeEach(this.store, runStart, run, runLen);
+      runLen = 0;
+    };
     ids.forEach((id, i) => {
       let r = this.rows.get(id);
       if (r === undefined) {
@@ -96,11 +111,13 @@ export class CompactIndex implements VectorIndex {
       const v = vectors[i]!;
       const inv = 1 / norms[i]!;
       for (let j = 0; j < this.dim; j++) unit[j] = v[j]! * inv;
-      int8Codec.encode(unit, this.rowBuf);
-      this.store.write(r, this.rowBuf);
+      if (runLen && (r !== runStart + runLen || runLen === 1024)) flush();
+      if (!runLen) runStart = r;
+      int8Codec.encode(unit, run.subarray(runLen * rowBytes, (runLen + 1) * rowBytes));
+      runLen++;
       this.encodeBits(unit, r);
     });
-    if (!this.trained && this.ids.length >= TRAIN_AT) this.train();
+    flush();
   }
 
   private encodeBits(unit: Float32Array, r: number): void {
@@ -110,22 +127,22 @@ export class CompactIndex implements VectorIndex {
     for (let j = 0; j < this.dim; j++) if (unit[j]! > this.centre[j]!) codes[o + (j >>> 5)]! |= 1 << (j & 31);
   }
 
-  /** Learns the centre (mean) and spread (mean absolute deviation) once, and re-encodes the rows seen so far. */
-  private train(): void {
-    const n = this.ids.length;
-    const rows: Float32Array[] = [];
-    const mean = new Float64Array(this.dim);
-    for (let r = 0; r < n; r++) {
+  /** Learns the centre (mean) and spread (mean absolute deviation) once, from the stored rows and `more`, and re-encodes the stored rows. */
+  private train(more: Float32Array[]): void {
+    const stored: Float32Array[] = [];
+    for (let r = 0; r < this.ids.length; r++) {
       this.store.read(r, this.rowBuf);
-      const v = int8Codec.decode(this.rowBuf, this.dim);
-      rows.push(v);
-      for (let j = 0; j < this.dim; j++) mean[j]! += v[j]!;
+      stored.push(int8Codec.decode(this.rowBuf, this.dim));
     }
+    const rows = [...stored, ...more];
+    const n = rows.length;
+    const mean = new Float64Array(this.dim);
+    for (const v of rows) for (let j = 0; j < this.dim; j++) mean[j]! += v[j]!;
     for (let j = 0; j < this.dim; j++) this.centre[j] = mean[j]! / n;
     const dev = new Float64Array(this.dim);
     for (const v of rows) for (let j = 0; j < this.dim; j++) dev[j]! += Math.abs(v[j]! - this.centre[j]!);
     for (let j = 0; j < this.dim; j++) this.spread[j] = dev[j]! / n || 1e-6;
-    rows.forEach((v, r) => this.encodeBits(v, r));
+    stored.forEach((v, r) => this.encodeBits(v, r));
     this.trained = true;
   }
 

@@ -9,6 +9,8 @@ export interface RowStore {
   readonly rowBytes: number;
   /** Writes one row, growing the store as needed. */
   write(row: number, bytes: Uint8Array): void;
+  /** Writes consecutive rows from `first` (bytes.length a multiple of rowBytes); optional, one write instead of many. */
+  writeRows?(first: number, bytes: Uint8Array): void;
   /** Reads one row into `out` (rowBytes long). */
   read(row: number, out: Uint8Array): void;
   /** Drops rows from `rows` on. */
@@ -31,6 +33,17 @@ export class MemoryRowStore implements RowStore {
     }
     this.buf.set(bytes.subarray(0, this.rowBytes), row * this.rowBytes);
     this.rows = Math.max(this.rows, row + 1);
+  }
+  writeRows(first: number, bytes: Uint8Array): void {
+    const count = bytes.length / this.rowBytes;
+    const need = (first + count) * this.rowBytes;
+    if (need > this.buf.length) {
+      const next = new Uint8Array(Math.max(need, this.buf.length * 2, this.rowBytes * 64));
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf.set(bytes, first * this.rowBytes);
+    this.rows = Math.max(this.rows, first + count);
   }
   read(row: number, out: Uint8Array): void {
     if (row >= this.rows) throw new Error(`row ${row} is past the end of the store (${this.rows} rows)`);

@@ -32,6 +32,9 @@ export class OpfsRowStore implements RowStore {
   write(row: number, bytes: Uint8Array): void {
     this.handle.write(bytes.subarray(0, this.rowBytes), { at: row * this.rowBytes });
   }
+  writeRows(first: number, bytes: Uint8Array): void {
+    this.handle.write(bytes, { at: first * this.rowBytes });
+  }
   read(row: number, out: Uint8Array): void {
     if (this.handle.read(out.subarray(0, this.rowBytes), { at: row * this.rowBytes }) !== this.rowBytes) throw new Error(`row ${row} is past the end of the store`);
   }

@@ -51,7 +51,11 @@ describe('compact index', () => {
     const dim = 64;
     const vs = clustered(TRAIN_AT + 500, dim, 3);
     const index = new CompactIndex(dim, { candidates: 200, rescore: 40 });
-    index.add(vs.map((_, i) => `a${i}`), vs);
+    // The first batch stays below TRAIN_AT; the second crosses it (the first batch's codes are re-encoded then).
+    const ids = vs.map((_, i) => `a${i}`);
+    index.add(ids.slice(0, 600), vs.slice(0, 600));
+    index.add(ids.slice(600), vs.slice(600));
+    for (const i of [3, 599, 600, 1500]) expect(index.search(vs[i]!, 1)[0]!.id).toBe(`a${i}`);
     const late = clustered(30, dim, 4);
     index.add(late.map((_, i) => `late${i}`), late);
     expect(index.size()).toBe(TRAIN_AT + 530);
