@@ -99,8 +99,13 @@ class Appender {
 const WORD_BUCKETS = 64;
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-function unit(v: Float32Array, dim: number): Float32Array {
-  const norm = vectorNorm(v, dim);
+function unit(v: Float32Array, dim: number, id: string): Float32Array {
+  let norm: number;
+  try {
+    norm = vectorNorm(v, dim);
+  } catch (e) {
+    throw new Error(`passage ${id}: ${e instanceof Error ? e.message : String(e)} (its embedding is ${v.length}-d${v.every((x) => x === 0) ? ' and all zeros' : ''})`);
+  }
   return Float32Array.from(v, (x) => x / norm);
 }
 
@@ -128,7 +133,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       if (row.embedding.length !== dim) throw new Error(`passage ${row.id} has a ${row.embedding.length}-d embedding, the first had ${dim}`);
       if (row.docId !== lastDoc) documents++;
       lastDoc = row.docId;
-      const v = unit(row.embedding, dim);
+      const v = unit(row.embedding, dim, row.id);
       if (sample.length < sampleSize) sample.push(v);
       else {
         const j = Math.floor(rand() * (n + 1));
@@ -160,7 +165,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     let totalLength = 0;
     let done = 0;
     for await (const row of opts.source.rows()) {
-      const v = unit(row.embedding, dim);
+      const v = unit(row.embedding, dim, row.id);
       const c = assigner.nearest(v)[0]!;
       counts[c]!++;
       const bytes = encodeText(row);

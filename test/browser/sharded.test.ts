@@ -105,3 +105,4 @@ describe('a sharded site corpus in the browser', () => {
     await ctx.close();
   });
 });
+
