@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import wasm from 'vite-plugin-wasm';
 import { VitePWA, type VitePWAOptions } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 import { ocrAssets } from './vite.ocr';
 
 // The service worker and web app manifest (vite-plugin-pwa over Workbox's generateSW).
@@ -80,10 +81,26 @@ const pwaOptions: Partial<VitePWAOptions> = {
   },
 };
 
+// The dev server (`npm start`) injects each stylesheet as an inline <style> element for hot
+// reload, which the page's policy (`style-src 'self'`) rightly blocks. Only while serving, and
+// only that one directive, gains 'unsafe-inline'; every other directive is the built site's,
+// and the built index.html keeps the strict policy byte for byte (test/browser/dev-server.test.ts).
+const DEV_STYLE_SRC = "style-src 'self' 'unsafe-inline'";
+function devInlineStyles(): Plugin {
+  return {
+    name: 'selfrag:dev-inline-styles',
+    apply: 'serve',
+    transformIndexHtml(html) {
+      if (!html.includes("style-src 'self';")) throw new Error("index.html's Content-Security-Policy no longer has \"style-src 'self';\": update devInlineStyles in vite.config.ts.");
+      return html.replace("style-src 'self';", `${DEV_STYLE_SRC};`);
+    },
+  };
+}
+
 // `base: './'` lets the built site run from any host or sub-path (and inside an iframe).
 export default defineConfig(({ mode }) => ({
   base: './',
-  plugins: [react(), wasm(), ocrAssets(), VitePWA(pwaOptions)],
+  plugins: [react(), wasm(), ocrAssets(), VitePWA(pwaOptions), devInlineStyles()],
   worker: { format: 'es', plugins: () => [wasm()] },
   // The e2e build runs the real generator worker around a scripted engine (test/doubles); never in production.
   resolve: {

@@ -12,6 +12,10 @@ import { loadSettings } from './app/persist/settings';
 import { readUrlState, writeUrlState } from './app/persist/url-state';
 import { rerank } from './core/rerank';
 import { App } from './ui/App';
+import { createConversation, type CompleteFn } from './app/wiring/conversation';
+import { ThreadStore } from './app/persist/thread-store';
+import { findModel } from './generator/catalogue';
+import { findGguf } from './generator/gguf-catalogue';
 import './ui/styles.css';
 
 const storage = (() => {
@@ -33,6 +37,27 @@ services.selectIndexKind(fromUrl.settings.indexKind);
 const decode: DecodeFn = (...args) => import('./core/decode').then((m) => m.decode(...args));
 const controller = createController({ ports: services.ports, decode, rerank, settings: fromUrl.settings, storage });
 
+// The follow-up rewrite: one short call on whichever engine is loaded (none is loaded for it alone).
+const complete = async (): Promise<CompleteFn | null> => {
+  if (services.status.get().generator.state !== 'ready') return null;
+  const handle = await services.generator();
+  return (req) => handle.complete(req);
+};
+const conversation = createConversation({
+  controller,
+  store: ThreadStore.open(),
+  complete,
+  model: () => {
+    const s = controller.getState().settings;
+    const gguf = services.engine?.get()?.choice;
+    const wllama = gguf && gguf.engine === 'wllama' && gguf.gguf?.kind === 'gguf' ? findGguf(gguf.gguf.id) : undefined;
+    const model = wllama ?? findModel(s.model);
+    return { id: wllama?.id ?? s.model, contextWindow: model?.contextWindow ?? 4096 };
+  },
+});
+// A reload of the page's own address (which carries the last question) re-opens the thread instead of asking again.
+const started = conversation.start({ linkedQuestion: fromUrl.question });
+
 const shareUrl = () => {
   const s = controller.getState();
   return new URL(writeUrlState(location.search, s.answer.question || null, s.settings) + location.hash, location.href).href;
@@ -53,7 +78,7 @@ const offline = startOfflineWiring(services, controller);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App controller={controller} services={offline.services} initialQuestion={fromUrl.question ?? ''} onShare={shareUrl} offline={offline.wiring} />
+    <App controller={controller} conversation={conversation} services={offline.services} initialQuestion={fromUrl.question ?? ''} onShare={shareUrl} offline={offline.wiring} />
   </StrictMode>,
 );
 
@@ -67,7 +92,12 @@ if (fromUrl.question) {
     const lib = services.library.get();
     if (lib.ready && lib.docs.length > 0 && lib.jobs.length === 0) {
       unsubscribe();
-      void controller.ask(question);
+      // A link reproduces one question, in a thread of its own.
+      void started.then((reopened) => {
+        if (reopened) return;
+        conversation.newThread();
+        void conversation.ask(question);
+      });
     }
   });
 }

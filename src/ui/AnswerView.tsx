@@ -11,7 +11,18 @@ import { Segment } from './Segment';
 // it measures each finished decode once, after the answer is on screen.
 const AnswerMetrics = lazy(() => import('./eval/AnswerMetrics').then((m) => ({ default: m.AnswerMetrics })));
 
-export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onOpenPassage: (c: Candidate) => void }) {
+export function AnswerView({
+  answer,
+  onOpenPassage,
+  figures,
+  onFigures,
+}: {
+  answer: AnswerState;
+  onOpenPassage: (c: Candidate) => void;
+  /** RAGAS figures kept with the conversation turn shown, and where new ones go. */
+  figures?: Record<string, number | null>;
+  onFigures?: (f: Record<string, number | null>) => void;
+}) {
   const { tree, ranking } = answer;
   const running = answer.status === 'running';
   return (
@@ -73,7 +84,7 @@ export function AnswerView({ answer, onOpenPassage }: { answer: AnswerState; onO
       )}
       {answer.status === 'done' && ranking && ranking.best.length > 0 && answer.question && (
         <Suspense fallback={null}>
-          <AnswerMetrics question={answer.question} ranking={ranking} runId={answer.runId} />
+          <AnswerMetrics key={answer.runId} question={answer.question} ranking={ranking} runId={answer.runId} stored={figures} onMeasured={onFigures} />
         </Suspense>
       )}
       {tree && ranking && tree.candidates.length > 0 && !running && <BeamTree tree={tree} ranking={ranking} />}

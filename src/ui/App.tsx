@@ -3,9 +3,12 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import type { AppServices, WebGpuCheck } from '../app/wiring/services-contract';
 import type { Controller } from '../app/wiring/controller';
 import { noWebGpuPlan } from '../app/state/engine-choice';
+import type { Conversation } from '../app/wiring/conversation';
+import { downloadText, fileNameFor } from '../app/browser/download';
 import type { Candidate } from '../core/types';
 import { AnswerView } from './AnswerView';
 import { AskBox } from './AskBox';
+import { Drawer } from './Drawer';
 import { EvidenceView } from './EvidenceView';
 import { useHashRoute, useNow, useStore } from './hooks';
 import { LibraryPanel } from './LibraryPanel';
@@ -16,14 +19,40 @@ import { OfflineBanner, OfflinePanel, type OfflineWiring } from './OfflineStatus
 import { StatusPanel } from './StatusPanel';
 import { ThemeSwitch } from './ThemeSwitch';
 import { TuningPanel } from './TuningPanel';
+import { ThreadList, type ThreadActions } from './ThreadList';
+import { ThreadView } from './ThreadView';
 
 const NO_ENGINE = { get: () => undefined, subscribe: () => () => {} };
 
 const EvalPage = lazy(() => import('./eval-route'));
 
-export function App(props: { controller: Controller; services: AppServices; initialQuestion: string; onShare: () => string; offline?: OfflineWiring }) {
+export function App(props: { controller: Controller; conversation: Conversation; services: AppServices; initialQuestion: string; onShare: () => string; offline?: OfflineWiring }) {
   const { controller, services } = props;
   const state = useStore(controller, controller.getState);
+  const conversation = props.conversation;
+  const convo = useStore(conversation, conversation.get);
+  const threadActions: ThreadActions = {
+    open: (id) => void conversation.open(id),
+    rename: (id, title) => void conversation.rename(id, title),
+    remove: (id) => void conversation.remove(id),
+    newThread: conversation.newThread,
+    exportMarkdown: () => {
+      const md = conversation.exportMarkdown();
+      if (md && convo.thread) downloadText(fileNameFor(convo.thread.title, 'md'), md, 'text/markdown');
+    },
+    exportJson: () => {
+      const json = conversation.exportJson();
+      if (json && convo.thread) downloadText(fileNameFor(convo.thread.title, 'json'), json, 'application/json');
+    },
+    importFile: (file) => {
+      void file
+        .text()
+        .then((text) => conversation.importJson(text))
+        .catch((e: unknown) => setImportError(e instanceof Error ? e.message : String(e)));
+    },
+  };
+  const [importError, setImportError] = useState<string | null>(null);
+  const viewedTurn = convo.viewed ? convo.thread?.turns[convo.viewed] : undefined;
   const status = useStore(services.status, services.status.get);
   const library = useStore(services.library, services.library.get);
   const route = useHashRoute();
@@ -45,7 +74,7 @@ export function App(props: { controller: Controller; services: AppServices; init
     else document.documentElement.dataset.theme = t;
   }, [state.settings.theme]);
 
-  const busy = state.answer.status === 'running';
+  const busy = state.answer.status === 'running' || convo.rewriting || convo.running !== null;
   const evidence = state.evidenceOnly !== null || state.answer.evidence !== null;
   const onEval = route.startsWith('#/eval');
 
@@ -94,14 +123,16 @@ export function App(props: { controller: Controller; services: AppServices; init
         </main>
       ) : (
         <div className="layout">
-          <LibraryPanel view={library} actions={services.library.actions} now={now} />
           <main id="main" className="center">
             <p className="tagline muted">Ask questions about your own documents. Nothing leaves this machine.</p>
             <AskBox
               initial={props.initialQuestion}
               busy={busy}
               evidenceOnly={state.evidenceOnly !== null}
-              onAsk={(q) => void controller.ask(q)}
+              onAsk={(q) => {
+                setImportError(null);
+                void conversation.ask(q);
+              }}
               onStop={controller.stop}
             />
             <Notices
@@ -115,11 +146,38 @@ export function App(props: { controller: Controller; services: AppServices; init
               onLeaveEvidenceOnly={controller.leaveEvidenceOnly}
               onRerun={() => void controller.ask(state.answer.question)}
             />
-            {evidence ? (
-              <EvidenceView answer={state.answer} />
-            ) : (
-              state.answer.status !== 'idle' && <AnswerView answer={state.answer} onOpenPassage={setPassageOf} />
+            {convo.notice && (
+              <p className={`notice${convo.notice.kind === 'warn' ? ' warn' : ''}`} role="status" data-testid="conversation-notice">
+                {convo.notice.text}{' '}
+                <button type="button" className="dismiss" onClick={conversation.dismissNotice} aria-label="Dismiss">
+                  ✕
+                </button>
+              </p>
             )}
+            {importError && (
+              <p className="error" role="alert" data-testid="import-error">
+                {importError}
+              </p>
+            )}
+            <ThreadView
+              state={convo}
+              conversation={conversation}
+              busy={busy}
+              viewedAnswer={
+                evidence ? (
+                  <EvidenceView answer={state.answer} />
+                ) : (
+                  state.answer.status !== 'idle' && (
+                    <AnswerView
+                      answer={state.answer}
+                      onOpenPassage={setPassageOf}
+                      figures={viewedTurn?.figures}
+                      onFigures={viewedTurn ? (f) => conversation.setFigures(viewedTurn.id, f) : undefined}
+                    />
+                  )
+                )
+              }
+            />
             <StatusPanel
               status={status}
               generatorCalls={state.generatorCalls}
@@ -130,24 +188,34 @@ export function App(props: { controller: Controller; services: AppServices; init
             />
             {props.offline && <OfflinePanel {...props.offline} />}
           </main>
-          <TuningPanel
-            rank={state.settings.rank}
-            decode={state.settings.decode}
-            onRank={controller.setRank}
-            onDecode={controller.setDecode}
-            corrective={state.settings.corrective}
-            lastRerankMs={state.answer.ranking ? state.lastRerankMs : null}
-            onCorrective={controller.setCorrective}
-            crag={state.settings.crag}
-            onCrag={controller.setCrag}
-            indexKind={state.settings.indexKind}
-            indexKindInUse={services.indexKindInUse()}
-            onIndexKind={controller.setIndexKind}
-            retrieval={state.settings.retrieval}
-            onRetrieval={controller.setRetrieval}
-            onReload={() => location.reload()}
-            onReset={controller.resetSettings}
-          />
+          <div className="side side-left">
+            <Drawer name="threads" label="Threads">
+              <ThreadList state={convo} actions={threadActions} />
+            </Drawer>
+            <Drawer name="library" label="Library">
+              <LibraryPanel view={library} actions={services.library.actions} now={now} />
+            </Drawer>
+          </div>
+          <Drawer name="tuning" label="Tuning" className="side side-right">
+            <TuningPanel
+              rank={state.settings.rank}
+              decode={state.settings.decode}
+              onRank={controller.setRank}
+              onDecode={controller.setDecode}
+              corrective={state.settings.corrective}
+              lastRerankMs={state.answer.ranking ? state.lastRerankMs : null}
+              onCorrective={controller.setCorrective}
+              crag={state.settings.crag}
+              onCrag={controller.setCrag}
+              indexKind={state.settings.indexKind}
+              indexKindInUse={services.indexKindInUse()}
+              onIndexKind={controller.setIndexKind}
+              retrieval={state.settings.retrieval}
+              onRetrieval={controller.setRetrieval}
+              onReload={() => location.reload()}
+              onReset={controller.resetSettings}
+            />
+          </Drawer>
         </div>
       )}
       <PassageDialog candidate={passageOf} onClose={() => setPassageOf(null)} />

@@ -11,7 +11,8 @@ export function AskBox(props: {
   useEffect(() => setQ(props.initial), [props.initial]);
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    if (q.trim() && !props.busy) props.onAsk(q.trim());
+    // Empty, or asked while an answer is being written: the conversation answers with a message instead of mixing.
+    props.onAsk(q.trim());
   };
   return (
     <form className="ask" onSubmit={submit} role="search" aria-label="Ask a question">

@@ -24,3 +24,18 @@ export function useHashRoute(): string {
   }, []);
   return hash;
 }
+
+/** True while the viewport is wider than `minPx` (side panels shown open beside the answer). */
+export function useWide(minPx = 901): boolean {
+  const query = `(min-width: ${minPx}px)`;
+  const [wide, setWide] = useState(() => typeof matchMedia !== 'function' || matchMedia(query).matches);
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return;
+    const m = matchMedia(query);
+    const on = () => setWide(m.matches);
+    m.addEventListener('change', on);
+    on();
+    return () => m.removeEventListener('change', on);
+  }, [query]);
+  return wide;
+}

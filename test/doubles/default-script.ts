@@ -47,6 +47,8 @@ function utility(score: number): Wanted {
 
 export function defaultReply(call: ScriptCall): ScriptedReply {
   if (call.kind === 'completion') return nativeReply(call.prompt);
+  // The follow-up rewrite (src/core/conversation/rewrite.ts): what a small model does at best.
+  if (call.user.includes('\nFollow-up question: ')) return { text: rewriteFollowUp(call.user) };
   const question = field(call.user, 'Question');
   const soFar = field(call.user, 'Answer so far');
   const hasSoFar = soFar !== '' && soFar !== '(nothing yet)';
@@ -130,4 +132,15 @@ function nativeReply(prompt: string): ScriptedReply {
       '[Utility:5]': { '[Utility:5]': 0.6, '[Utility:4]': 0.3, '[Utility:3]': 0.1 },
     },
   };
+}
+
+const PRONOUN = /\b(them|they|it|that|this|those)\b(?![\s\S]*\b(them|they|it|that|this|those)\b)/i;
+const NOT_SUBJECT = new Set('how what why when where which who do does did is are was were can could should the a an of in on to and make makes made take'.split(' '));
+
+/** The follow-up with its last pronoun replaced by the first content word of the first question of the conversation. */
+export function rewriteFollowUp(user: string): string {
+  const follow = field(user, 'Follow-up question');
+  const first = /^User: (.*)$/m.exec(user)?.[1] ?? '';
+  const subject = (first.toLowerCase().match(/[a-z]+/g) ?? []).find((w) => !NOT_SUBJECT.has(w));
+  return subject && PRONOUN.test(follow) ? follow.replace(PRONOUN, subject) : follow;
 }

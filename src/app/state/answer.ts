@@ -24,6 +24,8 @@ export interface AnswerState {
   runId: number;
   status: AnswerStatus;
   question: string;
+  /** The query retrieval used when it differs from the question (a follow-up's standalone rewrite). */
+  query?: string;
   /** Decode settings the current tree was built with (null before the first run). */
   usedSettings: (DecodeSettings & { corrective: boolean; crag?: CragChoice; temperature?: number; search?: SearchMode; rerank?: boolean }) | null;
   tree: AnswerTree | null;

@@ -17,6 +17,7 @@ import type { RetrievalSettings } from '../../core/hybrid';
 import type { CustomModel } from '../../generator/catalogue';
 import { CUSTOM_MODEL_KEY } from '../persist/custom-model';
 import { createStore } from '../state/store';
+import { questionWithHistory } from '../../core/conversation/history';
 import { sanitizeEngineChoice, type EngineChoice } from '../state/engine-choice';
 import {
   cragProblem,
@@ -50,6 +51,14 @@ export interface AnswerPorts {
   interrupt?(): void;
 }
 
+/** How a turn of a conversation is asked: the query retrieval uses and the earlier turns the generator sees. */
+export interface AskOptions {
+  /** The standalone search query (a follow-up's rewrite, the user's edit of it, or the joined questions). */
+  query?: string;
+  /** Earlier turns as text, put before the question in the generator's prompts. */
+  context?: string;
+}
+
 export interface AppState {
   settings: AppSettings;
   answer: AnswerState;
@@ -64,8 +73,10 @@ export interface AppState {
 export interface Controller {
   getState(): AppState;
   subscribe(fn: () => void): () => void;
-  ask(question: string): Promise<void>;
+  ask(question: string, opts?: AskOptions): Promise<void>;
   stop(): void;
+  /** Shows a stored answer (a past turn) re-ranked with today's weights; ignored while an answer is running. */
+  view(answer: AnswerState): void;
   setRank(rank: RankSettings): void;
   setDecode(decode: DecodeSettings): void;
   setCorrective(on: boolean): void;
@@ -112,6 +123,17 @@ function counting(gen: Generator, onCall: () => void): Generator {
       onCall();
       return gen.generateSegments(reqs);
     },
+    cost: gen.cost ? () => gen.cost!() : undefined,
+  };
+}
+
+/** The generator seeing the conversation: each request's question carries the earlier turns. */
+function withContext(gen: Generator, context: string | undefined): Generator {
+  if (!context) return gen;
+  const q = (question: string) => questionWithHistory(question, context);
+  return {
+    decideRetrieval: (req) => gen.decideRetrieval({ ...req, question: q(req.question) }),
+    generateSegments: (reqs) => gen.generateSegments(reqs.map((r) => ({ ...r, question: q(r.question) }))),
     cost: gen.cost ? () => gen.cost!() : undefined,
   };
 }
@@ -164,14 +186,16 @@ export function createController(opts: {
     setAnswer((a) => ({ ...a, status: 'done', evidence: { passages: ranked } }));
   }
 
-  async function ask(question: string) {
+  async function ask(shown: string, askOpts: AskOptions = {}) {
+    // Retrieval, the retrieve decision, CRAG and the critic work on the standalone query; the page shows the question asked.
+    const question = askOpts.query?.trim() || shown;
     abort?.abort();
     const ctrl = new AbortController();
     abort = ctrl;
     const { decode: decodeSettings, rank, corrective, crag } = store.get().settings;
     const { temperature } = store.get().settings;
     setAnswer((a) => {
-      const started = startRun(a, question, decodeSettings, corrective, crag);
+      const started = { ...startRun(a, shown, decodeSettings, corrective, crag), query: question };
       const { search, rerank: rerankOn } = store.get().settings.retrieval;
       return { ...started, usedSettings: started.usedSettings && { ...started.usedSettings, temperature, search, rerank: rerankOn } };
     });
@@ -192,7 +216,7 @@ export function createController(opts: {
     try {
       const raw = await opts.ports.generator();
       if (counted?.raw !== raw) counted = { raw, wrapped: counting(raw, () => set({ generatorCalls: store.get().generatorCalls + 1 })) };
-      generator = counted.wrapped;
+      generator = withContext(counted.wrapped, askOpts.context);
     } catch (e) {
       if (!current()) return;
       // No generator: fall back to evidence-only for this question and say why.
@@ -247,6 +271,17 @@ export function createController(opts: {
     getState: store.get,
     subscribe: store.subscribe,
     ask,
+    view(answer) {
+      const state = store.get();
+      if (state.answer.status === 'running') return;
+      let shown: AnswerState = { ...answer, runId: state.answer.runId + 1, streaming: [], changed: [] };
+      try {
+        if (shown.tree && shown.tree.candidates.length > 0) shown = { ...shown, ranking: opts.rerank(shown.tree, state.settings.rank) };
+      } catch (e) {
+        shown = { ...shown, error: message(e) };
+      }
+      set({ answer: shown });
+    },
     stop() {
       if (!abort) return;
       abort.abort();

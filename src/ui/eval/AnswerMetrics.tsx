@@ -14,7 +14,24 @@ const fmt = (v: number | null) => (v === null ? 'n/a' : v.toFixed(2));
  * model: the figures stay, marked as belonging to the earlier answer, with a button to
  * measure the one now shown.
  */
-export function AnswerMetrics({ question, ranking, runId, services }: { question: string; ranking: Ranking; runId: number; services?: Services }) {
+/** Figures kept with a conversation's turn: shown again without measuring when the turn is reopened. */
+export type StoredFigures = Record<string, number | null>;
+
+export function AnswerMetrics({
+  question,
+  ranking,
+  runId,
+  services,
+  stored,
+  onMeasured,
+}: {
+  question: string;
+  ranking: Ranking;
+  runId: number;
+  services?: Services;
+  stored?: StoredFigures;
+  onMeasured?: (figures: StoredFigures) => void;
+}) {
   const input = useMemo(() => answerForMetrics(question, ranking), [question, ranking]);
   const [view, setView] = useState<MetricsView>({ measured: null, stale: false, calls: 0 });
   const session = useRef<MetricsSession | null>(null);
@@ -28,13 +45,41 @@ export function AnswerMetrics({ question, ranking, runId, services }: { question
     };
   }, [services]);
 
+  const [useStored, setUseStored] = useState(stored !== undefined);
   useEffect(() => {
+    if (useStored) return;
     // A macrotask later, so the finished answer is painted before any measuring starts.
     const timer = setTimeout(() => session.current?.show(runId, input), 0);
     return () => clearTimeout(timer);
-  }, [runId, input]);
+  }, [runId, input, useStored]);
 
   const state = view.measured?.state ?? null;
+  const reported = useRef<unknown>(null);
+  useEffect(() => {
+    if (state?.status !== 'done' || view.stale || reported.current === state) return;
+    reported.current = state;
+    onMeasured?.({ faithfulness: state.report.faithfulness.score, answerRelevance: state.report.answerRelevance.score, contextRelevance: state.report.contextRelevance.score });
+  }, [state, view.stale, onMeasured]);
+
+  if (useStored && stored) {
+    return (
+      <aside className="answer-metrics" aria-label="Answer quality (RAGAS)" data-testid="answer-metrics" data-status="stored">
+        <h3>Answer quality (RAGAS)</h3>
+        <dl>
+          <dt>Faithfulness</dt>
+          <dd data-metric="faithfulness">{fmt(stored.faithfulness ?? null)}</dd>
+          <dt>Answer relevance</dt>
+          <dd data-metric="answerRelevance">{fmt(stored.answerRelevance ?? null)}</dd>
+          <dt>Context relevance</dt>
+          <dd data-metric="contextRelevance">{fmt(stored.contextRelevance ?? null)}</dd>
+        </dl>
+        <p className="muted">Measured when this turn was written.</p>
+        <button type="button" onClick={() => setUseStored(false)} data-testid="measure-again">
+          Measure again
+        </button>
+      </aside>
+    );
+  }
   const { stale } = view;
 
   return (

@@ -1,0 +1,72 @@
+// Rewriting a follow-up into a standalone search query, as LangChain's history-aware
+// retriever and LlamaIndex's condense-question engine do: the model sees the recent turns
+// and the new question and must return only the question, made self-contained, without
+// answering it. Small models still wander, so the output is cleaned and checked, and the
+// original question is used whenever the rewrite is not usable.
+import { formatHistoryTurn, type HistoryTurn } from './history';
+
+export const REWRITE_SYSTEM =
+  'You rewrite follow-up questions. Given a conversation and a follow-up question, formulate a standalone question ' +
+  'that can be understood without the conversation. Replace pronouns such as "it", "they", "them" or "that" with ' +
+  'what they refer to. Do NOT answer the question. Reply with the standalone question only, on one line.';
+
+/** Tokens the rewrite may produce: one question. */
+export const REWRITE_MAX_TOKENS = 48;
+
+export interface RewritePrompt {
+  system: string;
+  prompt: string;
+  maxTokens: number;
+  oneLine: true;
+}
+
+/** The rewrite request, or null for a first question (no call is made then). */
+export function rewritePrompt(history: readonly HistoryTurn[], question: string): RewritePrompt | null {
+  if (history.length === 0) return null;
+  const convo = history.map(formatHistoryTurn).join('\n');
+  const prompt = `Conversation:\n${convo}\n\nFollow-up question: ${question.trim()}\nStandalone question:`;
+  return { system: REWRITE_SYSTEM, prompt, maxTokens: REWRITE_MAX_TOKENS, oneLine: true };
+}
+
+const LABEL = /^(?:standalone(?:\s+question)?|rewritten(?:\s+question)?|question|query|search query)\s*[:\-–]\s*/i;
+const MAX_REWRITE_CHARS = 300;
+
+export interface CleanedRewrite {
+  query: string;
+  /** False when the model's output was unusable and the original question is used. */
+  usedRewrite: boolean;
+  /** Why the output was not used. */
+  reason?: string;
+}
+
+/** The first usable line of the model's output, without labels or quotes; the original when none is usable. */
+export function cleanRewrite(output: string, original: string): CleanedRewrite {
+  const fallback = (reason: string): CleanedRewrite => ({ query: original.trim(), usedRewrite: false, reason });
+  const line = output
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
+  if (!line) return fallback('the rewrite was empty');
+  let q = line.replace(LABEL, '').trim();
+  q = q.replace(/^["'“‘`]+|["'”’`]+$/g, '').trim();
+  q = q.replace(/\s+/g, ' ');
+  if (q.length < 3 || !/[\p{L}\p{N}]/u.test(q)) return fallback('the rewrite had no words');
+  if (q.length > MAX_REWRITE_CHARS) return fallback('the rewrite was too long to be a question');
+  // An answer rather than a question: a statement longer than a keyword query that does not ask anything.
+  const asks = /\?\s*$/.test(q) || /^(who|what|when|where|why|how|which|is|are|do|does|did|can|could|should|was|were|will|would)\b/i.test(q);
+  if (!asks && q.split(' ').length > MAX_KEYWORD_WORDS) return fallback('the model answered instead of rewriting');
+  return { query: q, usedRewrite: true };
+}
+
+/** A rewrite that does not ask may still be a keyword query ("bees honey ripening time"), up to this many words. */
+const MAX_KEYWORD_WORDS = 8;
+
+/**
+ * Evidence-only mode has no generator to rewrite with: the follow-up is searched together
+ * with the earlier questions (newest first, so the lexical index weighs them equally but
+ * a cut-off keeps the recent ones).
+ */
+export function joinedQuery(earlierQuestions: readonly string[], followUp: string, maxEarlier = 3): string {
+  const earlier = earlierQuestions.slice(-maxEarlier).map((q) => q.trim()).filter(Boolean);
+  return [followUp.trim(), ...earlier.reverse()].join(' ');
+}

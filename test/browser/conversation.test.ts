@@ -1,0 +1,115 @@
+// A conversation in the e2e build: follow-ups keep their subject, turns survive a reload,
+// edits become versions, threads export and import, and other tabs see new threads.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useApp } from './app-page';
+import { OUTPUT_DIR } from './harness';
+
+const app = useApp('?modelPack=tiny');
+
+async function ask(page: Page, question: string): Promise<void> {
+  await page.fill('#question', question);
+  await page.getByTestId('ask').click();
+  await settled(page);
+}
+
+async function settled(page: Page): Promise<void> {
+  // The new turn is on screen at once (rewriting, then writing); wait until it is finished.
+  await page.waitForSelector('[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 120_000 });
+  const view = page.locator('[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence])');
+  expect(`${await view.getAttribute('data-status')}: ${await view.innerText()}`).toMatch(/^done: /);
+}
+
+const questions = (page: Page) => page.locator('[data-testid=turn] .turn-question').allInnerTexts();
+
+async function download(page: Page, testid: string): Promise<{ text: string; name: string }> {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+  const path = await d.path();
+  return { text: readFileSync(path, 'utf8'), name: d.suggestedFilename() };
+}
+
+describe('a conversation', () => {
+  it('keeps two turns, searches a follow-up with its subject, survives a reload, and keeps an edit as a version', async () => {
+    const { page, errors } = await app.open();
+    await ask(page, 'How do bees make honey?');
+    await ask(page, 'How long does that take them?');
+    expect((await questions(page)).map((q) => q.replace(/^Question \d+:\s*/, ''))).toEqual(['How do bees make honey?', 'How long does that take them?']);
+    // The follow-up was searched with the first question's subject, and found the honeybee document first.
+    const query = await page.locator('[data-testid=turn]').nth(1).getByTestId('rewrite-input').inputValue();
+    expect(query).toMatch(/bees/i);
+    const citations = await page.locator('[data-testid=turn].viewed [data-testid=citation]').allInnerTexts();
+    expect(citations.length).toBeGreaterThan(0);
+    expect(citations[0]).toMatch(/How Honeybee Colonies Work/);
+    // The first turn's answer is still shown.
+    expect(await page.locator('[data-testid=turn]').first().getByTestId('turn-answer').innerText()).toMatch(/\w+/);
+    await page.screenshot({ path: join(OUTPUT_DIR, 'conversation.png'), fullPage: true });
+
+    await page.reload();
+    await page.locator('[data-testid=turn]').nth(1).waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-testid=turn]').count()).toBe(2);
+    expect(await page.getByTestId('thread').count()).toBe(1);
+
+    // Edit the follow-up: a second version, both reachable.
+    await page.locator('[data-testid=turn]').nth(1).getByTestId('edit-question').click();
+    await page.getByTestId('edit-input').fill('Where do bees keep the honey?');
+    await page.getByTestId('edit-save').click();
+    await settled(page);
+    const second = page.locator('[data-testid=turn]').nth(1);
+    expect(await second.getByTestId('version-pos').innerText()).toBe('2/2');
+    expect(await second.locator('.turn-question').innerText()).toMatch(/Where do bees keep the honey\?/);
+    await second.getByRole('button', { name: 'Previous version' }).click();
+    await expect.poll(() => page.locator('[data-testid=turn]').nth(1).getByTestId('version-pos').innerText()).toBe('1/2');
+    expect(await page.locator('[data-testid=turn]').nth(1).locator('.turn-question').innerText()).toMatch(/How long does that take them\?/);
+    // A past turn keeps its tree: opened in full, its why-panel works.
+    await page.locator('[data-testid=turn]').first().getByTestId('view-turn').click();
+    await page.locator('[data-testid=turn]').first().getByRole('button', { name: /Why this segment/ }).first().click();
+    expect(await page.locator('[data-testid=turn]').first().getByTestId('why-row').count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('exports Markdown with both questions and a citation, and JSON that imports back into an equal tree', async () => {
+    const { page, errors } = await app.open();
+    // An empty question gets a clear answer, not silence.
+    await page.fill('#question', '   ');
+    await page.press('#question', 'Enter');
+    expect(await page.getByTestId('conversation-notice').innerText()).toMatch(/Type a question first/);
+    await ask(page, 'How do bees make honey?');
+    await ask(page, 'How long does that take them?');
+    const md = await download(page, 'export-md');
+    expect(md.name).toMatch(/\.md$/);
+    expect(md.text).toContain('How do bees make honey?');
+    expect(md.text).toContain('How long does that take them?');
+    expect(md.text).toMatch(/\[\^1\]: How Honeybee Colonies Work, passage \d+: “.+”/);
+    writeFileSync(join(OUTPUT_DIR, 'thread.md'), md.text);
+
+    const json = await download(page, 'export-json');
+    const file = join(OUTPUT_DIR, 'thread.json');
+    writeFileSync(file, json.text);
+    await page.getByTestId('import-json').setInputFiles(file);
+    await expect.poll(() => page.getByTestId('thread').count()).toBe(2);
+    const again = JSON.parse((await download(page, 'export-json')).text);
+    const first = JSON.parse(json.text);
+    expect(again.thread.id).not.toBe(first.thread.id);
+    expect(again.thread.turns).toEqual(first.thread.turns);
+    expect(again.thread.roots).toEqual(first.thread.roots);
+
+    // A malformed file is refused with a reason; nothing kept is lost.
+    writeFileSync(file, '{"format":"selfrag-thread","version":99,"thread":{}}');
+    await page.getByTestId('import-json').setInputFiles(file);
+    expect(await page.getByTestId('import-error').innerText()).toMatch(/newer version/);
+    expect(await page.getByTestId('thread').count()).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
+  it('a second tab sees a new thread', async () => {
+    const { page } = await app.open();
+    const other = await page.context().newPage();
+    await other.goto(app.url + '?modelPack=tiny');
+    await other.locator('#question').waitFor();
+    await ask(page, 'Why does the sea have tides?');
+    await expect.poll(() => other.getByTestId('thread').allInnerTexts(), { timeout: 30_000 }).toEqual([expect.stringMatching(/Why does the sea have tides\?/)]);
+    await other.close();
+  });
+});

@@ -1,0 +1,202 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createController } from '../../../../src/app/wiring/controller';
+import { defaultSettings } from '../../../../src/app/persist/settings';
+import { createConversation, type CompleteFn } from '../../../../src/app/wiring/conversation';
+import { ThreadSaveError, ThreadStore } from '../../../../src/app/persist/thread-store';
+import { activePath } from '../../../../src/core/conversation';
+import { decode } from '../../../../src/core/decode';
+import { rerank } from '../../../../src/core/rerank';
+import type { Generator, Retriever, ScoredPassage } from '../../../../src/core/ports';
+import { syntheticGenerator, syntheticRetriever } from '../../../doubles/synthetic-answer';
+
+let n = 0;
+const stores: ThreadStore[] = [];
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+});
+
+function setup(opts: { complete?: CompleteFn | null; evidenceOnly?: boolean; db?: string; generator?: Generator } = {}) {
+  const settings = defaultSettings();
+  settings.decode = { ...settings.decode, mode: 'always', passagesPerStep: 3, beamWidth: 2, maxDepth: 3 };
+  const queries: string[] = [];
+  const seenQuestions: string[] = [];
+  const base = syntheticRetriever();
+  const retriever: Retriever = { retrieve: (q, k, s) => (queries.push(q), base.retrieve(q, k, s)) };
+  const gen = opts.generator ?? syntheticGenerator({ seed: 3 });
+  const spy: Generator = {
+    decideRetrieval: (r) => gen.decideRetrieval(r),
+    generateSegments: (rs) => (seenQuestions.push(rs[0]?.question ?? ''), gen.generateSegments(rs)),
+  };
+  const controller = createController({
+    ports: { generator: async () => spy, retriever: async () => retriever, critic: async () => undefined },
+    decode,
+    rerank,
+    settings,
+    evidenceOnly: opts.evidenceOnly ? { reason: 'test' } : null,
+  });
+  const completions: string[] = [];
+  const db = opts.db ?? `conv-${++n}`;
+  const store = ThreadStore.open(db).then((s) => (stores.push(s), s));
+  let id = 0;
+  const conversation = createConversation({
+    controller,
+    store,
+    complete: async () =>
+      opts.complete === null
+        ? null
+        : async (req) => {
+            completions.push(req.prompt);
+            return (opts.complete ?? (async () => ({ text: 'How long does it take bees to make honey?' })))(req);
+          },
+    model: () => ({ id: 'tiny', contextWindow: 4096 }),
+    newId: () => `id${++id}-${++n}`,
+    saveEveryMs: 1,
+  });
+  return { controller, conversation, queries, completions, seenQuestions, store, db };
+}
+
+describe('conversation wiring', () => {
+  it('a first question makes no rewrite call; a follow-up is rewritten, searched as rewritten, and the decode sees the earlier turn', async () => {
+    const { conversation, queries, completions, seenQuestions } = setup();
+    await conversation.start();
+    await conversation.ask('How do bees make honey?');
+    expect(completions).toEqual([]);
+    queries.length = 0;
+    seenQuestions.length = 0;
+    await conversation.ask('How long does that take them?');
+    expect(completions).toHaveLength(1);
+    expect(completions[0]).toContain('User: How do bees make honey?');
+    expect(queries[0]).toMatch(/^How long does it take bees to make honey\?/);
+    expect(seenQuestions[0]).toContain('Earlier in this conversation');
+    expect(seenQuestions[0]).toContain('User: How do bees make honey?');
+    const t = conversation.get().thread!;
+    const path = activePath(t);
+    expect(path.map((x) => x.question)).toEqual(['How do bees make honey?', 'How long does that take them?']);
+    expect(path[1]).toMatchObject({ rewrite: 'How long does it take bees to make honey?', status: 'done', model: 'tiny' });
+    expect(path[1]!.answer!.candidates.length).toBeGreaterThan(0);
+    expect(path[1]!.answerText.length).toBeGreaterThan(0);
+  });
+
+  it('an unusable rewrite, or no generator to write one, searches with the earlier questions joined', async () => {
+    const a = setup({ complete: async () => ({ text: 'Standalone question:' }) });
+    await a.conversation.start();
+    await a.conversation.ask('How do bees make honey?');
+    await a.conversation.ask('How long does that take them?');
+    expect(a.queries.at(-1)).toMatch(/^How long does that take them\? How do bees make honey\?/);
+    expect(a.conversation.get().notice?.text).toMatch(/rewrite was not used/);
+
+    const b = setup({ complete: null });
+    await b.conversation.start();
+    await b.conversation.ask('How do bees make honey?');
+    await b.conversation.ask('How long does that take them?');
+    expect(b.completions).toEqual([]);
+    expect(b.queries.at(-1)).toMatch(/How do bees make honey\?/);
+  });
+
+  it('evidence-only mode searches with the joined questions and calls no generator', async () => {
+    const { conversation, queries, completions } = setup({ evidenceOnly: true });
+    await conversation.start();
+    await conversation.ask('How do bees make honey?');
+    await conversation.ask('How long does that take them?');
+    expect(completions).toEqual([]);
+    expect(queries.at(-1)).toBe('How long does that take them? How do bees make honey?');
+    const last = activePath(conversation.get().thread!).at(-1)!;
+    expect(last.passages!.length).toBeGreaterThan(0);
+    expect(last.model).toBeNull();
+  });
+
+  it('edit and regenerate add versions; stepping shows each, re-ranked from its own tree', async () => {
+    const { conversation, controller } = setup();
+    await conversation.start();
+    await conversation.ask('How do bees make honey?');
+    const first = conversation.get().thread!.roots[0]!;
+    await conversation.edit(first, 'How do bees make wax?');
+    await conversation.regenerate(conversation.get().thread!.roots[1]!);
+    const t = conversation.get().thread!;
+    expect(t.roots).toHaveLength(3);
+    expect(t.roots.map((id) => t.turns[id]!.question)).toEqual(['How do bees make honey?', 'How do bees make wax?', 'How do bees make wax?']);
+    conversation.step(t.roots[2]!, -1);
+    conversation.step(t.roots[1]!, -1);
+    expect(controller.getState().answer.question).toBe('How do bees make honey?');
+    expect(controller.getState().answer.ranking!.best.length).toBeGreaterThan(0);
+    // Moving a weight re-ranks the turn being viewed.
+    controller.setRank({ weights: { rel: 0, sup: 0, use: 3, seq: 0 }, hardConstraints: false });
+    expect(controller.getState().answer.question).toBe('How do bees make honey?');
+  });
+
+  it('refuses a question while an answer is running, and an empty one, with a message', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const base = syntheticGenerator({ seed: 2 });
+    const slow: Generator = { decideRetrieval: (r) => base.decideRetrieval(r), generateSegments: async (r) => (await gate, base.generateSegments(r)) };
+    const { conversation } = setup({ generator: slow });
+    await conversation.start();
+    const running = conversation.ask('How do bees make honey?');
+    await new Promise((r) => setTimeout(r, 5));
+    await conversation.ask('Another question');
+    expect(conversation.get().notice?.text).toMatch(/still being written/);
+    release();
+    await running;
+    expect(Object.keys(conversation.get().thread!.turns)).toHaveLength(1);
+    await conversation.ask('   ');
+    expect(conversation.get().notice?.text).toMatch(/Type a question/);
+  });
+
+  it('keeps the thread across a reload (a new page on the same database) and imports its export as an equal tree', async () => {
+    const a = setup();
+    await a.conversation.start();
+    await a.conversation.ask('How do bees make honey?');
+    await a.conversation.ask('How long does that take them?');
+    const json = a.conversation.exportJson()!;
+    const b = setup({ db: a.db });
+    await b.conversation.start();
+    expect(activePath(b.conversation.get().thread!).map((t) => t.question)).toEqual(['How do bees make honey?', 'How long does that take them?']);
+    await b.conversation.importJson(json);
+    expect(b.conversation.get().threads).toHaveLength(2);
+    expect(b.conversation.get().thread!.turns).toEqual(JSON.parse(json).thread.turns);
+    await expect(b.conversation.importJson('{"nope":1}')).rejects.toThrow(/not a thread/);
+    expect(b.conversation.get().threads).toHaveLength(2);
+    expect(b.conversation.exportMarkdown()).toContain('## 2. How long does that take them?');
+  });
+
+  it('storage full: the turn stays on screen and the page says it could not be kept', async () => {
+    const { conversation, store } = setup();
+    const s = await store;
+    s.put = async () => {
+      throw new ThreadSaveError('This turn could not be kept: the storage for this site is full.', true);
+    };
+    await conversation.start();
+    await conversation.ask('How do bees make honey?');
+    expect(conversation.get().notice?.text).toMatch(/could not be kept/);
+    expect(activePath(conversation.get().thread!)[0]!.status).toBe('done');
+  });
+
+  it('keeps RAGAS figures with their turn', async () => {
+    const { conversation } = setup();
+    await conversation.start();
+    await conversation.ask('How do bees make honey?');
+    const id = conversation.get().thread!.roots[0]!;
+    conversation.setFigures(id, { faithfulness: 0.5, answerRelevance: null });
+    expect(conversation.get().thread!.turns[id]!.figures).toEqual({ faithfulness: 0.5, answerRelevance: null });
+  });
+
+  it('a thread deleted in another tab stays on screen with a message, and asking again keeps it as a new thread', async () => {
+    const a = setup();
+    await a.conversation.start();
+    await a.conversation.ask('How do bees make honey?');
+    const b = setup({ db: a.db });
+    await b.conversation.start();
+    const id = a.conversation.get().thread!.id;
+    await b.conversation.remove(id);
+    for (let i = 0; i < 100 && !a.conversation.get().notice; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(a.conversation.get().notice?.text).toMatch(/deleted/);
+    expect(a.conversation.get().thread!.roots).toHaveLength(1);
+    await a.conversation.ask('How long does that take them?');
+    const again = a.conversation.get().thread!;
+    expect(again.id).not.toBe(id);
+    expect(activePath(again)).toHaveLength(2);
+    expect(a.conversation.get().threads.map((t) => t.id)).toContain(again.id);
+  });
+});
+
