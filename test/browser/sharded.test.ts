@@ -3,7 +3,7 @@
 // indexer (`npm run index -- <folder> --sharded`) writes with the same hashed test embedder as
 // the library page. A question is answered from it beside the user's own document, fetching a
 // small part of the corpus; after that visit the same question is answered offline.
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexFolder } from '../../scripts/index-folder';
 import { HashEmbedder } from '../doubles/hash-embedder';
 import type { LibraryPageApi } from './pages/library-page';
-import { E2E_DIR, launchBrowser, serveDir, type Served } from './harness';
+import { E2E_DIR, ROOT, launchBrowser, serveDir, type Served } from './harness';
+import { createEmbedder } from '../../workers/evaluator/embedder';
+import { mulberry32 } from '../../scripts/seeded-random';
 import { passageTexts } from '../../bench/scale/text';
 
 type Api = LibraryPageApi;
@@ -106,3 +108,70 @@ describe('a sharded site corpus in the browser', () => {
   });
 });
 
+
+describe('the app embedded in an iframe, with a sharded site corpus', () => {
+  it('answers an embedder’s question with a citation into the corpus', async () => {
+    // A site = the e2e build (linked) + a sharded index/ embedded with the tiny model the app runs.
+    const site = mkdtempSync(join(tmpdir(), 'sharded-app-'));
+    for (const entry of readdirSync(E2E_DIR)) symlinkSync(join(E2E_DIR, entry), join(site, entry));
+    const docs = mkdtempSync(join(tmpdir(), 'sharded-app-docs-'));
+    // Words the tiny embedder knows (its vocabulary includes the shipped sample), in a seeded draw.
+    const known = readdirSync(join(ROOT, 'public/sample'))
+      .filter((f) => f.endsWith('.md'))
+      .flatMap((f) => readFileSync(join(ROOT, 'public/sample', f), 'utf8').match(/\b[a-z]{4,}\b/g) ?? []);
+    const pick = mulberry32(9);
+    const some = (n: number) => Array.from({ length: n }, () => known[Math.floor(pick() * known.length)]).join(' ');
+    const titles = Array.from({ length: 60 }, (_, d) => `${some(3)} ${d}`);
+    for (let d = 0; d < 60; d++) {
+      const paras = Array.from({ length: 6 }, () => `${some(40)}.`);
+      if (d === 41) paras[2] = `The Zorblax valve of the eastern reservoir opens at dawn and closes at dusk. ${some(10)}.`;
+      writeFileSync(join(docs, `doc-${d}.md`), `# ${titles[d]}\n\n${paras.join('\n\n')}\n`);
+    }
+    const embedder = createEmbedder({ model: { id: 'tiny/embedder' }, source: 'local', localModelPath: join(ROOT, 'test/fixtures/models') });
+    await indexFolder({ folder: docs, out: join(site, 'index'), embedder, model: 'tiny/embedder', chunk: { targetTokens: 60, overlapTokens: 0 }, sharded: {} });
+    await embedder.dispose();
+    rmSync(docs, { recursive: true, force: true });
+    const appServer = await serveDir(site, { prefix: '/docs/rag/' });
+    const parentDir = mkdtempSync(join(tmpdir(), 'sharded-parent-'));
+    writeFileSync(
+      join(parentDir, 'index.html'),
+      `<!doctype html><html><body><script>
+        window.replies = [];
+        addEventListener('message', (e) => window.replies.push({ origin: e.origin, data: e.data }));
+        const f = document.createElement('iframe');
+        f.width = 1000; f.height = 700;
+        f.src = new URLSearchParams(location.search).get('app');
+        document.body.append(f);
+        window.askApp = (q) => f.contentWindow.postMessage({ type: 'ask', question: q, id: 'z1' }, '*');
+        const ping = setInterval(() => {
+          if (window.replies.some((r) => r.data.type === 'ready' || r.data.type === 'pong')) clearInterval(ping);
+          else f.contentWindow.postMessage({ type: 'ping' }, '*');
+        }, 250);
+      </script></body></html>`,
+    );
+    const parent = await serveDir(parentDir);
+    // The site owner's allow-list, beside the page (this site's own file, not the linked build's).
+    rmSync(join(site, 'embed.json'), { force: true });
+    writeFileSync(join(site, 'embed.json'), JSON.stringify({ allowedOrigins: [new URL(parent.url).origin] }));
+    const ctx = await browser.newContext();
+    try {
+      const host = await ctx.newPage();
+      await host.goto(`${parent.url}?app=${encodeURIComponent(`${appServer.url}?modelPack=tiny&rerank=0`)}`);
+      type Replies = { replies: { data: { type: string } }[] };
+      await host.waitForFunction(() => (window as unknown as Replies).replies.some((r) => ['ready', 'pong'].includes(r.data.type)), null, { timeout: 120_000 });
+      await host.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('When does the Zorblax valve open?'));
+      const answer = await host.waitForFunction(() => (window as unknown as Replies).replies.find((r) => r.data.type === 'answer' || r.data.type === 'error'), null, { timeout: 180_000 });
+      const reply = (await answer.jsonValue()) as unknown as { data: { type: string; segments: { text: string; citation: { passageId: string; title: string } | null }[] } };
+      expect(reply.data.type).toBe('answer');
+      expect(reply.data.segments.map((s) => s.citation?.title)).toContain(titles[41]);
+      const corpus = appServer.sent.filter((s) => s.path.startsWith('/docs/rag/index/'));
+      expect(corpus.filter((s) => s.range === null).map((s) => s.path)).toEqual(['/docs/rag/index/manifest.json']);
+    } finally {
+      await ctx.close();
+      await appServer.close();
+      await parent.close();
+      rmSync(site, { recursive: true, force: true });
+      rmSync(parentDir, { recursive: true, force: true });
+    }
+  });
+});
