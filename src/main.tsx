@@ -1,8 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createController, type DecodeFn } from './app/wiring/controller';
-import { createEmbedBridge, loadAllowedOrigins } from './app/wiring/embed-bridge';
-import { answerMessage } from './app/view/embed-answer';
+import { startEmbedBridge } from './app/wiring/embed-wiring';
 import { modelChoice } from './app/persist/custom-model';
 import { engineInput } from './app/state/engine-choice';
 import { getServices } from './app/wiring/services';
@@ -102,20 +101,4 @@ if (fromUrl.question) {
   });
 }
 
-async function startEmbedBridge(): Promise<void> {
-  if (window.parent === window) return;
-  const allowed = await loadAllowedOrigins(document.baseURI);
-  if (allowed.length === 0) return;
-  const bridge = createEmbedBridge({
-    host: window,
-    allowed,
-    onRequest: (req, from) => {
-      if (req.type === 'ping') return bridge.reply(from, { type: 'pong', id: req.id });
-      void controller.ask(req.question).then(() => {
-        const s = controller.getState();
-        bridge.reply(from, answerMessage(s.answer, req.id, s.evidenceOnly !== null));
-      });
-    },
-  });
-}
-void startEmbedBridge();
+void startEmbedBridge(controller);

@@ -43,10 +43,20 @@ export async function hybridRetrieve(
   signal?: AbortSignal,
 ): Promise<ScoredPassage[]> {
   if (!query.trim() || k <= 0) return [];
-  const vector = settings.search === 'words' ? null : await ports.embedQuery(query, signal);
+  let vector: Float32Array | null = null;
+  let mode = settings.search;
+  if (mode !== 'words') {
+    try {
+      vector = await ports.embedQuery(query, signal);
+    } catch (e) {
+      // Without the embedding model, 'both' still finds passages by their words; 'meaning' cannot.
+      if (signal?.aborted || mode === 'meaning') throw e;
+      mode = 'words';
+    }
+  }
   signal?.throwIfAborted();
   const rerank = settings.rerank && ports.rerank;
-  const hits = await ports.search({ vector, text: query, mode: settings.search, limit: rerank ? Math.max(k, RERANK_CANDIDATES) : k });
+  const hits = await ports.search({ vector, text: query, mode, limit: rerank ? Math.max(k, RERANK_CANDIDATES) : k });
   const found = await ports.passages(hits.map((h) => h.id));
   signal?.throwIfAborted();
   let out: ScoredPassage[] = [];

@@ -5,25 +5,31 @@ import type { Passage } from '../core/ports';
 import { normalise } from '../core/vector-index';
 import type { IndexHandle } from './index-host';
 import { embeddingText, type PreparedDocument } from './ingest';
-import { rowsOf, type LibraryStore, type StoredDocument } from './store';
+import { rowsOf, type LibraryStorage, type StoredDocument } from './store';
 import type { LibraryDocument } from './types';
 
 export class Catalog {
   private passageIds = new Map<string, string[]>();
 
   constructor(
-    readonly store: LibraryStore,
+    readonly store: LibraryStorage,
     readonly index: IndexHandle,
     /** Tells other tabs which document changed (see sync.ts). */
     private readonly announce: (docId: string) => void,
   ) {}
 
-  /** Puts every stored document's vectors into the (empty) vector index. */
+  /** Puts every stored document's vectors into the (empty) vector index, and notes the passages of documents not embedded yet. */
   async loadVectors(): Promise<void> {
     for (const v of await this.store.allVectors()) {
       this.passageIds.set(v.docId, v.ids);
       await this.index.add(v.ids, rowsOf(v));
     }
+    for (const d of await this.pending()) this.passageIds.set(d.id, (await this.store.passagesOf(d.id)).map((p) => p.id));
+  }
+
+  /** Documents kept without vectors, waiting for the embedding model. */
+  async pending(): Promise<StoredDocument[]> {
+    return (await this.store.listDocuments()).filter((d) => d.pendingEmbedding);
   }
 
   /** Every passage id the library holds. */
@@ -39,7 +45,7 @@ export class Catalog {
     { id, parsed, passages }: PreparedDocument,
     vectors: Float32Array[],
     origin: StoredDocument['origin'],
-    opts: { signal?: AbortSignal; bytes?: number } = {},
+    opts: { signal?: AbortSignal; bytes?: number; pendingEmbedding?: boolean } = {},
   ): Promise<LibraryDocument> {
     // Checked before anything is written, so a bad vector cannot leave a half-indexed document.
     vectors.forEach((v) => normalise(v, v.length));
@@ -56,11 +62,12 @@ export class Catalog {
       ...(opts.bytes !== undefined ? { bytes: opts.bytes } : {}),
       addedAt: existing?.addedAt ?? Date.now(),
       origin: existing?.origin ?? origin,
+      ...(opts.pendingEmbedding ? { pendingEmbedding: true as const } : {}),
     };
     await this.store.putDocument(doc, passages, vectors);
     await this.index.remove(this.passageIds.get(id) ?? []);
     const ids = passages.map((p) => p.id);
-    await this.index.add(ids, vectors);
+    if (vectors.length > 0) await this.index.add(ids, vectors);
     await this.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
     this.passageIds.set(id, ids);
     this.announce(id);
@@ -87,6 +94,10 @@ export class Catalog {
       const passages = (await this.store.getPassages(v.ids)).filter((p): p is Passage => !!p);
       await this.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
       this.passageIds.set(docId, v.ids);
+    } else if ((await this.store.getDocument(docId))?.pendingEmbedding) {
+      const passages = await this.store.passagesOf(docId);
+      await this.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
+      this.passageIds.set(docId, passages.map((p) => p.id));
     }
   }
 }

@@ -10,9 +10,14 @@ import { isQuotaError, storageFullMessage } from './quota';
 import type { StoredDocument } from './store';
 import type { AddResult, LibraryDocument, LibraryOptions, LibraryProgress } from './types';
 
-/** One document written, or none when no passage could be embedded; with the passages dropped on the way and why. */
+/**
+ * One document written; with the passages dropped on the way and why. When no passage could be
+ * embedded (the embedding model did not load) the document is kept without vectors, found by
+ * its words, and `pending` says so.
+ */
 export interface IngestOutcome {
-  doc: LibraryDocument | undefined;
+  doc: LibraryDocument;
+  pending: boolean;
   dropped: number;
   /** Why the first dropped passage was dropped. */
   reason?: string;
@@ -30,13 +35,13 @@ export async function ingestDocument(
   opts: { signal?: AbortSignal; onBatch?: (done: number, total: number) => void; vectors?: Float32Array[]; bytes?: number } = {},
 ): Promise<IngestOutcome> {
   const { signal, onBatch, bytes } = opts;
-  const write = (passages: PreparedDocument['passages'], vectors: Float32Array[]) =>
-    catalog.put({ ...prepared, passages }, vectors, origin, { ...(signal ? { signal } : {}), ...(bytes !== undefined ? { bytes } : {}) });
-  if (opts.vectors) return { doc: await write(prepared.passages, opts.vectors), dropped: 0 };
+  const write = (passages: PreparedDocument['passages'], vectors: Float32Array[], pendingEmbedding = false) =>
+    catalog.put({ ...prepared, passages }, vectors, origin, { ...(signal ? { signal } : {}), ...(bytes !== undefined ? { bytes } : {}), ...(pendingEmbedding ? { pendingEmbedding } : {}) });
+  if (opts.vectors) return { doc: await write(prepared.passages, opts.vectors), pending: false, dropped: 0 };
   const embedded = await embedDocument(embedder, prepared.passages, { ...(signal ? { signal } : {}), ...(onBatch ? { onBatch } : {}) });
   const outcome = { dropped: embedded.dropped, ...(embedded.reason !== undefined ? { reason: embedded.reason } : {}) };
-  if (embedded.passages.length === 0 && prepared.passages.length > 0) return { doc: undefined, ...outcome };
-  return { doc: await write(embedded.passages, embedded.vectors), ...outcome };
+  if (embedded.passages.length === 0 && prepared.passages.length > 0) return { doc: await write(prepared.passages, [], true), pending: true, ...outcome };
+  return { doc: await write(embedded.passages, embedded.vectors), pending: false, ...outcome };
 }
 
 export type BatchOptions = Pick<LibraryOptions, 'embedder' | 'onProgress' | 'prepare' | 'measure' | 'chunk' | 'pdf' | 'maxFileBytes'>;
@@ -86,18 +91,19 @@ export async function ingestBatch(
       }
       // Content-addressed: the same text under another name replaces its document, so say which.
       const same = await catalog.store.getDocument(outcome.doc.id);
-      const { doc, dropped, reason } = await ingestDocument(catalog, opts.embedder, outcome.doc, origin, {
+      const { doc, pending, dropped, reason } = await ingestDocument(catalog, opts.embedder, outcome.doc, origin, {
         ...(signal ? { signal } : {}),
         onBatch: (done, total) => report({ name, fileIndex, stage: 'embedding', passagesDone: done, passagesTotal: total }, total ? (size * done) / total : 0),
         bytes: outcome.bytes,
       });
-      if (!doc) {
-        refuse(`none of its ${outcome.doc.passages.length} passages could be embedded (${reason ?? 'unknown reason'}); check that the embedding model loaded`);
-        continue;
-      }
       if (same && same.name !== name) result.notes.push({ name, note: `it has the same text as ${same.name}, so the library keeps it once` });
       for (const note of outcome.doc.parsed.notes ?? []) result.notes.push({ name, note });
-      if (dropped > 0)
+      if (pending)
+        result.notes.push({
+          name,
+          note: `not embedded yet (${reason ?? 'the embedding model did not run'}): it is found by its words until the embedding model loads, and embedded then without adding it again`,
+        });
+      else if (dropped > 0)
         result.notes.push({
           name,
           note: `${dropped} of ${outcome.doc.passages.length} passages could not be embedded and were left out (${reason}); the rest of the document was added`,

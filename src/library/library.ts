@@ -1,7 +1,7 @@
 // The document library the UI talks to: add, remove and list documents, and retrieve passages
 // for a question. A thin facade: it opens the parts, runs every change one at a time and saves
 // the word index after each; the work itself lives beside it:
-//   catalog.ts          IndexedDB and the indexes kept in step, per document
+//   catalog.ts          the store (IndexedDB, or memory: memory-store.ts) and the indexes kept in step, per document
 //   ingest-batch.ts     adding files, with progress, returning what was added, refused and noted
 //   retrieval.ts        the hybrid retriever over the library
 //   word-index-store.ts the BM25 index's snapshot: load, reconcile, save
@@ -13,13 +13,13 @@ import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../core/hybrid';
 import type { Passage, Retriever } from '../core/ports';
 import type { IndexKind } from '../core/vector-index';
 import { Catalog } from './catalog';
-import type { FileLike } from './ingest';
+import { embedDocument, type FileLike } from './ingest';
 import { ingestBatch } from './ingest-batch';
 import { followEmbedder } from './reembed';
 import { libraryRetriever } from './retrieval';
 import { seedLibrary } from './seed';
 import { siteCorpus, type SiteCorpus } from './sharded/site-corpus';
-import { DEFAULT_DB_NAME, LibraryStore, type StoredDocument } from './store';
+import { DEFAULT_DB_NAME, LibraryStore, type LibraryStorage, type StoredDocument } from './store';
 import { openSync, type LibrarySync } from './sync';
 import type { AddResult, LibraryDocument, LibraryOptions } from './types';
 import { openWordIndex, saveWordIndex } from './word-index-store';
@@ -31,6 +31,11 @@ export { storageFullMessage } from './quota';
 export class Library {
   /** The core's Retriever port over this library. */
   readonly retriever: Retriever;
+  /** False when the library lives in memory for this visit only. */
+  get persistent(): boolean {
+    return this.store.persistent;
+  }
+
   /** Problems at start-up that did not stop the library from opening, for the UI to show. */
   readonly warnings: string[] = [];
   private queue: Promise<unknown> = Promise.resolve();
@@ -40,7 +45,7 @@ export class Library {
   private readonly corpus: SiteCorpus | null;
 
   private constructor(
-    private readonly store: LibraryStore,
+    private readonly store: LibraryStorage,
     private readonly opts: LibraryOptions,
   ) {
     this.catalog = new Catalog(store, opts.index, (docId) => this.sync?.announce(docId));
@@ -59,16 +64,42 @@ export class Library {
   /** Opens the library, rebuilds the index from IndexedDB and seeds a first visit. */
   static async open(opts: LibraryOptions): Promise<Library> {
     const dbName = opts.dbName ?? DEFAULT_DB_NAME;
-    const lib = new Library(await LibraryStore.open(dbName), opts);
+    const lib = new Library(await (opts.openStore ?? ((n: string) => LibraryStore.open(n)))(dbName), opts);
     // Listening before start-up: a change announced meanwhile waits in the queue behind it.
-    lib.sync = openSync(dbName, (docId) => void lib.exclusive(() => lib.catalog.follow(docId)).then(() => opts.onExternalChange?.(), () => undefined));
+    // A library in memory is this page's alone: another tab's changes are not in it to follow.
+    if (lib.store.persistent) lib.sync = openSync(dbName, (docId) => void lib.exclusive(() => lib.catalog.follow(docId)).then(() => opts.onExternalChange?.(), () => undefined));
     try {
       await lib.exclusive(() => lib.start());
     } catch (e) {
       lib.close();
       throw e;
     }
+    // Documents kept while the embedding model could not run are embedded now, if it runs;
+    // in the background: they are already found by their words.
+    void lib.catalog.pending().then((p) => {
+      if (p.length > 0) void lib.embedPending().then((n) => n > 0 && opts.onExternalChange?.(), () => undefined);
+    });
     return lib;
+  }
+
+  /**
+   * Embeds the documents kept without vectors (added while the embedding model could not run),
+   * without the user adding them again. Those the model still cannot embed
+   * stay as they are, found by words. Returns how many were embedded.
+   */
+  async embedPending(): Promise<number> {
+    return this.exclusive(async () => {
+      let done = 0;
+      for (const d of await this.catalog.pending()) {
+        const passages = await this.store.passagesOf(d.id);
+        const embedded = await embedDocument(this.opts.embedder, passages);
+        if (embedded.passages.length === 0) continue;
+        const { name, title, format, text, ocr } = d;
+        await this.catalog.put({ id: d.id, parsed: { name, title, format, text, ...(ocr ? { ocr } : {}) }, passages: embedded.passages }, embedded.vectors, d.origin, d.bytes !== undefined ? { bytes: d.bytes } : {});
+        done++;
+      }
+      return done;
+    });
   }
 
   private async start(): Promise<void> {

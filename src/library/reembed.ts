@@ -3,20 +3,20 @@
 // and passages are compared in one vector space.
 import { embedPassages } from './ingest';
 import { sameModel } from './prebuilt';
-import type { LibraryStore } from './store';
+import type { LibraryStorage } from './store';
 import type { LibraryOptions } from './types';
 
 const EMBEDDER = 'embedder';
 
 /** Re-embeds the library if the stored model differs from `embedderId`, then remembers `embedderId`. */
-export async function followEmbedder(store: LibraryStore, opts: Pick<LibraryOptions, 'embedder' | 'embedderId' | 'onProgress'>): Promise<void> {
+export async function followEmbedder(store: LibraryStorage, opts: Pick<LibraryOptions, 'embedder' | 'embedderId' | 'onProgress'>): Promise<void> {
   const stored = await store.getMeta<string>(EMBEDDER);
   const id = opts.embedderId;
   if (id && stored && !sameModel(stored, id)) await reembedAll(store, opts);
   if (id) await store.setMeta(EMBEDDER, id);
 }
 
-async function reembedAll(store: LibraryStore, opts: Pick<LibraryOptions, 'embedder' | 'onProgress'>): Promise<void> {
+async function reembedAll(store: LibraryStorage, opts: Pick<LibraryOptions, 'embedder' | 'onProgress'>): Promise<void> {
   const docs = await store.listDocuments();
   for (const [fileIndex, d] of docs.entries()) {
     const passages = await store.passagesOf(d.id);

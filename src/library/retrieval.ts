@@ -5,11 +5,11 @@ import { hybridRetrieve, type RetrievalSettings } from '../core/hybrid';
 import type { Passage, Retriever } from '../core/ports';
 import { mergeHits, type SiteCorpus } from './sharded/site-corpus';
 import { normalise } from '../core/vector-index';
-import type { LibraryStore } from './store';
+import type { LibraryStorage } from './store';
 import type { LibraryOptions } from './types';
 
 export function libraryRetriever(
-  store: LibraryStore,
+  store: LibraryStorage,
   opts: Pick<LibraryOptions, 'embedder' | 'index' | 'rerank'>,
   settings: RetrievalSettings,
   corpus?: SiteCorpus,

@@ -1,7 +1,7 @@
 // The library in IndexedDB: documents, passages and vectors. Vectors are stored
 // as one binary record per document (ArrayBuffer of row-major float32), so a
 // document is always written, replaced or removed together, in one transaction.
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, wrap, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Passage } from '../core/ports';
 import type { DocFormat, OcrRecord } from './parse';
 import type { LexicalSnapshot } from './lexical/lexical-index';
@@ -20,6 +20,11 @@ export interface StoredDocument {
   addedAt: number;
   /** Where it came from: the user, the shipped sample, or a pre-built index. */
   origin: 'user' | 'sample' | 'prebuilt';
+  /**
+   * Kept with its text and word index but no vectors, because the embedding model could not
+   * run when it was added: found by words until it is embedded (absent once it is).
+   */
+  pendingEmbedding?: true;
   /** Pages whose text was recognised from their image, and the recogniser's mean confidence (scans and photos only). */
   ocr?: OcrRecord;
 }
@@ -41,19 +46,52 @@ interface LibrarySchema extends DBSchema {
 }
 
 export const DEFAULT_DB_NAME = 'selfrag-library';
+
+/**
+ * What the library needs from its storage: IndexedDB (LibraryStore), or memory for a visit
+ * where the browser gives the page no storage (MemoryLibraryStore).
+ */
+export type LibraryStorage = Pick<
+  LibraryStore,
+  | 'putDocument'
+  | 'removeDocument'
+  | 'listDocuments'
+  | 'getDocument'
+  | 'getPassages'
+  | 'passagesOf'
+  | 'getVectors'
+  | 'allVectors'
+  | 'getLexical'
+  | 'putLexical'
+  | 'getMeta'
+  | 'setMeta'
+  | 'clear'
+  | 'close'
+> & {
+  /** False for memory: nothing outlives the page, and other tabs cannot see it. */
+  readonly persistent: boolean;
+};
+
 const LEXICAL_KEY = 'lexicalIndex';
 
 export class LibraryStore {
+  readonly persistent = true;
   private constructor(private readonly db: IDBPDatabase<LibrarySchema>) {}
 
-  static async open(name = DEFAULT_DB_NAME): Promise<LibraryStore> {
+  /**
+   * Opens the library's database, in the page's own IndexedDB or in `factory`: the
+   * unpartitioned IndexedDB a Storage Access handle gives an embedded page.
+   */
+  static async open(name = DEFAULT_DB_NAME, factory?: IDBFactory): Promise<LibraryStore> {
+    const upgrade = (db: IDBPDatabase<LibrarySchema>) => {
+      db.createObjectStore('documents', { keyPath: 'id' });
+      db.createObjectStore('passages', { keyPath: 'id' }).createIndex('docId', 'docId');
+      db.createObjectStore('vectors', { keyPath: 'docId' });
+      db.createObjectStore('meta');
+    };
+    if (factory) return new LibraryStore(await openWith(factory, name, upgrade));
     const db = await openDB<LibrarySchema>(name, 1, {
-      upgrade(db) {
-        db.createObjectStore('documents', { keyPath: 'id' });
-        db.createObjectStore('passages', { keyPath: 'id' }).createIndex('docId', 'docId');
-        db.createObjectStore('vectors', { keyPath: 'docId' });
-        db.createObjectStore('meta');
-      },
+      upgrade,
       // Another tab upgrading the schema: let it, this connection is stale anyway.
       blocking() {
         db.close();
@@ -67,21 +105,15 @@ export class LibraryStore {
    * transaction: if anything fails, the library is as it was before.
    */
   async putDocument(doc: StoredDocument, passages: Passage[], vectors: Float32Array[]): Promise<void> {
-    if (passages.length !== vectors.length) throw new Error(`${passages.length} passages but ${vectors.length} vectors`);
-    if (passages.some((p) => p.docId !== doc.id)) throw new Error('every passage must belong to the document being stored');
-    const dim = vectors[0]?.length ?? 0;
-    const data = new Float32Array(vectors.length * dim);
-    vectors.forEach((v, i) => {
-      if (v.length !== dim) throw new Error(`passage ${i} has a ${v.length}-d vector, expected ${dim}`);
-      data.set(v, i * dim);
-    });
+    const { dim, data } = packVectors(doc, passages, vectors);
     const tx = this.db.transaction(['documents', 'passages', 'vectors'], 'readwrite');
     try {
       const old = await tx.objectStore('passages').index('docId').getAllKeys(doc.id);
       await Promise.all(old.map((k) => tx.objectStore('passages').delete(k)));
       await tx.objectStore('documents').put({ ...doc, passageCount: passages.length });
       for (const p of passages) await tx.objectStore('passages').put(p);
-      await tx.objectStore('vectors').put({ docId: doc.id, dim, ids: passages.map((p) => p.id), data: data.buffer });
+      if (doc.pendingEmbedding) await tx.objectStore('vectors').delete(doc.id);
+      else await tx.objectStore('vectors').put({ docId: doc.id, dim, ids: passages.map((p) => p.id), data: data.buffer });
       await tx.done;
     } catch (e) {
       abortQuietly(tx);
@@ -161,6 +193,29 @@ export class LibraryStore {
   close(): void {
     this.db.close();
   }
+}
+
+/** One document's vectors as one row-major buffer, after checking they belong together. */
+export function packVectors(doc: StoredDocument, passages: Passage[], vectors: Float32Array[]): { dim: number; data: Float32Array<ArrayBuffer> } {
+  if (doc.pendingEmbedding && vectors.length > 0) throw new Error('a document waiting to be embedded is stored without vectors');
+  if (!doc.pendingEmbedding && passages.length !== vectors.length) throw new Error(`${passages.length} passages but ${vectors.length} vectors`);
+  if (passages.some((p) => p.docId !== doc.id)) throw new Error('every passage must belong to the document being stored');
+  const dim = vectors[0]?.length ?? 0;
+  const data = new Float32Array(vectors.length * dim);
+  vectors.forEach((v, i) => {
+    if (v.length !== dim) throw new Error(`passage ${i} has a ${v.length}-d vector, expected ${dim}`);
+    data.set(v, i * dim);
+  });
+  return { dim, data };
+}
+
+/** idb's openDB, on a given IDBFactory (idb's own always uses the global one). */
+async function openWith(factory: IDBFactory, name: string, upgrade: (db: IDBPDatabase<LibrarySchema>) => void): Promise<IDBPDatabase<LibrarySchema>> {
+  const request = factory.open(name, 1);
+  request.addEventListener('upgradeneeded', () => upgrade(wrap(request.result) as unknown as IDBPDatabase<LibrarySchema>));
+  const db = (await wrap(request)) as unknown as IDBPDatabase<LibrarySchema>;
+  db.addEventListener('versionchange', () => db.close());
+  return db;
 }
 
 function abortQuietly(tx: { abort(): void }): void {

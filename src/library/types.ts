@@ -6,7 +6,7 @@ import type { IndexHandle } from './index-host';
 import type { FileLike, PrepareOptions, PrepareOutcome } from './ingest';
 import type { OcrProgress } from './ocr/port';
 import type { PdfLoader } from './parse';
-import type { StoredDocument } from './store';
+import type { LibraryStorage, StoredDocument } from './store';
 
 export type LibraryDocument = Omit<StoredDocument, 'text'>;
 
@@ -48,6 +48,11 @@ export interface LibraryOptions {
   embedderId?: string;
   index: IndexHandle;
   dbName?: string;
+  /**
+   * Where documents are kept (default: the page's IndexedDB). The page passes memory when the
+   * browser gives it no storage, or the unpartitioned IndexedDB of a Storage Access handle.
+   */
+  openStore?: (dbName: string) => Promise<LibraryStorage>;
   chunk?: ChunkOptions;
   pdf?: PdfLoader;
   maxFileBytes?: number;

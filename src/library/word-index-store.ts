@@ -5,7 +5,7 @@ import type { Passage } from '../core/ports';
 import type { IndexHandle } from './index-host';
 import { embeddingText } from './ingest';
 import type { LexicalSnapshot } from './lexical/lexical-index';
-import type { LibraryStore } from './store';
+import type { LibraryStorage } from './store';
 
 const LEXICAL_UNSAVED = 'The word index could not be saved (it is rebuilt next time)';
 /** Passages read from IndexedDB and tokenised per round trip when the snapshot lacks some. */
@@ -16,7 +16,7 @@ const RECONCILE_BATCH = 512;
  * passages it lacks are tokenised (none, normally), and passages gone from the library are
  * dropped. A snapshot from another tokenizer version is rebuilt once.
  */
-export async function openWordIndex(store: LibraryStore, index: IndexHandle, ids: string[]): Promise<void> {
+export async function openWordIndex(store: LibraryStorage, index: IndexHandle, ids: string[]): Promise<void> {
   const snap = await store.getLexical();
   if (snap) await index.loadLexical(snap).catch(() => false);
   const missing = await index.reconcileLexical(ids);
@@ -27,7 +27,7 @@ export async function openWordIndex(store: LibraryStore, index: IndexHandle, ids
 }
 
 /** Saves the word index if it changed; a failure becomes one warning (the index in memory still serves). */
-export async function saveWordIndex(store: LibraryStore, index: IndexHandle, warnings: string[]): Promise<void> {
+export async function saveWordIndex(store: LibraryStorage, index: IndexHandle, warnings: string[]): Promise<void> {
   try {
     const snap = await index.lexicalSnapshot();
     if (snap) await store.putLexical(snap);
@@ -41,6 +41,6 @@ export async function saveWordIndex(store: LibraryStore, index: IndexHandle, war
  * The site's word index, tokenised at build time: loaded whole into an empty index (and saved),
  * so the pre-built passages are found already indexed and nothing is tokenised in the browser.
  */
-export async function adoptWordIndex(store: LibraryStore, index: IndexHandle, snap: LexicalSnapshot): Promise<void> {
+export async function adoptWordIndex(store: LibraryStorage, index: IndexHandle, snap: LexicalSnapshot): Promise<void> {
   if ((await index.lexicalSize()) === 0 && (await index.loadLexical(snap))) await store.putLexical(snap);
 }

@@ -14,6 +14,8 @@ import { useHashRoute, useNow, useStore } from './hooks';
 import { LibraryPanel } from './LibraryPanel';
 import { useModelControls } from './model-controls';
 import { Notices } from './Notices';
+import { StorageNotice } from './StorageNotice';
+import { siteName } from '../app/view/storage-notice';
 import { PassageDialog } from './PassageDialog';
 import { OfflineBanner, OfflinePanel, type OfflineWiring } from './OfflineStatus';
 import { StatusPanel } from './StatusPanel';
@@ -135,6 +137,7 @@ export function App(props: { controller: Controller; conversation: Conversation;
               }}
               onStop={controller.stop}
             />
+            {services.storage && <StorageNotice plan={services.storage} appSite={siteName(location.href)} openUrl={props.onShare} />}
             <Notices
               webgpu={webgpu}
               noWebGpu={noWebGpuPlan(engine?.choice.engine ?? 'auto')}

@@ -154,6 +154,12 @@ const DocList = memo(function DocList({ docs, onRemove }: { docs: LibraryDocView
             {d.passages} passage{d.passages === 1 ? '' : 's'}
             {d.bytes !== undefined ? ` · ${formatBytes(d.bytes)}` : ''}
           </span>
+          {d.pending && (
+            <span className="muted" data-testid="doc-pending" title="Found by its words until the embedding model loads; it is embedded then.">
+              {' '}
+              · not embedded yet
+            </span>
+          )}
           <button type="button" className="remove" aria-label={`Remove ${d.title}`} onClick={() => void onRemove(d.id)}>
             Remove
           </button>

@@ -41,7 +41,19 @@ export async function transformers(opts: RuntimeOptions): Promise<Transformers> 
   loaded ??= isNode ? import('@huggingface/transformers') : importWeb();
   const t = await loaded;
   configure(t, opts);
+  // A cross-site frame with storage blocked: Cache Storage throws, and transformers.js would try
+  // (and warn) for every file. Fetch without a cache instead; the files download again next visit.
+  if (!isNode && t.env.useBrowserCache && !(await cacheStorageWorks())) t.env.useBrowserCache = false;
   return t;
+}
+
+async function cacheStorageWorks(): Promise<boolean> {
+  try {
+    await globalThis.caches.has('selfrag-probe');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** In the browser, every ORT session call goes through one queue (see ort-serial.ts). */

@@ -41,6 +41,13 @@ export function createWllamaHost(): WllamaHost {
         if ('blob' in source) {
           await w.loadModel([source.blob], params);
           vocab = await readVocab(source.blob);
+        } else if (source.noCache) {
+          // wllama's loadModelFromUrl always goes through its OPFS cache; without storage the
+          // files are fetched into memory and handed over as blobs (downloaded again next visit).
+          download = new AbortController();
+          const blobs = await fetchBlobs(source.urls, download.signal, onProgress);
+          await w.loadModel(blobs, params);
+          vocab = await readVocab(blobs[0]!);
         } else {
           download = new AbortController();
           await w.loadModelFromUrl(source.urls.length === 1 ? source.urls[0]! : source.urls.join(','), {
@@ -120,4 +127,27 @@ export function createWllamaHost(): WllamaHost {
       wllama = undefined;
     },
   };
+}
+
+/** Downloads each file into a Blob, reporting bytes over all of them. */
+async function fetchBlobs(urls: string[], signal: AbortSignal, onProgress?: (loaded: number, total: number) => void): Promise<Blob[]> {
+  const responses = await Promise.all(urls.map((u) => fetch(u, { signal })));
+  const bad = responses.find((r) => !r.ok);
+  if (bad) throw new Error(`Download failed: ${bad.status} ${bad.statusText} for ${bad.url}`);
+  const total = responses.reduce((n, r) => n + Number(r.headers.get('content-length') ?? 0), 0);
+  let loaded = 0;
+  const blobs: Blob[] = [];
+  for (const r of responses) {
+    const chunks: Uint8Array<ArrayBuffer>[] = [];
+    const reader = r.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      loaded += value.byteLength;
+      onProgress?.(loaded, total);
+    }
+    blobs.push(new Blob(chunks));
+  }
+  return blobs;
 }

@@ -10,6 +10,8 @@ export interface LibraryDocView {
   name?: string;
   passages: number;
   bytes?: number;
+  /** Kept without vectors (the embedding model did not run): found by words until embedded. */
+  pending?: boolean;
 }
 
 export interface LibraryJobView extends Progress {

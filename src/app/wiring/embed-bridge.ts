@@ -2,7 +2,18 @@
 // listed in the site's `embed.json` may drive it; messages from anywhere else are
 // ignored and logged, and replies go only to the origin that asked.
 
-export type EmbedRequest = { type: 'ask'; question: string; id?: string } | { type: 'ping'; id?: string };
+/**
+ * Version 2 added `version` to `ready` and `pong`, the `resize` message (the page's height, for
+ * the host to size the frame) and the `theme` request. Version 1 hosts ignore the additions.
+ */
+export const EMBED_PROTOCOL_VERSION = 2;
+
+export type EmbedTheme = 'light' | 'dark' | 'system';
+
+export type EmbedRequest =
+  | { type: 'ask'; question: string; id?: string }
+  | { type: 'ping'; id?: string }
+  | { type: 'theme'; theme: EmbedTheme; id?: string };
 
 export interface EmbedSegment {
   text: string;
@@ -13,8 +24,9 @@ export interface EmbedSegment {
 }
 
 export type EmbedReply =
-  | { type: 'ready' }
-  | { type: 'pong'; id?: string }
+  | { type: 'ready'; version: number }
+  | { type: 'pong'; id?: string; version: number }
+  | { type: 'resize'; height: number }
   | { type: 'answer'; id?: string; question: string; segments: EmbedSegment[]; aborted: boolean; evidenceOnly: boolean }
   | { type: 'error'; id?: string; message: string };
 
@@ -61,6 +73,10 @@ export function parseRequest(data: unknown): EmbedRequest | string {
     if (typeof d.question !== 'string' || !d.question.trim()) return 'ask needs a non-empty string `question`';
     return { type: 'ask', question: d.question.trim().slice(0, 2000), id };
   }
+  if (d.type === 'theme') {
+    if (d.theme !== 'light' && d.theme !== 'dark' && d.theme !== 'system') return 'theme must be "light", "dark" or "system"';
+    return { type: 'theme', theme: d.theme, id };
+  }
   return `unknown message type ${JSON.stringify(String(d.type))}`;
 }
 
@@ -77,6 +93,8 @@ export interface EmbedHost {
 
 export interface EmbedBridge {
   reply(to: { origin: string; id?: string }, msg: EmbedReply): void;
+  /** A message for whichever allowed origin embeds the page (the browser drops it for any other). */
+  announce(msg: EmbedReply): void;
   dispose(): void;
 }
 
@@ -109,8 +127,10 @@ export function createEmbedBridge(opts: {
     opts.onRequest(req, { origin: e.origin, id: req.id });
   };
   host.addEventListener('message', onMessage);
-  if (host.parent !== (host as unknown)) {
-    for (const origin of allowed) host.parent.postMessage({ type: 'ready' } satisfies EmbedReply, origin);
-  }
-  return { reply, dispose: () => host.removeEventListener('message', onMessage) };
+  const framed = host.parent !== (host as unknown);
+  const announce = (msg: EmbedReply) => {
+    if (framed) for (const origin of allowed) host.parent.postMessage(msg, origin);
+  };
+  announce({ type: 'ready', version: EMBED_PROTOCOL_VERSION });
+  return { reply, announce, dispose: () => host.removeEventListener('message', onMessage) };
 }

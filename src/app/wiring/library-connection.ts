@@ -10,6 +10,7 @@ import { emptyLibraryView, type BatchReportView, type LibraryActions, type Libra
 import { createStore } from '../state/store';
 import type { StatusStore } from '../state/worker-status';
 import { quotaMessage } from '../persist/storage-quota';
+import type { LibraryStorage } from '../../library/store';
 
 export type LibraryConnection = Library;
 
@@ -24,6 +25,8 @@ export function connectLibrary(opts: {
   indexKind?: () => IndexKind;
   /** The cross-encoder that re-ranks retrieved candidates (the evaluator's cached scorer). */
   rerank?: RelevanceScorer;
+  /** Where the library keeps its documents (IndexedDB, shared IndexedDB, or memory). */
+  openStore?: (dbName: string) => Promise<LibraryStorage>;
 }) {
   const store = createStore<LibraryViewState>(emptyLibraryView);
   const set = (patch: Partial<LibraryViewState>) => store.set((v) => ({ ...v, ...patch }));
@@ -78,7 +81,7 @@ export function connectLibrary(opts: {
       // document's text) per file would cost the page's main thread more than the files do.
       if (p.stage === 'added' && p.doc) {
         const d = p.doc;
-        const row = { id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}) };
+        const row = { id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}) };
         // The same text added again replaces its document (content-addressed), so it is listed once.
         set({ docs: [...store.get().docs.filter((x) => x.id !== d.id), row] });
       }
@@ -147,6 +150,7 @@ export function connectLibrary(opts: {
           embedder,
           embedderId: await opts.embedderId?.(),
           ...(opts.rerank ? { rerank: opts.rerank } : {}),
+          ...(opts.openStore ? { openStore: opts.openStore } : {}),
           baseUrl: opts.baseURI,
           onProgress,
           // Another tab added or removed a document: show the same list here.
@@ -156,11 +160,8 @@ export function connectLibrary(opts: {
         jobStarted.clear();
         set({ jobs: [] });
         for (const w of lib.warnings) say('error', w);
-        opts.status.update('library', {
-          state: 'ready',
-          device: 'cpu',
-          reason: `${{ voy: 'voy k-d tree (WASM)', flat: 'flat exact search', compact: 'compact 1-bit codes with int8 rescoring' }[await lib.indexKind()]} over normalised vectors and a BM25 word index (MiniSearch), in their own worker`,
-        });
+        baseReason = `${{ voy: 'voy k-d tree (WASM)', flat: 'flat exact search', compact: 'compact 1-bit codes with int8 rescoring' }[await lib.indexKind()]} over normalised vectors and a BM25 word index (MiniSearch), in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`;
+        opts.status.update('library', { state: 'ready', device: 'cpu', reason: baseReason });
         return lib;
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
@@ -173,12 +174,20 @@ export function connectLibrary(opts: {
     return opened;
   };
 
+  let baseReason = '';
   async function refresh() {
     const lib = await connection();
     const docs = await lib.list();
+    const pending = docs.filter((d) => d.pendingEmbedding).length;
+    if (baseReason)
+      opts.status.update('library', {
+        reason: pending
+          ? `${baseReason}. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads`
+          : baseReason,
+      });
     set({
       ready: true,
-      docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}) })),
+      docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}) })),
     });
   }
 

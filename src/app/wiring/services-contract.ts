@@ -7,6 +7,7 @@ import type { StatusStore } from '../state/worker-status';
 import type { ModelChoice } from '../../generator/catalogue';
 import type { ModelCacheStore } from '../state/model-downloads';
 import type { EngineStore } from '../state/engine-choice';
+import type { StoragePlan } from './storage-plan';
 
 export interface WebGpuCheck {
   ok: boolean;
@@ -42,6 +43,8 @@ export interface AppServices {
   indexKindInUse(): IndexKind;
   /** Whether a WebGPU adapter exists, and why not. */
   webgpu(): Promise<WebGpuCheck>;
+  /** Where this visit keeps the library and models (own, partitioned, shared or memory). */
+  storage?: StoragePlan;
   /** Starts the workers: called after the first paint. */
   start(): void;
 }

@@ -19,6 +19,7 @@ import { choiceKey } from '../persist/custom-model';
 import { createModelCacheStore } from '../state/model-downloads';
 import { engineInput, type EngineChoice, type EngineState, type EngineStore } from '../state/engine-choice';
 import { createStore } from '../state/store';
+import { createStoragePlan, type StoragePlan } from './storage-plan';
 
 export interface Services extends AppServices {
   evaluator(): Promise<Evaluator>;
@@ -46,7 +47,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 function embedderFailed(model: string, e: unknown): { error: string; suggestion: string } {
   return {
     error: `The embedding model ${model} could not load: ${e instanceof Error ? e.message : String(e)}`,
-    suggestion: 'Documents cannot be added or searched until it loads. Reload the page to try again.',
+    suggestion: 'Documents are still added and found by their words, marked "not embedded yet"; they are embedded when it loads. Reload the page to try again.',
   };
 }
 
@@ -55,7 +56,7 @@ function errorText(e: unknown): { error: string; suggestion?: string } {
   return { error: String(e) };
 }
 
-export function createServices(search: string, baseURI: string): Services {
+export function createServices(search: string, baseURI: string, storage: StoragePlan = createStoragePlan()): Services {
   const status = createStatusStore();
   const webgpu = once<WebGpuCheck>(() => checkWebGpu());
   const evalStarted = new Map<string, number>();
@@ -119,8 +120,13 @@ export function createServices(search: string, baseURI: string): Services {
   let engineChoice: EngineChoice = engineInput(search);
   let engineInUse: 'webllm' | 'wllama' | undefined;
   const engineState = createStore<EngineState>({ choice: engineChoice, ggufCached: null });
-  const pickEngine = async (): Promise<'webllm' | 'wllama'> =>
-    engineChoice.engine === 'auto' ? ((await webgpu()).ok ? 'webllm' : 'wllama') : engineChoice.engine;
+  // web-llm cannot load without Cache Storage (every cache backend it has needs storage);
+  // llama.cpp can, from a download held in memory, so Auto takes it where the page has no storage.
+  const pickEngine = async (): Promise<'webllm' | 'wllama'> => {
+    if (engineChoice.engine !== 'auto') return engineChoice.engine;
+    const { probe } = await storage.ready();
+    return (await webgpu()).ok && probe?.caches !== false ? 'webllm' : 'wllama';
+  };
   const makeHandle = async (model: ModelChoice) => {
     let started = Date.now();
     const hooks = {
@@ -138,7 +144,10 @@ export function createServices(search: string, baseURI: string): Services {
     engineInUse = await pickEngine();
     engineState.set({ ...engineState.get(), inUse: engineInUse });
     const { createGenerator, createWllamaGenerator } = await import('../../generator');
-    handle = engineInUse === 'wllama' ? createWllamaGenerator({ model: engineChoice.gguf, temperature, baseURI }, hooks) : createGenerator({ model, temperature }, hooks);
+    if (engineInUse === 'wllama') {
+      const { probe } = await storage.ready();
+      handle = createWllamaGenerator({ model: engineChoice.gguf, temperature, baseURI, ...(probe && !probe.opfs ? { noCache: true } : {}) }, hooks);
+    } else handle = createGenerator({ model, temperature }, hooks);
     return handle;
   };
 
@@ -254,6 +263,7 @@ export function createServices(search: string, baseURI: string): Services {
       await evaluator();
       return embedderId;
     },
+    openStore: (name) => storage.openStore(name),
   });
 
   const critic = async (): Promise<Critic | undefined> => (await evaluator()).critic;
@@ -310,5 +320,6 @@ export function createServices(search: string, baseURI: string): Services {
     generator,
     retriever: library.retriever,
     libraryConnection: library.connection,
+    storage,
   };
 }

@@ -18,6 +18,8 @@ export interface WllamaConfig {
   /** Threads for llama.cpp; more than one only works when the page is cross-origin isolated. */
   nThreads?: number;
   baseURI?: string;
+  /** Download the model into memory for this visit, not into OPFS (the page has no storage). */
+  noCache?: boolean;
 }
 
 export interface WllamaHooks extends GeneratorHooks {
@@ -68,7 +70,7 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: WllamaHooks =
       signal.addEventListener('abort', stop, { once: true });
       try {
         const urls = config.model.kind === 'gguf' ? await localFirst(model.urls, baseURI) : model.urls;
-        const info = await c.load({ urls }, { nCtx: config.nCtx ?? 4096, nThreads: config.nThreads ?? defaultThreads() }, (loaded, total) =>
+        const info = await c.load({ urls, ...(config.noCache ? { noCache: true } : {}) }, { nCtx: config.nCtx ?? 4096, nThreads: config.nThreads ?? defaultThreads() }, (loaded, total) =>
           onProgress({ fraction: total > 0 ? loaded / total : 0, stage: 'downloading', loadedBytes: loaded, text: `Downloading ${model.name}` }),
         );
         const generator = new WllamaGenerator(c, {

@@ -3,7 +3,8 @@
 // request handling unchanged, so every llama-server field (n_probs, grammar,
 // cache_prompt, samplers) is available.
 
-export type WllamaModelSource = { blob: Blob } | { urls: string[] };
+/** `noCache`: download into memory instead of wllama's OPFS cache (a page the browser gives no storage). */
+export type WllamaModelSource = { blob: Blob } | { urls: string[]; noCache?: boolean };
 
 export interface WllamaLoadOptions {
   nCtx: number;

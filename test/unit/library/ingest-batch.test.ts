@@ -52,17 +52,36 @@ describe('adding a batch of files', () => {
     expect(await lib.size()).toBe(1);
   });
 
-  it('an embedder failure refuses the document by name with the error, and leaves the library unchanged', async () => {
+  it('an embedder failure keeps the document, found by its words and marked not embedded, and embeds it once the model runs', async () => {
     let fail = false;
     const inner = new HashEmbedder();
     const lib = await library({ embedder: { embed: (t, s) => (fail ? Promise.reject(new Error('model crashed')) : inner.embed(t, s)) } });
     await lib.addFiles([BEES]);
     fail = true;
     const res = await lib.addFiles([TIDES]);
-    expect(res.refused).toEqual([{ name: 'tides.txt', reason: expect.stringMatching(/could be embedded.*model crashed/) }]);
-    fail = false;
-    expect((await lib.list()).map((d) => d.title)).toEqual(['Bees']);
+    expect(res.refused).toEqual([]);
+    expect(res.added.map((d) => [d.name, d.pendingEmbedding])).toEqual([['tides.txt', true]]);
+    expect(res.notes).toEqual([{ name: 'tides.txt', note: expect.stringMatching(/^not embedded yet \(.*model crashed.*\): it is found by its words/) }]);
+    expect((await lib.list()).map((d) => [d.title, d.pendingEmbedding ?? false])).toEqual([['Bees', false], ['tides', true]]);
+    // Only Bees has a vector; the question cannot be embedded either, so words alone find tides.
     expect(await lib.size()).toBe(1);
+    expect((await lib.retriever.retrieve('spring tides full moon', 1))[0]!.title).toBe('tides');
+    fail = false;
+    expect(await lib.embedPending()).toBe(1);
+    expect(await lib.size()).toBe(2);
+    expect((await lib.list()).map((d) => d.pendingEmbedding ?? false)).toEqual([false, false]);
+    expect(await lib.embedPending()).toBe(0);
+  });
+
+  it('a document kept without vectors is embedded when the library next opens with a working model', async () => {
+    const dbName = freshDb('pending');
+    const broken = await library({ dbName, embedder: { embed: () => Promise.reject(new Error('no model')) } });
+    await broken.addFiles([TIDES]);
+    broken.close();
+    const again = await library({ dbName });
+    await expect.poll(async () => (await again.list()).map((d) => d.pendingEmbedding ?? false)).toEqual([false]);
+    expect(await again.size()).toBe(1);
+    expect((await again.retriever.retrieve('spring tides', 1))[0]!.title).toBe('tides');
   });
 
   it('a passage that embeds to a zero vector is left out and reported; the rest of its document goes in', async () => {
@@ -72,10 +91,13 @@ describe('adding a batch of files', () => {
     const lib = await library({ embedder, chunk: { targetTokens: 12, overlapTokens: 0 } });
     const text = 'Forager bees perform a waggle dance near the hive. zzqx zzqx zzqx zzqx zzqx zzqx zzqx zzqx. Honey is stored in wax cells by workers.';
     const res = await lib.addFiles([{ name: 'mixed.txt', bytes: enc(text) }, { name: 'junk.txt', bytes: enc('zzqx zzqx zzqx.') }]);
-    expect(res.added.map((d) => d.name)).toEqual(['mixed.txt']);
+    expect(res.added.map((d) => d.name)).toEqual(['mixed.txt', 'junk.txt']);
     expect(res.added[0]!.passageCount).toBeGreaterThanOrEqual(2);
-    expect(res.notes).toEqual([{ name: 'mixed.txt', note: expect.stringMatching(/^1 of \d+ passages could not be embedded .*zero vector/) }]);
-    expect(res.refused).toEqual([{ name: 'junk.txt', reason: expect.stringMatching(/none of its 1 passages could be embedded .*zero vector/) }]);
+    expect(res.notes).toEqual([
+      { name: 'mixed.txt', note: expect.stringMatching(/^1 of \d+ passages could not be embedded .*zero vector/) },
+      { name: 'junk.txt', note: expect.stringMatching(/^not embedded yet \(.*zero vector/) },
+    ]);
+    expect(res.refused).toEqual([]);
     expect((await lib.retriever.retrieve('waggle dance', 1))[0]!.text).toMatch(/waggle/);
     expect(await lib.size()).toBe(res.added[0]!.passageCount);
   });
@@ -142,11 +164,13 @@ describe('one document written', () => {
       const mixed = await ingestDocument(catalog, embedder, await prepared('mixed.txt', 'Forager bees perform a waggle dance near the hive. zzqx zzqx zzqx zzqx zzqx zzqx zzqx zzqx. Honey is stored in wax cells by workers.'), 'user');
       expect(mixed).toMatchObject({ doc: { name: 'mixed.txt' }, dropped: 1, reason: expect.stringMatching(/zero vector/) });
       const clean = await ingestDocument(catalog, embedder, await prepared('tides.txt', 'The moon raises two tidal bulges.'), 'user');
-      expect(clean).toEqual({ doc: expect.objectContaining({ name: 'tides.txt' }), dropped: 0 });
+      expect(clean).toEqual({ doc: expect.objectContaining({ name: 'tides.txt' }), pending: false, dropped: 0 });
+      // Nothing embeddable: kept by its words, waiting for vectors.
       const junk = await ingestDocument(catalog, embedder, await prepared('junk.txt', 'zzqx zzqx zzqx.'), 'user');
-      expect(junk).toMatchObject({ doc: undefined, dropped: 1 });
-      expect((await store.listDocuments()).map((d) => d.name)).toEqual(['mixed.txt', 'tides.txt']);
-      expect(announced).toEqual([mixed.doc!.id, clean.doc!.id]);
+      expect(junk).toMatchObject({ doc: { name: 'junk.txt', pendingEmbedding: true }, pending: true, dropped: 1 });
+      expect((await store.listDocuments()).map((d) => d.name)).toEqual(['mixed.txt', 'tides.txt', 'junk.txt']);
+      expect(await store.getVectors(junk.doc.id)).toBeUndefined();
+      expect(announced).toEqual([mixed.doc.id, clean.doc.id, junk.doc.id]);
     } finally {
       store.close();
     }

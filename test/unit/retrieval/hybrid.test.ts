@@ -68,6 +68,16 @@ describe('hybridRetrieve', () => {
     await expect(hybridRetrieve(p2, 'q', 2, { search: 'both', rerank: true }, ctrl.signal)).rejects.toThrow(/aborted/);
   });
 
+  it('without the embedding model, words and meaning falls back to words alone; meaning alone says why it cannot', async () => {
+    const embedQuery = vi.fn(async () => {
+      throw new Error('the embedding model could not load');
+    });
+    const { p, search } = ports({ embedQuery });
+    expect((await hybridRetrieve(p, 'q', 2, { search: 'both', rerank: false })).map((x) => x.id)).toEqual(['d#0', 'd#1']);
+    expect(search).toHaveBeenCalledWith(expect.objectContaining({ mode: 'words', vector: null }));
+    await expect(hybridRetrieve(p, 'q', 2, { search: 'meaning', rerank: false })).rejects.toThrow(/could not load/);
+  });
+
   it('returns nothing for an empty question', async () => {
     const { p, search } = ports();
     expect(await hybridRetrieve(p, '  ', 3, { search: 'both', rerank: true })).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEmbedBridge, loadAllowedOrigins, parseAllowedOrigins, type EmbedHost, type EmbedRequest } from '../../../../src/app/wiring/embed-bridge';
+import { createEmbedBridge, EMBED_PROTOCOL_VERSION, loadAllowedOrigins, parseAllowedOrigins, type EmbedHost, type EmbedRequest } from '../../../../src/app/wiring/embed-bridge';
 
 function fakeHost() {
   const listeners = new Set<(e: MessageEvent) => void>();
@@ -53,11 +53,11 @@ describe('embed bridge', () => {
       allowed: ['https://ok.example'],
       onRequest: (req, from) => {
         asked.push(req);
-        bridge.reply(from, { type: 'pong', id: from.id });
+        bridge.reply(from, { type: 'pong', id: from.id, version: EMBED_PROTOCOL_VERSION });
       },
       log: (m) => logs.push(m),
     });
-    expect(sent).toEqual([{ message: { type: 'ready' }, origin: 'https://ok.example' }]);
+    expect(sent).toEqual([{ message: { type: 'ready', version: EMBED_PROTOCOL_VERSION }, origin: 'https://ok.example' }]);
     sent.length = 0;
 
     dispatch({ type: 'ask', question: 'What is a tide?' }, 'https://evil.example');
@@ -67,7 +67,7 @@ describe('embed bridge', () => {
 
     dispatch({ type: 'ask', question: '  What is a tide? ', id: 'q1' }, 'https://ok.example');
     expect(asked).toEqual([{ type: 'ask', question: 'What is a tide?', id: 'q1' }]);
-    expect(sent).toEqual([{ message: { type: 'pong', id: 'q1' }, origin: 'https://ok.example' }]);
+    expect(sent).toEqual([{ message: { type: 'pong', id: 'q1', version: EMBED_PROTOCOL_VERSION }, origin: 'https://ok.example' }]);
   });
 
   it('rejects a malformed message with an error reply, and a message from another window of an allowed origin', () => {

@@ -44,6 +44,16 @@ describe('createWllamaGenerator', () => {
     expect(states).toEqual(['loading', 'ready']);
   });
 
+  it('asks the worker to load into memory, not OPFS, when the page has no storage', async () => {
+    let asked: unknown;
+    const conn = fakeConnection(async (source) => {
+      asked = source;
+      return { nVocab: 100, nCtx: 4096, threads: 1, multiThread: false, chatTemplate: null };
+    });
+    await createWllamaGenerator({ model: MODEL, baseURI: BASE, noCache: true }, { connect: () => conn }).load();
+    expect(asked).toEqual({ urls: ['https://site.example/app/models/x.gguf'], noCache: true });
+  });
+
   it('turns llama.cpp\'s bare "(ABORT)" into a typed error with a way forward', async () => {
     const conn = fakeConnection(async () => {
       throw new Error('WllamaRuntimeError: (ABORT)  llama_model_load: error loading model: invalid magic');

@@ -1,0 +1,50 @@
+// Types for embed.js, the host script the app's site serves.
+
+export type EmbedTheme = 'light' | 'dark' | 'system';
+
+export interface EmbedOptions {
+  /** The app's address (default: the folder embed.js was loaded from). */
+  app?: string;
+  /** A question the app answers as soon as its library is ready. */
+  question?: string;
+  theme?: EmbedTheme;
+  /** The frame's accessible title. */
+  title?: string;
+  /** Starting height in CSS pixels (default 600), before the app reports its own. */
+  height?: number;
+  /** Follow the app's height (default true), never below minHeight (default 200). */
+  autoResize?: boolean;
+  minHeight?: number;
+  /** How long to wait for the app's handshake (default 60 000 ms). */
+  timeoutMs?: number;
+}
+
+export interface EmbedSegment {
+  text: string;
+  citation: { passageId: string; title: string } | null;
+  isrel: number | null;
+  issup: number | null;
+  isuse: number | null;
+}
+
+export interface EmbedAnswer {
+  question: string;
+  segments: EmbedSegment[];
+  aborted: boolean;
+  /** The passages themselves, with no written answer (no language model could load). */
+  evidenceOnly: boolean;
+}
+
+export interface EmbeddedApp {
+  frame: HTMLIFrameElement;
+  /** The protocol version the app speaks (1 for an app older than `version`). */
+  readonly version: number;
+  /** Asks a question; rejects with the app's message when it cannot answer. */
+  ask(question: string): Promise<EmbedAnswer>;
+  setTheme(theme: EmbedTheme): void;
+  /** Removes the frame; pending questions reject. */
+  destroy(): void;
+}
+
+/** Places the app in `container` and resolves once it answered the handshake. */
+export function embed(container: HTMLElement, options?: EmbedOptions): Promise<EmbeddedApp>;

@@ -1,0 +1,104 @@
+// Where this visit keeps things, decided once at start-up from what the browser allows:
+//   own          the page's own storage (a top-level visit, or a same-site frame);
+//   partitioned  a cross-site frame with storage of its own for this host site only;
+//   shared       a cross-site frame the visitor let use the app site's own storage (Storage Access);
+//   memory       no storage at all: the library lives in memory until the page closes.
+// The visitor's click on "Use the library and models saved on <app site>" asks for access;
+// once granted the page reloads and opens the shared library (the browser grants again silently).
+import { createStore } from '../state/store';
+import { probeStorage, type StorageProbe } from '../browser/storage-probe';
+import { requestSavedStorage, type SavedStorage } from '../browser/storage-access';
+import type { LibraryStorage } from '../../library/store';
+
+export type StorageMode = 'own' | 'partitioned' | 'shared' | 'memory';
+
+export interface StoragePlanState {
+  /** null until the probe has run. */
+  mode: StorageMode | null;
+  probe: StorageProbe | null;
+  /** The Storage Access button is offered (a cross-site frame where the browser can grant it). */
+  canAsk: boolean;
+  asking: boolean;
+  /** The browser (or the visitor) said no; the page goes on as it is. */
+  refused: boolean;
+  /** Why the library fell back to memory although the probe said IndexedDB works. */
+  fellBack?: string;
+}
+
+export interface StoragePlan {
+  get(): StoragePlanState;
+  subscribe(fn: () => void): () => void;
+  /** Resolves once the mode is known (the probe, and a silent re-grant where one was given). */
+  ready(): Promise<StoragePlanState>;
+  /** Opens the library's store where this visit keeps things (memory when nothing else opens). */
+  openStore(dbName: string): Promise<LibraryStorage>;
+  /** The visitor's click: asks for the app site's storage, and reloads into it when granted. */
+  ask(): Promise<void>;
+  /** localStorage for settings: the page's own, the shared one, or none. */
+  settingsStorage(): Storage | undefined;
+}
+
+export interface StoragePlanDeps {
+  probe?: () => Promise<StorageProbe>;
+  request?: () => Promise<SavedStorage | null>;
+  reload?: () => void;
+  openIndexedDB?: (dbName: string, factory?: IDBFactory) => Promise<LibraryStorage>;
+  openMemory?: () => Promise<LibraryStorage>;
+}
+
+export function decideMode(probe: StorageProbe, shared: SavedStorage | null): StorageMode {
+  if (shared?.indexedDB) return 'shared';
+  if (!probe.indexedDB) return 'memory';
+  return probe.crossSite && !probe.hasStorageAccess ? 'partitioned' : 'own';
+}
+
+export function createStoragePlan(deps: StoragePlanDeps = {}): StoragePlan {
+  const probe = deps.probe ?? (() => probeStorage());
+  const request = deps.request ?? (() => requestSavedStorage());
+  const openIndexedDB = deps.openIndexedDB ?? (async (name, factory) => (await import('../../library/store')).LibraryStore.open(name, factory));
+  const openMemory = deps.openMemory ?? (async () => new (await import('../../library/memory-store')).MemoryLibraryStore());
+  const state = createStore<StoragePlanState>({ mode: null, probe: null, canAsk: false, asking: false, refused: false });
+  const patch = (p: Partial<StoragePlanState>) => state.set({ ...state.get(), ...p });
+  let shared: SavedStorage | null = null;
+
+  const decided = (async () => {
+    const p = await probe();
+    // Granted on an earlier visit: the browser hands the storage over without asking again.
+    if (p.crossSite && p.storageAccess === 'granted' && !p.hasStorageAccess) shared = await request().catch(() => null);
+    const mode = decideMode(p, shared);
+    patch({ probe: p, mode, canAsk: p.crossSite && mode !== 'shared' && !p.hasStorageAccess && p.storageAccess !== 'unavailable' && p.storageAccess !== 'denied' });
+    return state.get();
+  })();
+
+  return {
+    get: state.get,
+    subscribe: state.subscribe,
+    ready: () => decided,
+    async openStore(dbName) {
+      const { mode } = await decided;
+      if (mode !== 'memory') {
+        try {
+          return await openIndexedDB(dbName, mode === 'shared' ? shared?.indexedDB : undefined);
+        } catch (e) {
+          // The probe's database opened but the library's does not (a private mode's quota, a broken profile).
+          patch({ mode: 'memory', fellBack: e instanceof Error ? e.message : String(e) });
+        }
+      }
+      return openMemory();
+    },
+    async ask() {
+      if (state.get().asking) return;
+      patch({ asking: true, refused: false });
+      const got = await request().catch(() => null);
+      if (got?.indexedDB) {
+        (deps.reload ?? (() => location.reload()))();
+        return;
+      }
+      patch({ asking: false, refused: true });
+    },
+    settingsStorage() {
+      if (shared?.localStorage) return shared.localStorage;
+      return state.get().probe?.localStorage ? globalThis.localStorage : undefined;
+    },
+  };
+}
