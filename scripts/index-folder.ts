@@ -1,7 +1,10 @@
 // `npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>]
-//   [--target <tokens>] [--overlap <tokens>]`
+//   [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>]`
+// `npm run index -- --parquet <file.parquet> [--out public/index] [--model <id>] [--lists <n>] [--word-shards <n>]`
 // Embeds a folder of documents in Node with the library's own parse/chunk/embed
-// code and writes the pre-built index a static site loads on first visit.
+// code and writes the pre-built index a static site loads on first visit; with
+// --sharded, or from precomputed embeddings in Parquet, writes the sharded corpus
+// a page reads by range requests (src/library/sharded/format.ts).
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +17,8 @@ import { loadPdfJsInNode } from '../src/library/parse/pdf-node';
 import { LexicalIndex } from '../src/library/lexical/lexical-index';
 import { encodePrebuilt, PREBUILT_JSON, PREBUILT_LEXICAL, PREBUILT_VECTORS, PREBUILT_VERSION, type PrebuiltDocument } from '../src/library/prebuilt';
 import { createEmbedder } from '../workers/evaluator/embedder';
+import { parquetSource } from './sharded/parquet-source';
+import { writeSharded, type ShardedRow, type WriteShardedResult } from './sharded/write-sharded';
 
 export interface IndexFolderOptions {
   folder: string;
@@ -23,6 +28,8 @@ export interface IndexFolderOptions {
   model: string | null;
   chunk?: ChunkOptions;
   log?: (line: string) => void;
+  /** Write the sharded corpus instead of the single-file index. */
+  sharded?: { lists?: number; wordShards?: number };
 }
 
 export interface IndexFolderResult {
@@ -82,6 +89,18 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
     }
   }
   if (!documents.length) throw new Error(`no documents could be indexed in ${opts.folder}`);
+  if (opts.sharded) {
+    const rows = passages.map((p, i): ShardedRow => ({ id: p.id, docId: p.docId, title: p.title, text: p.text, index: p.index, embedding: vectors[i]! }));
+    const res = await writeSharded({
+      out: outDir,
+      model: opts.model,
+      source: { rows: async function* () { yield* rows; } },
+      ...(opts.sharded.lists ? { lists: opts.sharded.lists } : {}),
+      ...(opts.sharded.wordShards ? { wordShards: opts.sharded.wordShards } : {}),
+      log,
+    });
+    return { documents: documents.length, passages: passages.length, refused, files: res.files };
+  }
   const out = encodePrebuilt({ model: opts.model, documents, passages, vectors });
   await mkdir(outDir, { recursive: true });
   await writeFile(join(outDir, PREBUILT_JSON), out.json);
@@ -100,7 +119,8 @@ function parseArgs(argv: string[]): { folder?: string; flags: Map<string, string
   let folder: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a.startsWith('--')) {
+    if (a === '--sharded') flags.set('sharded', 'yes');
+    else if (a.startsWith('--')) {
       const [key, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
       const value = inline ?? argv[++i];
       if (value === undefined) throw new Error(`--${key} needs a value`);
@@ -111,7 +131,23 @@ function parseArgs(argv: string[]): { folder?: string; flags: Map<string, string
   return { folder, flags };
 }
 
-const USAGE = 'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>]';
+const USAGE = [
+  'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>]',
+  '       npm run index -- --parquet <file.parquet> [--out public/index] [--model <id>] [--lists <n>] [--word-shards <n>]',
+].join('\n');
+
+/** Precomputed embeddings in Parquet straight into the sharded format (no embedder runs here). */
+export async function indexParquet(opts: { parquet: string; out: string; model: string | null; lists?: number; wordShards?: number; log?: (l: string) => void }): Promise<WriteShardedResult> {
+  const source = await parquetSource(opts.parquet);
+  return writeSharded({
+    out: opts.out,
+    model: opts.model,
+    source,
+    ...(opts.lists ? { lists: opts.lists } : {}),
+    ...(opts.wordShards ? { wordShards: opts.wordShards } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
+  });
+}
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -120,9 +156,8 @@ async function main(): Promise<void> {
     return;
   }
   const { folder, flags } = parseArgs(argv);
-  const known = new Set(['out', 'model', 'models-dir', 'target', 'overlap']);
+  const known = new Set(['out', 'model', 'models-dir', 'target', 'overlap', 'sharded', 'parquet', 'lists', 'word-shards']);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
-  if (!folder) throw new Error(USAGE);
   const model = flags.get('model') ?? DEFAULT_EMBEDDER;
   const modelsDir = flags.get('models-dir');
   const num = (k: string) => {
@@ -132,12 +167,25 @@ async function main(): Promise<void> {
     if (!Number.isInteger(n) || n < 0) throw new Error(`--${k} must be a whole number, got ${v}`);
     return n;
   };
+  const parquet = flags.get('parquet');
+  const lists = num('lists');
+  const wordShards = num('word-shards');
+  if (parquet) {
+    if (folder) throw new Error(`give either a folder or --parquet, not both\n${USAGE}`);
+    const started = performance.now();
+    const res = await indexParquet({ parquet, out: flags.get('out') ?? 'public/index', model, ...(lists ? { lists } : {}), ...(wordShards ? { wordShards } : {}), log: (l) => console.log(l) });
+    console.log(`\n${res.passages} passages in ${res.lists} lists and ${res.wordShards} word shards, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`wrote ${res.files.join(', ')}`);
+    return;
+  }
+  if (!folder) throw new Error(USAGE);
   const chunk: ChunkOptions = {};
   if (num('target') !== undefined) chunk.targetTokens = num('target')!;
   if (num('overlap') !== undefined) chunk.overlapTokens = num('overlap')!;
   const embedder = createEmbedder({ model: { id: model }, ...(modelsDir ? { source: 'local', localModelPath: resolve(modelsDir) } : { source: 'hub' }) });
   const started = performance.now();
-  const res = await indexFolder({ folder, out: flags.get('out') ?? 'public/index', embedder, model, chunk, log: (l) => console.log(l) });
+  const sharded = flags.has('sharded') ? { ...(lists ? { lists } : {}), ...(wordShards ? { wordShards } : {}) } : undefined;
+  const res = await indexFolder({ folder, out: flags.get('out') ?? 'public/index', embedder, model, chunk, log: (l) => console.log(l), ...(sharded ? { sharded } : {}) });
   await embedder.dispose();
   console.log(`\n${res.documents} documents, ${res.passages} passages, ${res.refused.length} refused, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   console.log(`wrote ${res.files.join(', ')}`);

@@ -1,7 +1,10 @@
 // Hosts the vector index and the lexical (BM25) index off the main thread (comlink). The flat index needs
 // nothing loaded; voy's wasm is fetched from our own origin only when selected.
 import * as Comlink from 'comlink';
+import { CompactIndex } from '../src/core/compact-index';
 import { FlatIndex } from '../src/core/flat-index';
+import { int8Codec } from '../src/core/row-store';
+import { OpfsRowStore } from '../src/library/opfs-row-store';
 import type { IndexKind, VectorIndex } from '../src/core/vector-index';
 import { IndexHost, type HybridRequest } from '../src/library/index-host';
 import type { LexicalDoc, LexicalSnapshot } from '../src/library/lexical/lexical-index';
@@ -10,6 +13,11 @@ import voyWasmUrl from 'voy-search/voy_search_bg.wasm?url';
 
 async function makeIndex(kind: IndexKind, dim: number): Promise<VectorIndex> {
   if (kind === 'flat') return new FlatIndex(dim);
+  if (kind === 'compact') {
+    // Rows on disk (OPFS) where the worker can hold a sync handle, in memory otherwise.
+    const store = await OpfsRowStore.open(int8Codec.rowBytes(dim), `compact-rows-${dim}.bin`);
+    return new CompactIndex(dim, store ? { store } : {});
+  }
   // Imported lazily: a top-level await in a comlink worker's import graph hangs its first calls.
   const { loadVoy, VoyIndex } = await import('./index/voy-index');
   await loadVoy(async () => {

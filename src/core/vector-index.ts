@@ -8,7 +8,7 @@ export interface VectorHit {
 }
 
 export interface VectorIndex {
-  /** 'flat' or 'voy'. */
+  /** 'flat', 'voy' or 'compact'. */
   readonly kind: IndexKind;
   readonly dim: number;
   size(): number;
@@ -26,7 +26,7 @@ export interface VectorIndex {
   serialize(): Uint8Array;
 }
 
-export type IndexKind = 'flat' | 'voy';
+export type IndexKind = 'flat' | 'voy' | 'compact';
 
 const MAGIC = 0x31584956; // "VIX1" little-endian
 const HEADER = 16;

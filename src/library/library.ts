@@ -6,6 +6,7 @@
 //   retrieval.ts        the hybrid retriever over the library
 //   word-index-store.ts the BM25 index's snapshot: load, reconcile, save
 //   seed.ts             the site's pre-built index or sample on first visit
+//   sharded/            the site's sharded corpus, read by range requests and searched beside it
 //   reembed.ts          re-embedding when the embedding model changed
 //   sync.ts             other tabs on the same database
 import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../core/hybrid';
@@ -17,6 +18,7 @@ import { ingestBatch } from './ingest-batch';
 import { followEmbedder } from './reembed';
 import { libraryRetriever } from './retrieval';
 import { seedLibrary } from './seed';
+import { siteCorpus, type SiteCorpus } from './sharded/site-corpus';
 import { DEFAULT_DB_NAME, LibraryStore, type LibraryStorage, type StoredDocument } from './store';
 import { openSync, type LibrarySync } from './sync';
 import type { AddResult, LibraryDocument, LibraryOptions } from './types';
@@ -39,18 +41,24 @@ export class Library {
   private queue: Promise<unknown> = Promise.resolve();
   private sync: LibrarySync | null = null;
   private readonly catalog: Catalog;
+  /** The site's sharded corpus, searched beside the library (opened on the first question). */
+  private readonly corpus: SiteCorpus | null;
 
   private constructor(
     private readonly store: LibraryStorage,
     private readonly opts: LibraryOptions,
   ) {
     this.catalog = new Catalog(store, opts.index, (docId) => this.sync?.announce(docId));
+    this.corpus =
+      opts.siteCorpus === false || !opts.baseUrl
+        ? null
+        : siteCorpus({ baseUrl: opts.baseUrl, ...(opts.fetch ? { fetch: opts.fetch } : {}), ...(opts.embedderId ? { embedderId: opts.embedderId } : {}), onProblem: (m) => this.warnings.push(m) });
     this.retriever = this.retrieverWith(DEFAULT_RETRIEVAL);
   }
 
   /** A Retriever searching words, meaning or both, with or without the cross-encoder's re-rank. */
   retrieverWith(settings: RetrievalSettings): Retriever {
-    return libraryRetriever(this.store, this.opts, settings);
+    return libraryRetriever(this.store, this.opts, settings, this.corpus ?? undefined);
   }
 
   /** Opens the library, rebuilds the index from IndexedDB and seeds a first visit. */

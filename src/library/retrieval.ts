@@ -2,13 +2,21 @@
 // optional cross-encoder re-rank) with the question embedded here, the search in the index
 // worker and the passages read from IndexedDB.
 import { hybridRetrieve, type RetrievalSettings } from '../core/hybrid';
-import type { Retriever } from '../core/ports';
+import type { Passage, Retriever } from '../core/ports';
+import { mergeHits, type SiteCorpus } from './sharded/site-corpus';
 import { normalise } from '../core/vector-index';
 import type { LibraryStorage } from './store';
 import type { LibraryOptions } from './types';
 
-export function libraryRetriever(store: LibraryStorage, opts: Pick<LibraryOptions, 'embedder' | 'index' | 'rerank'>, settings: RetrievalSettings): Retriever {
+export function libraryRetriever(
+  store: LibraryStorage,
+  opts: Pick<LibraryOptions, 'embedder' | 'index' | 'rerank'>,
+  settings: RetrievalSettings,
+  corpus?: SiteCorpus,
+): Retriever {
   const { embedder, index, rerank } = opts;
+  // Passages the site corpus returned for the current question (they are not in IndexedDB).
+  let remote = new Map<string, Passage>();
   return {
     retrieve: (query, k, signal) =>
       hybridRetrieve(
@@ -18,8 +26,16 @@ export function libraryRetriever(store: LibraryStorage, opts: Pick<LibraryOption
             if (!vector) throw new Error('the embedder returned no vector for the question');
             return normalise(vector, vector.length);
           },
-          search: (req) => index.hybrid(req),
-          passages: (ids) => store.getPassages(ids),
+          search: async (req) => {
+            if (!corpus) return index.hybrid(req);
+            const [local, site] = await Promise.all([index.hybrid(req), corpus(req)]);
+            remote = site.passages;
+            return mergeHits(local, site.hits, req.limit);
+          },
+          passages: async (ids) => {
+            const local = await store.getPassages(ids);
+            return local.map((p, i) => p ?? remote.get(ids[i]!));
+          },
           ...(rerank ? { rerank } : {}),
         },
         query,

@@ -58,6 +58,8 @@ export interface LibraryOptions {
   maxFileBytes?: number;
   /** Base URL of the site, for the shipped sample (`sample/`) and pre-built index (`index/`). */
   baseUrl?: string;
+  /** Search the site's sharded corpus (`index/manifest.json`) beside the library when the site ships one (default true). */
+  siteCorpus?: boolean;
   /** Load the pre-built index or the sample corpus into an empty library on first visit (default true). */
   seed?: boolean;
   fetch?: typeof fetch;

@@ -2,7 +2,11 @@
 // so a new choice takes effect on the next page load; the panel says so and offers the reload.
 import type { IndexKind } from '../core/vector-index';
 
-const NAMES: Record<IndexKind, string> = { flat: 'Flat (exact scan, default)', voy: 'Voy (k-d tree in WASM)' };
+const NAMES: Record<IndexKind, string> = {
+  flat: 'Flat (exact scan, default)',
+  voy: 'Voy (k-d tree in WASM)',
+  compact: 'Compact (1-bit codes + int8 rescoring, for very large libraries)',
+};
 
 export function IndexSetting(props: { kind: IndexKind; inUse: IndexKind; onKind: (k: IndexKind) => void; onReload: () => void }) {
   return (
@@ -18,7 +22,10 @@ export function IndexSetting(props: { kind: IndexKind; inUse: IndexKind; onKind:
           ))}
         </select>
       </div>
-      <p className="muted hint">Both find the same passages; flat measured faster at every library size tried.</p>
+      <p className="muted hint">
+        Flat and voy find the same passages; flat measured faster at every library size tried. Compact keeps one bit per dimension in
+        memory and rescores the best candidates: about 1/8 of the memory, recall@10 about 0.99 on embeddings (see README).
+      </p>
       {props.kind !== props.inUse && (
         <div className="notice" role="status" data-testid="index-reload">
           <p>

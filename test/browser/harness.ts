@@ -72,14 +72,17 @@ export interface Served {
   url: string;
   /** Every path requested, in order (for asserting what a page fetched). */
   requests: string[];
+  /** What each answered request sent: path, the Range asked for (if any) and the body bytes. */
+  sent: Array<{ path: string; range: string | null; bytes: number }>;
   close(): Promise<void>;
 }
 
-/** Serves a directory on 127.0.0.1 (a secure context), optionally under a sub-path prefix like '/apps/rag/'. */
+/** Serves a directory on 127.0.0.1 (a secure context), optionally under a sub-path prefix like '/apps/rag/'; single byte ranges get 206, as static hosts answer them. */
 export async function serveDir(dir: string, opts: { prefix?: string; headers?: Record<string, string> } = {}): Promise<Served> {
   const prefix = opts.prefix ?? '/';
   const root = resolve(dir);
   const requests: string[] = [];
+  const sent: Served['sent'] = [];
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     requests.push(path);
@@ -98,6 +101,23 @@ export async function serveDir(dir: string, opts: { prefix?: string; headers?: R
       return;
     }
     const body = readFileSync(file);
+    const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (range && Number(range[1]) < body.length) {
+      const start = Number(range[1]);
+      const end = Math.min(Number(range[2]), body.length - 1);
+      const part = body.subarray(start, end + 1);
+      sent.push({ path, range: req.headers.range ?? null, bytes: part.length });
+      res.writeHead(206, {
+        'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+        'content-length': part.length,
+        'content-range': `bytes ${start}-${end}/${body.length}`,
+        'cache-control': 'no-store',
+        ...opts.headers,
+      });
+      res.end(part);
+      return;
+    }
+    sent.push({ path, range: null, bytes: body.length });
     // content-length lets loaders (transformers.js, web-llm) report byte progress.
     res.writeHead(200, {
       'content-type': MIME[extname(file)] ?? 'application/octet-stream',
@@ -112,6 +132,7 @@ export async function serveDir(dir: string, opts: { prefix?: string; headers?: R
   return {
     url: `http://127.0.0.1:${port}${prefix}`,
     requests,
+    sent,
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
 }

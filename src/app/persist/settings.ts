@@ -65,7 +65,7 @@ const SOURCES: readonly CritiqueSource[] = ['generator', 'evaluator', 'blend'];
 const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 const MODELS: readonly string[] = CATALOGUE.map((m) => m.id);
 const NO_EVIDENCE: readonly NoEvidencePolicy[] = ['answer-without-retrieval', 'abstain'];
-const INDEX_KINDS: readonly IndexKind[] = ['flat', 'voy'];
+const INDEX_KINDS: readonly IndexKind[] = ['flat', 'voy', 'compact'];
 export const SEARCH_MODES: readonly SearchMode[] = ['words', 'meaning', 'both'];
 
 export function defaultCrag(): CragChoice {

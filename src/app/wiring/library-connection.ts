@@ -160,7 +160,7 @@ export function connectLibrary(opts: {
         jobStarted.clear();
         set({ jobs: [] });
         for (const w of lib.warnings) say('error', w);
-        baseReason = `${(await lib.indexKind()) === 'voy' ? 'voy k-d tree (WASM)' : 'flat exact search'} over normalised vectors and a BM25 word index (MiniSearch), in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`;
+        baseReason = `${{ voy: 'voy k-d tree (WASM)', flat: 'flat exact search', compact: 'compact 1-bit codes with int8 rescoring' }[await lib.indexKind()]} over normalised vectors and a BM25 word index (MiniSearch), in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`;
         opts.status.update('library', { state: 'ready', device: 'cpu', reason: baseReason });
         return lib;
       } catch (e) {

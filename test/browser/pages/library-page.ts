@@ -49,6 +49,8 @@ const api = {
   passages: async (id: string) => (await need().document(id))?.passages.map((p) => p.text) ?? [],
   retrieve: async (q: string, k: number) => (await need().retriever.retrieve(q, k)).map((p) => ({ id: p.id, title: p.title, text: p.text, score: p.score })),
   embeddedTexts: () => embedder.texts.length,
+  /** Problems the library noted since it opened (the site corpus adds its own while answering). */
+  warnings: async () => need().warnings.slice(),
   /** Adds a batch and stops it while document `stopAt` (0-based) is being embedded, like a user pressing Stop. */
   async addStopping(files: { name: string; content: string }[], stopAt: number) {
     const controller = new AbortController();

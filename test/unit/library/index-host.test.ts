@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FlatIndex } from '../../../src/core/flat-index';
+import type { IndexKind } from '../../../src/core/vector-index';
 import { IndexHost } from '../../../src/library/index-host';
 import { VoyIndex } from '../../../workers/index/voy-index';
 import { loadVoyInNode } from '../../../workers/index/voy-node';
 
 beforeAll(() => loadVoyInNode());
-const make = (kind: 'flat' | 'voy', dim: number) => (kind === 'flat' ? new FlatIndex(dim) : new VoyIndex(dim));
+const make = (kind: IndexKind, dim: number) => (kind === 'flat' ? new FlatIndex(dim) : new VoyIndex(dim));
 
 describe('IndexHost', () => {
   it('creates the selected index on the first add, with the vectors’ dimension', async () => {

@@ -1,0 +1,135 @@
+// The sharded static corpus over loopback HTTP with 50 ms added to every request (to stand
+// for the internet): bytes and requests at start-up and per question, time to the first
+// passages (p50/p95, both rounds, texts included), and recall@10 of the dense ranking
+// against exact search over the same vectors, for a sweep of lists probed (nprobe).
+// BENCH_SHARDED_SIZES (default 100000) passages of embedding-like 384-d vectors
+// (bench/scale/vectors.ts) with synthetic Zipf text (bench/scale/text.ts).
+import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FlatIndex } from '../src/core/flat-index';
+import { MemoryBlockCache, type BlockCache } from '../src/library/sharded/block-cache';
+import { ShardedCorpus } from '../src/library/sharded/reader';
+import { writeSharded, type ShardedRow } from '../scripts/sharded/write-sharded';
+import { passageTexts, vocabulary } from './scale/text';
+import { embeddingModel, embeddingVectors } from './scale/vectors';
+
+const DIM = 384;
+const K = 10;
+const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 50);
+const QUERIES = 40;
+
+/** A static file server that honours single byte ranges, after a fixed delay per request. */
+function serve(root: string): Promise<{ server: Server; base: string }> {
+  const server = createServer((req, res) => {
+    setTimeout(() => {
+      const path = join(root, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
+      let size: number;
+      try {
+        size = statSync(path).size;
+      } catch {
+        res.writeHead(404).end();
+        return;
+      }
+      const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+      if (m) {
+        const start = Number(m[1]), end = Math.min(Number(m[2]), size - 1);
+        res.writeHead(206, { 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}`, 'accept-ranges': 'bytes' });
+        createReadStream(path, { start, end }).pipe(res);
+      } else {
+        res.writeHead(200, { 'content-length': size, 'accept-ranges': 'bytes' });
+        createReadStream(path).pipe(res);
+      }
+    }, DELAY_MS);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const addr = server.address() as { port: number };
+    resolve({ server, base: `http://127.0.0.1:${addr.port}/site/sub/corpus/` });
+  }));
+}
+
+class ClearableCache implements BlockCache {
+  inner = new MemoryBlockCache();
+  get(k: string) {
+    return this.inner.get(k);
+  }
+  put(k: string, b: Uint8Array) {
+    return this.inner.put(k, b);
+  }
+  clear() {
+    this.inner = new MemoryBlockCache();
+  }
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
+const kb = (b: number) => `${(b / 1024).toFixed(0)} kB`;
+
+export async function run(): Promise<void> {
+  const sizes = (process.env.BENCH_SHARDED_SIZES ?? '100000').split(',').map(Number).filter((x) => x > 0);
+  for (const n of sizes) {
+    const root = mkdtempSync(join(tmpdir(), 'sharded-bench-'));
+    const out = join(root, 'site/sub/corpus');
+    try {
+      const model = embeddingModel(DIM, 1);
+      const vs = embeddingVectors(model, n, DIM);
+      const vocab = vocabulary(40000, 1);
+      const texts: string[] = [];
+      const next = passageTexts(n, 11, vocab);
+      for (let i = 0; i < n; i++) texts.push(next());
+      const rows = async function* (): AsyncGenerator<ShardedRow> {
+        for (let i = 0; i < n; i++) yield { id: `p${i}`, docId: `d${Math.floor(i / 10)}`, title: `Document ${Math.floor(i / 10)}`, text: texts[i]!, index: i % 10, embedding: vs.row(i) };
+      };
+      let t = performance.now();
+      const res = await writeSharded({ out, model: 'Xenova/all-MiniLM-L6-v2', source: { rows }, log: (l) => console.log(`  ${l}`) });
+      const buildS = (performance.now() - t) / 1000;
+      const total = Object.values(res.bytes).reduce((a, b) => a + b, 0);
+      console.log(`\n${n} passages: built in ${buildS.toFixed(0)} s; ${res.lists} lists, ${res.wordShards} word shards; files: ${Object.entries(res.bytes).map(([f, b]) => `${f} ${kb(b)}`).join(', ')} (total ${(total / 1e6).toFixed(1)} MB)`);
+
+      const flat = new FlatIndex(DIM);
+      flat.add(Array.from({ length: n }, (_, i) => `p${i}`), Array.from({ length: n }, (_, i) => vs.row(i)));
+      const qs = embeddingVectors(model, QUERIES, DIM);
+      // The question text: five words of the passage nearest the query (a question about it).
+      const questions = Array.from({ length: QUERIES }, (_, i) => {
+        const near = flat.search(qs.row(i), 1)[0]!.id;
+        return { vector: qs.row(i), text: texts[Number(near.slice(1))]!.split(' ').slice(3, 8).join(' '), truth: new Set(flat.search(qs.row(i), K).map((h) => h.id)) };
+      });
+
+      const { server, base } = await serve(root);
+      try {
+        const cache = new ClearableCache();
+        t = performance.now();
+        const corpus = await ShardedCorpus.open(base, { fetch, cache });
+        const openMs = performance.now() - t;
+        console.log(`start-up: ${corpus.startup.requests} requests, ${kb(corpus.startup.bytes)}, ${openMs.toFixed(0)} ms (manifest ${kb(res.bytes['manifest.json']!)}, centroids ${kb(res.bytes['centroids.bin']!)})`);
+        console.log(`\nper question, cold cache, ${DELAY_MS} ms per request, mode 'both' (dense + words, texts of the top ${K}); recall@10 of the dense ranking ('meaning') against exact search:\n`);
+        console.log('| nprobe | requests / question | bytes / question p50 | p95 | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');
+        console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+        for (const nprobe of [1, 2, 4, 8, 16, 32]) {
+          const times: number[] = [];
+          const bytes: number[] = [];
+          const reqs: number[] = [];
+          let hits = 0;
+          let again = 0;
+          for (const q of questions) {
+            cache.clear();
+            t = performance.now();
+            const a = await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, mode: 'both' });
+            times.push(performance.now() - t);
+            bytes.push(a.stats.bytes);
+            reqs.push(a.stats.requests);
+            if (a.problems.length) throw new Error(a.problems.join('; '));
+            again += (await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, mode: 'both' })).stats.requests;
+            const dense = await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, mode: 'meaning' });
+            for (const h of dense.hits) if (q.truth.has(h.passage.id)) hits++;
+          }
+          console.log(`| ${nprobe} | ${(reqs.reduce((a, b) => a + b, 0) / reqs.length).toFixed(1)} | ${kb(pct(bytes, 0.5))} | ${kb(pct(bytes, 0.95))} | ${pct(times, 0.5).toFixed(0)} | ${pct(times, 0.95).toFixed(0)} | ${(hits / (K * QUERIES)).toFixed(3)} | ${again} |`);
+        }
+      } finally {
+        server.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+}

@@ -1,0 +1,301 @@
+// Writes a sharded static corpus (src/library/sharded/format.ts) from a stream of
+// embedded passages, in bounded memory: pass 1 counts and keeps a reservoir sample to
+// train the centroids on; pass 2 assigns each passage, appends its text, and spills its
+// fixed-size vector record and its word postings to temporary files; then each list
+// block is laid out from the counts, and each word bucket is turned into shards one at
+// a time. Memory holds the sample, the centroids and one word bucket, never the corpus.
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CentroidAssigner, sphericalKMeans } from '../../src/core/kmeans';
+import { int8Codec } from '../../src/core/row-store';
+import { vectorNorm } from '../../src/core/vector-index';
+import {
+  bm25Weight,
+  CENTROIDS_FILE,
+  encodeText,
+  encodeWordShard,
+  listBlockBytes,
+  LISTS_FILE,
+  POSTINGS_PER_TERM,
+  SHARDED_FORMAT,
+  SHARDED_MANIFEST,
+  SHARDED_VERSION,
+  termShard,
+  TEXTS_FILE,
+  WORDS_FILE,
+  writePointer,
+  type ShardedManifest,
+  type TextPointer,
+  type WordShard,
+} from '../../src/library/sharded/format';
+import { mulberry32 } from '../seeded-random';
+import { TOKENIZER_VERSION, tokenize } from '../../src/library/lexical/tokenize';
+
+export interface ShardedRow {
+  id: string;
+  docId: string;
+  title: string;
+  text: string;
+  index: number;
+  embedding: Float32Array;
+}
+
+/** Iterated twice (sample, then assign): each call starts from the first row. */
+export interface ShardedSource {
+  rows(): AsyncIterable<ShardedRow>;
+}
+
+export interface WriteShardedOptions {
+  out: string;
+  source: ShardedSource;
+  model: string | null;
+  /** IVF lists (default √(8n): balances the centroids fetched at start-up against one list's bytes per probe). */
+  lists?: number;
+  /** Word shards (default n / 25: about 20–50 kB a shard, one per query term). */
+  wordShards?: number;
+  /** Rows kept to train the centroids (default 32 per list, at most 50,000). */
+  sample?: number;
+  iterations?: number;
+  log?: (line: string) => void;
+}
+
+export interface WriteShardedResult {
+  passages: number;
+  lists: number;
+  wordShards: number;
+  files: string[];
+  bytes: Record<string, number>;
+}
+
+/** Appends through a 1 MB buffer: millions of small records would otherwise be millions of writes. */
+class Appender {
+  private readonly fd: number;
+  private buf = Buffer.allocUnsafe(1 << 20);
+  private used = 0;
+  written = 0;
+  constructor(path: string) {
+    this.fd = openSync(path, 'w');
+  }
+  write(bytes: Uint8Array): void {
+    if (this.used + bytes.length > this.buf.length) this.flush();
+    if (bytes.length > this.buf.length) writeSync(this.fd, bytes);
+    else {
+      this.buf.set(bytes, this.used);
+      this.used += bytes.length;
+    }
+    this.written += bytes.length;
+  }
+  flush(): void {
+    if (this.used) writeSync(this.fd, this.buf, 0, this.used);
+    this.used = 0;
+  }
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+const WORD_BUCKETS = 64;
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+function unit(v: Float32Array, dim: number, id: string): Float32Array {
+  let norm: number;
+  try {
+    norm = vectorNorm(v, dim);
+  } catch (e) {
+    throw new Error(`passage ${id}: ${e instanceof Error ? e.message : String(e)} (its embedding is ${v.length}-d${v.every((x) => x === 0) ? ' and all zeros' : ''})`);
+  }
+  return Float32Array.from(v, (x) => x / norm);
+}
+
+export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShardedResult> {
+  const log = opts.log ?? (() => undefined);
+  const out = resolve(opts.out);
+  mkdirSync(out, { recursive: true });
+  const tmp = join(out, '.sharded-tmp');
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp);
+  try {
+    // Pass 1: count, and a reservoir sample for the centroids.
+    let n = 0;
+    let dim = 0;
+    let documents = 0;
+    let lastDoc: string | null = null;
+    const rand = mulberry32(22);
+    let sampleSize = 0;
+    let sample: Float32Array[] = [];
+    for await (const row of opts.source.rows()) {
+      if (!dim) {
+        dim = row.embedding.length;
+        sampleSize = opts.sample ?? 50000;
+      }
+      if (row.embedding.length !== dim) throw new Error(`passage ${row.id} has a ${row.embedding.length}-d embedding, the first had ${dim}`);
+      if (row.docId !== lastDoc) documents++;
+      lastDoc = row.docId;
+      const v = unit(row.embedding, dim, row.id);
+      if (sample.length < sampleSize) sample.push(v);
+      else {
+        const j = Math.floor(rand() * (n + 1));
+        if (j < sampleSize) sample[j] = v;
+      }
+      n++;
+    }
+    if (!n) throw new Error('no passages to index');
+    const lists = Math.max(1, Math.min(opts.lists ?? Math.round(Math.sqrt(8 * n)), n));
+    const wordShards = Math.max(1, opts.wordShards ?? Math.ceil(n / 25));
+    const keep = Math.min(sample.length, opts.sample ?? Math.min(50000, lists * 32));
+    sample = sample.slice(0, keep);
+    log(`${n} passages, ${dim}-d; training ${lists} centroids on ${sample.length} of them`);
+    const flatSample = new Float32Array(sample.length * dim);
+    sample.forEach((v, i) => flatSample.set(v, i * dim));
+    sample = [];
+    const model = sphericalKMeans(flatSample, dim, lists, opts.iterations ?? 6);
+    const assigner = new CentroidAssigner(model);
+
+    // Pass 2: assign, append texts, spill vector records and postings.
+    const rowBytes = int8Codec.rowBytes(dim);
+    const recordBytes = 4 + 20 + rowBytes;
+    const texts = new Appender(join(out, TEXTS_FILE));
+    const records = new Appender(join(tmp, 'records.bin'));
+    const buckets = Array.from({ length: Math.min(WORD_BUCKETS, wordShards) }, (_, b) => new Appender(join(tmp, `words-${b}.tsv`)));
+    const counts = new Uint32Array(lists);
+    const record = new Uint8Array(recordBytes);
+    const view = new DataView(record.buffer);
+    let totalLength = 0;
+    let done = 0;
+    for await (const row of opts.source.rows()) {
+      const v = unit(row.embedding, dim, row.id);
+      const c = assigner.nearest(v)[0]!;
+      counts[c]!++;
+      const bytes = encodeText(row);
+      const pointer: TextPointer = { offset: texts.written, bytes: bytes.length, hash: sha256(bytes).slice(0, 16) };
+      texts.write(bytes);
+      view.setUint32(0, c, true);
+      writePointer(view, 4, pointer);
+      int8Codec.encode(v, record.subarray(24));
+      records.write(record);
+      const terms = tokenize(`${row.title}\n${row.text}`);
+      totalLength += terms.length;
+      const tf = new Map<string, number>();
+      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [t, f] of tf) {
+        if (t.includes('\t') || t.includes('\n')) continue;
+        buckets[termShard(t, wordShards) % buckets.length]!.write(Buffer.from(`${t}\t${pointer.offset}\t${pointer.bytes}\t${pointer.hash}\t${f}\t${terms.length}\n`));
+      }
+      if (++done % 100000 === 0) log(`assigned ${done} / ${n}`);
+    }
+    if (done !== n) throw new Error(`the source gave ${n} passages on the first pass and ${done} on the second`);
+    texts.close();
+    records.close();
+    for (const b of buckets) b.close();
+
+    // Lists: each block's place follows from the counts; records are scattered into place.
+    const listOffset: number[] = [];
+    const listBytes: number[] = [];
+    let at = 0;
+    for (let c = 0; c < lists; c++) {
+      listOffset.push(at);
+      listBytes.push(listBlockBytes(counts[c]!, dim));
+      at += listBytes[c]!;
+    }
+    const listsFd = openSync(join(out, LISTS_FILE), 'w+');
+    const filled = new Uint32Array(lists);
+    const head = new Uint8Array(4);
+    for (let c = 0; c < lists; c++) {
+      new DataView(head.buffer).setUint32(0, counts[c]!, true);
+      writeSync(listsFd, head, 0, 4, listOffset[c]!);
+    }
+    const recFd = openSync(join(tmp, 'records.bin'), 'r');
+    const chunk = Buffer.allocUnsafe(recordBytes * 4096);
+    for (let read = 0; ; ) {
+      const got = readSync(recFd, chunk, 0, chunk.length, read);
+      if (got <= 0) break;
+      read += got;
+      for (let o = 0; o + recordBytes <= got; o += recordBytes) {
+        const c = chunk.readUInt32LE(o);
+        const i = filled[c]!++;
+        const base = listOffset[c]!;
+        writeSync(listsFd, chunk, o + 4, 20, base + 4 + i * 20);
+        writeSync(listsFd, chunk, o + 24, rowBytes, base + 4 + counts[c]! * 20 + i * rowBytes);
+      }
+    }
+    closeSync(recFd);
+    const listSha: string[] = [];
+    for (let c = 0; c < lists; c++) {
+      const block = Buffer.allocUnsafe(listBytes[c]!);
+      readSync(listsFd, block, 0, block.length, listOffset[c]!);
+      listSha.push(sha256(block));
+    }
+    closeSync(listsFd);
+
+    // Words: one bucket in memory at a time; BM25 weights need only the global n and mean length.
+    const avgLength = totalLength / n || 1;
+    const shards = new Map<number, WordShard>();
+    const wordOffset = new Array<number>(wordShards).fill(0);
+    const wordBytes = new Array<number>(wordShards).fill(0);
+    const wordSha = new Array<string>(wordShards).fill('');
+    const words = new Appender(join(out, WORDS_FILE));
+    const emit = (s: number, shard: WordShard) => {
+      const bytes = encodeWordShard(shard);
+      wordOffset[s] = words.written;
+      wordBytes[s] = bytes.length;
+      wordSha[s] = sha256(bytes);
+      words.write(bytes);
+    };
+    // Shards are written in bucket order, so a bucket's shards are contiguous; empty shards are written too (the table stays dense).
+    for (let b = 0; b < buckets.length; b++) {
+      const postings = new Map<string, Array<[number, number, string, number, number]>>();
+      for (const line of readFileSync(join(tmp, `words-${b}.tsv`), 'utf8').split('\n')) {
+        if (!line) continue;
+        const [t, off, len, hash, f, dl] = line.split('\t') as [string, string, string, string, string, string];
+        let list = postings.get(t);
+        if (!list) postings.set(t, (list = []));
+        list.push([Number(off), Number(len), hash, Number(f), Number(dl)]);
+      }
+      shards.clear();
+      for (const [t, list] of postings) {
+        const weighted = list
+          .map(([off, len, hash, f, dl]) => [off, len, hash, Math.round(1000 * bm25Weight(f, dl, avgLength, list.length, n))] as [number, number, string, number])
+          .sort((x, y) => y[3] - x[3])
+          .slice(0, POSTINGS_PER_TERM);
+        const s = termShard(t, wordShards);
+        let shard = shards.get(s);
+        if (!shard) shards.set(s, (shard = {}));
+        shard[t] = { df: list.length, p: weighted };
+      }
+      for (let s = b; s < wordShards; s += buckets.length) emit(s, shards.get(s) ?? {});
+    }
+    words.close();
+
+    const centroidBytes = new Uint8Array(lists * rowBytes);
+    for (let c = 0; c < lists; c++) int8Codec.encode(model.centroids.subarray(c * dim, (c + 1) * dim), centroidBytes.subarray(c * rowBytes, (c + 1) * rowBytes));
+    writeFileSync(join(out, CENTROIDS_FILE), centroidBytes);
+
+    const manifest: ShardedManifest = {
+      format: SHARDED_FORMAT,
+      version: SHARDED_VERSION,
+      model: opts.model,
+      dim,
+      passages: n,
+      documents,
+      createdAt: new Date().toISOString(),
+      codec: 'int8',
+      centroids: { file: CENTROIDS_FILE, offset: 0, bytes: centroidBytes.length, sha256: sha256(centroidBytes), count: lists },
+      lists: { file: LISTS_FILE, offset: listOffset, bytes: listBytes, sha256: listSha, count: [...counts] },
+      texts: { file: TEXTS_FILE, bytes: texts.written },
+      words: { file: WORDS_FILE, offset: wordOffset, bytes: wordBytes, sha256: wordSha, passages: n, avgLength, tokenizer: TOKENIZER_VERSION },
+    };
+    // Written last: a reader never finds a manifest naming blocks that are not there yet.
+    writeFileSync(join(out, SHARDED_MANIFEST), JSON.stringify(manifest));
+    const files = [SHARDED_MANIFEST, CENTROIDS_FILE, LISTS_FILE, TEXTS_FILE, WORDS_FILE];
+    const bytes = Object.fromEntries(files.map((f) => [f, readSize(join(out, f))]));
+    return { passages: n, lists, wordShards, files: files.map((f) => join(out, f)), bytes };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function readSize(path: string): number {
+  return statSync(path).size;
+}

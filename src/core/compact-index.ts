@@ -1,0 +1,275 @@
+// A million passages in a tab: one bit per dimension in memory, precise rows elsewhere.
+//
+// Three passes per query, each over far fewer rows than the one before:
+//  1. Hamming distance between the query's sign bits and every row's bits (centred on
+//     the library's mean), WebAssembly SIMD popcount over 48 bytes a row at 384-d;
+//  2. the best `candidates` of those rescored asymmetrically: the float query against
+//     each row's bits scaled by the per-dimension spread (a 1-bit reconstruction that
+//     respects anisotropic embeddings), by byte lookup tables;
+//  3. the best `rescore` of those read from the RowStore (int8, a quarter of float32;
+//     on disk or OPFS for big libraries) and scored exactly against the int8 row.
+// Memory held: bits + ids; the rows live in the store. Adding vectors appends codes
+// and rows; the centre is learned once, from the first TRAIN_AT rows (those few are
+// re-encoded then), and never again, so no add rebuilds anything.
+import { hammingKernel, type HammingKernel } from './hamming-kernel';
+import { int8Codec, MemoryRowStore, type RowStore } from './row-store';
+import { decodeVectors, encodeVectors, normalise, TopK, vectorNorm, type VectorHit, type VectorIndex } from './vector-index';
+
+export interface CompactOptions {
+  /** Rows kept after the Hamming pass (default: 2000, or all when fewer). */
+  candidates?: number;
+  /** Rows read from the store and scored exactly (default 100). */
+  rescore?: number;
+  /** Where the int8 rows go (default: in memory). Must be empty. */
+  store?: RowStore;
+  /** Hamming kernel, for tests and the bench (default: WASM SIMD where available). */
+  kernel?: (bits: number) => HammingKernel;
+}
+
+/** Rows seen before the centre and spread are learned from them. */
+export const TRAIN_AT = 1024;
+
+function writeEach(store: RowStore, first: number, run: Uint8Array, count: number): void {
+  for (let i = 0; i < count; i++) store.write(first + i, run.subarray(i * store.rowBytes, (i + 1) * store.rowBytes));
+}
+
+export class CompactIndex implements VectorIndex {
+  readonly kind = 'compact' as const;
+  private ids: string[] = [];
+  private rows = new Map<string, number>();
+  private readonly bits: number;
+  private readonly kernel: HammingKernel;
+  private readonly store: RowStore;
+  private readonly rowBuf: Uint8Array;
+  private centre: Float32Array;
+  private spread: Float32Array;
+  private trained = false;
+  private readonly candidates: number;
+  private readonly rescore: number;
+
+  constructor(readonly dim: number, opts: CompactOptions = {}) {
+    if (!Number.isInteger(dim) || dim < 1) throw new Error(`index dimension must be a positive integer, got ${dim}`);
+    // Padding bits are zero in rows and query alike, so they never count.
+    this.bits = Math.ceil(dim / 128) * 128;
+    this.kernel = (opts.kernel ?? hammingKernel)(this.bits);
+    this.store = opts.store ?? new MemoryRowStore(int8Codec.rowBytes(dim));
+    if (this.store.rowBytes !== int8Codec.rowBytes(dim)) throw new Error(`row store holds ${this.store.rowBytes}-byte rows, a ${dim}-d int8 row needs ${int8Codec.rowBytes(dim)}`);
+    this.rowBuf = new Uint8Array(this.store.rowBytes);
+    this.centre = new Float32Array(dim);
+    this.spread = new Float32Array(dim).fill(1);
+    this.candidates = opts.candidates ?? 2000;
+    this.rescore = opts.rescore ?? 100;
+  }
+
+  static deserialize(bytes: Uint8Array, opts: CompactOptions = {}): CompactIndex {
+    const { dim, ids, data } = decodeVectors(bytes);
+    const index = new CompactIndex(dim, opts);
+    if (new Set(ids).size !== ids.length) throw new Error('vector index file has duplicate ids');
+    const rows = ids.map((_, i) => data.subarray(i * dim, (i + 1) * dim));
+    index.add(ids, rows);
+    return index;
+  }
+
+  size(): number {
+    return this.ids.length;
+  }
+
+  has(id: string): boolean {
+    return this.rows.has(id);
+  }
+
+  /** Bytes this index holds in memory besides the ids: codes, scratch and an in-memory store. */
+  memoryBytes(): number {
+    return this.kernel.codes.byteLength + this.kernel.dist.byteLength + this.store.memoryBytes() + this.dim * 8;
+  }
+
+  add(ids: readonly string[], vectors: readonly Float32Array[]): void {
+    if (ids.length !== vectors.length) throw new Error(`${ids.length} ids but ${vectors.length} vectors`);
+    const norms = vectors.map((v) => vectorNorm(v, this.dim));
+    const fresh = new Set(ids.filter((id) => !this.rows.has(id))).size;
+    const need = this.ids.length + fresh;
+    if (need * this.kernel.words > this.kernel.codes.length) this.kernel.reserve(Math.max(need, this.ids.length * 2, 64));
+    // Learned before this batch is encoded when it brings the library past TRAIN_AT rows, from the
+    // rows already stored and the first of this batch: only those (< TRAIN_AT) are ever re-encoded.
+    if (!this.trained && need >= TRAIN_AT) this.train(vectors.slice(0, TRAIN_AT).map((v, i) => v.map((x) => x / norms[i]!)));
+    const unit = new Float32Array(this.dim);
+    // Appended rows go to the store in runs (one write per run, not per row).
+    const { rowBytes } = this.store;
+    const run = new Uint8Array(rowBytes * 1024);
+    let runStart = -1, runLen = 0;
+    const flush = () => {
+      if (runLen) this.store.writeRows ? this.store.writeRows(runStart, run.subarray(0, runLen * rowBytes)) : writeEach(this.store, runStart, run, runLen);
+      runLen = 0;
+    };
+    ids.forEach((id, i) => {
+      let r = this.rows.get(id);
+      if (r === undefined) {
+        r = this.ids.length;
+        this.ids.push(id);
+        this.rows.set(id, r);
+      }
+      const v = vectors[i]!;
+      const inv = 1 / norms[i]!;
+      for (let j = 0; j < this.dim; j++) unit[j] = v[j]! * inv;
+      if (runLen && (r !== runStart + runLen || runLen === 1024)) flush();
+      if (!runLen) runStart = r;
+      int8Codec.encode(unit, run.subarray(runLen * rowBytes, (runLen + 1) * rowBytes));
+      runLen++;
+      this.encodeBits(unit, r);
+    });
+    flush();
+  }
+
+  private encodeBits(unit: Float32Array, r: number): void {
+    const { words, codes } = this.kernel;
+    const o = r * words;
+    codes.fill(0, o, o + words);
+    for (let j = 0; j < this.dim; j++) if (unit[j]! > this.centre[j]!) codes[o + (j >>> 5)]! |= 1 << (j & 31);
+  }
+
+  /** Learns the centre (mean) and spread (mean absolute deviation) once, from the stored rows and `more`, and re-encodes the stored rows. */
+  private train(more: Float32Array[]): void {
+    const stored: Float32Array[] = [];
+    for (let r = 0; r < this.ids.length; r++) {
+      this.store.read(r, this.rowBuf);
+      stored.push(int8Codec.decode(this.rowBuf, this.dim));
+    }
+    const rows = [...stored, ...more];
+    const n = rows.length;
+    const mean = new Float64Array(this.dim);
+    for (const v of rows) for (let j = 0; j < this.dim; j++) mean[j]! += v[j]!;
+    for (let j = 0; j < this.dim; j++) this.centre[j] = mean[j]! / n;
+    const dev = new Float64Array(this.dim);
+    for (const v of rows) for (let j = 0; j < this.dim; j++) dev[j]! += Math.abs(v[j]! - this.centre[j]!);
+    for (let j = 0; j < this.dim; j++) this.spread[j] = dev[j]! / n || 1e-6;
+    stored.forEach((v, r) => this.encodeBits(v, r));
+    this.trained = true;
+  }
+
+  remove(ids: readonly string[]): number {
+    let removed = 0;
+    const { words, codes } = this.kernel;
+    for (const id of ids) {
+      const r = this.rows.get(id);
+      if (r === undefined) continue;
+      const last = this.ids.length - 1;
+      const lastId = this.ids[last]!;
+      if (r !== last) {
+        codes.copyWithin(r * words, last * words, (last + 1) * words);
+        this.store.read(last, this.rowBuf);
+        this.store.write(r, this.rowBuf);
+        this.ids[r] = lastId;
+        this.rows.set(lastId, r);
+      }
+      this.ids.pop();
+      this.rows.delete(id);
+      removed++;
+    }
+    this.store.truncate(this.ids.length);
+    return removed;
+  }
+
+  clear(): void {
+    this.ids = [];
+    this.rows.clear();
+    this.store.truncate(0);
+  }
+
+  search(query: Float32Array, k: number): VectorHit[] {
+    const n = this.ids.length;
+    if (n === 0 || k <= 0) return [];
+    const q = normalise(query, this.dim);
+    const rescore = Math.max(this.rescore, k);
+    let pool: ArrayLike<number>;
+    if (n <= rescore) {
+      pool = Array.from({ length: n }, (_, r) => r);
+    } else {
+      const near = n <= this.candidates ? Array.from({ length: n }, (_, r) => r) : this.hammingNearest(q, this.candidates);
+      pool = this.asymmetricBest(q, near, rescore);
+    }
+    const top = new TopK(Math.min(k, n));
+    for (let i = 0; i < pool.length; i++) {
+      const r = pool[i]!;
+      this.store.read(r, this.rowBuf);
+      const s = int8Codec.dot(q, this.rowBuf);
+      if (s > top.worst()) top.push(this.ids[r]!, s);
+    }
+    return top.hits();
+  }
+
+  /** The `m` rows with the fewest differing bits, by a histogram of distances (no sort of n). */
+  private hammingNearest(q: Float32Array, m: number): Uint32Array {
+    const { query, dist } = this.kernel;
+    const n = this.ids.length;
+    query.fill(0);
+    for (let j = 0; j < this.dim; j++) if (q[j]! > this.centre[j]!) query[j >>> 5]! |= 1 << (j & 31);
+    this.kernel.score(n);
+    const hist = new Uint32Array(this.bits + 1);
+    for (let r = 0; r < n; r++) hist[dist[r]!]!++;
+    let cut = 0;
+    for (let seen = 0; cut <= this.bits; cut++) {
+      seen += hist[cut]!;
+      if (seen >= m) break;
+    }
+    const out = new Uint32Array(m);
+    let below = 0;
+    for (let d = 0; d < cut; d++) below += hist[d]!;
+    let atCut = m - below;
+    let o = 0;
+    for (let r = 0; r < n && o < m; r++) {
+      const d = dist[r]!;
+      if (d < cut || (d === cut && atCut-- > 0)) out[o++] = r;
+    }
+    return out;
+  }
+
+  /** The best `m` of `rows` by q · (centre + spread ⊙ sign bits), one table lookup per code byte. */
+  private asymmetricBest(q: Float32Array, rows: ArrayLike<number>, m: number): Uint32Array {
+    const bytes = this.bits / 8;
+    const table = new Float32Array(bytes * 256);
+    for (let b = 0; b < bytes; b++) {
+      const w = new Float32Array(8);
+      for (let i = 0; i < 8; i++) {
+        const j = b * 8 + i;
+        w[i] = j < this.dim ? q[j]! * this.spread[j]! : 0;
+      }
+      const t = b * 256;
+      let all = 0;
+      for (let i = 0; i < 8; i++) all -= w[i]!;
+      table[t] = all;
+      // Each entry differs from the one without its lowest set bit by twice that bit's weight.
+      for (let v = 1; v < 256; v++) {
+        const low = v & -v;
+        table[t + v] = table[t + (v ^ low)]! + 2 * w[31 - Math.clz32(low)]!;
+      }
+    }
+    const codes = new Uint8Array(this.kernel.codes.buffer, this.kernel.codes.byteOffset, this.kernel.codes.byteLength);
+    const scores = new Float32Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const o = rows[i]! * bytes;
+      let s = 0;
+      for (let b = 0, t = 0; b < bytes; b++, t += 256) s += table[t + codes[o + b]!]!;
+      scores[i] = s;
+    }
+    const order = Array.from({ length: rows.length }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
+    return Uint32Array.from(order.slice(0, m), (i) => rows[i]!);
+  }
+
+  cosine(query: Float32Array, id: string): number | undefined {
+    const r = this.rows.get(id);
+    if (r === undefined) return undefined;
+    this.store.read(r, this.rowBuf);
+    return int8Codec.dot(query, this.rowBuf);
+  }
+
+  /** Floats decoded from the int8 rows: the index-neutral format any kind loads. */
+  serialize(): Uint8Array {
+    const n = this.ids.length;
+    const data = new Float32Array(n * this.dim);
+    for (let r = 0; r < n; r++) {
+      this.store.read(r, this.rowBuf);
+      data.set(int8Codec.decode(this.rowBuf, this.dim), r * this.dim);
+    }
+    return encodeVectors({ dim: this.dim, ids: this.ids, data });
+  }
+}

@@ -1,0 +1,169 @@
+// The sharded static corpus end to end in Node: a Parquet file the test writes is turned
+// into the sharded format by `npm run index -- --parquet`'s code, then read through a
+// fetch that serves byte ranges from the folder, as a static host would.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexParquet } from '../../../scripts/index-folder';
+import { MemoryBlockCache } from '../../../src/library/sharded/block-cache';
+import { ShardedCorpus } from '../../../src/library/sharded/reader';
+import { embedText } from '../../doubles/hash-embedder';
+import { rangeFetch } from '../../doubles/range-fetch';
+
+const DIM = 128;
+const BASE = 'https://docs.example/sub/path/corpus/';
+const TOPICS = ['harbour', 'glacier', 'orchard', 'comet', 'violin', 'desert', 'reef', 'volcano', 'library', 'bridge', 'meadow', 'canyon'];
+
+function corpusRows() {
+  const rows: Array<{ id: string; doc_id: string; title: string; text: string; index: number; embedding: number[] }> = [];
+  for (let d = 0; d < 60; d++) {
+    const topic = TOPICS[d % TOPICS.length]!;
+    for (let p = 0; p < 10; p++) {
+      const text = `Notes on the ${topic} number ${d}: passage ${p} describes the ${topic} and item${d}x${p} in plain words.`;
+      rows.push({ id: `doc${d}#${p}`, doc_id: `doc${d}`, title: `${topic} ${d}`, text, index: p, embedding: [...embedText(`${topic} ${d}\n${text}`, DIM)] });
+    }
+  }
+  return rows;
+}
+
+function writeParquet(path: string, rows: ReturnType<typeof corpusRows>, withEmbedding = true): void {
+  const columns = [
+    { name: 'id', data: rows.map((r) => r.id) },
+    { name: 'doc_id', data: rows.map((r) => r.doc_id) },
+    { name: 'title', data: rows.map((r) => r.title) },
+    { name: 'text', data: rows.map((r) => r.text) },
+    { name: 'index', data: rows.map((r) => r.index) },
+    ...(withEmbedding ? [{ name: 'embedding', data: rows.map((r) => r.embedding) }] : []),
+  ];
+  const schema = [
+    { name: 'root', num_children: columns.length },
+    { name: 'id', type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const },
+    { name: 'doc_id', type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const },
+    { name: 'title', type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const },
+    { name: 'text', type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const },
+    { name: 'index', type: 'INT32' as const, repetition_type: 'REQUIRED' as const },
+    // list<float>, as Spark, Ray Data and Dask (pyarrow) write an embedding column.
+    ...(withEmbedding
+      ? [
+          { name: 'embedding', repetition_type: 'OPTIONAL' as const, converted_type: 'LIST' as const, num_children: 1 },
+          { name: 'list', repetition_type: 'REPEATED' as const, num_children: 1 },
+          { name: 'element', type: 'FLOAT' as const, repetition_type: 'REQUIRED' as const },
+        ]
+      : []),
+  ];
+  // Small row groups, so the reader streams several.
+  writeFileSync(path, new Uint8Array(parquetWriteBuffer({ columnData: columns, schema, rowGroupSize: 128 })));
+}
+
+let dir: string;
+let out: string;
+const question = 'the desert and item17x4';
+const queryVector = () => embedText(question, DIM);
+const open = (f: ReturnType<typeof rangeFetch>, cache = new MemoryBlockCache()) => ShardedCorpus.open(BASE, { fetch: f.fetch, cache });
+const totalBytes = () => ['manifest.json', 'centroids.bin', 'lists.bin', 'texts.bin', 'words.bin'].reduce((s, f) => s + statSync(join(out, f)).size, 0);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sharded-'));
+  out = join(dir, 'corpus');
+  writeParquet(join(dir, 'passages.parquet'), corpusRows());
+  await indexParquet({ parquet: join(dir, 'passages.parquet'), out, model: 'Xenova/all-MiniLM-L6-v2', lists: 24, wordShards: 16 });
+});
+afterAll(() => process.env.KEEP || rmSync(dir, { recursive: true, force: true }));
+
+describe('sharded corpus from Parquet', () => {
+  it('streams every row of the Parquet file into the manifest, lists and word shards', () => {
+    const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    expect(m).toMatchObject({ format: 'selfrag-sharded', model: 'Xenova/all-MiniLM-L6-v2', dim: DIM, passages: 600, documents: 60 });
+    expect(m.lists.count.reduce((a: number, b: number) => a + b, 0)).toBe(600);
+    expect(m.lists.offset).toHaveLength(24);
+    expect(m.words.offset).toHaveLength(16);
+  });
+
+  it('answers a question with the passage that holds its words, fetching a fraction of the corpus, and nothing the second time', async () => {
+    const host = rangeFetch(out, BASE);
+    const corpus = await open(host);
+    const first = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 3 });
+    expect(first.problems).toEqual([]);
+    expect(first.hits[0]!.passage).toMatchObject({ id: 'doc17#4', docId: 'doc17', title: 'desert 17', index: 4 });
+    expect(first.hits[0]!.passage.text).toContain('item17x4');
+    // Every request asked for a range, and together they are well under the corpus.
+    expect(host.requests.slice(1).every((r) => r.range !== null)).toBe(true);
+    expect(host.sent()).toBeLessThan(totalBytes() / 3);
+    const before = host.requests.length;
+    const again = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 3 });
+    expect(host.requests.length).toBe(before);
+    expect(again.stats.requests).toBe(0);
+    expect(again.hits.map((h) => h.id)).toEqual(first.hits.map((h) => h.id));
+  });
+
+  it('answers the same question offline from the blocks one visit cached', async () => {
+    const cache = new MemoryBlockCache();
+    const online = await (await open(rangeFetch(out, BASE), cache)).search({ vector: queryVector(), text: question, k: 5, nprobe: 3 });
+    const offline = rangeFetch(out, BASE, { failWhen: () => true });
+    const corpus = await open(offline, cache);
+    const res = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 3 });
+    expect(res.problems).toEqual([]);
+    expect(res.hits.map((h) => h.passage.id)).toEqual(online.hits.map((h) => h.passage.id));
+  });
+
+  it('refuses a corrupt list block by name and still answers from the rest', async () => {
+    const copy = join(dir, 'corrupt');
+    rmSync(copy, { recursive: true, force: true });
+    await indexParquet({ parquet: join(dir, 'passages.parquet'), out: copy, model: null, lists: 24, wordShards: 16 });
+    const corpus = await open(rangeFetch(copy, BASE));
+    const q = queryVector();
+    const [target] = corpus.nearestLists(q, 1);
+    const lists = readFileSync(join(copy, 'lists.bin'));
+    lists[corpus.manifest.lists.offset[target!]! + 10]! ^= 0xff;
+    writeFileSync(join(copy, 'lists.bin'), lists);
+    const res = await corpus.search({ vector: q, text: question, k: 5, nprobe: 3 });
+    expect(res.problems).toEqual([`list ${target} of lists.bin is corrupt (its SHA-256 does not match the manifest); it was skipped`]);
+    // The word shard still finds the passage by its rare word.
+    expect(res.hits.map((h) => h.passage.id)).toContain('doc17#4');
+  });
+
+  it('falls back to the whole file when a server ignores Range and the file is small, and says so when it is not', async () => {
+    const ignoring = rangeFetch(out, BASE, { ignoreRange: true });
+    const small = await open(ignoring);
+    const res = await small.search({ vector: queryVector(), text: question, k: 3, nprobe: 3 });
+    expect(res.hits[0]!.passage.id).toBe('doc17#4');
+    expect(res.problems).toEqual([]);
+    // The whole files are kept: another question is sliced from them, with no request.
+    const sent = ignoring.requests.length;
+    const other = await small.search({ vector: embedText('comet item3x2', DIM), text: 'comet item3x2', k: 3, nprobe: 3 });
+    expect(other.hits[0]!.passage.id).toBe('doc3#2');
+    expect(ignoring.requests.length).toBe(sent);
+
+    const limited = ShardedCorpus.open(BASE, { fetch: rangeFetch(out, BASE, { ignoreRange: true }).fetch, wholeFileLimit: 100 });
+    await expect(limited).rejects.toThrow(/ignores HTTP Range requests .*centroids\.bin/);
+    const partial = await ShardedCorpus.open(BASE, { fetch: rangeFetch(out, BASE, { ignoreRange: true }).fetch, wholeFileLimit: statSync(join(out, 'centroids.bin')).size });
+    const answer = await partial.search({ vector: queryVector(), text: question, k: 3, nprobe: 3 });
+    expect(answer.hits).toEqual([]);
+    expect(answer.problems.join('\n')).toMatch(/docs\.example ignores HTTP Range requests/);
+  });
+
+  it('keeps what arrived when the network fails mid-question', async () => {
+    // Lists and texts fail; the word shards arrived, so the rare word still finds its passage's pointer,
+    // but the text cannot come: the answer says which blocks failed instead of hanging or throwing.
+    const host = rangeFetch(out, BASE, { failWhen: (url, range) => range !== null && url.endsWith('lists.bin') });
+    const corpus = await open(host);
+    const res = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 3 });
+    expect(res.problems.length).toBe(3);
+    expect(res.problems[0]).toMatch(/^list \d+ of lists\.bin could not be fetched \(Failed to fetch\)$/);
+    expect(res.hits.map((h) => h.passage.id)).toContain('doc17#4');
+
+    const textsDown = rangeFetch(out, BASE, { failWhen: (url, range) => range !== null && url.endsWith('texts.bin') });
+    const res2 = await (await open(textsDown)).search({ vector: queryVector(), text: question, k: 5, nprobe: 3 });
+    expect(res2.hits).toEqual([]);
+    expect(res2.problems).toHaveLength(5);
+    expect(res2.problems[0]).toMatch(/^passage at \d+ of texts\.bin could not be fetched/);
+  });
+
+  it('names the missing columns of a Parquet file without embeddings', async () => {
+    const bad = join(dir, 'bad.parquet');
+    writeParquet(bad, corpusRows().slice(0, 5), false);
+    await expect(indexParquet({ parquet: bad, out: join(dir, 'bad'), model: null })).rejects.toThrow(/lacks column embedding/);
+  });
+});
