@@ -13,6 +13,7 @@
 // re-encoded then), and never again, so no add rebuilds anything.
 import { hammingKernel, type HammingKernel } from './hamming-kernel';
 import { int8Codec, MemoryRowStore, type RowStore } from './row-store';
+import { removeRow, takeRow } from './row-ids';
 import { decodeVectors, encodeVectors, normalise, TopK, vectorNorm, type VectorHit, type VectorIndex } from './vector-index';
 
 export interface CompactOptions {
@@ -102,12 +103,7 @@ export class CompactIndex implements VectorIndex {
       runLen = 0;
     };
     ids.forEach((id, i) => {
-      let r = this.rows.get(id);
-      if (r === undefined) {
-        r = this.ids.length;
-        this.ids.push(id);
-        this.rows.set(id, r);
-      }
+      const r = takeRow(this.ids, this.rows, id);
       const v = vectors[i]!;
       const inv = 1 / norms[i]!;
       for (let j = 0; j < this.dim; j++) unit[j] = v[j]! * inv;
@@ -149,22 +145,12 @@ export class CompactIndex implements VectorIndex {
   remove(ids: readonly string[]): number {
     let removed = 0;
     const { words, codes } = this.kernel;
-    for (const id of ids) {
-      const r = this.rows.get(id);
-      if (r === undefined) continue;
-      const last = this.ids.length - 1;
-      const lastId = this.ids[last]!;
-      if (r !== last) {
-        codes.copyWithin(r * words, last * words, (last + 1) * words);
-        this.store.read(last, this.rowBuf);
-        this.store.write(r, this.rowBuf);
-        this.ids[r] = lastId;
-        this.rows.set(lastId, r);
-      }
-      this.ids.pop();
-      this.rows.delete(id);
-      removed++;
-    }
+    const move = (from: number, to: number) => {
+      codes.copyWithin(to * words, from * words, (from + 1) * words);
+      this.store.read(from, this.rowBuf);
+      this.store.write(to, this.rowBuf);
+    };
+    for (const id of ids) if (removeRow(this.ids, this.rows, id, move)) removed++;
     this.store.truncate(this.ids.length);
     return removed;
   }

@@ -3,6 +3,7 @@
 // whole cost, done by a WebAssembly SIMD kernel where available; see bench/index.bench.ts.
 import type { DotKernel } from './dot-kernel';
 import { simdKernel } from './simd-kernel';
+import { removeRow, takeRow } from './row-ids';
 import { decodeVectors, encodeVectors, normalise, TopK, vectorNorm, type VectorHit, type VectorIndex } from './vector-index';
 
 export class FlatIndex implements VectorIndex {
@@ -45,12 +46,7 @@ export class FlatIndex implements VectorIndex {
     if (need * this.dim > this.kernel.data.length) this.kernel.reserve(Math.max(need, this.ids.length * 2, 64));
     const { data } = this.kernel;
     ids.forEach((id, i) => {
-      let r = this.rows.get(id);
-      if (r === undefined) {
-        r = this.ids.length;
-        this.ids.push(id);
-        this.rows.set(id, r);
-      }
+      const r = takeRow(this.ids, this.rows, id);
       const v = vectors[i]!;
       const inv = 1 / norms[i]!;
       const o = r * this.dim;
@@ -62,19 +58,7 @@ export class FlatIndex implements VectorIndex {
     let removed = 0;
     const { data } = this.kernel;
     for (const id of ids) {
-      const r = this.rows.get(id);
-      if (r === undefined) continue;
-      // Move the last row into the hole so rows stay contiguous.
-      const last = this.ids.length - 1;
-      const lastId = this.ids[last]!;
-      if (r !== last) {
-        data.copyWithin(r * this.dim, last * this.dim, (last + 1) * this.dim);
-        this.ids[r] = lastId;
-        this.rows.set(lastId, r);
-      }
-      this.ids.pop();
-      this.rows.delete(id);
-      removed++;
+      if (removeRow(this.ids, this.rows, id, (from, to) => data.copyWithin(to * this.dim, from * this.dim, (from + 1) * this.dim))) removed++;
     }
     return removed;
   }

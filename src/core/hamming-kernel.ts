@@ -2,7 +2,12 @@
 // first, coarse pass of the compact index. At 1M × 384 bits the codes are 48 MB,
 // a third of the bytes the exact flat index scans at 100k, so the pass is memory
 // bound when it runs as WebAssembly SIMD (v128.xor + i8x16.popcnt). The module is
-// assembled here, as in simd-kernel.ts, so there is no build step and no file to fetch.
+// assembled in code (src/core/wasm-asm.ts), so there is no build step and no file to fetch.
+
+import {
+  BLOCK, END, I32, I32_ADD, I32_GE_U, I32_LT_U, I32_SHL, LOOP, PAGE, V128,
+  br_if, compileOnce, get, i32c, kernelModule, set, tee, v128Load, v128Zero, vec,
+} from './wasm-asm';
 
 /** Where the codes live and how a query code is compared with them. */
 export interface HammingKernel {
@@ -51,31 +56,7 @@ export function jsHammingKernel(bits: number): HammingKernel {
   return k;
 }
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n) byte |= 0x80;
-    out.push(byte);
-  } while (n);
-  return out;
-}
-const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
-const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
-const name = (s: string) => vec([...new TextEncoder().encode(s)].map((b) => [b]));
-
-const I32 = 0x7f;
-const V128 = 0x7b;
-const get = (i: number) => [0x20, i];
-const set = (i: number) => [0x21, i];
-const tee = (i: number) => [0x22, i];
-const i32c = (n: number) => [0x41, n]; // small non-negative constants (< 64) only
-const I32_ADD = 0x6a, I32_SHL = 0x74, I32_LT_U = 0x49, I32_GE_U = 0x4f;
-const BLOCK = [0x02, 0x40], LOOP = [0x03, 0x40], END = 0x0b;
-const br_if = (d: number) => [0x0d, d];
-const v128Load = [0xfd, 0x00, 4, 0];
-const v128Zero = [0xfd, 0x0c, ...new Array<number>(16).fill(0)];
+const v128LoadAt0 = v128Load(0);
 const V128_XOR = [0xfd, 0x51];
 const I8X16_POPCNT = [0xfd, 0x62];
 const I8X16_ADD = [0xfd, 0x6e];
@@ -96,7 +77,7 @@ const body = [
   ...LOOP,
   ...v128Zero, ...set(A), ...i32c(0), ...set(J),
   ...LOOP,
-  ...get(A), ...get(CODES), ...get(J), I32_ADD, ...v128Load, ...get(Q), ...get(J), I32_ADD, ...v128Load, ...V128_XOR, ...I8X16_POPCNT, ...I8X16_ADD, ...set(A),
+  ...get(A), ...get(CODES), ...get(J), I32_ADD, ...v128LoadAt0, ...get(Q), ...get(J), I32_ADD, ...v128LoadAt0, ...V128_XOR, ...I8X16_POPCNT, ...I8X16_ADD, ...set(A),
   ...get(J), ...i32c(16), I32_ADD, ...tee(J), ...get(ROW), I32_LT_U, ...br_if(0),
   END,
   ...get(OUT), ...get(R), ...i32c(2), I32_SHL, I32_ADD,
@@ -110,34 +91,11 @@ const body = [
   END,
 ];
 
-const MODULE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0]])),
-  ...section(3, vec([[0]])),
-  ...section(5, vec([[0x00, 1]])),
-  ...section(7, vec([
-    [...name('ham'), 0x00, 0],
-    [...name('memory'), 0x02, 0],
-  ])),
-  ...section(10, vec([[...uleb(body.length), ...body]])),
-]);
-
-let compiled: WebAssembly.Module | null | undefined;
-function compile(): WebAssembly.Module | null {
-  if (compiled !== undefined) return compiled;
-  try {
-    compiled = typeof WebAssembly === 'object' && WebAssembly.validate(MODULE) ? new WebAssembly.Module(MODULE) : null;
-  } catch {
-    compiled = null;
-  }
-  return compiled;
-}
+const compile = compileOnce(kernelModule('ham', body));
 
 export function hammingSimdSupported(): boolean {
   return compile() !== null;
 }
-
-const PAGE = 65536;
 
 /** The SIMD kernel when available and `bits` is a multiple of 128 (up to 3968), else the JS one. */
 export function hammingKernel(bits: number): HammingKernel {

@@ -3,34 +3,12 @@
 // two accumulators gets close to it (bench/index.bench.ts). The module is 150
 // bytes, assembled here so there is no build step and no file to fetch.
 import { jsKernel, type DotKernel } from './dot-kernel';
+import {
+  BLOCK, END, I32, I32_ADD, I32_GE_U, I32_LT_U, I32_SHL, LOOP, PAGE, V128,
+  br_if, compileOnce, get, i32c, kernelModule, set, tee, v128Load, v128Zero, vec,
+} from './wasm-asm';
 
-const I32 = 0x7f;
-const V128 = 0x7b;
-
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n) byte |= 0x80;
-    out.push(byte);
-  } while (n);
-  return out;
-}
-const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
-const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
-const name = (s: string) => vec([...new TextEncoder().encode(s)].map((b) => [b]));
-
-// Opcodes used below (core and the 0xfd SIMD prefix).
-const get = (i: number) => [0x20, i];
-const set = (i: number) => [0x21, i];
-const tee = (i: number) => [0x22, i];
-const i32c = (n: number) => [0x41, n]; // only small non-negative constants (< 64) here
-const I32_ADD = 0x6a, I32_SHL = 0x74, I32_LT_U = 0x49, I32_GE_U = 0x4f, F32_ADD = 0x92;
-const BLOCK = [0x02, 0x40], LOOP = [0x03, 0x40], END = 0x0b;
-const br_if = (d: number) => [0x0d, d];
-const v128Load = (offset: number) => [0xfd, 0x00, 4, offset];
-const v128Zero = [0xfd, 0x0c, ...new Array<number>(16).fill(0)];
+const F32_ADD = 0x92;
 const F32X4_ADD = [0xfd, 0xe4, 0x01], F32X4_MUL = [0xfd, 0xe6, 0x01];
 const lane = (l: number) => [0xfd, 0x1f, l];
 const f32Store = [0x38, 2, 0];
@@ -61,36 +39,12 @@ const body = [
   END,
 ];
 
-const MODULE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0]])),
-  ...section(3, vec([[0]])),
-  ...section(5, vec([[0x00, 1]])),
-  ...section(7, vec([
-    [...name('score'), 0x00, 0],
-    [...name('memory'), 0x02, 0],
-  ])),
-  ...section(10, vec([[...uleb(body.length), ...body]])),
-]);
-
-let compiled: WebAssembly.Module | null | undefined;
-
-function compile(): WebAssembly.Module | null {
-  if (compiled !== undefined) return compiled;
-  try {
-    compiled = typeof WebAssembly === 'object' && WebAssembly.validate(MODULE) ? new WebAssembly.Module(MODULE) : null;
-  } catch {
-    compiled = null;
-  }
-  return compiled;
-}
+const compile = compileOnce(kernelModule('score', body));
 
 /** False where WebAssembly or its SIMD proposal is unavailable (the JS kernel is used then). */
 export function simdSupported(): boolean {
   return compile() !== null;
 }
-
-const PAGE = 65536;
 
 /** The SIMD kernel for `dim`, or the JS one when SIMD is missing or dim is not a multiple of 8. */
 export function simdKernel(dim: number): DotKernel {
