@@ -51,3 +51,13 @@ export function useApp(defaultQuery: string): AppUnderTest {
     },
   };
 }
+
+/** The newest batch report: its summary line, refused files and notes, as the page shows them. */
+export async function lastReport(page: Page) {
+  const report = page.getByTestId('batch-report').last();
+  return {
+    summary: await report.getByTestId('batch-summary').innerText(),
+    refused: await report.locator('[data-testid=batch-refused] li').evaluateAll((els) => els.map((e) => ({ name: e.getAttribute('data-name')!, text: (e as HTMLElement).innerText }))),
+    notes: await report.locator('[data-testid=batch-notes] li').evaluateAll((els) => els.map((e) => ({ name: e.getAttribute('data-name')!, text: (e as HTMLElement).innerText }))),
+  };
+}

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPdf } from '../doubles/tiny-pdf';
 import { useApp } from './app-page';
-import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served, breakEvaluatorWebGpu } from './harness';
+import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served, breakEvaluatorWebGpu, writeEmbedHost } from './harness';
 
 // The tiny models come from the site's own model pack; the evaluator runs on its default
 // device, WebGPU through SwiftShader (the shared-link test asks for WASM instead).
@@ -465,23 +465,7 @@ describe('embedded in an iframe', () => {
   const dir = mkdtempSync(join(tmpdir(), 'embed-'));
 
   beforeAll(async () => {
-    writeFileSync(
-      join(dir, 'index.html'),
-      `<!doctype html><html><body><script>
-        window.replies = [];
-        addEventListener('message', (e) => window.replies.push({ origin: e.origin, data: e.data }));
-        const f = document.createElement('iframe');
-        f.width = 1000; f.height = 700;
-        f.src = new URLSearchParams(location.search).get('app');
-        document.body.append(f);
-        window.askApp = (q) => f.contentWindow.postMessage({ type: 'ask', question: q, id: 'q1' }, '*');
-        // An embedder that may have missed 'ready' pings until the app answers.
-        const ping = setInterval(() => {
-          if (window.replies.some((r) => r.data.type === 'ready' || r.data.type === 'pong')) clearInterval(ping);
-          else f.contentWindow.postMessage({ type: 'ping' }, '*');
-        }, 250);
-      </script></body></html>`,
-    );
+    writeEmbedHost(dir, 'q1');
     parent = await serveDir(dir);
     stranger = await serveDir(dir);
     own = await launchBrowser();

@@ -1,7 +1,7 @@
 // Shared plumbing for browser tests: the system Chromium driven by playwright-core,
 // a static server on loopback, and the two builds under test (production and e2e).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
@@ -170,4 +170,28 @@ export async function breakEvaluatorWebGpu(page: Page): Promise<void> {
       throw new TypeError("Failed to execute 'setPipeline' (injected by the test)");
     };
   });
+}
+
+/**
+ * Writes a host page into `dir` that frames the app named by its `?app=` parameter, records every
+ * message it gets (`window.replies`), asks with `window.askApp(question)` (reply id `askId`), and
+ * pings until the app answers, as a host that may have missed 'ready' would.
+ */
+export function writeEmbedHost(dir: string, askId: string): void {
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><html><body><script>
+      window.replies = [];
+      addEventListener('message', (e) => window.replies.push({ origin: e.origin, data: e.data }));
+      const f = document.createElement('iframe');
+      f.width = 1000; f.height = 700;
+      f.src = new URLSearchParams(location.search).get('app');
+      document.body.append(f);
+      window.askApp = (q) => f.contentWindow.postMessage({ type: 'ask', question: q, id: ${JSON.stringify(askId)} }, '*');
+      const ping = setInterval(() => {
+        if (window.replies.some((r) => r.data.type === 'ready' || r.data.type === 'pong')) clearInterval(ping);
+        else f.contentWindow.postMessage({ type: 'ping' }, '*');
+      }, 250);
+    </script></body></html>`,
+  );
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeHostileSet, writeRealShapedSet } from '../doubles/document-sets';
-import { useApp } from './app-page';
+import { useApp, lastReport } from './app-page';
 import { ROOT } from './harness';
 import { mainThreadTasks } from './main-thread';
 import type { LibraryPageApi } from './pages/library-page';
@@ -22,14 +22,6 @@ async function docNames(page: Page): Promise<string[]> {
   return page.$$eval('[data-testid=doc]', (els) => els.map((e) => e.getAttribute('data-name') ?? ''));
 }
 
-async function lastReport(page: Page) {
-  const report = page.getByTestId('batch-report').last();
-  return {
-    summary: await report.getByTestId('batch-summary').innerText(),
-    refused: await report.locator('[data-testid=batch-refused] li').evaluateAll((els) => els.map((e) => ({ name: e.getAttribute('data-name')!, text: (e as HTMLElement).innerText }))),
-    notes: await report.locator('[data-testid=batch-notes] li').evaluateAll((els) => els.map((e) => ({ name: e.getAttribute('data-name')!, text: (e as HTMLElement).innerText }))),
-  };
-}
 
 describe('ingesting a batch', () => {
   it('a hostile batch: every file is in the library or listed with its reason, nothing runs, no long task', async () => {

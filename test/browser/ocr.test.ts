@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../doubles/image-bytes';
 import { imagePdf } from '../doubles/image-pdf';
-import { useApp } from './app-page';
+import { useApp, lastReport } from './app-page';
 import { mainThreadTasks } from './main-thread';
 import type { LibraryPageApi } from './pages/library-page';
 import type { ScanPageApi } from './pages/scan-page';
@@ -52,14 +52,6 @@ async function pageApi<A>(page: Page, global: string) {
     >;
 }
 
-async function lastReport(page: Page) {
-  const report = page.getByTestId('batch-report').last();
-  return {
-    summary: await report.getByTestId('batch-summary').innerText(),
-    refused: await report.locator('[data-testid=batch-refused] li').evaluateAll((els) => els.map((e) => ({ name: e.getAttribute('data-name')!, text: (e as HTMLElement).innerText }))),
-    notes: await report.locator('[data-testid=batch-notes] li').evaluateAll((els) => els.map((e) => ({ name: e.getAttribute('data-name')!, text: (e as HTMLElement).innerText }))),
-  };
-}
 
 beforeAll(async () => {
   // The "scanner": its own tab, done before any measurement.

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexFolder } from '../../scripts/index-folder';
 import { HashEmbedder } from '../doubles/hash-embedder';
 import type { LibraryPageApi } from './pages/library-page';
-import { E2E_DIR, ROOT, launchBrowser, serveDir, type Served } from './harness';
+import { E2E_DIR, ROOT, launchBrowser, serveDir, type Served, writeEmbedHost } from './harness';
 import { createEmbedder } from '../../workers/evaluator/embedder';
 import { mulberry32 } from '../../scripts/seeded-random';
 import { passageTexts } from '../../bench/scale/text';
@@ -133,22 +133,7 @@ describe('the app embedded in an iframe, with a sharded site corpus', () => {
     rmSync(docs, { recursive: true, force: true });
     const appServer = await serveDir(site, { prefix: '/docs/rag/' });
     const parentDir = mkdtempSync(join(tmpdir(), 'sharded-parent-'));
-    writeFileSync(
-      join(parentDir, 'index.html'),
-      `<!doctype html><html><body><script>
-        window.replies = [];
-        addEventListener('message', (e) => window.replies.push({ origin: e.origin, data: e.data }));
-        const f = document.createElement('iframe');
-        f.width = 1000; f.height = 700;
-        f.src = new URLSearchParams(location.search).get('app');
-        document.body.append(f);
-        window.askApp = (q) => f.contentWindow.postMessage({ type: 'ask', question: q, id: 'z1' }, '*');
-        const ping = setInterval(() => {
-          if (window.replies.some((r) => r.data.type === 'ready' || r.data.type === 'pong')) clearInterval(ping);
-          else f.contentWindow.postMessage({ type: 'ping' }, '*');
-        }, 250);
-      </script></body></html>`,
-    );
+    writeEmbedHost(parentDir, 'z1');
     const parent = await serveDir(parentDir);
     // The site owner's allow-list, beside the page (this site's own file, not the linked build's).
     rmSync(join(site, 'embed.json'), { force: true });
