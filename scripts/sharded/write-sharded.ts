@@ -1,22 +1,30 @@
 // Writes a sharded static corpus (src/library/sharded/format.ts) from a stream of
 // embedded passages, in bounded memory: pass 1 counts and keeps a reservoir sample to
-// train the centroids on; pass 2 assigns each passage, appends its text, and spills its
-// fixed-size vector record and its word postings to temporary files; then each list
-// block is laid out from the counts, and each word bucket is turned into shards one at
-// a time. Memory holds the sample, the centroids and one word bucket, never the corpus.
+// train the centroids (and the codes' centre and spread) on; pass 2 assigns each passage,
+// appends its text, and spills its fixed-size record (list, 1-bit code, int8 row, text
+// pointer) and its word postings to temporary files; then each list block and its rows
+// are laid out from the counts, and each word bucket is turned into shards one at a time.
+// Memory holds the sample, the centroids and one word bucket, never the corpus.
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { encodeSignBits } from '../../src/core/compact-index';
 import { CentroidAssigner, sphericalKMeans } from '../../src/core/kmeans';
 import { int8Codec } from '../../src/core/row-store';
 import { vectorNorm } from '../../src/core/vector-index';
 import {
   bm25Weight,
-  CENTROIDS_FILE,
+  codeBytes,
+  encodeIndex,
+  encodeRowRecord,
   encodeText,
   encodeWordShard,
+  INDEX_FILE,
   listBlockBytes,
   LISTS_FILE,
+  rowRecordBytes,
+  ROWS_FILE,
+  SHORT_HASH_BYTES,
   POSTINGS_PER_TERM,
   SHARDED_FORMAT,
   SHARDED_MANIFEST,
@@ -24,7 +32,6 @@ import {
   termShard,
   TEXTS_FILE,
   WORDS_FILE,
-  writePointer,
   type ShardedManifest,
   type TextPointer,
   type WordShard,
@@ -149,33 +156,51 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     log(`${n} passages, ${dim}-d; training ${lists} centroids on ${sample.length} of them`);
     const flatSample = new Float32Array(sample.length * dim);
     sample.forEach((v, i) => flatSample.set(v, i * dim));
+    // The codes' centre (mean) and spread (mean absolute deviation), as the compact index learns them.
+    const centre = new Float32Array(dim);
+    const spread = new Float32Array(dim);
+    {
+      const mean = new Float64Array(dim);
+      for (const v of sample) for (let j = 0; j < dim; j++) mean[j]! += v[j]!;
+      for (let j = 0; j < dim; j++) centre[j] = mean[j]! / sample.length;
+      const dev = new Float64Array(dim);
+      for (const v of sample) for (let j = 0; j < dim; j++) dev[j]! += Math.abs(v[j]! - centre[j]!);
+      for (let j = 0; j < dim; j++) spread[j] = dev[j]! / sample.length || 1e-6;
+    }
     sample = [];
     const model = sphericalKMeans(flatSample, dim, lists, opts.iterations ?? 6);
     const assigner = new CentroidAssigner(model);
 
-    // Pass 2: assign, append texts, spill vector records and postings.
+    // Pass 2: assign, append texts, spill records (list, code, row record) and postings.
     const rowBytes = int8Codec.rowBytes(dim);
-    const recordBytes = 4 + 20 + rowBytes;
+    const cb = codeBytes(dim);
+    const words32 = cb / 4;
+    const rb = rowRecordBytes(dim);
+    const recordBytes = 4 + cb + rb;
     const texts = new Appender(join(out, TEXTS_FILE));
     const records = new Appender(join(tmp, 'records.bin'));
     const buckets = Array.from({ length: Math.min(WORD_BUCKETS, wordShards) }, (_, b) => new Appender(join(tmp, `words-${b}.tsv`)));
     const counts = new Uint32Array(lists);
     const record = new Uint8Array(recordBytes);
     const view = new DataView(record.buffer);
+    const code = new Uint32Array(words32);
+    const row = new Uint8Array(rowBytes);
     let totalLength = 0;
     let done = 0;
-    for await (const row of opts.source.rows()) {
-      const v = unit(row.embedding, dim, row.id);
+    for await (const r of opts.source.rows()) {
+      const v = unit(r.embedding, dim, r.id);
       const c = assigner.nearest(v)[0]!;
       counts[c]!++;
-      const bytes = encodeText(row);
+      const bytes = encodeText(r);
       const pointer: TextPointer = { offset: texts.written, bytes: bytes.length, hash: sha256(bytes).slice(0, 16) };
       texts.write(bytes);
       view.setUint32(0, c, true);
-      writePointer(view, 4, pointer);
-      int8Codec.encode(v, record.subarray(24));
+      encodeSignBits(v, centre, dim, code, 0, words32);
+      record.set(new Uint8Array(code.buffer), 4);
+      int8Codec.encode(v, row);
+      encodeRowRecord(row, pointer, record.subarray(4 + cb));
       records.write(record);
-      const terms = tokenize(`${row.title}\n${row.text}`);
+      const terms = tokenize(`${r.title}\n${r.text}`);
       totalLength += terms.length;
       const tf = new Map<string, number>();
       for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
@@ -190,16 +215,18 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     records.close();
     for (const b of buckets) b.close();
 
-    // Lists: each block's place follows from the counts; records are scattered into place.
+    // Lists and rows: each block's place follows from the counts; records are scattered into place.
+    // A list holds its codes, then its rows' record hashes; rows.bin holds the records in list order.
     const listOffset: number[] = [];
-    const listBytes: number[] = [];
-    let at = 0;
-    for (let c = 0; c < lists; c++) {
+    const firstRow: number[] = [];
+    for (let c = 0, at = 0, r = 0; c < lists; c++) {
       listOffset.push(at);
-      listBytes.push(listBlockBytes(counts[c]!, dim));
-      at += listBytes[c]!;
+      firstRow.push(r);
+      at += listBlockBytes(counts[c]!, dim);
+      r += counts[c]!;
     }
     const listsFd = openSync(join(out, LISTS_FILE), 'w+');
+    const rowsFd = openSync(join(out, ROWS_FILE), 'w');
     const filled = new Uint32Array(lists);
     const head = new Uint8Array(4);
     for (let c = 0; c < lists; c++) {
@@ -216,14 +243,17 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
         const c = chunk.readUInt32LE(o);
         const i = filled[c]!++;
         const base = listOffset[c]!;
-        writeSync(listsFd, chunk, o + 4, 20, base + 4 + i * 20);
-        writeSync(listsFd, chunk, o + 24, rowBytes, base + 4 + counts[c]! * 20 + i * rowBytes);
+        const rec = chunk.subarray(o + 4 + cb, o + recordBytes);
+        writeSync(listsFd, chunk, o + 4, cb, base + 4 + i * cb);
+        writeSync(listsFd, createHash('sha256').update(rec).digest(), 0, SHORT_HASH_BYTES, base + 4 + counts[c]! * cb + i * SHORT_HASH_BYTES);
+        writeSync(rowsFd, rec, 0, rb, (firstRow[c]! + i) * rb);
       }
     }
     closeSync(recFd);
+    closeSync(rowsFd);
     const listSha: string[] = [];
     for (let c = 0; c < lists; c++) {
-      const block = Buffer.allocUnsafe(listBytes[c]!);
+      const block = Buffer.allocUnsafe(listBlockBytes(counts[c]!, dim));
       readSync(listsFd, block, 0, block.length, listOffset[c]!);
       listSha.push(sha256(block));
     }
@@ -232,13 +262,11 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     // Words: one bucket in memory at a time; BM25 weights need only the global n and mean length.
     const avgLength = totalLength / n || 1;
     const shards = new Map<number, WordShard>();
-    const wordOffset = new Array<number>(wordShards).fill(0);
     const wordBytes = new Array<number>(wordShards).fill(0);
     const wordSha = new Array<string>(wordShards).fill('');
     const words = new Appender(join(out, WORDS_FILE));
     const emit = (s: number, shard: WordShard) => {
       const bytes = encodeWordShard(shard);
-      wordOffset[s] = words.written;
       wordBytes[s] = bytes.length;
       wordSha[s] = sha256(bytes);
       words.write(bytes);
@@ -270,7 +298,8 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
 
     const centroidBytes = new Uint8Array(lists * rowBytes);
     for (let c = 0; c < lists; c++) int8Codec.encode(model.centroids.subarray(c * dim, (c + 1) * dim), centroidBytes.subarray(c * rowBytes, (c + 1) * rowBytes));
-    writeFileSync(join(out, CENTROIDS_FILE), centroidBytes);
+    const index = encodeIndex(dim, centre, spread, centroidBytes, { count: counts, sha: listSha }, { bytes: wordBytes, sha: wordSha });
+    writeFileSync(join(out, INDEX_FILE), index);
 
     const manifest: ShardedManifest = {
       format: SHARDED_FORMAT,
@@ -280,15 +309,16 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       passages: n,
       documents,
       createdAt: new Date().toISOString(),
-      codec: 'int8',
-      centroids: { file: CENTROIDS_FILE, offset: 0, bytes: centroidBytes.length, sha256: sha256(centroidBytes), count: lists },
-      lists: { file: LISTS_FILE, offset: listOffset, bytes: listBytes, sha256: listSha, count: [...counts] },
+      codec: 'sign+int8',
+      index: { file: INDEX_FILE, bytes: index.length, sha256: sha256(index) },
+      lists: { file: LISTS_FILE, count: lists },
+      rows: { file: ROWS_FILE },
       texts: { file: TEXTS_FILE, bytes: texts.written },
-      words: { file: WORDS_FILE, offset: wordOffset, bytes: wordBytes, sha256: wordSha, passages: n, avgLength, tokenizer: TOKENIZER_VERSION },
+      words: { file: WORDS_FILE, count: wordShards, stride: buckets.length, passages: n, avgLength, tokenizer: TOKENIZER_VERSION },
     };
     // Written last: a reader never finds a manifest naming blocks that are not there yet.
     writeFileSync(join(out, SHARDED_MANIFEST), JSON.stringify(manifest));
-    const files = [SHARDED_MANIFEST, CENTROIDS_FILE, LISTS_FILE, TEXTS_FILE, WORDS_FILE];
+    const files = [SHARDED_MANIFEST, INDEX_FILE, LISTS_FILE, ROWS_FILE, TEXTS_FILE, WORDS_FILE];
     const bytes = Object.fromEntries(files.map((f) => [f, readSize(join(out, f))]));
     return { passages: n, lists, wordShards, files: files.map((f) => join(out, f)), bytes };
   } finally {

@@ -117,10 +117,7 @@ export class CompactIndex implements VectorIndex {
   }
 
   private encodeBits(unit: Float32Array, r: number): void {
-    const { words, codes } = this.kernel;
-    const o = r * words;
-    codes.fill(0, o, o + words);
-    for (let j = 0; j < this.dim; j++) if (unit[j]! > this.centre[j]!) codes[o + (j >>> 5)]! |= 1 << (j & 31);
+    encodeSignBits(unit, this.centre, this.dim, this.kernel.codes, r * this.kernel.words, this.kernel.words);
   }
 
   /** Learns the centre (mean) and spread (mean absolute deviation) once, from the stored rows and `more`, and re-encodes the stored rows. */
@@ -212,23 +209,7 @@ export class CompactIndex implements VectorIndex {
   /** The best `m` of `rows` by q · (centre + spread ⊙ sign bits), one table lookup per code byte. */
   private asymmetricBest(q: Float32Array, rows: ArrayLike<number>, m: number): Uint32Array {
     const bytes = this.bits / 8;
-    const table = new Float32Array(bytes * 256);
-    for (let b = 0; b < bytes; b++) {
-      const w = new Float32Array(8);
-      for (let i = 0; i < 8; i++) {
-        const j = b * 8 + i;
-        w[i] = j < this.dim ? q[j]! * this.spread[j]! : 0;
-      }
-      const t = b * 256;
-      let all = 0;
-      for (let i = 0; i < 8; i++) all -= w[i]!;
-      table[t] = all;
-      // Each entry differs from the one without its lowest set bit by twice that bit's weight.
-      for (let v = 1; v < 256; v++) {
-        const low = v & -v;
-        table[t + v] = table[t + (v ^ low)]! + 2 * w[31 - Math.clz32(low)]!;
-      }
-    }
+    const table = asymmetricTable(q, this.spread, this.dim, this.bits);
     const codes = new Uint8Array(this.kernel.codes.buffer, this.kernel.codes.byteOffset, this.kernel.codes.byteLength);
     const scores = new Float32Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
@@ -258,4 +239,36 @@ export class CompactIndex implements VectorIndex {
     }
     return encodeVectors({ dim: this.dim, ids: this.ids, data });
   }
+}
+
+/** Sets `codes[o .. o + words)` to the 1-bit code of `unit`: bit j is set when unit[j] > centre[j]. */
+export function encodeSignBits(unit: ArrayLike<number>, centre: ArrayLike<number>, dim: number, codes: Uint32Array, o: number, words: number): void {
+  codes.fill(0, o, o + words);
+  for (let j = 0; j < dim; j++) if (unit[j]! > centre[j]!) codes[o + (j >>> 5)]! |= 1 << (j & 31);
+}
+
+/**
+ * Byte lookup tables for q · (spread ⊙ sign bits) (the centre's share is the same for every row):
+ * entry `b * 256 + v` is code byte b's contribution when it holds v.
+ */
+export function asymmetricTable(q: ArrayLike<number>, spread: ArrayLike<number>, dim: number, bits: number): Float32Array {
+  const bytes = bits / 8;
+  const table = new Float32Array(bytes * 256);
+  for (let b = 0; b < bytes; b++) {
+    const w = new Float32Array(8);
+    for (let i = 0; i < 8; i++) {
+      const j = b * 8 + i;
+      w[i] = j < dim ? q[j]! * spread[j]! : 0;
+    }
+    const t = b * 256;
+    let all = 0;
+    for (let i = 0; i < 8; i++) all -= w[i]!;
+    table[t] = all;
+    // Each entry differs from the one without its lowest set bit by twice that bit's weight.
+    for (let v = 1; v < 256; v++) {
+      const low = v & -v;
+      table[t + v] = table[t + (v ^ low)]! + 2 * w[31 - Math.clz32(low)]!;
+    }
+  }
+  return table;
 }

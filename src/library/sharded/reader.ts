@@ -1,23 +1,34 @@
 // Reads a sharded static corpus (format.ts) by HTTP range requests. Start-up fetches the
-// manifest and the centroids; a question fetches, in one parallel round, the lists of
-// the `nprobe` nearest centroids and the word shards of its terms, then, in a second
-// round, the texts of the passages it keeps. Every block is checked against its hash
+// manifest and index.bin (centroids and block tables); a question fetches, in one parallel
+// round, the lists of the `nprobe` nearest centroids (1-bit codes) and the word shards of
+// its terms; ranks the lists' passages by their codes as the tab's compact index does
+// (Hamming distance, then the asymmetric score); range-reads, in a second round, the int8
+// rows of the best `rescore` (adjacent rows in one range) and scores them exactly; then, in
+// a third round, fetches the texts of the passages it keeps. Every block is checked against its hash
 // and cached (Cache Storage in the page, memory elsewhere), so a question asked again,
 // or offline, is answered from what was already fetched. A block that is missing,
 // corrupt or unreachable is reported by name and the answer comes from the rest.
+import { asymmetricTable, encodeSignBits } from '../../core/compact-index';
 import { fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../../core/fusion';
+import { hammingKernel, type HammingKernel } from '../../core/hamming-kernel';
 import { int8Codec } from '../../core/row-store';
 import { normalise } from '../../core/vector-index';
 import { tokenize } from '../lexical/tokenize';
 import {
   checkManifest,
+  codeBits,
+  decodeIndex,
   decodeListBlock,
+  decodeRowRecord,
   decodeText,
   decodeWordShard,
   idf,
+  pointerKey,
+  rowRecordBytes,
   sha256Hex,
   SHARDED_MANIFEST,
   termShard,
+  type CorpusIndex,
   type ShardedManifest,
   type TextPointer,
   type TextRecord,
@@ -29,6 +40,12 @@ import { MemoryBlockCache } from './block-cache';
 export const WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
 /** Each list is read this deep before fusing, as in the in-tab index. */
 const DEPTH = 50;
+/** Lists probed by default. */
+export const DEFAULT_NPROBE = 8;
+/** Candidates whose int8 rows are fetched and scored exactly, by default (measured: bench/sharded.bench.ts). */
+export const DEFAULT_RESCORE = 100;
+/** Candidates kept by Hamming distance before the asymmetric score, as the compact index does. */
+const HAMMING_KEEP = 2000;
 
 export class RangeUnsupportedError extends Error {
   constructor(readonly url: string, size: number) {
@@ -64,8 +81,10 @@ export interface ShardedQuery {
   vector: Float32Array | null;
   text: string;
   k: number;
-  /** Lists probed (default 8). */
+  /** Lists probed (default DEFAULT_NPROBE). */
   nprobe?: number;
+  /** Candidates whose rows are fetched and scored exactly (default DEFAULT_RESCORE). */
+  rescore?: number;
   mode?: SearchMode;
   fusion?: FusionMethod;
 }
@@ -80,10 +99,12 @@ export interface ShardedOptions {
 export class ShardedCorpus {
   private whole = new Map<string, Promise<Uint8Array>>();
   private stats: ShardedStats = { requests: 0, bytes: 0, cacheHits: 0 };
-  /** What opening took: manifest and centroids. */
+  /** What opening took: manifest and index.bin. */
   readonly startup: ShardedStats;
 
-  private centroids: Uint8Array = new Uint8Array(0);
+  /** The start-up block: centroids, the codes' centre and spread, and where every list and word shard lies. */
+  index!: CorpusIndex;
+  private kernel: HammingKernel;
 
   private constructor(
     private readonly base: string,
@@ -93,6 +114,7 @@ export class ShardedCorpus {
   ) {
     this.startup = startup;
     this.stats = startup;
+    this.kernel = hammingKernel(codeBits(manifest.dim));
   }
 
   /** `base` is the folder URL holding manifest.json (any sub-path works: files resolve against it). */
@@ -117,8 +139,8 @@ export class ShardedCorpus {
     }
     const manifest = checkManifest(JSON.parse(new TextDecoder().decode(raw)));
     const corpus = new ShardedCorpus(dir, manifest, opts, stats);
-    const c = manifest.centroids;
-    corpus.centroids = await corpus.block(c.file, c.offset, c.bytes, c.sha256, 'centroids');
+    const ix = manifest.index;
+    corpus.index = decodeIndex(await corpus.block(ix.file, 0, ix.bytes, ix.sha256, 'the start-up block'), manifest);
     return corpus;
   }
 
@@ -126,9 +148,10 @@ export class ShardedCorpus {
   nearestLists(q: Float32Array, nprobe: number): number[] {
     const { dim } = this.manifest;
     const rowBytes = int8Codec.rowBytes(dim);
-    const count = this.manifest.centroids.count;
+    const count = this.manifest.lists.count;
+    const { centroids } = this.index;
     const scores: Array<[number, number]> = [];
-    for (let c = 0; c < count; c++) scores.push([int8Codec.dot(q, this.centroids.subarray(c * rowBytes, (c + 1) * rowBytes)), c]);
+    for (let c = 0; c < count; c++) scores.push([int8Codec.dot(q, centroids.subarray(c * rowBytes, (c + 1) * rowBytes)), c]);
     scores.sort((a, b) => b[0] - a[0]);
     return scores.slice(0, nprobe).map(([, c]) => c);
   }
@@ -139,30 +162,32 @@ export class ShardedCorpus {
     const mode = query.mode ?? (query.vector ? 'both' : 'words');
     const m = this.manifest;
     const q = query.vector && mode !== 'words' ? normalise(query.vector, m.dim) : null;
-    const lists = q ? this.nearestLists(q, query.nprobe ?? 8) : [];
+    const lists = q ? this.nearestLists(q, query.nprobe ?? DEFAULT_NPROBE) : [];
     const terms = mode === 'meaning' ? [] : [...new Set(tokenize(query.text))];
-    const shardIds = [...new Set(terms.map((t) => termShard(t, m.words.offset.length)))];
+    const shardIds = [...new Set(terms.map((t) => termShard(t, m.words.count)))];
+    const { lists: lt, words: wt } = this.index;
 
     // Round 1: lists and word shards together.
     const [listBlocks, wordBlocks] = await Promise.all([
-      Promise.allSettled(lists.map((c) => this.block(m.lists.file, m.lists.offset[c]!, m.lists.bytes[c]!, m.lists.sha256[c]!, `list ${c}`))),
-      Promise.allSettled(shardIds.map((s) => this.block(m.words.file, m.words.offset[s]!, m.words.bytes[s]!, m.words.sha256[s]!, `word shard ${s}`))),
+      Promise.allSettled(lists.map(async (c) => ({ c, block: decodeListBlock(await this.block(m.lists.file, lt.offset[c]!, lt.bytes[c]!, lt.sha[c]!, `list ${c}`), m.dim) }))),
+      Promise.allSettled(shardIds.map((s) => this.block(m.words.file, wt.offset[s]!, wt.bytes[s]!, wt.sha[s]!, `word shard ${s}`))),
     ]);
     const pointers = new Map<string, TextPointer>();
     const dense: Array<{ id: string; score: number }> = [];
-    listBlocks.forEach((r) => {
-      if (r.status === 'rejected') return problems.push(reason(r.reason));
-      try {
-        const block = decodeListBlock(r.value, m.dim);
-        block.pointers.forEach((p, i) => {
-          const key = `${p.offset}`;
-          pointers.set(key, p);
-          dense.push({ id: key, score: int8Codec.dot(q!, block.rows.subarray(i * block.rowBytes, (i + 1) * block.rowBytes)) });
-        });
-      } catch (e) {
-        problems.push(reason(e));
+    const probed: Array<{ c: number; block: ReturnType<typeof decodeListBlock> }> = [];
+    for (const r of listBlocks) {
+      if (r.status === 'rejected') problems.push(reason(r.reason));
+      else probed.push(r.value);
+    }
+    if (q && probed.length) {
+      // Round 2: the rows of the best candidates by code, scored exactly.
+      const best = this.bestByCode(q, probed, Math.max(query.rescore ?? DEFAULT_RESCORE, query.k));
+      for (const { row, pointer } of await this.rows(best, problems)) {
+        const key = pointerKey(pointer);
+        pointers.set(key, pointer);
+        dense.push({ id: key, score: int8Codec.dot(q, row) });
       }
-    });
+    }
     dense.sort((a, b) => b.score - a.score);
     const lexicalScores = new Map<string, number>();
     const df = new Map<string, number>();
@@ -214,6 +239,97 @@ export class ShardedCorpus {
     return { hits, problems: [...new Set(problems)], stats: this.stats };
   }
 
+  /**
+   * The `m` best passages of the probed lists by their codes, as the compact index ranks them:
+   * Hamming distance to the query's code (best HAMMING_KEEP), then the asymmetric score.
+   */
+  private bestByCode(q: Float32Array, probed: Array<{ c: number; block: ReturnType<typeof decodeListBlock> }>, m: number): Array<{ row: number; hash: string }> {
+    const { dim } = this.manifest;
+    const bits = codeBits(dim);
+    const cb = bits / 8;
+    const all: Array<{ row: number; hash: string; at: number }> = [];
+    const total = probed.reduce((s, p) => s + p.block.count, 0);
+    const k = this.kernel;
+    k.reserve(Math.max(total, 1));
+    const codes = new Uint8Array(k.codes.buffer, k.codes.byteOffset, total * cb);
+    for (const { c, block } of probed) {
+      codes.set(block.codes, all.length * cb);
+      for (let i = 0; i < block.count; i++) all.push({ row: this.index.lists.firstRow[c]! + i, hash: block.rowHash(i), at: all.length });
+    }
+    let pool = all;
+    if (total > HAMMING_KEEP) {
+      encodeSignBits(q, this.index.centre, dim, k.query, 0, k.words);
+      k.score(total);
+      const dist = k.dist;
+      pool = [...all].sort((a, b) => dist[a.at]! - dist[b.at]!).slice(0, HAMMING_KEEP);
+    }
+    if (pool.length <= m) return pool;
+    const table = asymmetricTable(q, this.index.spread, dim, bits);
+    const score = (at: number) => {
+      let s = 0;
+      for (let b = 0, t = 0, o = at * cb; b < cb; b++, t += 256) s += table[t + codes[o + b]!]!;
+      return s;
+    };
+    return pool.map((p) => ({ p, s: score(p.at) })).sort((a, b) => b.s - a.s).slice(0, m).map(({ p }) => p);
+  }
+
+  /**
+   * Row records (int8 row + text pointer) from rows.bin: cached ones from the cache, the rest by
+   * range requests in one parallel round, a range per run of adjacent rows. Each record is checked
+   * against its hash from its list; a record that does not match, or does not come, is left out
+   * and counted in one line of `problems`.
+   */
+  private async rows(wanted: Array<{ row: number; hash: string }>, problems: string[]): Promise<Array<{ row: Uint8Array; pointer: TextPointer }>> {
+    const m = this.manifest;
+    const rb = rowRecordBytes(m.dim);
+    const url = new URL(m.rows.file, this.base).href;
+    const key = (w: { row: number; hash: string }) => `${url}#bytes=${w.row * rb}-${w.row * rb + rb - 1}&sha=${w.hash}`;
+    const got: Array<{ row: Uint8Array; pointer: TextPointer }> = [];
+    const missing: Array<{ row: number; hash: string }> = [];
+    await Promise.all(
+      wanted.map(async (w) => {
+        const cached = await this.opts.cache.get(key(w));
+        if (cached) {
+          this.stats.cacheHits++;
+          got.push(decodeRowRecord(cached, m.dim));
+        } else missing.push(w);
+      }),
+    );
+    missing.sort((a, b) => a.row - b.row);
+    const runs: Array<Array<{ row: number; hash: string }>> = [];
+    for (const w of missing) {
+      const last = runs[runs.length - 1];
+      if (last && last[last.length - 1]!.row + 1 === w.row) last.push(w);
+      else runs.push([w]);
+    }
+    let corrupt = 0;
+    const failed = new Map<string, number>();
+    await Promise.all(
+      runs.map(async (run) => {
+        let body: Uint8Array;
+        try {
+          body = await this.range(url, run[0]!.row * rb, run.length * rb);
+          if (body.length !== run.length * rb) throw new Error(`${body.length} bytes came, ${run.length * rb} were asked for`);
+        } catch (e) {
+          const why = e instanceof RangeUnsupportedError ? e.message : `could not be fetched (${reason(e)})`;
+          failed.set(why, (failed.get(why) ?? 0) + run.length);
+          return;
+        }
+        await Promise.all(
+          run.map(async (w, i) => {
+            const rec = body.slice(i * rb, (i + 1) * rb);
+            if (!(await sha256Hex(rec)).startsWith(w.hash)) return void corrupt++;
+            await this.opts.cache.put(key(w), rec);
+            got.push(decodeRowRecord(rec, m.dim));
+          }),
+        );
+      }),
+    );
+    for (const [why, n] of failed) problems.push(why.startsWith('could not') ? `${n} candidate rows of ${m.rows.file} ${why}; those passages were skipped` : why);
+    if (corrupt) problems.push(`${corrupt} candidate row${corrupt === 1 ? '' : 's'} of ${m.rows.file} ${corrupt === 1 ? 'is' : 'are'} corrupt (SHA-256 does not match its list); ${corrupt === 1 ? 'that passage was' : 'those passages were'} skipped`);
+    return got;
+  }
+
   /** A block, from the cache or by a range request, checked against its hash (full SHA-256, or its first 16 hex digits). */
   private async block(file: string, offset: number, bytes: number, hash: string, what: string): Promise<Uint8Array> {
     const url = new URL(file, this.base).href;
@@ -234,7 +350,7 @@ export class ShardedCorpus {
     }
     if (body.length !== bytes) throw new BlockError(`${what} of ${file} is ${body.length} bytes, the manifest says ${bytes} (is the file from another build?)`);
     const digest = await sha256Hex(body);
-    if (!digest.startsWith(hash)) throw new BlockError(`${what} of ${file} is corrupt (its SHA-256 does not match the manifest); it was skipped`);
+    if (!digest.startsWith(hash)) throw new BlockError(`${what} of ${file} is corrupt (its SHA-256 does not match the one it was written with); it was skipped`);
     await this.opts.cache.put(key, body);
     return body;
   }

@@ -6,6 +6,7 @@ import type { FusedHit, SearchMode } from '../../core/fusion';
 import type { Passage } from '../../core/ports';
 import { PREBUILT_DIR, sameModel } from '../prebuilt';
 import { openBlockCache } from './block-cache';
+import { FormatVersionError } from './format';
 import { ShardedCorpus } from './reader';
 
 export interface SiteCorpusOptions {
@@ -53,6 +54,8 @@ export function siteCorpus(opts: SiteCorpusOptions): SiteCorpus {
         // No manifest (404, or a dev server's index.html) means no sharded corpus: nothing to say, nothing to retry.
         if (/HTTP 404|not a sharded corpus|JSON/.test(m)) return null;
         tell(m);
+        // Written in a format this page cannot read: asking again will not change that.
+        if (e instanceof FormatVersionError) return null;
         // Unreachable: try again on the next question (the host may come back).
         opened = null;
         return null;

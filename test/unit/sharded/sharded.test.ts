@@ -8,6 +8,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexParquet } from '../../../scripts/index-folder';
 import { MemoryBlockCache } from '../../../src/library/sharded/block-cache';
+import { decodeRowRecord, decodeText, rowRecordBytes } from '../../../src/library/sharded/format';
 import { ShardedCorpus } from '../../../src/library/sharded/reader';
 import { embedText } from '../../doubles/hash-embedder';
 import { rangeFetch } from '../../doubles/range-fetch';
@@ -62,7 +63,7 @@ let out: string;
 const question = 'the desert and item17x4';
 const queryVector = () => embedText(question, DIM);
 const open = (f: ReturnType<typeof rangeFetch>, cache = new MemoryBlockCache()) => ShardedCorpus.open(BASE, { fetch: f.fetch, cache });
-const totalBytes = () => ['manifest.json', 'centroids.bin', 'lists.bin', 'texts.bin', 'words.bin'].reduce((s, f) => s + statSync(join(out, f)).size, 0);
+const totalBytes = () => ['manifest.json', 'index.bin', 'lists.bin', 'rows.bin', 'texts.bin', 'words.bin'].reduce((s, f) => s + statSync(join(out, f)).size, 0);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sharded-'));
@@ -73,12 +74,19 @@ beforeAll(async () => {
 afterAll(() => process.env.KEEP || rmSync(dir, { recursive: true, force: true }));
 
 describe('sharded corpus from Parquet', () => {
-  it('streams every row of the Parquet file into the manifest, lists and word shards', () => {
+  it('streams every row of the Parquet file into the lists, rows and word shards, behind a manifest of a few hundred bytes', async () => {
     const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
-    expect(m).toMatchObject({ format: 'selfrag-sharded', model: 'Xenova/all-MiniLM-L6-v2', dim: DIM, passages: 600, documents: 60 });
-    expect(m.lists.count.reduce((a: number, b: number) => a + b, 0)).toBe(600);
-    expect(m.lists.offset).toHaveLength(24);
-    expect(m.words.offset).toHaveLength(16);
+    expect(m).toMatchObject({ format: 'selfrag-sharded', version: 2, model: 'Xenova/all-MiniLM-L6-v2', dim: DIM, passages: 600, documents: 60 });
+    expect(m.lists.count).toBe(24);
+    expect(m.words.count).toBe(16);
+    // The block tables live in index.bin, so the manifest does not grow with the corpus.
+    expect(statSync(join(out, 'manifest.json')).size).toBeLessThan(1024);
+    const corpus = await open(rangeFetch(out, BASE));
+    expect([...corpus.index.lists.count].reduce((a, b) => a + b, 0)).toBe(600);
+    expect(statSync(join(out, 'rows.bin')).size).toBe(600 * rowRecordBytes(DIM));
+    // Opening costs the manifest and the start-up block, nothing else.
+    expect(corpus.startup.requests).toBe(2);
+    expect(corpus.startup.bytes).toBe(statSync(join(out, 'manifest.json')).size + statSync(join(out, 'index.bin')).size);
   });
 
   it('answers a question with the passage that holds its words, fetching a fraction of the corpus, and nothing the second time', async () => {
@@ -116,12 +124,53 @@ describe('sharded corpus from Parquet', () => {
     const q = queryVector();
     const [target] = corpus.nearestLists(q, 1);
     const lists = readFileSync(join(copy, 'lists.bin'));
-    lists[corpus.manifest.lists.offset[target!]! + 10]! ^= 0xff;
+    lists[corpus.index.lists.offset[target!]! + 10]! ^= 0xff;
     writeFileSync(join(copy, 'lists.bin'), lists);
     const res = await corpus.search({ vector: q, text: question, k: 5, nprobe: 3 });
-    expect(res.problems).toEqual([`list ${target} of lists.bin is corrupt (its SHA-256 does not match the manifest); it was skipped`]);
+    expect(res.problems).toEqual([`list ${target} of lists.bin is corrupt (its SHA-256 does not match the one it was written with); it was skipped`]);
     // The word shard still finds the passage by its rare word.
     expect(res.hits.map((h) => h.passage.id)).toContain('doc17#4');
+  });
+
+  it('reads the int8 rows of only the best candidates, adjacent rows in one range', async () => {
+    const host = rangeFetch(out, BASE);
+    const corpus = await open(host);
+    const res = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 6, rescore: 20, mode: 'meaning' });
+    expect(res.problems).toEqual([]);
+    expect(res.hits).toHaveLength(5);
+    const rb = rowRecordBytes(DIM);
+    const ranges = host.requests.filter((r) => r.url.endsWith('rows.bin')).map((r) => r.range!.match(/\d+/g)!.map(Number) as [number, number]);
+    // 20 records, no more, in ranges of whole records, none touching another (those would be one range).
+    expect(ranges.reduce((s, [a, b]) => s + b - a + 1, 0)).toBe(20 * rb);
+    expect(ranges.every(([a, b]) => a % rb === 0 && (b + 1) % rb === 0)).toBe(true);
+    const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
+    expect(sorted.every(([a], i) => i === 0 || a > sorted[i - 1]![1] + 1)).toBe(true);
+  });
+
+  it('skips a candidate whose row is corrupt, names it, and ranks the others', async () => {
+    const copy = join(dir, 'corrupt-row');
+    rmSync(copy, { recursive: true, force: true });
+    await indexParquet({ parquet: join(dir, 'passages.parquet'), out: copy, model: null, lists: 24, wordShards: 16 });
+    // Find the row record of the passage asked about, and flip a byte of its vector.
+    const rows = readFileSync(join(copy, 'rows.bin'));
+    const texts = readFileSync(join(copy, 'texts.bin'));
+    const rb = rowRecordBytes(DIM);
+    let at = -1;
+    for (let r = 0; r * rb < rows.length && at < 0; r++) {
+      const { pointer } = decodeRowRecord(rows.subarray(r * rb, (r + 1) * rb), DIM);
+      if (decodeText(texts.subarray(pointer.offset, pointer.offset + pointer.bytes)).id === 'doc17#4') at = r * rb;
+    }
+    expect(at).toBeGreaterThanOrEqual(0);
+    rows[at + 3]! ^= 0xff;
+    writeFileSync(join(copy, 'rows.bin'), rows);
+    const corpus = await open(rangeFetch(copy, BASE));
+    const meaning = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 3, mode: 'meaning' });
+    expect(meaning.problems).toEqual(['1 candidate row of rows.bin is corrupt (SHA-256 does not match its list); that passage was skipped']);
+    expect(meaning.hits.map((h) => h.passage.id)).not.toContain('doc17#4');
+    expect(meaning.hits).toHaveLength(5);
+    // Its words still find it: the word shard points at its text directly.
+    const both = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 3 });
+    expect(both.hits[0]!.passage.id).toBe('doc17#4');
   });
 
   it('falls back to the whole file when a server ignores Range and the file is small, and says so when it is not', async () => {
@@ -137,8 +186,8 @@ describe('sharded corpus from Parquet', () => {
     expect(ignoring.requests.length).toBe(sent);
 
     const limited = ShardedCorpus.open(BASE, { fetch: rangeFetch(out, BASE, { ignoreRange: true }).fetch, wholeFileLimit: 100 });
-    await expect(limited).rejects.toThrow(/ignores HTTP Range requests .*centroids\.bin/);
-    const partial = await ShardedCorpus.open(BASE, { fetch: rangeFetch(out, BASE, { ignoreRange: true }).fetch, wholeFileLimit: statSync(join(out, 'centroids.bin')).size });
+    await expect(limited).rejects.toThrow(/ignores HTTP Range requests .*index\.bin/);
+    const partial = await ShardedCorpus.open(BASE, { fetch: rangeFetch(out, BASE, { ignoreRange: true }).fetch, wholeFileLimit: statSync(join(out, 'index.bin')).size });
     const answer = await partial.search({ vector: queryVector(), text: question, k: 3, nprobe: 3 });
     expect(answer.hits).toEqual([]);
     expect(answer.problems.join('\n')).toMatch(/docs\.example ignores HTTP Range requests/);
@@ -154,11 +203,27 @@ describe('sharded corpus from Parquet', () => {
     expect(res.problems[0]).toMatch(/^list \d+ of lists\.bin could not be fetched \(Failed to fetch\)$/);
     expect(res.hits.map((h) => h.passage.id)).toContain('doc17#4');
 
+    const rowsDown = rangeFetch(out, BASE, { failWhen: (url, range) => range !== null && url.endsWith('rows.bin') });
+    const res3 = await (await open(rowsDown)).search({ vector: queryVector(), text: question, k: 5, nprobe: 3, rescore: 30 });
+    expect(res3.problems).toEqual(['30 candidate rows of rows.bin could not be fetched (Failed to fetch); those passages were skipped']);
+    expect(res3.hits.map((h) => h.passage.id)).toContain('doc17#4');
+
     const textsDown = rangeFetch(out, BASE, { failWhen: (url, range) => range !== null && url.endsWith('texts.bin') });
     const res2 = await (await open(textsDown)).search({ vector: queryVector(), text: question, k: 5, nprobe: 3 });
     expect(res2.hits).toEqual([]);
     expect(res2.problems).toHaveLength(5);
     expect(res2.problems[0]).toMatch(/^passage at \d+ of texts\.bin could not be fetched/);
+  });
+
+  it('refuses a corpus of another format version, saying how the site rebuilds it', async () => {
+    const copy = join(dir, 'old-version');
+    rmSync(copy, { recursive: true, force: true });
+    await indexParquet({ parquet: join(dir, 'passages.parquet'), out: copy, model: null, lists: 24, wordShards: 16 });
+    const m = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8'));
+    writeFileSync(join(copy, 'manifest.json'), JSON.stringify({ ...m, version: 1 }));
+    await expect(open(rangeFetch(copy, BASE))).rejects.toThrow(
+      "the site's sharded corpus is format version 1, and this page reads version 2: the site must rebuild it with `npm run index -- --sharded`",
+    );
   });
 
   it('names the missing columns of a Parquet file without embeddings', async () => {

@@ -1,7 +1,7 @@
 // The site's sharded corpus as the library uses it: searched beside the user's documents
 // through the same retriever, silent when the site ships none, and refused (with a reason)
 // when it was embedded by another model.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,22 @@ describe('site corpus beside the library', () => {
     const hits = await lib.retriever.retrieve('Fresnel lens lighthouse', 3);
     expect(hits).toEqual([]);
     expect(lib.warnings).toEqual(["the site's corpus was embedded with hash-64, the page embeds questions with other/model: its passages are left out until the same model is chosen"]);
+  });
+
+  it('says once that a corpus of an older format must be rebuilt, and leaves it out without asking again', async () => {
+    const old = join(root, 'old');
+    cpSync(join(root, 'index'), join(old, 'index'), { recursive: true });
+    const m = JSON.parse(readFileSync(join(old, 'index/manifest.json'), 'utf8'));
+    writeFileSync(join(old, 'index/manifest.json'), JSON.stringify({ ...m, version: 1 }));
+    const host = rangeFetch(old, SITE);
+    const lib = await library({ baseUrl: SITE, fetch: host.fetch, embedderId: 'hash-64' });
+    await lib.addText('Bees', 'Forager bees perform a waggle dance to show where flowers are.');
+    expect((await lib.retriever.retrieve('Fresnel lens lighthouse', 3)).map((h) => h.title)).not.toContain('lighthouse lens guide');
+    await lib.retriever.retrieve('waggle dance', 3);
+    expect(lib.warnings).toEqual([
+      "the site's sharded corpus is format version 1, and this page reads version 2: the site must rebuild it with `npm run index -- --sharded` (or `npm run index -- --parquet`); until then its passages are left out",
+    ]);
+    expect(host.requests.map((r) => r.url)).toEqual([`${SITE}index/manifest.json`]);
   });
 
   it('merges the two fused lists by score, the library first on an id both hold', () => {
