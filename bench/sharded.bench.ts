@@ -1,7 +1,8 @@
 // The sharded static corpus over loopback HTTP with 50 ms added to every request (to stand
 // for the internet): bytes and requests at start-up and per question, time to the first
 // passages (p50/p95, both rounds, texts included), and recall@10 of the dense ranking
-// against exact search over the same vectors, for a sweep of lists probed (nprobe).
+// against exact search over the same vectors, for a sweep of lists probed (nprobe), and a
+// sweep of how many candidates' int8 rows are fetched and rescored (rescore).
 // BENCH_SHARDED_SIZES (default 100000) passages of embedding-like 384-d vectors
 // (bench/scale/vectors.ts) with synthetic Zipf text (bench/scale/text.ts).
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FlatIndex } from '../src/core/flat-index';
 import { MemoryBlockCache, type BlockCache } from '../src/library/sharded/block-cache';
-import { ShardedCorpus } from '../src/library/sharded/reader';
+import { DEFAULT_GAP, DEFAULT_RESCORE, ShardedCorpus } from '../src/library/sharded/reader';
 import { writeSharded, type ShardedRow } from '../scripts/sharded/write-sharded';
 import { passageTexts, vocabulary } from './scale/text';
 import { embeddingModel, embeddingVectors } from './scale/vectors';
@@ -18,7 +19,9 @@ import { embeddingModel, embeddingVectors } from './scale/vectors';
 const DIM = 384;
 const K = 10;
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 50);
-const QUERIES = 40;
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 40);
+const RESCORE = Number(process.env.BENCH_SHARDED_RESCORE ?? DEFAULT_RESCORE);
+const GAP = Number(process.env.BENCH_SHARDED_GAP ?? DEFAULT_GAP);
 
 /** A static file server that honours single byte ranges, after a fixed delay per request. */
 function serve(root: string): Promise<{ server: Server; base: string }> {
@@ -98,33 +101,58 @@ export async function run(): Promise<void> {
       const { server, base } = await serve(root);
       try {
         const cache = new ClearableCache();
+        // Body bytes per file, to show where a question's bytes go.
+        const perFile = new Map<string, number>();
+        let counting = false;
+        const counted: typeof fetch = async (input, init) => {
+          const res = await fetch(input, init);
+          if (!counting) return res;
+          const file = String(input).split('/').pop()!;
+          perFile.set(file, (perFile.get(file) ?? 0) + Number(res.headers.get('content-length') ?? 0));
+          return res;
+        };
         t = performance.now();
-        const corpus = await ShardedCorpus.open(base, { fetch, cache });
+        const corpus = await ShardedCorpus.open(base, { fetch: counted, cache });
         const openMs = performance.now() - t;
-        console.log(`start-up: ${corpus.startup.requests} requests, ${kb(corpus.startup.bytes)}, ${openMs.toFixed(0)} ms (manifest ${kb(res.bytes['manifest.json']!)}, centroids ${kb(res.bytes['centroids.bin']!)})`);
-        console.log(`\nper question, cold cache, ${DELAY_MS} ms per request, mode 'both' (dense + words, texts of the top ${K}); recall@10 of the dense ranking ('meaning') against exact search:\n`);
-        console.log('| nprobe | requests / question | bytes / question p50 | p95 | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');
-        console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
-        for (const nprobe of [1, 2, 4, 8, 16, 32]) {
+        console.log(`start-up: ${corpus.startup.requests} requests, ${kb(corpus.startup.bytes)}, ${openMs.toFixed(0)} ms (manifest ${(res.bytes['manifest.json']! / 1024).toFixed(1)} kB, index.bin ${kb(res.bytes['index.bin']!)})`);
+        const sweep = async (nprobe: number, rescore: number, gap = GAP) => {
           const times: number[] = [];
           const bytes: number[] = [];
           const reqs: number[] = [];
           let hits = 0;
           let again = 0;
+          perFile.clear();
           for (const q of questions) {
             cache.clear();
             t = performance.now();
-            const a = await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, mode: 'both' });
+            counting = true;
+            const a = await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, rescore, gap, mode: 'both' });
+            counting = false;
             times.push(performance.now() - t);
             bytes.push(a.stats.bytes);
             reqs.push(a.stats.requests);
             if (a.problems.length) throw new Error(a.problems.join('; '));
-            again += (await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, mode: 'both' })).stats.requests;
-            const dense = await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, mode: 'meaning' });
+            again += (await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, rescore, gap, mode: 'both' })).stats.requests;
+            const dense = await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, rescore, gap, mode: 'meaning' });
             for (const h of dense.hits) if (q.truth.has(h.passage.id)) hits++;
           }
-          console.log(`| ${nprobe} | ${(reqs.reduce((a, b) => a + b, 0) / reqs.length).toFixed(1)} | ${kb(pct(bytes, 0.5))} | ${kb(pct(bytes, 0.95))} | ${pct(times, 0.5).toFixed(0)} | ${pct(times, 0.95).toFixed(0)} | ${(hits / (K * QUERIES)).toFixed(3)} | ${again} |`);
-        }
+          const part = (f: string) => `${((perFile.get(f) ?? 0) / questions.length / 1024).toFixed(0)}`;
+          return {
+            row: `${(reqs.reduce((a, b) => a + b, 0) / reqs.length).toFixed(1)} | ${kb(pct(bytes, 0.5))} | ${kb(pct(bytes, 0.95))} | ${part('lists.bin')} / ${part('rows.bin')} / ${part('words.bin')} / ${part('texts.bin')} | ${pct(times, 0.5).toFixed(0)} | ${pct(times, 0.95).toFixed(0)} | ${(hits / (K * QUERIES)).toFixed(3)} | ${again}`,
+          };
+        };
+        console.log(`\nper question, cold cache, ${DELAY_MS} ms per request, mode 'both' (dense + words, texts of the top ${K}), rows of the best ${RESCORE} candidates rescored (rows ≤ ${GAP} apart in one range); recall@10 of the dense ranking ('meaning') against exact search:\n`);
+        console.log('| nprobe | requests / question | bytes / question p50 | p95 | mean kB lists / rows / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');
+        console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+        for (const nprobe of [1, 2, 4, 8, 16, 32]) console.log(`| ${nprobe} | ${(await sweep(nprobe, RESCORE)).row} |`);
+        console.log(`\nrows rescored (candidates whose int8 rows are fetched), same measures:\n`);
+        console.log('| nprobe | rescore | requests / question | bytes / question p50 | p95 | mean kB lists / rows / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');
+        console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+        for (const nprobe of [8, 16]) for (const rescore of [25, 50, 100, 200]) console.log(`| ${nprobe} | ${rescore} | ${(await sweep(nprobe, rescore)).row} |`);
+        console.log(`\nrows apart that still share one range request (gap), rescore ${RESCORE}, same measures:\n`);
+        console.log('| nprobe | gap | requests / question | bytes / question p50 | p95 | mean kB lists / rows / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');
+        console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+        for (const nprobe of [8, 16]) for (const gap of [0, 4, 16, 64]) console.log(`| ${nprobe} | ${gap} | ${(await sweep(nprobe, RESCORE, gap)).row} |`);
       } finally {
         server.close();
       }

@@ -29,6 +29,7 @@ import {
   SHARDED_MANIFEST,
   termShard,
   type CorpusIndex,
+  type ListBlock,
   type ShardedManifest,
   type TextPointer,
   type TextRecord,
@@ -44,6 +45,8 @@ const DEPTH = 50;
 export const DEFAULT_NPROBE = 8;
 /** Candidates whose int8 rows are fetched and scored exactly, by default (measured: bench/sharded.bench.ts). */
 export const DEFAULT_RESCORE = 100;
+/** Wanted rows of one list this close (in rows) share a range request (measured: bench/sharded.bench.ts). */
+export const DEFAULT_GAP = 4;
 /** Candidates kept by Hamming distance before the asymmetric score, as the compact index does. */
 const HAMMING_KEEP = 2000;
 
@@ -85,6 +88,8 @@ export interface ShardedQuery {
   nprobe?: number;
   /** Candidates whose rows are fetched and scored exactly (default DEFAULT_RESCORE). */
   rescore?: number;
+  /** Wanted rows of one list at most this many rows apart share a range request (default DEFAULT_GAP). */
+  gap?: number;
   mode?: SearchMode;
   fusion?: FusionMethod;
 }
@@ -95,6 +100,10 @@ export interface ShardedOptions {
   /** Largest file downloaded whole from a server that ignores Range (default WHOLE_FILE_LIMIT). */
   wholeFileLimit?: number;
 }
+
+type Probed = { c: number; block: ListBlock };
+/** Row `i` of list `c`. */
+type Candidate = { c: number; i: number };
 
 export class ShardedCorpus {
   private whole = new Map<string, Promise<Uint8Array>>();
@@ -174,7 +183,7 @@ export class ShardedCorpus {
     ]);
     const pointers = new Map<string, TextPointer>();
     const dense: Array<{ id: string; score: number }> = [];
-    const probed: Array<{ c: number; block: ReturnType<typeof decodeListBlock> }> = [];
+    const probed: Probed[] = [];
     for (const r of listBlocks) {
       if (r.status === 'rejected') problems.push(reason(r.reason));
       else probed.push(r.value);
@@ -182,7 +191,7 @@ export class ShardedCorpus {
     if (q && probed.length) {
       // Round 2: the rows of the best candidates by code, scored exactly.
       const best = this.bestByCode(q, probed, Math.max(query.rescore ?? DEFAULT_RESCORE, query.k));
-      for (const { row, pointer } of await this.rows(best, problems)) {
+      for (const { row, pointer } of await this.rows(best, probed, query.gap ?? DEFAULT_GAP, problems)) {
         const key = pointerKey(pointer);
         pointers.set(key, pointer);
         dense.push({ id: key, score: int8Codec.dot(q, row) });
@@ -243,18 +252,18 @@ export class ShardedCorpus {
    * The `m` best passages of the probed lists by their codes, as the compact index ranks them:
    * Hamming distance to the query's code (best HAMMING_KEEP), then the asymmetric score.
    */
-  private bestByCode(q: Float32Array, probed: Array<{ c: number; block: ReturnType<typeof decodeListBlock> }>, m: number): Array<{ row: number; hash: string }> {
+  private bestByCode(q: Float32Array, probed: Probed[], m: number): Candidate[] {
     const { dim } = this.manifest;
     const bits = codeBits(dim);
     const cb = bits / 8;
-    const all: Array<{ row: number; hash: string; at: number }> = [];
+    const all: Array<Candidate & { at: number }> = [];
     const total = probed.reduce((s, p) => s + p.block.count, 0);
     const k = this.kernel;
     k.reserve(Math.max(total, 1));
     const codes = new Uint8Array(k.codes.buffer, k.codes.byteOffset, total * cb);
     for (const { c, block } of probed) {
       codes.set(block.codes, all.length * cb);
-      for (let i = 0; i < block.count; i++) all.push({ row: this.index.lists.firstRow[c]! + i, hash: block.rowHash(i), at: all.length });
+      for (let i = 0; i < block.count; i++) all.push({ c, i, at: all.length });
     }
     let pool = all;
     if (total > HAMMING_KEEP) {
@@ -275,50 +284,57 @@ export class ShardedCorpus {
 
   /**
    * Row records (int8 row + text pointer) from rows.bin: cached ones from the cache, the rest by
-   * range requests in one parallel round, a range per run of adjacent rows. Each record is checked
-   * against its hash from its list; a record that does not match, or does not come, is left out
-   * and counted in one line of `problems`.
+   * range requests in one parallel round. Wanted rows of one list that lie within `gap` rows of
+   * each other share a range; the rows between come too and are scored as well. Each record is
+   * checked against its hash from its list; one that does not match, or does not come, is left
+   * out and counted in one line of `problems`.
    */
-  private async rows(wanted: Array<{ row: number; hash: string }>, problems: string[]): Promise<Array<{ row: Uint8Array; pointer: TextPointer }>> {
+  private async rows(wanted: Candidate[], probed: Probed[], gap: number, problems: string[]): Promise<Array<{ row: Uint8Array; pointer: TextPointer }>> {
     const m = this.manifest;
     const rb = rowRecordBytes(m.dim);
     const url = new URL(m.rows.file, this.base).href;
-    const key = (w: { row: number; hash: string }) => `${url}#bytes=${w.row * rb}-${w.row * rb + rb - 1}&sha=${w.hash}`;
-    const got: Array<{ row: Uint8Array; pointer: TextPointer }> = [];
-    const missing: Array<{ row: number; hash: string }> = [];
-    await Promise.all(
-      wanted.map(async (w) => {
-        const cached = await this.opts.cache.get(key(w));
-        if (cached) {
-          this.stats.cacheHits++;
-          got.push(decodeRowRecord(cached, m.dim));
-        } else missing.push(w);
-      }),
-    );
-    missing.sort((a, b) => a.row - b.row);
-    const runs: Array<Array<{ row: number; hash: string }>> = [];
-    for (const w of missing) {
+    const blocks = new Map(probed.map((p) => [p.c, p.block]));
+    const { firstRow } = this.index.lists;
+    const at = (w: Candidate) => (firstRow[w.c]! + w.i) * rb;
+    const key = (w: Candidate) => `${url}#bytes=${at(w)}-${at(w) + rb - 1}&sha=${blocks.get(w.c)!.rowHash(w.i)}`;
+    // Runs are made from every wanted row, cached or not, so a question asked again scores the same rows.
+    const sorted = [...wanted].sort((x, y) => x.c - y.c || x.i - y.i);
+    const runs: Array<{ c: number; from: number; to: number }> = [];
+    for (const w of sorted) {
       const last = runs[runs.length - 1];
-      if (last && last[last.length - 1]!.row + 1 === w.row) last.push(w);
-      else runs.push([w]);
+      if (last && last.c === w.c && w.i - last.to - 1 <= gap) last.to = w.i;
+      else runs.push({ c: w.c, from: w.i, to: w.i });
     }
+    const wantedKeys = new Set(wanted.map((w) => `${w.c}:${w.i}`));
+    const got: Array<{ row: Uint8Array; pointer: TextPointer }> = [];
     let corrupt = 0;
     const failed = new Map<string, number>();
     await Promise.all(
-      runs.map(async (run) => {
+      runs.map(async ({ c, from, to }) => {
+        const n = to - from + 1;
+        const members = Array.from({ length: n }, (_, j) => ({ c, i: from + j }));
+        const cached = await Promise.all(members.map((w) => this.opts.cache.get(key(w))));
+        if (cached.every((r) => r)) {
+          this.stats.cacheHits += n;
+          for (const r of cached) got.push(decodeRowRecord(r!, m.dim));
+          return;
+        }
         let body: Uint8Array;
         try {
-          body = await this.range(url, run[0]!.row * rb, run.length * rb);
-          if (body.length !== run.length * rb) throw new Error(`${body.length} bytes came, ${run.length * rb} were asked for`);
+          body = await this.range(url, at(members[0]!), n * rb);
+          if (body.length !== n * rb) throw new Error(`${body.length} bytes came, ${n * rb} were asked for`);
         } catch (e) {
           const why = e instanceof RangeUnsupportedError ? e.message : `could not be fetched (${reason(e)})`;
-          failed.set(why, (failed.get(why) ?? 0) + run.length);
+          failed.set(why, (failed.get(why) ?? 0) + members.filter((w) => wantedKeys.has(`${c}:${w.i}`)).length);
           return;
         }
         await Promise.all(
-          run.map(async (w, i) => {
-            const rec = body.slice(i * rb, (i + 1) * rb);
-            if (!(await sha256Hex(rec)).startsWith(w.hash)) return void corrupt++;
+          members.map(async (w, j) => {
+            const rec = body.slice(j * rb, (j + 1) * rb);
+            if (!(await sha256Hex(rec)).startsWith(blocks.get(c)!.rowHash(w.i))) {
+              if (wantedKeys.has(`${c}:${w.i}`)) corrupt++;
+              return;
+            }
             await this.opts.cache.put(key(w), rec);
             got.push(decodeRowRecord(rec, m.dim));
           }),

@@ -135,7 +135,7 @@ describe('sharded corpus from Parquet', () => {
   it('reads the int8 rows of only the best candidates, adjacent rows in one range', async () => {
     const host = rangeFetch(out, BASE);
     const corpus = await open(host);
-    const res = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 6, rescore: 20, mode: 'meaning' });
+    const res = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 6, rescore: 20, gap: 0, mode: 'meaning' });
     expect(res.problems).toEqual([]);
     expect(res.hits).toHaveLength(5);
     const rb = rowRecordBytes(DIM);
