@@ -4,7 +4,8 @@
 // against exact search over the same vectors, for a sweep of lists probed (nprobe), and a
 // sweep of how many candidates' int8 rows are fetched and rescored (rescore).
 // BENCH_SHARDED_SIZES (default 100000) passages of embedding-like 384-d vectors
-// (bench/scale/vectors.ts) with synthetic Zipf text (bench/scale/text.ts).
+// (bench/scale/vectors.ts) with synthetic Zipf text (bench/scale/text.ts). BENCH_SHARDED_LISTS,
+// BENCH_SHARDED_RESCORE, BENCH_SHARDED_GAP and BENCH_QUERIES override the defaults.
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -84,7 +85,8 @@ export async function run(): Promise<void> {
         for (let i = 0; i < n; i++) yield { id: `p${i}`, docId: `d${Math.floor(i / 10)}`, title: `Document ${Math.floor(i / 10)}`, text: texts[i]!, index: i % 10, embedding: vs.row(i) };
       };
       let t = performance.now();
-      const res = await writeSharded({ out, model: 'Xenova/all-MiniLM-L6-v2', source: { rows }, log: (l) => console.log(`  ${l}`) });
+      const lists = Number(process.env.BENCH_SHARDED_LISTS ?? 0);
+      const res = await writeSharded({ out, model: 'Xenova/all-MiniLM-L6-v2', source: { rows }, ...(lists ? { lists } : {}), log: (l) => console.log(`  ${l}`) });
       const buildS = (performance.now() - t) / 1000;
       const total = Object.values(res.bytes).reduce((a, b) => a + b, 0);
       console.log(`\n${n} passages: built in ${buildS.toFixed(0)} s; ${res.lists} lists, ${res.wordShards} word shards; files: ${Object.entries(res.bytes).map(([f, b]) => `${f} ${kb(b)}`).join(', ')} (total ${(total / 1e6).toFixed(1)} MB)`);

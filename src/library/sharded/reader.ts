@@ -44,7 +44,7 @@ const DEPTH = 50;
 /** Lists probed by default. */
 export const DEFAULT_NPROBE = 8;
 /** Candidates whose int8 rows are fetched and scored exactly, by default (measured: bench/sharded.bench.ts). */
-export const DEFAULT_RESCORE = 100;
+export const DEFAULT_RESCORE = 50;
 /** Wanted rows of one list this close (in rows) share a range request (measured: bench/sharded.bench.ts). */
 export const DEFAULT_GAP = 4;
 /** Candidates kept by Hamming distance before the asymmetric score, as the compact index does. */
