@@ -3,8 +3,9 @@
 // round, the lists of the `nprobe` nearest centroids (1-bit codes) and the word shards of
 // its terms; ranks the lists' passages by their codes as the tab's compact index does
 // (Hamming distance, then the asymmetric score); range-reads, in a second round, the int8
-// rows of the best `rescore` (adjacent rows in one range) and scores them exactly; then, in
-// a third round, fetches the texts of the passages it keeps. Every block is checked against its hash
+// rows of the best `rescore` (rows of a list up to `gap` apart in one range) and scores them
+// exactly (the rows between too); then, in a third round, fetches the texts of the
+// passages it keeps. Every block is checked against its hash
 // and cached (Cache Storage in the page, memory elsewhere), so a question asked again,
 // or offline, is answered from what was already fetched. A block that is missing,
 // corrupt or unreachable is reported by name and the answer comes from the rest.
@@ -286,8 +287,8 @@ export class ShardedCorpus {
    * Row records (int8 row + text pointer) from rows.bin: cached ones from the cache, the rest by
    * range requests in one parallel round. Wanted rows of one list that lie within `gap` rows of
    * each other share a range; the rows between come too and are scored as well. Each record is
-   * checked against its hash from its list; one that does not match, or does not come, is left
-   * out and counted in one line of `problems`.
+   * checked against its hash from its list; one that does not match (wanted or between), or a
+   * wanted one that does not come, is left out and counted in one line of `problems`.
    */
   private async rows(wanted: Candidate[], probed: Probed[], gap: number, problems: string[]): Promise<Array<{ row: Uint8Array; pointer: TextPointer }>> {
     const m = this.manifest;
@@ -331,10 +332,7 @@ export class ShardedCorpus {
         await Promise.all(
           members.map(async (w, j) => {
             const rec = body.slice(j * rb, (j + 1) * rb);
-            if (!(await sha256Hex(rec)).startsWith(blocks.get(c)!.rowHash(w.i))) {
-              if (wantedKeys.has(`${c}:${w.i}`)) corrupt++;
-              return;
-            }
+            if (!(await sha256Hex(rec)).startsWith(blocks.get(c)!.rowHash(w.i))) return void corrupt++;
             await this.opts.cache.put(key(w), rec);
             got.push(decodeRowRecord(rec, m.dim));
           }),

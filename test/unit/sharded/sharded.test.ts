@@ -164,7 +164,8 @@ describe('sharded corpus from Parquet', () => {
     rows[at + 3]! ^= 0xff;
     writeFileSync(join(copy, 'rows.bin'), rows);
     const corpus = await open(rangeFetch(copy, BASE));
-    const meaning = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 3, mode: 'meaning' });
+    // Every candidate of the 3 lists is rescored, so the corrupt row is one of them.
+    const meaning = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 3, rescore: 600, mode: 'meaning' });
     expect(meaning.problems).toEqual(['1 candidate row of rows.bin is corrupt (SHA-256 does not match its list); that passage was skipped']);
     expect(meaning.hits.map((h) => h.passage.id)).not.toContain('doc17#4');
     expect(meaning.hits).toHaveLength(5);
