@@ -179,7 +179,16 @@ export class ShardedCorpus {
 
     // Round 1: lists and word shards together.
     const [listBlocks, wordBlocks] = await Promise.all([
-      Promise.allSettled(lists.map(async (c) => ({ c, block: decodeListBlock(await this.block(m.lists.file, lt.offset[c]!, lt.bytes[c]!, lt.sha[c]!, `list ${c}`), m.dim) }))),
+      Promise.allSettled(
+        lists.map(async (c) => {
+          const bytes = await this.block(m.lists.file, lt.offset[c]!, lt.bytes[c]!, lt.sha[c]!, `list ${c}`);
+          try {
+            return { c, block: decodeListBlock(bytes, m.dim) };
+          } catch (e) {
+            throw new BlockError(`list ${c} of ${m.lists.file}: ${reason(e)}; it was skipped`);
+          }
+        }),
+      ),
       Promise.allSettled(shardIds.map((s) => this.block(m.words.file, wt.offset[s]!, wt.bytes[s]!, wt.sha[s]!, `word shard ${s}`))),
     ]);
     const pointers = new Map<string, TextPointer>();
@@ -198,7 +207,8 @@ export class ShardedCorpus {
         dense.push({ id: key, score: int8Codec.dot(q, row) });
       }
     }
-    dense.sort((a, b) => b.score - a.score);
+    // Rows arrive in any order; ties break by id so an answer does not depend on network timing.
+    dense.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
     const lexicalScores = new Map<string, number>();
     const df = new Map<string, number>();
     wordBlocks.forEach((r) => {
