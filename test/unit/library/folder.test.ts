@@ -4,16 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { collectPicked, isDecorationImage, SMALLEST_PAGE_PX } from '../../../src/library/folder';
 import { jpegHeader, png, webpLossless } from '../../doubles/image-bytes';
 
+/** A copy on a plain ArrayBuffer, as File and Blob take it. */
+const part = (bytes: Uint8Array | string): BlobPart => (typeof bytes === 'string' ? bytes : new Uint8Array(bytes));
+
 function picked(path: string, bytes: Uint8Array | string): File {
   const name = path.split('/').pop()!;
-  const f = new File([bytes], name);
+  const f = new File([part(bytes)], name);
   Object.defineProperty(f, 'webkitRelativePath', { value: path });
   return f;
 }
 
 describe('folders: decoration images are skipped, pages are kept', () => {
   it('skips icons and buttons in a folder and keeps scanned pages, documents and a lone icon', async () => {
-    const lone = new File([png(32, 32)], 'favicon.png');
+    const lone = new File([part(png(32, 32))], 'favicon.png');
     const out = await collectPicked([
       picked('site/img/logo.png', png(48, 48)),
       picked('site/img/touch-icon.png', png(180, 180)),
@@ -30,9 +33,9 @@ describe('folders: decoration images are skipped, pages are kept', () => {
   });
 
   it('judges by the longer side, and leaves unreadable headers to the library to name', async () => {
-    expect(await isDecorationImage('wide.webp', new Blob([webpLossless(SMALLEST_PAGE_PX - 1, 20)]))).toBe(true);
-    expect(await isDecorationImage('banner.webp', new Blob([webpLossless(SMALLEST_PAGE_PX, 20)]))).toBe(false);
-    expect(await isDecorationImage('broken.png', new Blob([new Uint8Array([0x89, 0x50, 0x4e])]))).toBe(false);
-    expect(await isDecorationImage('notes.md', new Blob([png(10, 10)]))).toBe(false);
+    expect(await isDecorationImage('wide.webp', new Blob([part(webpLossless(SMALLEST_PAGE_PX - 1, 20))]))).toBe(true);
+    expect(await isDecorationImage('banner.webp', new Blob([part(webpLossless(SMALLEST_PAGE_PX, 20))]))).toBe(false);
+    expect(await isDecorationImage('broken.png', new Blob([part(new Uint8Array([0x89, 0x50, 0x4e]))]))).toBe(false);
+    expect(await isDecorationImage('notes.md', new Blob([part(png(10, 10))]))).toBe(false);
   });
 });
