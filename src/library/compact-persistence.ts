@@ -11,8 +11,8 @@ export interface FolderFile extends ByteFile {
 }
 
 export interface FileFolder {
-  /** Opens a file, creating it; null when the folder cannot hold it now (no OPFS; another tab holds it). */
-  open(name: string): Promise<FolderFile | null>;
+  /** Opens a file, creating it unless `create` is false; null when absent or the folder cannot hold it now (no OPFS; another tab holds it). */
+  open(name: string, create?: boolean): Promise<FolderFile | null>;
   remove(name: string): Promise<void>;
 }
 
@@ -57,6 +57,12 @@ export function compactPersistence(folder: FileFolder, opts: Omit<CompactOptions
   };
   return {
     async open(name, stamp) {
+      // A library that never had a compact index gets no files for asking.
+      if (!held.has(name)) {
+        const head = await folder.open(compactFileNames(name)[0]!, false);
+        if (!head) return null;
+        head.close();
+      }
       const f = await filesOf(name);
       return f && CompactIndex.reopen(f, f.rows, { ...opts, stamp });
     },

@@ -43,12 +43,12 @@ class OpfsFile implements FolderFile {
 
 /** OPFS as a FileFolder; a file is null where sync handles are unavailable (main thread, old browsers) or another tab holds it. */
 export const opfsFolder: FileFolder = {
-  async open(name) {
+  async open(name, create = true) {
     try {
-      const file = await (await root()).getFileHandle(name, { create: true });
-      const create = (file as FileSystemFileHandle & { createSyncAccessHandle?: () => Promise<SyncHandle> }).createSyncAccessHandle;
-      if (!create) return null;
-      return new OpfsFile(await create.call(file));
+      const file = await (await root()).getFileHandle(name, { create });
+      const sync = (file as FileSystemFileHandle & { createSyncAccessHandle?: () => Promise<SyncHandle> }).createSyncAccessHandle;
+      if (!sync) return null;
+      return new OpfsFile(await sync.call(file));
     } catch {
       return null;
     }
