@@ -1,5 +1,5 @@
 // A ByteFile on a Node file descriptor: what an OPFS sync access handle is to the index worker.
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import type { FileFolder, FolderFile } from '../../src/library/compact-persistence';
 import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,9 +28,6 @@ export class NodeFile implements FolderFile {
   }
   truncate(size: number): void {
     ftruncateSync(this.fd, size);
-  }
-  flush(): void {
-    fsyncSync(this.fd);
   }
   close(): void {
     closeSync(this.fd);

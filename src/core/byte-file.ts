@@ -10,8 +10,6 @@ export interface ByteFile {
   read(at: number, out: Uint8Array): number;
   write(at: number, bytes: Uint8Array): void;
   truncate(size: number): void;
-  /** Makes what was written durable. */
-  flush(): void;
 }
 
 /** Rows of fixed size at `row × rowBytes` in a ByteFile. */

@@ -9,7 +9,6 @@ interface SyncHandle {
   write(buffer: Uint8Array, options: { at: number }): number;
   truncate(size: number): void;
   getSize(): number;
-  flush(): void;
   close(): void;
 }
 
@@ -32,9 +31,6 @@ class OpfsFile implements FolderFile {
   }
   truncate(size: number): void {
     this.handle.truncate(size);
-  }
-  flush(): void {
-    this.handle.flush();
   }
   close(): void {
     this.handle.close();

@@ -47,7 +47,6 @@ export class MemoryFolder implements FileFolder {
         } else file.buf.fill(0, size, file.len);
         file.len = size;
       },
-      flush: () => undefined,
       close: () => undefined,
     };
   }
