@@ -181,7 +181,7 @@ export class IndexHost implements IndexHandle {
     let reason: string;
     if (this.selected !== 'auto') reason = `${NAMES[kind]} (chosen in Advanced)`;
     else if (this.switching) reason = `${NAMES.flat} while the library (${n.toLocaleString('en')} passages) moves to compact codes`;
-    else if (kind === 'flat') reason = `${NAMES.flat}: ${n.toLocaleString('en')} passages, below the ${this.compactAt.toLocaleString('en')} at which it switches to compact codes`;
+    else if (kind === 'flat') reason = `${NAMES.flat}: ${n.toLocaleString('en')} passage${n === 1 ? '' : 's'}, below the ${this.compactAt.toLocaleString('en')} at which it switches to compact codes`;
     else reason = `${NAMES.compact}: the library passed ${this.compactAt.toLocaleString('en')} passages, where exact search would hold ${Math.round((Math.max(n, this.compactAt) * (this.index?.dim ?? 384) * 4) / 1e6)} MB of float32 in the tab`;
     const notes = [...this.notes];
     if (kind === 'compact' && this.index && !saved) notes.push('kept in memory for this visit');
