@@ -2,7 +2,7 @@
 // against the start-up it replaces (every stored float32 vector read and encoded again), and
 // the exact flat index read the same way, at BENCH_STARTUP_SIZES passages × 384 (default 100k
 // and 1M; 100 passages per document). Each start-up runs in its own process so its peak memory
-// (max RSS, minus an idle process's) is its own; ratios are against the floats → compact start-up
+// (VmHWM, minus an idle process's) is its own; ratios are against the floats → compact start-up
 // in the same run. Disk: the floats as the library stores them, and the compact index's files.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -79,7 +79,7 @@ export async function run(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  console.log(`\n${DIM}-d embedding-like vectors, ${PER_DOC} passages per document; peak = max RSS of the start-up's process minus an idle one's (${mb(idle)}).\n`);
+  console.log(`\n${DIM}-d embedding-like vectors, ${PER_DOC} passages per document; peak = the start-up process's peak resident memory (VmHWM) minus an idle one's (${mb(idle)}).\n`);
   console.log('| passages | start-up | time s | time / floats→compact | peak memory | peak / floats→compact | top 3 for one query | notes |');
   console.log('|---:|---|---:|---:|---:|---:|---|---|');
   for (const l of lines) console.log(l);

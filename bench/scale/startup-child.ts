@@ -8,6 +8,8 @@
 //   idle             nothing: the process's own footprint, subtracted from the others.
 // Prints one JSON line.
 import { readFileSync, statSync } from 'node:fs';
+/** This process's peak resident memory (VmHWM: unlike ru_maxrss, not inherited from the forking parent). */
+const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) * 1024;
 import { join } from 'node:path';
 import { CompactIndex } from '../../src/core/compact-index';
 import { FlatIndex } from '../../src/core/flat-index';
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
     addMs = performance.now() - t;
     grew = names.reduce((s, f) => s + statSync(join(dir, f)).size, 0) - before;
   }
-  const rss = process.resourceUsage().maxRSS * 1024;
+  const rss = peakRss();
   console.log(`{"mode":"${mode}","ms":${ms.toFixed(0)},${extra}"size":${index?.size() ?? 0},"top":${JSON.stringify(top)},"maxRss":${rss},"addMs":${addMs.toFixed(1)},"addBytes":${grew}}`);
 }
 

@@ -97,7 +97,7 @@ export class CompactIndex implements VectorIndex {
     this.kernel.reserve(Math.max(s.count, 64));
     this.kernel.codes.set(s.codes);
     this.ids = s.ids;
-    this.rows = new Map(s.ids.map((id, r) => [id, r]));
+    this.rows = s.rows;
     this.centre = s.centre;
     this.spread = s.spread;
     this.trained = s.trained;

@@ -38,6 +38,8 @@ export interface CompactSnapshot {
 export interface LoadedCompact extends CompactSnapshot {
   dim: number;
   ids: string[];
+  /** Row of each id. */
+  rows: Map<string, number>;
   /** count × words u32, the codes as saved. */
   codes: Uint32Array;
 }
@@ -191,7 +193,7 @@ export class CompactJournal {
     journal.liveBytes = liveBytes;
     return {
       journal,
-      state: { dim, ids, codes, count, sum, trained: head.trained, centre: Float32Array.from(head.centre), spread: Float32Array.from(head.spread) },
+      state: { dim, ids, rows: at, codes, count, sum, trained: head.trained, centre: Float32Array.from(head.centre), spread: Float32Array.from(head.spread) },
     };
   }
 }
