@@ -28,7 +28,8 @@ export interface CompactPersistence {
 const PARTS = ['head', 'ids', 'codes', 'rows'] as const;
 type Files = Record<(typeof PARTS)[number], FolderFile>;
 
-export const compactFileNames = (name: string): string[] => PARTS.map((p) => `${name}.compact-${p}`);
+/** The four files of library `name` (a database name; characters a file name cannot hold become '_'). */
+export const compactFileNames = (name: string): string[] => PARTS.map((p) => `${name.replace(/[^\w.-]/g, '_')}.compact-${p}`);
 
 export function compactPersistence(folder: FileFolder, opts: Omit<CompactOptions, 'files' | 'store' | 'stamp'> = {}): CompactPersistence {
   // One set of handles per library for the worker's life: OPFS sync handles are exclusive.
