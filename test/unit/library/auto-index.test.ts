@@ -1,14 +1,19 @@
 // The library picks its vector index by itself ('auto'): flat while small, compact once it passes
 // a threshold (small here, injected), without re-embedding, keeping its answers, and re-opening
 // the compact index from its saved files after a reload instead of reading the stored floats.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CompactIndex } from '../../../src/core/compact-index';
 import { FlatIndex } from '../../../src/core/flat-index';
 import type { IndexChoice } from '../../../src/core/vector-index';
 import { compactFileNames, compactPersistence } from '../../../src/library/compact-persistence';
 import { IndexHost } from '../../../src/library/index-host';
+import { encodePrebuilt } from '../../../src/library/prebuilt';
 import { LibraryStore, type LibraryStorage } from '../../../src/library/store';
 import { MemoryLibraryStore } from '../../../src/library/memory-store';
+import { fileFetch } from '../../doubles/file-fetch';
 import { HashEmbedder } from '../../doubles/hash-embedder';
 import { MemoryFolder } from '../../doubles/memory-folder';
 import { freshDb, library } from './open-library';
@@ -37,10 +42,10 @@ function counting(store: LibraryStorage): LibraryStorage & { vectorReads: number
   return counted;
 }
 
-async function open(dbName: string, folder: MemoryFolder, over: { choice?: IndexChoice; embedder?: HashEmbedder; memory?: boolean } = {}) {
+async function open(dbName: string, folder: MemoryFolder, over: { choice?: IndexChoice; embedder?: HashEmbedder; memory?: boolean; embedderId?: string } = {}) {
   const host = new IndexHost(over.choice ?? 'auto', make, { compactAt: COMPACT_AT, persistence: compactPersistence(folder) });
   const store = counting(over.memory ? new MemoryLibraryStore() : await LibraryStore.open(dbName));
-  const lib = await library({ dbName, index: host, embedder: over.embedder ?? new HashEmbedder(), openStore: async () => store });
+  const lib = await library({ dbName, index: host, embedder: over.embedder ?? new HashEmbedder(), openStore: async () => store, ...(over.embedderId ? { embedderId: over.embedderId } : {}) });
   return { lib, host, store };
 }
 
@@ -82,6 +87,35 @@ describe("the library's automatic index choice", () => {
     expect(await top(again.lib)).toEqual(big);
     expect(embedder.texts).toEqual([QUESTION]);
     expect(again.lib.warnings).toEqual([]);
+  });
+
+  it('a pre-built index past the threshold is seeded straight into the compact index, saved, and re-opened', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prebuilt-auto-'));
+    const embedder = new HashEmbedder();
+    const texts = Array.from({ length: 60 }, (_, i) => (i === 7 ? FACT.bytes : note(i).bytes)).map((b) => new TextDecoder().decode(b));
+    const docs = texts.map((text, i) => ({ id: `doc-${i}`, name: `${i}.txt`, title: i === 7 ? 'volcano' : `note-${i}`, format: 'text' as const, text }));
+    const passages = texts.map((text, i) => ({ id: `doc-${i}#0`, docId: `doc-${i}`, title: docs[i]!.title, text, index: 0, start: 0, end: text.length }));
+    const out = encodePrebuilt({ model: 'hash', documents: docs, passages, vectors: await embedder.embed(passages.map((p) => `${p.title}\n${p.text}`)) });
+    mkdirSync(join(dir, 'index'));
+    writeFileSync(join(dir, 'index/library.json'), out.json);
+    writeFileSync(join(dir, 'index/vectors.bin'), out.vectors);
+    const dbName = freshDb('prebuilt-auto');
+    const folder = new MemoryFolder();
+    const host = new IndexHost('auto', make, { compactAt: COMPACT_AT, persistence: compactPersistence(folder) });
+    const lib = await library({ dbName, index: host, seed: true, baseUrl: 'http://site.test/', fetch: fileFetch(dir), embedder, embedderId: 'hash' });
+    // Compact from the first passage: no flat index was filled and then switched.
+    expect(await host.vectorStatus()).toMatchObject({ kind: 'compact', switching: false, saved: true });
+    expect(await lib.size()).toBe(60);
+    expect((await top(lib))[0]).toBe('volcano');
+    lib.close();
+    const again = await open(dbName, folder, { embedderId: 'hash' });
+    expect(again.store.vectorReads).toBe(0);
+    expect((await top(again.lib))[0]).toBe('volcano');
+    again.lib.close();
+    // Vectors of another embedding model: the saved index is stale, rebuilt from the (re-embedded) floats without a warning.
+    const other = await open(dbName, folder, { embedderId: 'other' });
+    expect(other.store.vectorReads).toBe(60);
+    expect(other.lib.warnings).toEqual([]);
   });
 
   it('a pre-built size announced before seeding goes straight to compact (nothing built twice)', async () => {
