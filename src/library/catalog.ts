@@ -31,7 +31,7 @@ export class Catalog {
    * it was saved are applied; nothing else is read), else from every document's stored vectors,
    * one document at a time. Notes the passages of documents not embedded yet.
    */
-  async loadVectors(opts: { name: string | null; stamp: string; warnings: string[] } = { name: null, stamp: '', warnings: [] }): Promise<void> {
+  async loadVectors(opts: { name: string | null; stamp: string; warnings: string[] }): Promise<void> {
     const docs = await this.store.listDocuments();
     const embedded = docs.filter((d) => !d.pendingEmbedding);
     const expected = embedded.reduce((n, d) => n + d.passageCount, 0);
