@@ -1,7 +1,6 @@
 // A ByteFile on a Node file descriptor: what an OPFS sync access handle is to the index worker.
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import type { FileFolder, FolderFile } from '../../src/library/compact-persistence';
-import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 export class NodeFile implements FolderFile {
