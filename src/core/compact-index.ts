@@ -150,6 +150,7 @@ export class CompactIndex implements VectorIndex {
   add(ids: readonly string[], vectors: readonly Float32Array[]): void {
     if (ids.length !== vectors.length) throw new Error(`${ids.length} ids but ${vectors.length} vectors`);
     const norms = vectors.map((v) => vectorNorm(v, this.dim));
+    if (this.journal) CompactJournal.check(ids);
     const fresh = new Set(ids.filter((id) => !this.rows.has(id))).size;
     const need = this.ids.length + fresh;
     if (need * this.kernel.words > this.kernel.codes.length) this.kernel.reserve(Math.max(need, this.ids.length * 2, 64));

@@ -100,9 +100,13 @@ export class CompactJournal {
     this.files.codes.write(first * this.words * 4, new Uint8Array(codes.buffer, codes.byteOffset, codes.byteLength));
   }
 
+  /** Refuses ids the log cannot hold, before anything is changed. */
+  static check(ids: readonly string[]): void {
+    for (const id of ids) if (id.includes('\n')) throw new Error(`a passage id cannot contain a line break: ${JSON.stringify(id)}`);
+  }
+
   added(ids: readonly string[]): void {
     if (ids.length === 0) return;
-    for (const id of ids) if (id.includes('\n')) throw new Error(`a passage id cannot contain a line break: ${JSON.stringify(id)}`);
     this.append(ids.map((id) => `+${id}\n`).join(''));
     for (const id of ids) this.liveBytes += id.length + 2;
   }

@@ -134,6 +134,15 @@ describe('the compact index, saved and re-opened', () => {
     expect((await reopen(folder))!.search(late[0]!, 1)[0]!.id).toBe('late#0');
   });
 
+  it('refuses an id the log cannot hold before changing anything', async () => {
+    const folder = new MemoryFolder();
+    const { index } = await saved(folder, 30);
+    const v = clustered(2, 8);
+    expect(() => index.add(['ok#1', 'bad\n#2'], v)).toThrow(/line break/);
+    expect(index.has('ok#1')).toBe(false);
+    expect((await reopen(folder))!.size()).toBe(30);
+  });
+
   it('an index without files keeps working in memory', () => {
     const index = new CompactIndex(DIM, OPTS);
     expect(index.saved).toBe(false);
