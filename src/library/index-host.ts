@@ -161,7 +161,7 @@ export class IndexHost implements IndexHandle {
       return { ids: [...index.idList()] };
     } catch (e) {
       if (!(e instanceof CompactStateError)) throw e;
-      this.notes.push('rebuilt from the stored vectors');
+      if (this.current === 'compact') this.notes.push('rebuilt from the stored vectors');
       return e.stale ? { ids: null } : { ids: null, warning: `The saved vector index could not be used (${e.message}): it is rebuilt once from the stored vectors, which takes a while for a large library.` };
     }
   }
