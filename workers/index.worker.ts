@@ -7,7 +7,7 @@ import { FlatIndex } from '../src/core/flat-index';
 import type { IndexChoice, IndexKind, VectorIndex } from '../src/core/vector-index';
 import { compactPersistence } from '../src/library/compact-persistence';
 import { IndexHost, type HybridRequest, type VectorOpenRequest } from '../src/library/index-host';
-import { opfsFolder } from '../src/library/opfs-folder';
+import { opfsFolder, removeLegacyFiles } from '../src/library/opfs-folder';
 import type { LexicalDoc, LexicalSnapshot } from '../src/library/lexical/lexical-index';
 import type { IndexWorkerApi } from '../src/library/protocol/index-worker';
 import voyWasmUrl from 'voy-search/voy_search_bg.wasm?url';
@@ -27,6 +27,7 @@ async function makeIndex(kind: IndexKind, dim: number): Promise<VectorIndex> {
 }
 
 const persistence = compactPersistence(opfsFolder);
+void removeLegacyFiles();
 let host = new IndexHost('auto', makeIndex, { persistence });
 
 const api: IndexWorkerApi = {

@@ -15,6 +15,10 @@ const docOfPassage = (id: string): string => {
   return at < 0 ? '' : id.slice(0, at);
 };
 
+/** The list is oldest first: documents of one batch added within the same millisecond keep the order they were added in. */
+let lastAdded = 0;
+const addedNow = () => (lastAdded = Math.max(Date.now(), lastAdded + 1));
+
 export class Catalog {
   private passageIds = new Map<string, string[]>();
 
@@ -96,7 +100,7 @@ export class Catalog {
       passageCount: passages.length,
       ...(parsed.ocr ? { ocr: parsed.ocr } : {}),
       ...(opts.bytes !== undefined ? { bytes: opts.bytes } : {}),
-      addedAt: existing?.addedAt ?? Date.now(),
+      addedAt: existing?.addedAt ?? addedNow(),
       origin: existing?.origin ?? origin,
       ...(opts.pendingEmbedding ? { pendingEmbedding: true as const } : {}),
     };

@@ -53,3 +53,27 @@ export const opfsFolder: FileFolder = {
     await (await root()).removeEntry(name);
   },
 };
+
+/** The previous layout's file (int8 rows only, rebuilt at every start): up to 388 MB at 1M passages that nothing reads any more. */
+const LEGACY = /^compact-rows-\d+\.bin$/;
+
+/** Deletes the files of earlier layouts (a held or already-gone file is left for the next start); returns their names. */
+export async function removeLegacyFiles(dir?: FileSystemDirectoryHandle): Promise<string[]> {
+  const removed: string[] = [];
+  try {
+    const d = (dir ?? (await root())) as Root & { keys(): AsyncIterable<string> };
+    const names: string[] = [];
+    for await (const name of d.keys()) if (LEGACY.test(name)) names.push(name);
+    for (const name of names) {
+      try {
+        await d.removeEntry(name);
+        removed.push(name);
+      } catch {
+        // Another tab of the old version still holds it.
+      }
+    }
+  } catch {
+    // No OPFS here: nothing was ever written.
+  }
+  return removed;
+}
