@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FlatIndex } from '../../../src/core/flat-index';
 import { Catalog } from '../../../src/library/catalog';
 import { IndexHost } from '../../../src/library/index-host';
@@ -172,6 +172,24 @@ describe('one document written', () => {
       expect(await store.getVectors(junk.doc.id)).toBeUndefined();
       expect(announced).toEqual([mixed.doc.id, clean.doc.id, junk.doc.id]);
     } finally {
+      store.close();
+    }
+  });
+
+  it('lists a batch in the order it was added even when the clock does not move between documents', async () => {
+    const store = await LibraryStore.open(freshDb('order'));
+    const catalog = new Catalog(store, new IndexHost('flat', (_k, dim) => new FlatIndex(dim)), () => undefined);
+    const now = vi.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
+    try {
+      // Titles in reverse alphabetical order: a tie on the time would list them z, y, x backwards.
+      for (const name of ['zebra.txt', 'yak.txt', 'xerus.txt']) {
+        const out = await readAndPrepare({ name, bytes: enc(`The ${name.slice(0, -4)} grazes on the plain near the river.`) }, {});
+        if (!out.ok) throw new Error(out.reason);
+        await ingestDocument(catalog, new HashEmbedder(), out.doc, 'user');
+      }
+      expect((await store.listDocuments()).map((d) => d.name)).toEqual(['zebra.txt', 'yak.txt', 'xerus.txt']);
+    } finally {
+      now.mockRestore();
       store.close();
     }
   });
