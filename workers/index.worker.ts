@@ -7,7 +7,7 @@ import { int8Codec } from '../src/core/row-store';
 import { OpfsRowStore } from '../src/library/opfs-row-store';
 import type { IndexKind, VectorIndex } from '../src/core/vector-index';
 import { IndexHost, type HybridRequest } from '../src/library/index-host';
-import type { LexicalDoc, LexicalSnapshot } from '../src/library/lexical/lexical-index';
+import type { LexicalDoc, StoredLexicalSnapshot } from '../src/library/lexical/lexical-index';
 import type { IndexWorkerApi } from '../src/library/protocol/index-worker';
 import voyWasmUrl from 'voy-search/voy_search_bg.wasm?url';
 
@@ -48,8 +48,12 @@ const api: IndexWorkerApi = {
   load: (bytes: Uint8Array) => host.load(bytes),
   addText: (docs: LexicalDoc[]) => host.addText(docs),
   hybrid: (req: HybridRequest) => host.hybrid(req),
-  lexicalSnapshot: () => host.lexicalSnapshot(),
-  loadLexical: (s: LexicalSnapshot) => host.loadLexical(s),
+  lexicalSnapshot: async () => {
+    // Transferred, not copied: at a million passages the snapshot is ~100 MB, and the index keeps no reference to it.
+    const s = await host.lexicalSnapshot();
+    return s ? Comlink.transfer(s, [s.bytes.buffer]) : s;
+  },
+  loadLexical: (s: StoredLexicalSnapshot) => host.loadLexical(s),
   reconcileLexical: (ids: string[]) => host.reconcileLexical(ids),
   lexicalSize: () => host.lexicalSize(),
 };

@@ -4,7 +4,7 @@
 // becomes known; the lexical one always exists.
 import { DEFAULT_FUSION, fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../core/fusion';
 import { decodeVectors, normalise, type IndexKind, type VectorHit, type VectorIndex } from '../core/vector-index';
-import { LexicalIndex, type LexicalDoc, type LexicalSnapshot } from './lexical/lexical-index';
+import { LexicalIndex, type LexicalDoc, type LexicalSnapshot, type StoredLexicalSnapshot } from './lexical/lexical-index';
 
 
 /** One search of the hybrid retriever: either list or both, fused in the worker (one round trip). */
@@ -40,8 +40,11 @@ export interface IndexHandle {
   hybrid(req: HybridRequest): Promise<FusedHit[]>;
   /** The lexical index to persist, or null when nothing changed since the last snapshot or load. */
   lexicalSnapshot(): Promise<LexicalSnapshot | null>;
-  /** Replaces the lexical index with a snapshot; false (and left empty) when the snapshot is from another tokenizer or format. */
-  loadLexical(s: LexicalSnapshot): Promise<boolean>;
+  /**
+   * Replaces the lexical index with a snapshot; false (and left empty) when the snapshot is from
+   * another tokenizer or format; rejects, naming the damage, (and left empty) when its bytes are damaged.
+   */
+  loadLexical(s: StoredLexicalSnapshot): Promise<boolean>;
   /** Brings the lexical index in line with the library: drops ids not in `ids`, returns the ids it lacks. */
   reconcileLexical(ids: string[]): Promise<string[]>;
   lexicalSize(): Promise<number>;
@@ -125,9 +128,10 @@ export class IndexHost implements IndexHandle {
     return this.lexical.isDirty() ? this.lexical.snapshot() : null;
   }
 
-  async loadLexical(s: LexicalSnapshot): Promise<boolean> {
+  async loadLexical(s: StoredLexicalSnapshot): Promise<boolean> {
+    this.lexical = new LexicalIndex();
     const loaded = LexicalIndex.fromSnapshot(s);
-    this.lexical = loaded ?? new LexicalIndex();
+    if (loaded) this.lexical = loaded;
     return loaded !== null;
   }
 

@@ -4,7 +4,7 @@
 import { openDB, wrap, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Passage } from '../core/ports';
 import type { DocFormat, OcrRecord } from './parse';
-import type { LexicalSnapshot } from './lexical/lexical-index';
+import type { LexicalSnapshot, StoredLexicalSnapshot } from './lexical/lexical-index';
 
 export interface StoredDocument {
   id: string;
@@ -167,10 +167,14 @@ export class LibraryStore {
     return this.db.getAll('vectors');
   }
 
-  /** The lexical index's snapshot (in `meta`, so the schema is unchanged). */
-  async getLexical(): Promise<LexicalSnapshot | undefined> {
-    const v = await this.getMeta<LexicalSnapshot>(LEXICAL_KEY);
-    return v && typeof v === 'object' && typeof v.json === 'string' ? v : undefined;
+  /**
+   * The word index's snapshot (in `meta`, so the schema is unchanged): its bytes are one binary
+   * value (IndexedDB keeps a large one as a blob), never a string. An older version's snapshot
+   * comes back as it is, for the index to refuse and rebuild once.
+   */
+  async getLexical(): Promise<StoredLexicalSnapshot | undefined> {
+    const v = await this.getMeta<StoredLexicalSnapshot>(LEXICAL_KEY);
+    return v && typeof v === 'object' && typeof v.format === 'string' ? v : undefined;
   }
 
   async putLexical(s: LexicalSnapshot): Promise<void> {
