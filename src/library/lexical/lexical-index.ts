@@ -12,6 +12,7 @@
 // - the snapshot is one binary buffer (word-snapshot.ts), loaded by viewing it, not parsing.
 import type { RankedHit } from '../../core/fusion';
 import { BytePool } from './byte-pool';
+import { IdTable } from './id-table';
 import { hashTerm } from './term-hash';
 import { tokenize } from './tokenize';
 import { decodeWordIndex, encodeWordIndex, SNAPSHOT_FORMAT } from './word-snapshot';
@@ -46,8 +47,7 @@ function grown<T extends Uint8Array | Uint32Array | Int32Array | Float64Array | 
 
 export class LexicalIndex {
   // Passages, by dense doc number (order of adding; compaction keeps the order).
-  private ids: Array<string | undefined> = [];
-  private idToDoc = new Map<string, number>();
+  private ids = new IdTable();
   private docLen = new Uint32Array(0);
   private dead = new Uint8Array(0);
   private docCount = 0;
@@ -100,8 +100,7 @@ export class LexicalIndex {
     if (!p) return null;
     const ix = new LexicalIndex();
     ix.docCount = ix.live = p.docCount;
-    ix.ids = p.ids;
-    for (let i = 0; i < p.docCount; i++) ix.idToDoc.set(p.ids[i]!, i);
+    ix.ids = new IdTable(p.idBlob, p.idStarts, p.docCount);
     ix.docLen = p.docLen.slice();
     ix.dead = new Uint8Array(p.docCount);
     ix.avgLen = p.avgLen;
@@ -121,7 +120,7 @@ export class LexicalIndex {
   }
 
   has(id: string): boolean {
-    return this.idToDoc.has(id);
+    return this.ids.find(id) >= 0;
   }
 
   /**
@@ -132,14 +131,13 @@ export class LexicalIndex {
     let added = 0;
     const tf = new Map<string, number>();
     for (const d of docs) {
-      if (this.idToDoc.has(d.id)) continue;
+      if (this.ids.find(d.id) >= 0) continue;
       if (this.docCount >= MAX_DOCS) throw new Error(`the word index holds at most ${MAX_DOCS} passages`);
       tf.clear();
       for (const t of tokenize(d.text)) tf.set(t, (tf.get(t) ?? 0) + 1);
       const doc = this.docCount++;
       this.ensureDocs(this.docCount);
-      this.ids[doc] = d.id;
-      this.idToDoc.set(d.id, doc);
+      this.ids.add(d.id);
       this.docLen[doc] = tf.size;
       // MiniSearch's addFieldLength, with its count of passages before this one.
       this.avgLen = (this.avgLen * this.live + tf.size) / (this.live + 1);
@@ -154,34 +152,46 @@ export class LexicalIndex {
   remove(ids: readonly string[]): number {
     let n = 0;
     for (const id of ids) {
-      const doc = this.idToDoc.get(id);
-      if (doc === undefined) continue;
-      this.idToDoc.delete(id);
-      this.ids[doc] = undefined;
-      this.dead[doc] = 1;
-      // MiniSearch's removeFieldLength.
-      this.avgLen = this.live === 1 ? 0 : (this.avgLen * this.live - this.docLen[doc]!) / (this.live - 1);
-      this.live--;
-      this.deadCount++;
-      n++;
-    }
-    if (n) {
-      this.liveDf.clear();
-      this.dirty = true;
+      const doc = this.ids.find(id);
+      if (doc >= 0) {
+        this.tombstone(doc);
+        n++;
+      }
     }
     return n;
   }
 
   /** Keeps only the given ids (drops what the library no longer holds); returns how many went. */
   retain(ids: ReadonlySet<string>): number {
-    const gone: string[] = [];
-    for (const id of this.idToDoc.keys()) if (!ids.has(id)) gone.push(id);
-    return this.remove(gone);
+    const keep = new Uint8Array(this.docCount);
+    for (const id of ids) {
+      const doc = this.ids.find(id);
+      if (doc >= 0) keep[doc] = 1;
+    }
+    let n = 0;
+    for (let doc = 0; doc < this.docCount; doc++) {
+      if (!keep[doc] && !this.dead[doc]) {
+        this.tombstone(doc);
+        n++;
+      }
+    }
+    return n;
   }
 
   /** The ids in `ids` that are not indexed. */
   missing(ids: readonly string[]): string[] {
-    return ids.filter((id) => !this.idToDoc.has(id));
+    return ids.filter((id) => this.ids.find(id) < 0);
+  }
+
+  private tombstone(doc: number): void {
+    this.ids.remove(doc);
+    this.dead[doc] = 1;
+    // MiniSearch's removeFieldLength.
+    this.avgLen = this.live === 1 ? 0 : (this.avgLen * this.live - this.docLen[doc]!) / (this.live - 1);
+    this.live--;
+    this.deadCount++;
+    this.liveDf.clear();
+    this.dirty = true;
   }
 
   clear(): void {
@@ -224,7 +234,7 @@ export class LexicalIndex {
       this.acc[doc] = 0;
       this.hits[doc] = 0;
     }
-    return best.map(([doc, score]) => ({ id: this.ids[doc]!, score: Math.min(1, score / ideal) }));
+    return best.map(([doc, score]) => ({ id: this.ids.id(doc), score: Math.min(1, score / ideal) }));
   }
 
   /**
@@ -320,17 +330,18 @@ export class LexicalIndex {
       last: new Uint32Array(this.last.buffer, 0, this.termCount),
       offsets: this.baseOff,
       docLen: this.docLen,
-      ids: this.ids as string[],
+      idBlob: this.ids.parts().blob,
+      idStarts: this.ids.parts().starts,
       postings: this.base,
     });
     this.dirty = false;
     return { format: SNAPSHOT_FORMAT, bytes };
   }
 
-  /** Bytes held by the typed arrays (the id strings and map not included): for the bench. */
+  /** Bytes held by the typed arrays: for the bench. */
   heldBytes(): number {
     const arrays = [this.docLen, this.dead, this.hashes, this.df, this.last, this.slots, this.base, this.baseOff, this.head, this.tail, this.end, this.slices, this.chainLen, this.docs, this.tfs, this.bytes, this.acc, this.hits, this.touched];
-    return arrays.reduce((s, a) => s + a.byteLength, 0) + this.pool.bytes();
+    return arrays.reduce((s, a) => s + a.byteLength, 0) + this.pool.bytes() + this.ids.bytes();
   }
 
   // ---- terms ----
@@ -524,16 +535,17 @@ export class LexicalIndex {
       return;
     }
     const renumber = new Int32Array(this.docCount);
-    const ids: string[] = [];
+    const keep = new Int32Array(this.live);
     const docLen = new Uint32Array(this.live);
+    let kept = 0;
     for (let doc = 0; doc < this.docCount; doc++) {
       if (this.dead[doc]) {
         renumber[doc] = -1;
         continue;
       }
-      renumber[doc] = ids.length;
-      docLen[ids.length] = this.docLen[doc]!;
-      ids.push(this.ids[doc]!);
+      renumber[doc] = kept;
+      docLen[kept] = this.docLen[doc]!;
+      keep[kept++] = doc;
     }
     // Dropping passages only merges gaps and drops tf bytes: the old size is an upper bound.
     const out = new Uint8Array(this.base.length + this.chainLen.subarray(0, this.termCount).reduce((s, n) => s + n, 0));
@@ -544,7 +556,7 @@ export class LexicalIndex {
       const count = this.decode(t);
       const start = at;
       let prev = -1;
-      let kept = 0;
+      let held = 0;
       for (let i = 0; i < count; i++) {
         const doc = renumber[this.docs[i]!]!;
         if (doc < 0) continue;
@@ -552,20 +564,19 @@ export class LexicalIndex {
         at = writeVarint(out, at, ((doc - prev) << 1) | (tf === 1 ? 1 : 0));
         if (tf !== 1) at = writeVarint(out, at, tf);
         prev = doc;
-        kept++;
+        held++;
       }
-      if (kept === 0) continue;
+      if (held === 0) continue;
       // Term numbers close up over terms no passage holds any more (t ≥ terms, so nothing is overwritten early).
       offsets[terms] = start;
       this.hashes[2 * terms] = this.hashes[2 * t]!;
       this.hashes[2 * terms + 1] = this.hashes[2 * t + 1]!;
-      this.df[terms] = kept;
+      this.df[terms] = held;
       this.last[terms] = prev;
       terms++;
     }
     offsets[terms] = at;
-    this.ids = ids;
-    this.idToDoc = new Map(ids.map((id, i) => [id, i]));
+    this.ids = this.ids.select(keep, kept);
     this.docLen = docLen;
     this.dead = new Uint8Array(this.live);
     this.docCount = this.live;

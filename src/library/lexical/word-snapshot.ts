@@ -5,7 +5,7 @@
 //   header (64 B): magic, version, tokenizer version, doc slots D, terms V, postings bytes P,
 //                  id bytes, checksum of the body, mean passage length (f64), live count
 //   term hashes u32[2V] · df u32[V] · last doc u32[V] · postings offsets u32[V+1]
-//   passage lengths u32[D] · id lengths (UTF-16 units) u32[D] · postings u8[P] · ids UTF-8
+//   passage lengths u32[D] · id starts u32[D+1] · postings u8[P] · ids (UTF-8, end to end)
 // The checksum covers the whole body, so a truncated or damaged buffer is refused with a
 // message instead of scoring garbage.
 import { TOKENIZER_VERSION } from './tokenize';
@@ -24,7 +24,8 @@ export interface WordIndexParts {
   last: Uint32Array;
   offsets: Uint32Array;
   docLen: Uint32Array;
-  ids: string[];
+  idBlob: Uint8Array;
+  idStarts: Uint32Array;
   postings: Uint8Array;
 }
 
@@ -43,11 +44,11 @@ function layout(docCount: number, termCount: number, postingsBytes: number, idBy
   const last = df + termCount * 4;
   const offsets = last + termCount * 4;
   const docLen = offsets + (termCount + 1) * 4;
-  const idLen = docLen + docCount * 4;
-  const postings = idLen + docCount * 4;
+  const idStarts = docLen + docCount * 4;
+  const postings = idStarts + (docCount + 1) * 4;
   const ids = postings + pad4(postingsBytes);
   const total = ids + pad4(idBytes);
-  return { hashes, df, last, offsets, docLen, idLen, postings, ids, total };
+  return { hashes, df, last, offsets, docLen, idStarts, postings, ids, total };
 }
 
 function checksum(words: Uint32Array): number {
@@ -60,7 +61,7 @@ function checksum(words: Uint32Array): number {
 }
 
 export function encodeWordIndex(p: WordIndexParts): Uint8Array<ArrayBuffer> {
-  const idText = new TextEncoder().encode(p.ids.join(''));
+  const idText = p.idBlob;
   const at = layout(p.docCount, p.termCount, p.postings.length, idText.length);
   const out = new Uint8Array(at.total);
   const u32 = (off: number, n: number) => new Uint32Array(out.buffer, off, n);
@@ -69,8 +70,7 @@ export function encodeWordIndex(p: WordIndexParts): Uint8Array<ArrayBuffer> {
   u32(at.last, p.termCount).set(p.last.subarray(0, p.termCount));
   u32(at.offsets, p.termCount + 1).set(p.offsets.subarray(0, p.termCount + 1));
   u32(at.docLen, p.docCount).set(p.docLen.subarray(0, p.docCount));
-  const idLen = u32(at.idLen, p.docCount);
-  for (let i = 0; i < p.docCount; i++) idLen[i] = p.ids[i]!.length;
+  u32(at.idStarts, p.docCount + 1).set(p.idStarts.subarray(0, p.docCount + 1));
   out.set(p.postings, at.postings);
   out.set(idText, at.ids);
   const view = new DataView(out.buffer);
@@ -110,14 +110,9 @@ export function decodeWordIndex(input: Uint8Array): WordIndexParts | null {
   for (let t = 0; t < termCount; t++) {
     if (offsets[t + 1]! < offsets[t]! || df[t] === 0 || last[t]! >= docCount) throw new SnapshotError(`term ${t} is inconsistent`);
   }
-  const idLen = u32(at.idLen, docCount);
-  const text = new TextDecoder().decode(bytes.subarray(at.ids, at.ids + idBytes));
-  const ids: string[] = new Array<string>(docCount);
-  let pos = 0;
-  for (let i = 0; i < docCount; i++) {
-    ids[i] = text.slice(pos, (pos += idLen[i]!));
-  }
-  if (pos !== text.length) throw new SnapshotError('passage ids do not add up');
+  const idStarts = u32(at.idStarts, docCount + 1);
+  if (idStarts[0] !== 0 || idStarts[docCount] !== idBytes) throw new SnapshotError('passage ids do not add up');
+  for (let i = 0; i < docCount; i++) if (idStarts[i + 1]! < idStarts[i]!) throw new SnapshotError('passage ids do not add up');
   return {
     docCount,
     termCount,
@@ -127,7 +122,8 @@ export function decodeWordIndex(input: Uint8Array): WordIndexParts | null {
     last,
     offsets,
     docLen: u32(at.docLen, docCount),
-    ids,
+    idBlob: bytes.subarray(at.ids, at.ids + idBytes),
+    idStarts,
     postings: bytes.subarray(at.postings, at.postings + postingsBytes),
   };
 }

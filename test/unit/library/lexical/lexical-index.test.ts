@@ -177,6 +177,27 @@ describe('LexicalIndex', () => {
     expect(ix.search(docs[1]!.text, 1)[0]?.id).toBe(docs[1]!.id);
   });
 
+  it('keeps passage ids in any script through removal, re-adding, a snapshot and reloading', async () => {
+    const odd = ['café#1', '文書-3#0', 'emoji-🐝#2', 'plain#0', ''].map((id, i) => ({ id, text: `${docs[i]!.text} marker${i}` }));
+    const ix = new LexicalIndex();
+    ix.add([...docs.slice(0, 300), ...odd]);
+    expect(odd.every((d) => ix.has(d.id))).toBe(true);
+    expect(ix.has('cafe#1')).toBe(false);
+    expect(ix.search('marker2', 1)[0]?.id).toBe('emoji-🐝#2');
+    expect(ix.remove(['文書-3#0'])).toBe(1);
+    expect(ix.has('文書-3#0')).toBe(false);
+    expect(ix.search('marker1', 10)).toEqual([]);
+    expect(ix.search('marker0', 10).map((h) => h.id)).toEqual(['café#1']);
+    expect(ix.add([odd[1]!])).toBe(1);
+    const back = LexicalIndex.fromSnapshot(await ix.snapshot())!;
+    for (const d of odd) {
+      expect(back.has(d.id), d.id).toBe(true);
+      expect(back.search(`marker${odd.indexOf(d)}`, 1)[0]?.id).toBe(d.id);
+    }
+    expect(back.missing(['café#1', 'café#9'])).toEqual(['café#9']);
+    expect(back.size()).toBe(305);
+  });
+
   it('snapshots an empty index and loads it back empty', async () => {
     const back = LexicalIndex.fromSnapshot(await new LexicalIndex().snapshot())!;
     expect(back.size()).toBe(0);
