@@ -138,7 +138,10 @@ describe('hybrid retrieval in the library', () => {
     open.length = 0;
     const reopened = await LibraryStore.open(db);
     const saved = (await reopened.getLexical()) as { format: string; bytes?: unknown };
+    // One binary value beside the record, never a string (Chromium refuses records over 127 MiB; a Blob is kept apart).
+    const raw = await reopened.getMeta<{ blob?: unknown }>('lexicalIndex');
     reopened.close();
+    expect(raw?.blob).toBeInstanceOf(Blob);
     expect(saved.format).toBe('words-1');
     expect(saved.bytes).toBeInstanceOf(Uint8Array);
     // The next start loads it: nothing is tokenised again.
