@@ -136,7 +136,7 @@ export class IndexHost implements IndexHandle {
   }
 
   async reconcileLexical(ids: string[]): Promise<string[]> {
-    this.lexical.retain(new Set(ids));
+    this.lexical.retain(ids);
     return this.lexical.missing(ids);
   }
 

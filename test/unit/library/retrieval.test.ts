@@ -116,7 +116,10 @@ describe('hybrid retrieval in the library', () => {
     expect(await host.lexicalSize()).toBe(errors.length);
   });
 
-  it('rebuilds once, from the stored passages, a word index saved by the MiniSearch version (JSON), and saves it as bytes', async () => {
+  it.each([
+    ['saved by the MiniSearch version (JSON)', { format: 'minisearch-7', tokenizer: 1, json: '{"documentCount":0}' }],
+    ['damaged (bytes that are not a word index)', { format: 'words-1', blob: new Blob([new Uint8Array(200).fill(7)]) }],
+  ])('rebuilds once, from the stored passages, a word index %s, and saves it as bytes', async (_what, stored) => {
     const db = `hybrid-${n++}`;
     const first = await library(db);
     await fill(first.lib);
@@ -126,7 +129,7 @@ describe('hybrid retrieval in the library', () => {
     open.length = 0;
     const { LibraryStore } = await import('../../../src/library/store');
     const store = await LibraryStore.open(db);
-    await store.setMeta('lexicalIndex', { format: 'minisearch-7', tokenizer: 1, json: '{"documentCount":0}' });
+    await store.setMeta('lexicalIndex', stored);
     store.close();
     const host = new IndexHost('flat', (_k, dim) => new FlatIndex(dim));
     const addText = vi.spyOn(host, 'addText');
