@@ -12,11 +12,6 @@ export class BytePool {
   private pages: Uint8Array[] = [];
   private used = PAGE;
 
-  /** Bytes the pages hold (allocated, not only used). */
-  bytes(): number {
-    return this.pages.length * PAGE;
-  }
-
   /** A new slice of the given level; its address. */
   alloc(level: number): number {
     const size = LEVELS[Math.min(level, LEVELS.length - 1)]!;

@@ -50,10 +50,6 @@ export class IdTable {
     return { blob: this.blob.subarray(0, this.used), starts: this.starts.subarray(0, this.count + 1) };
   }
 
-  bytes(): number {
-    return this.blob.byteLength + this.starts.byteLength + this.slots.byteLength;
-  }
-
   /** Appends an id (the caller checked it is absent); returns its doc number. */
   add(id: string): number {
     const ascii = isAscii(id);

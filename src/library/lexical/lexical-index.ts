@@ -8,6 +8,7 @@
 // - postings are delta-varint (doc gap, tf) bytes: those loaded or compacted lie contiguous
 //   per term in one buffer (`base`), those added since are appended to per-term chains in a
 //   paged byte pool (byte-pool.ts), so adding a passage rebuilds nothing;
+// - passage ids are UTF-8 bytes end to end with a hash table of doc numbers (id-table.ts);
 // - a removed passage is a tombstone until the next snapshot compacts it away;
 // - the snapshot is one binary buffer (word-snapshot.ts), loaded by viewing it, not parsing.
 import type { RankedHit } from '../../core/fusion';
@@ -304,12 +305,6 @@ export class LexicalIndex {
     return ideal > 0 ? ideal : 1;
   }
 
-  /** Passages holding the term. */
-  documentFrequency(term: string): number {
-    const t = this.termOf(term, false);
-    return t < 0 ? 0 : this.liveDfOf(t);
-  }
-
   isDirty(): boolean {
     return this.dirty;
   }
@@ -336,12 +331,6 @@ export class LexicalIndex {
     });
     this.dirty = false;
     return { format: SNAPSHOT_FORMAT, bytes };
-  }
-
-  /** Bytes held by the typed arrays: for the bench. */
-  heldBytes(): number {
-    const arrays = [this.docLen, this.dead, this.hashes, this.df, this.last, this.slots, this.base, this.baseOff, this.head, this.tail, this.end, this.slices, this.chainLen, this.docs, this.tfs, this.bytes, this.acc, this.hits, this.touched];
-    return arrays.reduce((s, a) => s + a.byteLength, 0) + this.pool.bytes() + this.ids.bytes();
   }
 
   // ---- terms ----
