@@ -49,7 +49,7 @@ function grown<T extends Uint8Array | Uint32Array | Int32Array | Float64Array | 
 export class LexicalIndex {
   // Passages, by dense doc number (order of adding; compaction keeps the order).
   private ids = new IdTable();
-  private docLen = new Uint32Array(0);
+  private docLen: Uint32Array = new Uint32Array(0);
   private dead = new Uint8Array(0);
   private docCount = 0;
   private live = 0;
@@ -59,7 +59,7 @@ export class LexicalIndex {
 
   // Terms, by dense term number.
   private termCount = 0;
-  private hashes = new Uint32Array(0);
+  private hashes: Uint32Array = new Uint32Array(0);
   /** Postings held, tombstoned passages' included. */
   private df = new Uint32Array(0);
   private last = new Int32Array(0);
@@ -70,6 +70,8 @@ export class LexicalIndex {
   private baseOff: Uint32Array = new Uint32Array(1);
   private baseTerms = 0;
   private pool = new BytePool();
+  /** Term → its chain + 1 (0: none yet). Only terms appended to since the last compaction have one, so a loaded index pays 4 bytes a term for chains, not 17. */
+  private chainOf = new Int32Array(0);
   private head = new Uint32Array(0);
   private tail = new Uint32Array(0);
   private end = new Uint32Array(0);
@@ -102,11 +104,13 @@ export class LexicalIndex {
     const ix = new LexicalIndex();
     ix.docCount = ix.live = p.docCount;
     ix.ids = new IdTable(p.idBlob, p.idStarts, p.docCount);
-    ix.docLen = p.docLen.slice();
+    // Read in place: the hashes and lengths already held are never written (growing copies them);
+    // df and last change on every append, so they are copied and the caller's bytes stay as they were.
+    ix.docLen = p.docLen;
     ix.dead = new Uint8Array(p.docCount);
     ix.avgLen = p.avgLen;
     ix.termCount = ix.baseTerms = p.termCount;
-    ix.hashes = p.hashes.slice();
+    ix.hashes = p.hashes;
     ix.df = p.df.slice();
     ix.last = new Int32Array(p.last);
     ix.base = p.postings;
@@ -354,7 +358,7 @@ export class LexicalIndex {
     this.hashes[2 * t + 1] = h[1]!;
     this.last[t] = -1;
     this.df[t] = 0;
-    if (this.termCount * 2 > this.slots.length) this.rehash();
+    if (this.termCount * 4 > this.slots.length * 3) this.rehash();
     else this.place(t);
     return t;
   }
@@ -366,10 +370,10 @@ export class LexicalIndex {
     this.slots[s] = t + 1;
   }
 
-  /** A table at most half full, so probes stay short. */
+  /** A table a quarter to half full after growing, three quarters at most: probes stay short, and it costs ~10 bytes a term. */
   private rehash(): void {
     let cap = 16;
-    while (cap < this.termCount * 3) cap *= 2;
+    while (cap < this.termCount * 2) cap *= 2;
     this.slots = new Int32Array(cap);
     for (let t = 0; t < this.termCount; t++) this.place(t);
   }
@@ -378,11 +382,7 @@ export class LexicalIndex {
     this.hashes = grown(this.hashes, 2 * n);
     this.df = grown(this.df, n);
     this.last = grown(this.last, n);
-    this.head = grown(this.head, n);
-    this.tail = grown(this.tail, n);
-    this.end = grown(this.end, n);
-    this.slices = grown(this.slices, n);
-    this.chainLen = grown(this.chainLen, n);
+    this.chainOf = grown(this.chainOf, n);
   }
 
   private ensureDocs(n: number): void {
@@ -392,11 +392,12 @@ export class LexicalIndex {
 
   private resetChains(n: number): void {
     this.pool.clear();
-    this.head = new Uint32Array(n);
-    this.tail = new Uint32Array(n);
-    this.end = new Uint32Array(n);
-    this.slices = new Uint8Array(n);
-    this.chainLen = new Uint32Array(n);
+    this.chainOf = new Int32Array(n);
+    this.head = new Uint32Array(0);
+    this.tail = new Uint32Array(0);
+    this.end = new Uint32Array(0);
+    this.slices = new Uint8Array(0);
+    this.chainLen = new Uint32Array(0);
     this.chained = 0;
   }
 
@@ -419,23 +420,36 @@ export class LexicalIndex {
   }
 
   private putByte(t: number, b: number): void {
-    const n = this.slices[t]!;
-    if (n === 0 || this.tail[t] === this.end[t]) {
-      const addr = this.pool.alloc(n);
-      if (n === 0) {
-        this.head[t] = addr;
-        this.chained++;
-      } else {
-        this.pool.setLink(this.end[t]!, addr);
-      }
-      this.tail[t] = addr;
-      this.end[t] = addr + BytePool.capacity(n);
-      this.slices[t] = Math.min(n + 1, 8);
+    let c = this.chainOf[t]! - 1;
+    if (c < 0) {
+      c = this.chained++;
+      this.chainOf[t] = c + 1;
+      const n = this.chained;
+      this.head = grown(this.head, n);
+      this.tail = grown(this.tail, n);
+      this.end = grown(this.end, n);
+      this.slices = grown(this.slices, n);
+      this.chainLen = grown(this.chainLen, n);
     }
-    const at = this.tail[t]!;
+    const n = this.slices[c]!;
+    if (n === 0 || this.tail[c] === this.end[c]) {
+      const addr = this.pool.alloc(n);
+      if (n === 0) this.head[c] = addr;
+      else this.pool.setLink(this.end[c]!, addr);
+      this.tail[c] = addr;
+      this.end[c] = addr + BytePool.capacity(n);
+      this.slices[c] = Math.min(n + 1, 8);
+    }
+    const at = this.tail[c]!;
     this.pool.setByte(at, b);
-    this.tail[t] = at + 1;
-    this.chainLen[t] = this.chainLen[t]! + 1;
+    this.tail[c] = at + 1;
+    this.chainLen[c] = this.chainLen[c]! + 1;
+  }
+
+  /** Bytes appended to the term's chain since the last compaction. */
+  private chainBytes(t: number): number {
+    const c = this.chainOf[t]! - 1;
+    return c < 0 ? 0 : this.chainLen[c]!;
   }
 
   /** Decodes the term's postings (tombstoned passages included) into `docs`/`tfs`; returns how many. */
@@ -446,10 +460,10 @@ export class LexicalIndex {
     let doc = -1;
     let k = 0;
     if (t < this.baseTerms) [doc, k] = this.decodeRun(this.base, this.baseOff[t]!, this.baseOff[t + 1]!, doc, k);
-    const len = this.chainLen[t]!;
+    const len = this.chainBytes(t);
     if (len > 0) {
       this.bytes = grown(this.bytes, len);
-      this.pool.readChain(this.head[t]!, len, this.bytes, 0);
+      this.pool.readChain(this.head[this.chainOf[t]! - 1]!, len, this.bytes, 0);
       [doc, k] = this.decodeRun(this.bytes, 0, len, doc, k);
     }
     return k;
@@ -505,7 +519,7 @@ export class LexicalIndex {
   private compact(): void {
     if (this.chained === 0 && this.deadCount === 0) return;
     if (this.deadCount === 0) {
-      const size = this.base.length + this.chainLen.subarray(0, this.termCount).reduce((s, n) => s + n, 0);
+      const size = this.base.length + this.chainLen.subarray(0, this.chained).reduce((s, n) => s + n, 0);
       const out = new Uint8Array(size);
       const offsets = new Uint32Array(this.termCount + 1);
       let at = 0;
@@ -515,8 +529,8 @@ export class LexicalIndex {
           out.set(this.base.subarray(this.baseOff[t]!, this.baseOff[t + 1]!), at);
           at += this.baseOff[t + 1]! - this.baseOff[t]!;
         }
-        const len = this.chainLen[t]!;
-        if (len > 0) this.pool.readChain(this.head[t]!, len, out, at);
+        const len = this.chainBytes(t);
+        if (len > 0) this.pool.readChain(this.head[this.chainOf[t]! - 1]!, len, out, at);
         at += len;
       }
       offsets[this.termCount] = at;
@@ -536,8 +550,10 @@ export class LexicalIndex {
       docLen[kept] = this.docLen[doc]!;
       keep[kept++] = doc;
     }
+    // The hashes may be a loaded snapshot's bytes, which are read, never written.
+    this.hashes = this.hashes.slice();
     // Dropping passages only merges gaps and drops tf bytes: the old size is an upper bound.
-    const out = new Uint8Array(this.base.length + this.chainLen.subarray(0, this.termCount).reduce((s, n) => s + n, 0));
+    const out = new Uint8Array(this.base.length + this.chainLen.subarray(0, this.chained).reduce((s, n) => s + n, 0));
     const offsets = new Uint32Array(this.termCount + 1);
     let at = 0;
     let terms = 0;

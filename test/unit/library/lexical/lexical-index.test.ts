@@ -198,6 +198,21 @@ describe('LexicalIndex', () => {
     expect(back.size()).toBe(305);
   });
 
+  it('reads a loaded snapshot in place but never writes to it: the stored bytes stay loadable whatever the index does next', async () => {
+    const ix = new LexicalIndex();
+    ix.add(corpus.slice(0, 300));
+    const snap = await ix.snapshot();
+    const copy = snap.bytes.slice();
+    const loaded = LexicalIndex.fromSnapshot(snap)!;
+    loaded.remove(corpus.filter((_, i) => i % 4 === 0).map((d) => d.id));
+    await loaded.snapshot();
+    loaded.add(corpus.slice(300));
+    loaded.remove(corpus.filter((_, i) => i % 4 === 1).map((d) => d.id));
+    await loaded.snapshot();
+    expect(snap.bytes).toEqual(copy);
+    expect(LexicalIndex.fromSnapshot(snap)!.size()).toBe(300);
+  });
+
   it('snapshots an empty index and loads it back empty', async () => {
     const back = LexicalIndex.fromSnapshot(await new LexicalIndex().snapshot())!;
     expect(back.size()).toBe(0);
