@@ -17,7 +17,8 @@ import MiniSearch from 'minisearch';
 import type { RankedHit } from '../src/core/fusion';
 import { LexicalIndex } from '../src/library/lexical/lexical-index';
 import { MiniSearchLexical } from '../test/oracle/minisearch-lexical';
-import { FileRowStore } from './scale/file-row-store';
+import { FileRowStore } from '../src/core/byte-file';
+import { NodeFile } from './scale/node-file';
 import { passageTexts } from './scale/text';
 import { describe, embeddingModel, embeddingVectors, uniformVectors, type VectorSet } from './scale/vectors';
 
@@ -95,7 +96,8 @@ async function vectorRows(n: number, setName: 'embedding' | 'uniform', dir: stri
   for (const [name, candidates, rescore] of configs) {
     await settle();
     before = used();
-    const store = new FileRowStore(int8Codec.rowBytes(DIM), join(dir, `rows-${setName}-${n}-${candidates}.bin`));
+    const rowsFile = new NodeFile(join(dir, `rows-${setName}-${n}-${candidates}.bin`));
+    const store = new FileRowStore(int8Codec.rowBytes(DIM), rowsFile);
     t = performance.now();
     let compact: CompactIndex | null = new CompactIndex(DIM, { store, candidates, rescore });
     compact.add(ids, views);
@@ -111,7 +113,7 @@ async function vectorRows(n: number, setName: 'embedding' | 'uniform', dir: stri
     const addMs = performance.now() - t;
     rows[rows.length - 1]!.index += `; +20 passages in ${fmt(addMs, 1)} ms`;
     compact = null;
-    store.dispose();
+    rowsFile.close();
   }
   return { rows, stats };
 }

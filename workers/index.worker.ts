@@ -1,23 +1,21 @@
 // Hosts the vector index and the lexical (BM25) index off the main thread (comlink). The flat index needs
-// nothing loaded; voy's wasm is fetched from our own origin only when selected.
+// nothing loaded; voy's wasm is fetched from our own origin only when selected. A compact index is
+// saved in OPFS (sync access handles exist only in workers) and re-opened from there.
 import * as Comlink from 'comlink';
 import { CompactIndex } from '../src/core/compact-index';
 import { FlatIndex } from '../src/core/flat-index';
-import { int8Codec } from '../src/core/row-store';
-import { OpfsRowStore } from '../src/library/opfs-row-store';
-import type { IndexKind, VectorIndex } from '../src/core/vector-index';
-import { IndexHost, type HybridRequest } from '../src/library/index-host';
+import type { IndexChoice, IndexKind, VectorIndex } from '../src/core/vector-index';
+import { compactPersistence } from '../src/library/compact-persistence';
+import { IndexHost, type HybridRequest, type VectorOpenRequest } from '../src/library/index-host';
+import { opfsFolder } from '../src/library/opfs-folder';
 import type { LexicalDoc, StoredLexicalSnapshot } from '../src/library/lexical/lexical-index';
 import type { IndexWorkerApi } from '../src/library/protocol/index-worker';
 import voyWasmUrl from 'voy-search/voy_search_bg.wasm?url';
 
 async function makeIndex(kind: IndexKind, dim: number): Promise<VectorIndex> {
   if (kind === 'flat') return new FlatIndex(dim);
-  if (kind === 'compact') {
-    // Rows on disk (OPFS) where the worker can hold a sync handle, in memory otherwise.
-    const store = await OpfsRowStore.open(int8Codec.rowBytes(dim), `compact-rows-${dim}.bin`);
-    return new CompactIndex(dim, store ? { store } : {});
-  }
+  // Unsaved: a library in memory, or OPFS unavailable (IndexHost tries the saved kind first).
+  if (kind === 'compact') return new CompactIndex(dim);
   // Imported lazily: a top-level await in a comlink worker's import graph hangs its first calls.
   const { loadVoy, VoyIndex } = await import('./index/voy-index');
   await loadVoy(async () => {
@@ -28,13 +26,17 @@ async function makeIndex(kind: IndexKind, dim: number): Promise<VectorIndex> {
   return new VoyIndex(dim);
 }
 
-let host = new IndexHost('flat', makeIndex);
+const persistence = compactPersistence(opfsFolder);
+let host = new IndexHost('auto', makeIndex, { persistence });
 
 const api: IndexWorkerApi = {
-  select(kind: IndexKind): void {
-    host = new IndexHost(kind, makeIndex);
+  select(choice: IndexChoice): void {
+    host = new IndexHost(choice, makeIndex, { persistence });
   },
   kind: () => host.kind(),
+  openVectors: (req: VectorOpenRequest) => host.openVectors(req),
+  expect: (total: number) => host.expect(total),
+  vectorStatus: () => host.vectorStatus(),
   add: (ids: string[], vectors: Float32Array[]) => host.add(ids, vectors),
   remove: (ids: string[]) => host.remove(ids),
   search: (query: Float32Array, k: number) => host.search(query, k),

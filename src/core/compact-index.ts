@@ -11,6 +11,10 @@
 // Memory held: bits + ids; the rows live in the store. Adding vectors appends codes
 // and rows; the centre is learned once, from the first TRAIN_AT rows (those few are
 // re-encoded then), and never again, so no add rebuilds anything.
+// With a journal (compact-journal.ts) every change is written through to files, and
+// `CompactIndex.reopen` comes back from them without the float vectors.
+import { FileRowStore, type ByteFile } from './byte-file';
+import { CompactJournal, rowHash, type CompactFiles, type LoadedCompact } from './compact-journal';
 import { hammingKernel, type HammingKernel } from './hamming-kernel';
 import { int8Codec, MemoryRowStore, type RowStore } from './row-store';
 import { removeRow, takeRow } from './row-ids';
@@ -25,6 +29,10 @@ export interface CompactOptions {
   store?: RowStore;
   /** Hamming kernel, for tests and the bench (default: WASM SIMD where available). */
   kernel?: (bits: number) => HammingKernel;
+  /** Files every change is written through to (the store must then be a file too); emptied at creation. */
+  files?: CompactFiles;
+  /** What made the vectors (the embedding model), saved with the state: a re-open with another stamp is refused as stale. */
+  stamp?: string;
 }
 
 /** Rows seen before the centre and spread are learned from them. */
@@ -47,6 +55,9 @@ export class CompactIndex implements VectorIndex {
   private trained = false;
   private readonly candidates: number;
   private readonly rescore: number;
+  private journal: CompactJournal | null = null;
+  /** Sum of rowHash over the rows, kept while a journal is: the saved state's checksum. */
+  private sum = 0;
 
   constructor(readonly dim: number, opts: CompactOptions = {}) {
     if (!Number.isInteger(dim) || dim < 1) throw new Error(`index dimension must be a positive integer, got ${dim}`);
@@ -60,6 +71,58 @@ export class CompactIndex implements VectorIndex {
     this.spread = new Float32Array(dim).fill(1);
     this.candidates = opts.candidates ?? 2000;
     this.rescore = opts.rescore ?? 100;
+    if (opts.files) {
+      this.journal = new CompactJournal(opts.files, dim, this.kernel.words, opts.stamp ?? '');
+      this.journal.reset();
+      this.store.truncate(0);
+      this.commit();
+    }
+  }
+
+  /**
+   * The index as saved in `files` (and `opts.store`'s rows), without any float vector: null when
+   * nothing was saved, a CompactStateError when the state is stale or damaged.
+   */
+  static reopen(files: CompactFiles, rows: ByteFile, opts: Omit<CompactOptions, 'files' | 'store'> = {}): CompactIndex | null {
+    const loaded = CompactJournal.load(files, opts.stamp ?? '', (dim) => Math.floor(rows.size() / int8Codec.rowBytes(dim)));
+    if (!loaded) return null;
+    const { journal, state } = loaded;
+    const index = new CompactIndex(state.dim, { ...opts, store: new FileRowStore(int8Codec.rowBytes(state.dim), rows) });
+    index.restore(state);
+    index.journal = journal;
+    return index;
+  }
+
+  private restore(s: LoadedCompact): void {
+    this.kernel.reserve(Math.max(s.count, 64));
+    this.kernel.codes.set(s.codes);
+    this.ids = s.ids;
+    this.rows = s.rows;
+    this.centre = s.centre;
+    this.spread = s.spread;
+    this.trained = s.trained;
+    this.sum = s.sum;
+    // Rows past the saved count were written by a change the head never recorded.
+    this.store.truncate(s.count);
+  }
+
+  /** Ids in row order (the library reconciles them with its documents after a re-open). */
+  idList(): readonly string[] {
+    return this.ids;
+  }
+
+  /** Whether changes are written through to files. */
+  get saved(): boolean {
+    return this.journal !== null;
+  }
+
+  private hashOf(r: number): number {
+    const { words } = this.kernel;
+    return rowHash(this.ids[r]!, this.kernel.codes, r * words, words);
+  }
+
+  private commit(): void {
+    this.journal?.commit({ trained: this.trained, centre: this.centre, spread: this.spread, count: this.ids.length, sum: this.sum }, this.ids);
   }
 
   static deserialize(bytes: Uint8Array, opts: CompactOptions = {}): CompactIndex {
@@ -87,12 +150,22 @@ export class CompactIndex implements VectorIndex {
   add(ids: readonly string[], vectors: readonly Float32Array[]): void {
     if (ids.length !== vectors.length) throw new Error(`${ids.length} ids but ${vectors.length} vectors`);
     const norms = vectors.map((v) => vectorNorm(v, this.dim));
+    if (this.journal) CompactJournal.check(ids);
     const fresh = new Set(ids.filter((id) => !this.rows.has(id))).size;
     const need = this.ids.length + fresh;
     if (need * this.kernel.words > this.kernel.codes.length) this.kernel.reserve(Math.max(need, this.ids.length * 2, 64));
     // Learned before this batch is encoded when it brings the library past TRAIN_AT rows, from the
     // rows already stored and the first of this batch: only those (< TRAIN_AT) are ever re-encoded.
+    const before = this.ids.length;
+    const journal = this.journal;
+    // Rows about to be overwritten leave the checksum first.
+    if (journal) for (const id of new Set(ids)) {
+      const r = this.rows.get(id);
+      if (r !== undefined) this.sum = (this.sum - this.hashOf(r)) >>> 0;
+    }
+    const wasTrained = this.trained;
     if (!this.trained && need >= TRAIN_AT) this.train(vectors.slice(0, TRAIN_AT).map((v, i) => v.map((x) => x / norms[i]!)));
+    let low = Infinity, high = -1;
     const unit = new Float32Array(this.dim);
     // Appended rows go to the store in runs (one write per run, not per row).
     const { rowBytes } = this.store;
@@ -112,8 +185,25 @@ export class CompactIndex implements VectorIndex {
       int8Codec.encode(unit, run.subarray(runLen * rowBytes, (runLen + 1) * rowBytes));
       runLen++;
       this.encodeBits(unit, r);
+      low = Math.min(low, r);
+      high = Math.max(high, r);
     });
     flush();
+    if (journal) {
+      const { words } = this.kernel;
+      if (this.trained !== wasTrained) {
+        // Training re-encoded the rows before this batch: they are written again, and summed afresh.
+        low = 0;
+        high = this.ids.length - 1;
+        this.sum = 0;
+        for (let r = 0; r < this.ids.length; r++) this.sum = (this.sum + this.hashOf(r)) >>> 0;
+      } else {
+        for (const id of new Set(ids)) this.sum = (this.sum + this.hashOf(this.rows.get(id)!)) >>> 0;
+      }
+      if (high >= low) journal.writeCodes(low, this.kernel.codes.subarray(low * words, (high + 1) * words));
+      journal.added(this.ids.slice(before));
+      this.commit();
+    }
   }
 
   private encodeBits(unit: Float32Array, r: number): void {
@@ -145,13 +235,27 @@ export class CompactIndex implements VectorIndex {
   remove(ids: readonly string[]): number {
     let removed = 0;
     const { words, codes } = this.kernel;
+    const journal = this.journal;
     const move = (from: number, to: number) => {
       codes.copyWithin(to * words, from * words, (from + 1) * words);
+      journal?.writeCodes(to, codes.subarray(to * words, (to + 1) * words));
       this.store.read(from, this.rowBuf);
       this.store.write(to, this.rowBuf);
     };
-    for (const id of ids) if (removeRow(this.ids, this.rows, id, move)) removed++;
+    const gone: string[] = [];
+    for (const id of ids) {
+      const r = this.rows.get(id);
+      if (r === undefined) continue;
+      if (journal) this.sum = (this.sum - this.hashOf(r)) >>> 0;
+      removeRow(this.ids, this.rows, id, move);
+      gone.push(id);
+      removed++;
+    }
     this.store.truncate(this.ids.length);
+    if (journal && removed > 0) {
+      journal.removed(gone);
+      this.commit();
+    }
     return removed;
   }
 
@@ -159,6 +263,11 @@ export class CompactIndex implements VectorIndex {
     this.ids = [];
     this.rows.clear();
     this.store.truncate(0);
+    this.sum = 0;
+    if (this.journal) {
+      this.journal.reset();
+      this.commit();
+    }
   }
 
   search(query: Float32Array, k: number): VectorHit[] {

@@ -93,6 +93,11 @@ export class FlatIndex implements VectorIndex {
     return s;
   }
 
+  /** Ids in row order (a growing library moves its rows into the compact index from here). */
+  idList(): readonly string[] {
+    return this.ids;
+  }
+
   /** The row of one id (a copy), for scoring hits an approximate index returns. */
   vector(id: string): Float32Array | undefined {
     const r = this.rows.get(id);

@@ -17,6 +17,8 @@ export interface RowStore {
   truncate(rows: number): void;
   /** Bytes this store holds in the tab's memory (0 for a disk-backed store). */
   memoryBytes(): number;
+  /** Whole rows held (a re-opened compact index checks its rows are all there). */
+  rowCount?(): number;
 }
 
 /** Rows kept in one growable buffer: for tests and for libraries small enough to hold them. */
@@ -54,6 +56,9 @@ export class MemoryRowStore implements RowStore {
   }
   memoryBytes(): number {
     return this.buf.byteLength;
+  }
+  rowCount(): number {
+    return this.rows;
   }
 }
 

@@ -28,6 +28,9 @@ export interface VectorIndex {
 
 export type IndexKind = 'flat' | 'voy' | 'compact';
 
+/** What the library is asked to use: one kind, or 'auto' (flat while small, compact once large). */
+export type IndexChoice = IndexKind | 'auto';
+
 const MAGIC = 0x31584956; // "VIX1" little-endian
 const HEADER = 16;
 

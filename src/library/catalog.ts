@@ -1,12 +1,19 @@
 // IndexedDB and the indexes kept in step, one document at a time. IndexedDB holds the truth;
-// the indexes (vector and word) are rebuilt from it at start-up, and every change here goes to
-// both. Each document's passage ids are remembered so it can be taken out of the index again.
+// the indexes (vector and word) are re-opened or rebuilt from it at start-up, and every change
+// here goes to both. Each document's passage ids are remembered so it can be taken out of the
+// index again.
 import type { Passage } from '../core/ports';
 import { normalise } from '../core/vector-index';
 import type { IndexHandle } from './index-host';
 import { embeddingText, type PreparedDocument } from './ingest';
 import { rowsOf, type LibraryStorage, type StoredDocument } from './store';
 import type { LibraryDocument } from './types';
+
+/** The document a passage id belongs to (`${docId}#${index}`, core/chunk.ts); an id of another shape matches no document and is re-read. */
+const docOfPassage = (id: string): string => {
+  const at = id.lastIndexOf('#');
+  return at < 0 ? '' : id.slice(0, at);
+};
 
 export class Catalog {
   private passageIds = new Map<string, string[]>();
@@ -18,13 +25,42 @@ export class Catalog {
     private readonly announce: (docId: string) => void,
   ) {}
 
-  /** Puts every stored document's vectors into the (empty) vector index, and notes the passages of documents not embedded yet. */
-  async loadVectors(): Promise<void> {
-    for (const v of await this.store.allVectors()) {
+  /**
+   * Fills the (empty) vector index: from its saved state when it has one (a compact index),
+   * reconciled with the stored documents like the word index (documents added or removed since
+   * it was saved are applied; nothing else is read), else from every document's stored vectors,
+   * one document at a time. Notes the passages of documents not embedded yet.
+   */
+  async loadVectors(opts: { name: string | null; stamp: string; warnings: string[] }): Promise<void> {
+    const docs = await this.store.listDocuments();
+    const embedded = docs.filter((d) => !d.pendingEmbedding);
+    const expected = embedded.reduce((n, d) => n + d.passageCount, 0);
+    const opened = await this.index.openVectors({ name: opts.name, stamp: opts.stamp, expected });
+    if (opened.warning) opts.warnings.push(opened.warning);
+    if (opened.ids) {
+      const want = new Map(embedded.map((d) => [d.id, d.passageCount]));
+      const held = new Map<string, string[]>();
+      for (const id of opened.ids) {
+        const doc = docOfPassage(id);
+        const list = held.get(doc);
+        if (list) list.push(id);
+        else held.set(doc, [id]);
+      }
+      const stale: string[] = [];
+      for (const [doc, ids] of held) {
+        if (want.get(doc) === ids.length) this.passageIds.set(doc, ids);
+        else stale.push(...ids);
+      }
+      if (stale.length > 0) await this.index.remove(stale);
+    }
+    for (const d of embedded) {
+      if (this.passageIds.has(d.id)) continue;
+      const v = await this.store.getVectors(d.id);
+      if (!v) continue;
       this.passageIds.set(v.docId, v.ids);
       await this.index.add(v.ids, rowsOf(v));
     }
-    for (const d of await this.pending()) this.passageIds.set(d.id, (await this.store.passagesOf(d.id)).map((p) => p.id));
+    for (const d of docs) if (d.pendingEmbedding) this.passageIds.set(d.id, (await this.store.passagesOf(d.id)).map((p) => p.id));
   }
 
   /** Documents kept without vectors, waiting for the embedding model. */

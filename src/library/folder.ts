@@ -1,9 +1,31 @@
 // Folders given to the page (dropped, or chosen with the folder picker) walked
-// recursively. Inside a folder, files that are not documents (images, code,
-// hidden files) are skipped and counted, not refused one by one; files given
-// one by one always go to the library, which names its reason if it refuses.
+// recursively. Inside a folder, files that are not documents (code, styles,
+// hidden files, and images too small to be a page: icons, logos, buttons) are
+// skipped and counted, not refused one by one; files given one by one always go
+// to the library, which names its reason if it refuses. Images are pages to
+// recognise (OCR), and recognising the icons of a website folder would fetch the
+// 7 MB engine only to report each as "no text".
 import type { NamedBlob } from './ingest';
+import { readImageHeader } from './ocr/image-header';
 import { isDocumentName } from './parse/formats';
+
+/**
+ * An image in a folder whose longer side is under this is decoration, not a page: the
+ * common icon sizes go up to 512 px, and a page of text recognisable at 300 dpi is over
+ * 2,000 px tall (a phone screenshot over 1,000). Dropped on its own it is still read.
+ */
+export const SMALLEST_PAGE_PX = 600;
+const IMAGE_NAME = /\.(png|jpe?g|webp|gif|bmp)$/i;
+/** Enough of the file for any of the headers `readImageHeader` reads (JPEG's frame can follow EXIF). */
+const HEADER_BYTES = 64 * 1024;
+
+/** True for an image whose header declares it smaller than a page; unreadable headers are left to the library to name. */
+export async function isDecorationImage(name: string, blob: Blob): Promise<boolean> {
+  if (!IMAGE_NAME.test(name)) return false;
+  const header = readImageHeader(new Uint8Array(await blob.slice(0, HEADER_BYTES).arrayBuffer()));
+  if (!header?.width || !header.height) return false;
+  return Math.max(header.width, header.height) < SMALLEST_PAGE_PX;
+}
 
 export interface CollectedFiles {
   files: Array<File | NamedBlob>;
@@ -19,12 +41,12 @@ function named(file: File, path: string): File | NamedBlob {
 }
 
 /** From `<input type=file webkitdirectory>` (or a plain multi-file input). */
-export function collectPicked(list: ArrayLike<File>): CollectedFiles {
+export async function collectPicked(list: ArrayLike<File>): Promise<CollectedFiles> {
   const out: CollectedFiles = { files: [], skipped: 0 };
   for (const f of Array.from(list)) {
     const path = f.webkitRelativePath;
     if (!path) out.files.push(f);
-    else if (isDocumentName(f.name) && !hidden(path)) out.files.push(named(f, path));
+    else if (isDocumentName(f.name) && !hidden(path) && !(await isDecorationImage(f.name, f))) out.files.push(named(f, path));
     else out.skipped++;
   }
   return out;
@@ -67,8 +89,13 @@ export function takeDropped(dt: DataTransfer): () => Promise<CollectedFiles> {
         return;
       }
       const path = entry.fullPath.replace(/^\//, '');
-      if (inFolder && (!isDocumentName(entry.name) || hidden(path))) out.skipped++;
-      else out.files.push(named(await fileOf(entry as FileSystemFileEntry), inFolder ? path : entry.name));
+      if (inFolder && (!isDocumentName(entry.name) || hidden(path))) {
+        out.skipped++;
+        return;
+      }
+      const file = await fileOf(entry as FileSystemFileEntry);
+      if (inFolder && (await isDecorationImage(entry.name, file))) out.skipped++;
+      else out.files.push(named(file, inFolder ? path : entry.name));
     };
     for (const e of entries) if (e) await walk(e, false);
     return out;

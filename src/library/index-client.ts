@@ -1,25 +1,30 @@
-// The main thread's handle on the index worker. Flat is the default: it measured
-// faster than voy at every size in `npm run bench` (see README).
+// The main thread's handle on the index worker. 'auto' is the default: the flat index (it
+// measured faster than voy at every size in `npm run bench`) while the library is small, the
+// compact one once it is large (index-host.ts, README).
 import * as Comlink from 'comlink';
+import { CompactIndex } from '../core/compact-index';
 import { FlatIndex } from '../core/flat-index';
-import type { IndexKind } from '../core/vector-index';
+import type { IndexChoice } from '../core/vector-index';
 import { IndexHost, type IndexHandle } from './index-host';
 import type { IndexWorkerApi } from './protocol/index-worker';
 
-export const DEFAULT_INDEX_KIND: IndexKind = 'flat';
+export const DEFAULT_INDEX_KIND: IndexChoice = 'auto';
 
 export interface IndexClient extends IndexHandle {
   terminate(): void;
 }
 
 /** Starts the index worker with the selected implementation. */
-export async function createIndexClient(kind: IndexKind = DEFAULT_INDEX_KIND): Promise<IndexClient> {
+export async function createIndexClient(kind: IndexChoice = DEFAULT_INDEX_KIND): Promise<IndexClient> {
   // A URL, not an import: Vite finds and bundles the worker only when `new URL(…, import.meta.url)` sits inline in `new Worker`.
   const worker = new Worker(new URL('../../workers/index.worker.ts', import.meta.url), { type: 'module', name: 'index' });
   const remote = Comlink.wrap<IndexWorkerApi>(worker);
   await remote.select(kind);
   return {
     kind: () => remote.kind(),
+    openVectors: (req) => remote.openVectors(req),
+    expect: (total) => remote.expect(total),
+    vectorStatus: () => remote.vectorStatus(),
     add: async (ids, vectors) => {
       // Structured clone copies the vectors; the caller keeps its own.
       await remote.add(ids, vectors);
@@ -46,5 +51,5 @@ export async function createIndexClient(kind: IndexKind = DEFAULT_INDEX_KIND): P
 
 /** The same index on the calling thread, where workers are unavailable (and in Node). */
 export function createInProcessIndex(): IndexHandle {
-  return new IndexHost('flat', (_kind, dim) => new FlatIndex(dim));
+  return new IndexHost('auto', (kind, dim) => (kind === 'compact' ? new CompactIndex(dim) : new FlatIndex(dim)));
 }

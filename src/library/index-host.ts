@@ -2,8 +2,15 @@
 // worker or in-process (tests, Node): the vector index and, beside it, the lexical (BM25)
 // index. The vector index is created on the first add, when the embedding dimension
 // becomes known; the lexical one always exists.
+// 'auto' (the default) serves with the exact flat index while the library is small and moves
+// it into the compact index once it holds AUTO_COMPACT_AT passages: in the worker, a batch at a
+// time from the flat index's own rows (nothing re-embedded), the flat index answering meanwhile.
+// A compact index with a library name is saved in files (compact-persistence.ts) and re-opened
+// from them at start-up, without the float vectors.
 import { DEFAULT_FUSION, fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../core/fusion';
-import { decodeVectors, normalise, type IndexKind, type VectorHit, type VectorIndex } from '../core/vector-index';
+import { CompactStateError } from '../core/compact-journal';
+import { decodeVectors, normalise, type IndexChoice, type IndexKind, type VectorHit, type VectorIndex } from '../core/vector-index';
+import type { CompactPersistence } from './compact-persistence';
 import { LexicalIndex, type LexicalDoc, type LexicalSnapshot, type StoredLexicalSnapshot } from './lexical/lexical-index';
 
 
@@ -22,8 +29,48 @@ export interface HybridRequest {
 /** Each list is read this deep before fusing, so a passage ranked low in one list can still be lifted by the other. */
 export const FUSION_DEPTH = 50;
 
+/**
+ * Passages at which 'auto' leaves exact search for the compact index. At 384-d the flat index
+ * then holds 316 MB of float32 in the tab and a query scans all of it; the compact index holds
+ * about 19 MB, answers faster and finds 0.99 of the same top 10 (bench/scale.bench.ts, README).
+ */
+export const AUTO_COMPACT_AT = 200_000;
+
+/** Which vector index serves, and why, for the status panel. */
+export interface VectorStatus {
+  kind: IndexKind;
+  choice: IndexChoice;
+  reason: string;
+  /** 'auto' is moving a grown library into the compact index (the flat one serves meanwhile). */
+  switching: boolean;
+  /** The compact index is saved in files and re-opens without the float vectors. */
+  saved: boolean;
+}
+
+export interface VectorOpenRequest {
+  /** The library's name (its database): where its compact index is saved; null for a library in memory. */
+  name: string | null;
+  /** The embedding model of the stored vectors: a saved index made with another is not used. */
+  stamp: string;
+  /** Passages with vectors the library holds (for 'auto'). */
+  expected: number;
+}
+
+export interface VectorOpen {
+  /** The passages a saved index came back with (the library reconciles them with its documents); null: nothing came back, load every vector. */
+  ids: string[] | null;
+  /** A saved index that could not be used (it is rebuilt from the stored vectors). */
+  warning?: string;
+}
+
 export interface IndexHandle {
+  /** The vector index serving now. */
   kind(): Promise<IndexKind>;
+  /** Chooses the vector index for a library opening, and re-opens its saved compact index if it has one. Call on an empty index. */
+  openVectors(req: VectorOpenRequest): Promise<VectorOpen>;
+  /** The library is about to hold `total` passages (a pre-built index being seeded): 'auto' switches before, not after. */
+  expect(total: number): Promise<void>;
+  vectorStatus(): Promise<VectorStatus>;
   add(ids: string[], vectors: Float32Array[]): Promise<void>;
   /** Removes from both indexes. */
   remove(ids: string[]): Promise<number>;
@@ -54,17 +101,107 @@ export interface IndexHandle {
 
 export type IndexFactory = (kind: IndexKind, dim: number) => Promise<VectorIndex> | VectorIndex;
 
+export interface IndexHostOptions {
+  /** Where compact indexes are saved (OPFS in the worker); without it they live in memory. */
+  persistence?: CompactPersistence;
+  /** Passages at which 'auto' switches to compact (tests use a small one). */
+  compactAt?: number;
+}
+
+/** Rows moved per turn when 'auto' switches, so searches and adds get their turn in between. */
+const SWITCH_BATCH = 8192;
+
+type Movable = VectorIndex & { idList(): readonly string[]; vector(id: string): Float32Array | undefined };
+const movable = (i: VectorIndex | null): i is Movable => !!i && 'idList' in i && 'vector' in i;
+
+const NAMES: Record<IndexKind, string> = { flat: 'flat exact search', voy: 'voy k-d tree (WASM)', compact: 'compact 1-bit codes with int8 rescoring' };
+
 export class IndexHost implements IndexHandle {
   private index: VectorIndex | null = null;
   private lexical = new LexicalIndex();
+  /** The kind serving (or to be made on the first add). */
+  private current: IndexKind;
+  private readonly compactAt: number;
+  private name: string | null = null;
+  private stamp = '';
+  /** The compact index being filled while 'auto' switches; null otherwise. */
+  private next: VectorIndex | null = null;
+  private switching: Promise<void> | null = null;
+  private notes: string[] = [];
 
   constructor(
-    private readonly selected: IndexKind,
+    private readonly selected: IndexChoice,
     private readonly make: IndexFactory,
-  ) {}
+    private readonly opts: IndexHostOptions = {},
+  ) {
+    this.current = selected === 'auto' ? 'flat' : selected;
+    this.compactAt = opts.compactAt ?? AUTO_COMPACT_AT;
+  }
 
   async kind(): Promise<IndexKind> {
-    return this.selected;
+    return this.current;
+  }
+
+  async openVectors(req: VectorOpenRequest): Promise<VectorOpen> {
+    this.name = req.name;
+    this.stamp = req.stamp;
+    this.notes = [];
+    const saved = this.opts.persistence;
+    if (this.selected === 'flat' || this.selected === 'voy') {
+      // Chosen by hand: the files a compact index left are disk the library no longer uses.
+      if (saved && req.name) await saved.discard(req.name).catch(() => undefined);
+      return { ids: null };
+    }
+    this.current = this.selected === 'compact' || req.expected >= this.compactAt ? 'compact' : 'flat';
+    if (!saved || !req.name) return { ids: null };
+    try {
+      const index = await saved.open(req.name, req.stamp);
+      if (!index) return { ids: null };
+      // Once compact, a library stays compact (switching back would need every float again).
+      this.index = index;
+      this.current = 'compact';
+      this.notes.push('re-opened from its saved files without reading the float vectors');
+      return { ids: [...index.idList()] };
+    } catch (e) {
+      if (!(e instanceof CompactStateError)) throw e;
+      if (this.current === 'compact') this.notes.push('rebuilt from the stored vectors');
+      return e.stale ? { ids: null } : { ids: null, warning: `The saved vector index could not be used (${e.message}): it is rebuilt once from the stored vectors, which takes a while for a large library.` };
+    }
+  }
+
+  async expect(total: number): Promise<void> {
+    if (this.selected !== 'auto' || this.current !== 'flat' || total < this.compactAt) return;
+    if (!this.index || this.index.size() === 0) {
+      this.index = null;
+      this.current = 'compact';
+    } else this.startSwitch();
+  }
+
+  async vectorStatus(): Promise<VectorStatus> {
+    const n = this.index?.size() ?? 0;
+    const kind = this.current;
+    const saved = !!(this.index && 'saved' in this.index && this.index.saved);
+    let reason: string;
+    if (this.selected !== 'auto') reason = `${NAMES[kind]} (chosen in Advanced)`;
+    else if (this.switching) reason = `${NAMES.flat} while the library (${n.toLocaleString('en')} passages) moves to compact codes`;
+    else if (kind === 'flat') reason = `${NAMES.flat}: ${n.toLocaleString('en')} passage${n === 1 ? '' : 's'}, below the ${this.compactAt.toLocaleString('en')} at which it switches to compact codes`;
+    else reason = `${NAMES.compact}: the library passed ${this.compactAt.toLocaleString('en')} passages, where exact search would hold ${Math.round((Math.max(n, this.compactAt) * (this.index?.dim ?? 384) * 4) / 1e6)} MB of float32 in the tab`;
+    const notes = [...this.notes];
+    if (kind === 'compact' && this.index && !saved) notes.push('kept in memory for this visit');
+    return { kind, choice: this.selected, reason: [reason, ...notes].join('; '), switching: !!this.switching, saved };
+  }
+
+  /** Resolves when an 'auto' switch under way is over (tests, bench). */
+  async switched(): Promise<void> {
+    await this.switching;
+  }
+
+  private async makeKind(kind: IndexKind, dim: number): Promise<VectorIndex> {
+    if (kind === 'compact' && this.name && this.opts.persistence) {
+      const saved = await this.opts.persistence.create(this.name, this.stamp, dim).catch(() => null);
+      if (saved) return saved;
+    }
+    return this.make(kind, dim);
   }
 
   private async ensure(dim: number): Promise<VectorIndex> {
@@ -72,18 +209,49 @@ export class IndexHost implements IndexHandle {
       if (this.index.size() > 0) throw new Error(`vectors have ${dim} dimensions but the index holds ${this.index.dim}-d vectors (was the embedding model changed?)`);
       this.index = null;
     }
-    this.index ??= await this.make(this.selected, dim);
+    this.index ??= await this.makeKind(this.current, dim);
     return this.index;
   }
 
   async add(ids: string[], vectors: Float32Array[]): Promise<void> {
     const first = vectors[0];
     if (!first) return;
-    (await this.ensure(first.length)).add(ids, vectors);
+    const index = await this.ensure(first.length);
+    index.add(ids, vectors);
+    this.next?.add(ids, vectors);
+    if (this.selected === 'auto' && this.current === 'flat' && index.size() >= this.compactAt) this.startSwitch();
+  }
+
+  /** Moves the flat index's rows into a new compact index, a batch per turn; the flat one serves until it is done. */
+  private startSwitch(): void {
+    const flat = this.index;
+    if (this.switching || !movable(flat)) return;
+    this.switching = (async () => {
+      try {
+        const next = await this.makeKind('compact', flat.dim);
+        this.next = next;
+        const ids = [...flat.idList()];
+        for (let i = 0; i < ids.length; i += SWITCH_BATCH) {
+          // Removed meanwhile: gone from the flat index. Added again meanwhile: already in `next`, newer.
+          const batch = ids.slice(i, i + SWITCH_BATCH).filter((id) => flat.has(id) && !next.has(id));
+          if (batch.length > 0) next.add(batch, batch.map((id) => flat.vector(id)!));
+          await new Promise((r) => setTimeout(r, 0));
+          if (this.next !== next) return;
+        }
+        this.index = next;
+        this.current = 'compact';
+      } catch (e) {
+        this.notes.push(`could not switch to compact codes: ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        this.next = null;
+        this.switching = null;
+      }
+    })();
   }
 
   async remove(ids: string[]): Promise<number> {
     this.lexical.remove(ids);
+    this.next?.remove(ids);
     return this.index?.remove(ids) ?? 0;
   }
 
@@ -101,6 +269,8 @@ export class IndexHost implements IndexHandle {
 
   async clear(): Promise<void> {
     this.index?.clear();
+    // A switch under way stops; the next one starts from what is added from now on.
+    this.next = null;
     this.lexical.clear();
   }
 
@@ -111,7 +281,8 @@ export class IndexHost implements IndexHandle {
 
   async load(bytes: Uint8Array): Promise<void> {
     const { dim, ids, data } = decodeVectors(bytes);
-    const fresh = await this.make(this.selected, dim);
+    if (this.selected === 'auto') this.current = ids.length >= this.compactAt ? 'compact' : 'flat';
+    const fresh = await this.makeKind(this.current, dim);
     fresh.add(ids, ids.map((_, i) => data.subarray(i * dim, (i + 1) * dim)));
     this.index = fresh;
   }

@@ -21,6 +21,7 @@ import { seedLibrary } from './seed';
 import { siteCorpus, type SiteCorpus } from './sharded/site-corpus';
 import { DEFAULT_DB_NAME, LibraryStore, type LibraryStorage, type StoredDocument } from './store';
 import { openSync, type LibrarySync } from './sync';
+import type { VectorStatus } from './index-host';
 import type { AddResult, LibraryDocument, LibraryOptions } from './types';
 import { openWordIndex, saveWordIndex } from './word-index-store';
 
@@ -105,7 +106,9 @@ export class Library {
   private async start(): Promise<void> {
     await this.opts.index.clear();
     await followEmbedder(this.store, this.opts);
-    await this.catalog.loadVectors();
+    // A library in memory saves no index: nothing of it outlives the page.
+    const name = this.store.persistent ? (this.opts.dbName ?? DEFAULT_DB_NAME) : null;
+    await this.catalog.loadVectors({ name, stamp: this.opts.embedderId ?? '', warnings: this.warnings });
     await openWordIndex(this.store, this.opts.index, this.catalog.passageIdList());
     if (this.opts.seed ?? true) await seedLibrary(this.catalog, this.opts, this.warnings);
   }
@@ -152,9 +155,14 @@ export class Library {
     return this.opts.index.size();
   }
 
-  /** Which vector index serves retrieval ('flat' or 'voy'), for the status panel. */
+  /** Which vector index serves retrieval ('flat', 'voy' or 'compact'). */
   async indexKind(): Promise<IndexKind> {
     return this.opts.index.kind();
+  }
+
+  /** Which vector index serves and why, for the status panel. */
+  async indexStatus(): Promise<VectorStatus> {
+    return this.opts.index.vectorStatus();
   }
 
   /** Closes the database and stops the index worker; the object is unusable afterwards. */

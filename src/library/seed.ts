@@ -73,6 +73,8 @@ async function followPrebuilt(catalog: Catalog, opts: SeedOptions): Promise<void
 
 async function importPrebuilt(catalog: Catalog, opts: SeedOptions, lib: PrebuiltLibrary): Promise<void> {
   if (lib.lexical) await adoptWordIndex(catalog.store, catalog.index, lib.lexical);
+  // A pre-built index big enough for the compact vector index goes straight into it ('auto').
+  await catalog.index.expect((await catalog.index.size()) + lib.passages.length);
   // Vectors from another embedding model would not match the questions' vectors: embed again.
   const reuse = !opts.embedderId || !lib.model || sameModel(lib.model, opts.embedderId);
   for (const [fileIndex, d] of lib.documents.entries()) {

@@ -21,8 +21,8 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
   const [pasteOpen, setPasteOpen] = useState(false);
 
   const onFiles = (list: FileList | null) => {
-    const { files, skipped } = collectPicked(list ?? []);
-    if (files.length || skipped) void actions.addFiles(files, skipped);
+    // Reads the list before returning (the input may be cleared right after); image headers are read after.
+    void collectPicked(list ?? []).then(({ files, skipped }) => (files.length || skipped ? actions.addFiles(files, skipped) : undefined));
   };
 
   return (

@@ -1,6 +1,7 @@
 // Which device each worker runs on and why, which models are loaded, progress.
 import type { ReactNode } from 'react';
 import type { StatusMap, WorkerName } from '../app/state/worker-status';
+import { sentences } from '../app/view/sentence';
 import { ProgressBar } from './ProgressBar';
 
 const NAMES: Record<WorkerName, string> = {
@@ -43,9 +44,7 @@ export function StatusPanel(props: {
               {s.models.length > 0 && <div className="muted">Models: {s.models.join(', ')}</div>}
               {s.progress && s.state === 'loading' && <ProgressBar progress={s.progress} now={props.now} />}
               {s.error && (
-                <p className="error">
-                  {s.error} {s.suggestion}
-                </p>
+                <p className="error">{sentences(s.error, s.suggestion)}</p>
               )}
               {name === 'generator' && s.state === 'loading' && (
                 <button type="button" onClick={props.onCancelGenerator} data-testid="cancel-model">

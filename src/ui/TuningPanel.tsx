@@ -2,7 +2,7 @@
 // decode settings (need a new decode, offered by the answer area).
 import type { CritiqueSource } from '../core/ports';
 import type { DecodeSettings, FinalPick, RankSettings, RetrievalMode } from '../core/types';
-import type { IndexKind } from '../core/vector-index';
+import type { IndexChoice } from '../core/vector-index';
 import { RANGES, type CragChoice } from '../app/persist/settings';
 import type { SearchMode } from '../core/fusion';
 import type { RetrievalSettings } from '../core/hybrid';
@@ -40,9 +40,9 @@ export function TuningPanel(props: {
   crag: CragChoice;
   /** Returns why the settings cannot work, or null once applied. */
   onCrag: (c: CragChoice) => string | null;
-  indexKind: IndexKind;
-  indexKindInUse: IndexKind;
-  onIndexKind: (k: IndexKind) => void;
+  indexKind: IndexChoice;
+  indexKindInUse: IndexChoice;
+  onIndexKind: (k: IndexChoice) => void;
   retrieval: RetrievalSettings;
   onRetrieval: (r: RetrievalSettings) => void;
   onReload: () => void;

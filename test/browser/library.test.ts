@@ -129,6 +129,38 @@ describe('document library in the browser', () => {
     await page.close();
   });
 
+  it('the compact index is saved in OPFS by the worker and re-opened after a reload; adds after that are kept', async () => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const ready = async () => {
+      await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    };
+    await page.goto(served.url + PAGE);
+    await ready();
+    expect((await call(page, 'open', { dbName: 'compact-saved', indexKind: 'compact' })).kind).toBe('compact');
+    await call(page, 'addText', 'Kites', 'A kite flies when steady wind pushes against its sail.');
+    await call(page, 'addText', 'Bees', 'Forager bees perform a waggle dance.');
+    await call(page, 'addText', 'Tides', 'The moon raises tides on the sea.');
+    expect(await call(page, 'indexStatus')).toMatchObject({ kind: 'compact', saved: true });
+    const before = await call(page, 'retrieve', 'steady wind kite', 3);
+    await page.reload();
+    await ready();
+    expect((await call(page, 'open', { dbName: 'compact-saved', indexKind: 'compact' })).size).toBe(3);
+    expect((await call(page, 'indexStatus')).reason).toMatch(/re-opened from its saved files without reading the float vectors/);
+    expect(await call(page, 'retrieve', 'steady wind kite', 3)).toEqual(before);
+    await call(page, 'addText', 'Bread', 'Sourdough bread rises with a starter of wild yeast.');
+    await page.reload();
+    await ready();
+    const third = await call(page, 'open', { dbName: 'compact-saved', indexKind: 'compact' });
+    expect(third).toMatchObject({ size: 4, warnings: [] });
+    expect((await call(page, 'retrieve', 'sourdough starter yeast', 1))[0]!.title).toBe('Bread');
+    // The default is 'auto': a small library is served by the flat index, and says why.
+    await call(page, 'open', { dbName: 'auto-small' });
+    await call(page, 'addText', 'Kites', 'A kite flies when steady wind pushes against its sail.');
+    expect((await call(page, 'indexStatus')).reason).toMatch(/^flat exact search: 1 passage, below the 200,000/);
+    await ctx.close();
+  });
+
   it('loads the shipped sample corpus on a first visit', async () => {
     const { page } = await openPage();
     await call(page, 'open', { dbName: 'first-visit', seed: true });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { makeDocx, makeEpub } from './office-files';
 import { tinyPdf } from './tiny-pdf';
+import { jpegHeader, png } from './image-bytes';
 
 export interface HostileFile {
   name: string;
@@ -135,10 +136,13 @@ export function writeRealShapedSet(root: string, dir: string, folder: string, co
     else if (kind === 6) put(`office/report-${n}.docx`, makeDocx([{ text: title, style: 'Heading1' }, ...paras.map((text) => ({ text }))]));
     else put(n % 16 === 7 ? `office/manual-${n}.pdf` : `books/book-${n}.epub`, n % 16 === 7 ? tinyPdf(paras.map((p) => p.match(/.{1,80}(\s|$)/g) ?? [p])) : makeEpub(title, paras.map((p) => `<h2>Part</h2><p>${p}</p>`)));
   }
-  // What a real folder also holds: images that are not pages (a PNG, JPEG or WebP would be read as a
-  // photographed page), code, a hidden directory.
+  // What a real folder also holds: images that are not pages (a GIF; PNG and JPEG icons too small
+  // to hold a page, which would otherwise be sent to OCR), code, a hidden directory.
   const extras: Array<[string, Uint8Array | string]> = [
     ['book/cover.gif', new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0])],
+    ['book/img/logo.png', png(48, 48)],
+    ['book/img/apple-touch-icon.png', png(180, 180)],
+    ['notes/img/button.jpg', jpegHeader(120, 40)],
     ['book/nav.js', 'document.title = "x";'],
     ['book/s.css', 'body { color: red }'],
     ['.git/config', '[core]\n\trepositoryformatversion = 0\n'],

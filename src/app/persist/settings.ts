@@ -6,7 +6,7 @@ import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../core/defau
 import type { CritiqueSource } from '../../core/ports';
 import { FINAL_PICKS } from '../../core/settings';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../../core/types';
-import type { IndexKind } from '../../core/vector-index';
+import type { IndexChoice } from '../../core/vector-index';
 import type { SearchMode } from '../../core/fusion';
 import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../../core/hybrid';
 import { CATALOGUE, DEFAULT_MODEL_ID, type CustomModel } from '../../generator/catalogue';
@@ -24,8 +24,8 @@ export interface AppSettings {
   /** Self-CRAG: evaluate each retrieval and correct it (refine, re-search) before writing. */
   corrective: boolean;
   crag: CragChoice;
-  /** The library's vector index; the library opens with it, so a change takes effect on reload. */
-  indexKind: IndexKind;
+  /** The library's vector index ('auto': flat while small, compact once large); the library opens with it, so a change takes effect on reload. */
+  indexKind: IndexChoice;
   /** How passages are found: words (BM25), meaning (embeddings) or both fused; and whether the cross-encoder re-ranks them. */
   retrieval: RetrievalSettings;
   /** Catalogue id of the generator model, or 'custom' for `customModel`. */
@@ -65,7 +65,7 @@ const SOURCES: readonly CritiqueSource[] = ['generator', 'evaluator', 'blend'];
 const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 const MODELS: readonly string[] = CATALOGUE.map((m) => m.id);
 const NO_EVIDENCE: readonly NoEvidencePolicy[] = ['answer-without-retrieval', 'abstain'];
-const INDEX_KINDS: readonly IndexKind[] = ['flat', 'voy', 'compact'];
+const INDEX_KINDS: readonly IndexChoice[] = ['auto', 'flat', 'voy', 'compact'];
 export const SEARCH_MODES: readonly SearchMode[] = ['words', 'meaning', 'both'];
 
 export function defaultCrag(): CragChoice {
@@ -87,7 +87,7 @@ export function defaultSettings(): AppSettings {
     rank: { ...DEFAULT_RANK_SETTINGS, weights: { ...DEFAULT_RANK_SETTINGS.weights } },
     corrective: false,
     crag: defaultCrag(),
-    indexKind: 'flat',
+    indexKind: 'auto',
     retrieval: { ...DEFAULT_RETRIEVAL },
     model: DEFAULT_MODEL_ID,
     customModel: null,
@@ -192,7 +192,11 @@ export function loadSettings(storage: Pick<Storage, 'getItem'> | undefined): App
     const parsed = obj(JSON.parse(text));
     // A future or unknown version may mean fields changed meaning: start clean.
     if (parsed.version !== SETTINGS_VERSION) return fallback;
-    return sanitizeSettings(parsed.settings, fallback);
+    const settings = sanitizeSettings(parsed.settings, fallback);
+    // Saved before 'auto' existed, 'flat' was the default every saved object carried, not a
+    // choice: such a save gets the new default (voy and compact were chosen, and are kept).
+    if (parsed.auto !== true && settings.indexKind === 'flat') settings.indexKind = 'auto';
+    return settings;
   } catch {
     return fallback;
   }
@@ -200,7 +204,7 @@ export function loadSettings(storage: Pick<Storage, 'getItem'> | undefined): App
 
 export function saveSettings(storage: Pick<Storage, 'setItem'> | undefined, settings: AppSettings): void {
   try {
-    storage?.setItem(SETTINGS_KEY, JSON.stringify({ version: SETTINGS_VERSION, settings }));
+    storage?.setItem(SETTINGS_KEY, JSON.stringify({ version: SETTINGS_VERSION, auto: true, settings }));
   } catch {
     // Private mode or a full quota: settings still work for this visit.
   }

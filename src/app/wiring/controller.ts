@@ -12,7 +12,7 @@ import {
   startRun,
   type AnswerState,
 } from '../state/answer';
-import type { IndexKind } from '../../core/vector-index';
+import type { IndexChoice } from '../../core/vector-index';
 import type { RetrievalSettings } from '../../core/hybrid';
 import type { CustomModel } from '../../generator/catalogue';
 import { CUSTOM_MODEL_KEY } from '../persist/custom-model';
@@ -82,7 +82,7 @@ export interface Controller {
   setCorrective(on: boolean): void;
   /** Applies CRAG settings that can work; otherwise keeps the old ones and returns why not. */
   setCrag(crag: CragChoice): string | null;
-  setIndexKind(kind: IndexKind): void;
+  setIndexKind(kind: IndexChoice): void;
   /** Words, meaning or both, and the cross-encoder's re-rank: used by the next question. */
   setRetrieval(r: RetrievalSettings): void;
   /** A catalogue id, or 'custom' for the stored custom model. */

@@ -3,7 +3,7 @@
 // library opens after first paint; until then the panel says so.
 import type { Embedder, Retriever } from '../../core/ports';
 import type { RelevanceScorer, RetrievalSettings } from '../../core/hybrid';
-import type { IndexKind } from '../../core/vector-index';
+import type { IndexChoice } from '../../core/vector-index';
 import type { NamedBlob } from '../../library/ingest';
 import type { AddResult, Library, LibraryProgress } from '../../library/library';
 import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
@@ -22,7 +22,7 @@ export function connectLibrary(opts: {
   embedder: () => Promise<Embedder>;
   embedderId?: () => Promise<string | undefined>;
   /** The vector index to open the library with (read once, when it opens). */
-  indexKind?: () => IndexKind;
+  indexKind?: () => IndexChoice;
   /** The cross-encoder that re-ranks retrieved candidates (the evaluator's cached scorer). */
   rerank?: RelevanceScorer;
   /** Where the library keeps its documents (IndexedDB, shared IndexedDB, or memory). */
@@ -132,6 +132,9 @@ export function connectLibrary(opts: {
     try {
       const r = title ? await lib.addText(title.title, title.text, { signal: controller.signal }) : await lib.addFiles(files, { signal: controller.signal });
       report(r, title ? 1 : files.length, skipped);
+      // A batch may have taken the library past the size where 'auto' switches index.
+      await describeIndex(lib);
+      opts.status.update('library', { reason: baseReason });
     } finally {
       batches.splice(batches.indexOf(entry), 1);
       if (batches[0]) batches[0].startedAt = Date.now();
@@ -160,7 +163,7 @@ export function connectLibrary(opts: {
         jobStarted.clear();
         set({ jobs: [] });
         for (const w of lib.warnings) say('error', w);
-        baseReason = `${{ voy: 'voy k-d tree (WASM)', flat: 'flat exact search', compact: 'compact 1-bit codes with int8 rescoring' }[await lib.indexKind()]} over normalised vectors and a BM25 word index (MiniSearch), in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`;
+        await describeIndex(lib);
         opts.status.update('library', { state: 'ready', device: 'cpu', reason: baseReason });
         return lib;
       } catch (e) {
@@ -175,8 +178,16 @@ export function connectLibrary(opts: {
   };
 
   let baseReason = '';
+  /** Which vector index serves and why ('auto' may have switched since the last time). */
+  async function describeIndex(lib: Library) {
+    const index = await lib.indexStatus();
+    baseReason = `Vectors: ${index.reason}. Words: a BM25 index (MiniSearch). Both in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`;
+    // The switch runs in the worker; the panel follows it to its end.
+    if (index.switching) setTimeout(() => void describeIndex(lib).then(() => opts.status.update('library', { reason: baseReason }), () => undefined), 2000);
+  }
   async function refresh() {
     const lib = await connection();
+    if (baseReason) await describeIndex(lib);
     const docs = await lib.list();
     const pending = docs.filter((d) => d.pendingEmbedding).length;
     if (baseReason)

@@ -1,6 +1,6 @@
 // The shape of the services the page needs. services.ts builds the real ones;
 // keeping the interface apart lets the UI render before any of them loads.
-import type { IndexKind } from '../../core/vector-index';
+import type { IndexChoice } from '../../core/vector-index';
 import type { AnswerPorts } from './controller';
 import type { LibraryActions, LibraryViewState } from '../view/library-panel';
 import type { StatusStore } from '../state/worker-status';
@@ -38,9 +38,9 @@ export interface AppServices {
    * The vector index the library opens with. Only the choice made before the library opens
    * counts (it opens after first paint); a later change takes effect on the next page load.
    */
-  selectIndexKind(kind: IndexKind): void;
+  selectIndexKind(kind: IndexChoice): void;
   /** The index the library opened (or will open) with. */
-  indexKindInUse(): IndexKind;
+  indexKindInUse(): IndexChoice;
   /** Whether a WebGPU adapter exists, and why not. */
   webgpu(): Promise<WebGpuCheck>;
   /** Where this visit keeps the library and models (own, partitioned, shared or memory). */

@@ -10,7 +10,7 @@ import type { AppServices, WebGpuCheck } from './services-contract';
 import { connectLibrary, type LibraryConnection } from './library-connection';
 import { evaluatorInput } from './evaluator-config';
 import { createStatusStore, type Progress } from '../state/worker-status';
-import type { IndexKind } from '../../core/vector-index';
+import type { IndexChoice } from '../../core/vector-index';
 import type { CragChoice } from '../persist/settings';
 import type { RetrievalSettings } from '../../core/hybrid';
 import { checkWebGpu } from '../browser/webgpu';
@@ -248,7 +248,7 @@ export function createServices(search: string, baseURI: string, storage: Storage
     loadingKey: () => (status.get().generator.state === 'loading' ? modelId : null),
   });
 
-  let indexKind: IndexKind = 'flat';
+  let indexKind: IndexChoice = 'auto';
   let libraryOpening = false;
   const library = connectLibrary({
     indexKind: () => {

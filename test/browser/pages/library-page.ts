@@ -1,7 +1,7 @@
 // E2E-only page (built with --mode e2e): drives the real library facade, its
 // IndexedDB store, the index worker and pdfjs, with the hashed bag-of-words
 // test embedder (the same one the Node indexer uses in the browser test).
-import type { IndexKind } from '../../../src/core/vector-index';
+import type { IndexChoice } from '../../../src/core/vector-index';
 import { openBrowserLibrary } from '../../../src/library/browser';
 import type { Library, LibraryDocument, LibraryProgress } from '../../../src/library/library';
 import { HashEmbedder } from '../../doubles/hash-embedder';
@@ -15,7 +15,7 @@ let progressHook: ((p: LibraryProgress) => void) | null = null;
 const embedder = new HashEmbedder(256);
 
 const api = {
-  async open(opts: { dbName: string; seed?: boolean; site?: string; indexKind?: IndexKind; embedderId?: string }) {
+  async open(opts: { dbName: string; seed?: boolean; site?: string; indexKind?: IndexChoice; embedderId?: string }) {
     lib?.close();
     lib = await openBrowserLibrary({
       embedder,
@@ -46,6 +46,7 @@ const api = {
   list: async () => (await need().list()).map(short),
   remove: (id: string) => need().remove(id),
   size: () => need().size(),
+  indexStatus: () => need().indexStatus(),
   passages: async (id: string) => (await need().document(id))?.passages.map((p) => p.text) ?? [],
   retrieve: async (q: string, k: number) => (await need().retriever.retrieve(q, k)).map((p) => ({ id: p.id, title: p.title, text: p.text, score: p.score })),
   embeddedTexts: () => embedder.texts.length,

@@ -72,7 +72,18 @@ describe('settings store', () => {
     const loaded = loadSettings(bad);
     expect(loaded.crag).toEqual(defaultSettings().crag);
     expect(loaded.crag.externalEnabled).toBe(false);
-    expect(loaded.indexKind).toBe('flat');
+    expect(loaded.indexKind).toBe('auto');
+  });
+
+  it("defaults the index to 'auto'; a 'flat' saved before 'auto' existed gets it, one chosen since is kept", () => {
+    expect(defaultSettings().indexKind).toBe('auto');
+    const old = memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { ...defaultSettings(), indexKind: 'flat', temperature: 0.5 } }) });
+    expect(loadSettings(old)).toMatchObject({ indexKind: 'auto', temperature: 0.5 });
+    const oldVoy = memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { ...defaultSettings(), indexKind: 'voy' } }) });
+    expect(loadSettings(oldVoy).indexKind).toBe('voy');
+    const store = memoryStorage();
+    saveSettings(store, { ...defaultSettings(), indexKind: 'flat' });
+    expect(loadSettings(store).indexKind).toBe('flat');
   });
 
   it('keeps the engine and GGUF model across a reload; a bad stored engine field loses nothing else', () => {
