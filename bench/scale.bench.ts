@@ -1,8 +1,9 @@
 // A million passages in a tab (issue 22): the compact index (binary codes in memory,
 // int8 rows on disk) against the exact flat index over the same vectors, at 100k and 1M
 // × 384 (BENCH_SCALE_SIZES), for embedding-like and uniform vectors (bench/scale/vectors.ts
-// says how they are made); then the word index (MiniSearch) at the same passage counts
-// (BENCH_LEXICAL_SIZES; 0 skips). Ratios are against the flat index in the same run;
+// says how they are made); then the word index at the same passage counts
+// (BENCH_LEXICAL_SIZES; 0 skips), against MiniSearch up to BENCH_MINISEARCH_MAX (default 100k).
+// BENCH_SCALE_SIZES=0 skips the vector part. Ratios are against the flat index in the same run;
 // the target for the compact p50 at 1M is the flat p50 at 100k.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,10 @@ import { runInNewContext } from 'node:vm';
 import { CompactIndex } from '../src/core/compact-index';
 import { FlatIndex } from '../src/core/flat-index';
 import { int8Codec } from '../src/core/row-store';
+import MiniSearch from 'minisearch';
+import type { RankedHit } from '../src/core/fusion';
 import { LexicalIndex } from '../src/library/lexical/lexical-index';
+import { MiniSearchLexical } from '../test/oracle/minisearch-lexical';
 import { FileRowStore } from '../src/core/byte-file';
 import { NodeFile } from './scale/node-file';
 import { passageTexts } from './scale/text';
@@ -114,33 +118,119 @@ async function vectorRows(n: number, setName: 'embedding' | 'uniform', dir: stri
   return { rows, stats };
 }
 
-async function lexicalRow(n: number): Promise<string> {
+interface WordRow {
+  index: string;
+  n: number;
+  buildS: number;
+  heap: number;
+  snapBytes: number;
+  writeS: number;
+  loadS: number;
+  heapLoaded: number;
+  p50: number;
+  p95: number;
+  appendMs: number;
+  agree: string;
+}
+
+/** Passage ids shaped like the library's (`doc-<16 hex>#n`), so the id table is measured at its real size. */
+const passageId = (i: number) => `doc-${(Math.imul(i, 2654435761) >>> 0).toString(16).padStart(8, '0')}${(i >>> 5).toString(16).padStart(8, '0')}#${i & 31}`;
+
+/** Feeds n synthetic passages to `add` in batches; returns the seconds spent outside text generation. */
+function feed(n: number, add: (docs: Array<{ id: string; text: string }>) => void): number {
+  const next = passageTexts(n, n);
+  const BATCH = 10000;
+  let spent = 0;
+  for (let i = 0; i < n; i += BATCH) {
+    const docs = Array.from({ length: Math.min(BATCH, n - i) }, (_, j) => ({ id: passageId(i + j), text: next() }));
+    const t = performance.now();
+    add(docs);
+    spent += performance.now() - t;
+  }
+  return spent / 1000;
+}
+
+function wordQueries(): string[] {
+  const words = passageTexts(QUERIES, 5);
+  return Array.from({ length: QUERIES }, () => words().split(' ').slice(0, 6).join(' '));
+}
+
+function timeWords(search: (q: string) => RankedHit[], qs: string[]): { p50: number; p95: number; results: RankedHit[][] } {
+  for (const q of qs.slice(0, 5)) search(q);
+  const times: number[] = [];
+  const results = qs.map((q) => {
+    const t = performance.now();
+    const r = search(q);
+    times.push(performance.now() - t);
+    return r;
+  });
+  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), results };
+}
+
+/** MiniSearch 7 (the word index before issue 22) at n passages: the baseline, measured in the same run. */
+async function miniSearchRow(n: number, qs: string[]): Promise<{ row: WordRow; results: RankedHit[][] }> {
   await settle();
   const before = used();
-  const next = passageTexts(n, n);
-  const t = performance.now();
-  const lex = new LexicalIndex();
-  const BATCH = 10000;
-  for (let i = 0; i < n; i += BATCH) lex.add(Array.from({ length: Math.min(BATCH, n - i) }, (_, j) => ({ id: `p${i + j}`, text: next() })));
-  const buildMs = performance.now() - t;
+  let ms: MiniSearchLexical | null = new MiniSearchLexical();
+  const buildS = feed(n, (docs) => ms!.add(docs));
   await settle();
   const heap = used() - before;
-  const words = passageTexts(200, 5);
-  const times: number[] = [];
-  for (let i = 0; i < 50; i++) {
-    const q = words().split(' ').slice(0, 6).join(' ');
-    const t1 = performance.now();
-    lex.search(q, 50);
-    times.push(performance.now() - t1);
+  const { p50, p95, results } = timeWords((q) => ms!.search(q, 50), qs);
+  let t = performance.now();
+  let json: string | null = ms.snapshotJson();
+  const writeS = (performance.now() - t) / 1000;
+  const snapBytes = json.length;
+  ms = null;
+  await settle();
+  const beforeLoad = used();
+  t = performance.now();
+  const loaded = MiniSearch.loadJSON(json, { fields: ['text'] });
+  const loadS = (performance.now() - t) / 1000;
+  json = null;
+  await settle();
+  const heapLoaded = used() - beforeLoad;
+  void loaded.documentCount;
+  return { row: { index: 'MiniSearch 7.2 (before)', n, buildS, heap, snapBytes, writeS, loadS, heapLoaded, p50, p95, appendMs: NaN, agree: 'oracle' }, results };
+}
+
+async function wordIndexRow(n: number, qs: string[], oracle: RankedHit[][] | null): Promise<WordRow> {
+  await settle();
+  const before = used();
+  let ix: LexicalIndex | null = new LexicalIndex();
+  const buildS = feed(n, (docs) => ix!.add(docs));
+  await settle();
+  const heap = used() - before;
+  const { p50, p95, results } = timeWords((q) => ix!.search(q, 50), qs);
+  let agree = 'n/a';
+  if (oracle) {
+    let same = 0;
+    let worst = 0;
+    results.forEach((r, i) => {
+      const want = oracle[i]!.slice(0, 10);
+      const got = r.slice(0, 10);
+      if (got.map((h) => h.id).join() === want.map((h) => h.id).join()) same++;
+      got.forEach((h, j) => (worst = Math.max(worst, Math.abs(h.score - (want[j]?.score ?? Infinity)))));
+    });
+    agree = `${same}/${qs.length} top-10 identical, max |Δscore| ${worst.toExponential(1)}`;
   }
-  let snap = 'n/a';
-  try {
-    const s = await lex.snapshot();
-    snap = mb(s.json.length);
-  } catch (e) {
-    snap = `fails: ${e instanceof Error ? e.message.slice(0, 60) : String(e)}`;
-  }
-  return `| ${n} | ${fmt(buildMs / 1000, 1)} s | ${mb(heap)} | ${snap} | ${fmt(percentile(times, 0.5))} | ${fmt(percentile(times, 0.95))} |`;
+  let t = performance.now();
+  const snap = await ix.snapshot();
+  const writeS = (performance.now() - t) / 1000;
+  ix = null;
+  await settle();
+  const beforeLoad = used() - snap.bytes.length;
+  t = performance.now();
+  const loaded = LexicalIndex.fromSnapshot(snap)!;
+  const loadS = (performance.now() - t) / 1000;
+  await settle();
+  // The loaded index reads its postings in place from the snapshot's buffer, so that buffer counts.
+  const heapLoaded = used() - beforeLoad;
+  const extra = passageTexts(20, 99);
+  t = performance.now();
+  loaded.add(Array.from({ length: 20 }, (_, i) => ({ id: `extra#${i}`, text: extra() })));
+  const appendMs = performance.now() - t;
+  if (loaded.size() !== n + 20) throw new Error('append lost passages');
+  return { index: 'word index (binary)', n, buildS, heap, snapBytes: snap.bytes.length, writeS, loadS, heapLoaded, p50, p95, appendMs, agree };
 }
 
 export async function run(): Promise<void> {
@@ -175,10 +265,35 @@ export async function run(): Promise<void> {
   for (const n of notes) console.log(`\nnote: ${n}`);
 
   const lexSizes = (process.env.BENCH_LEXICAL_SIZES ?? '100000,1000000').split(',').map(Number).filter((x) => x > 0);
-  if (lexSizes.length) {
-    console.log('\nWord index (MiniSearch through LexicalIndex), synthetic Zipf passages of 60–120 words:\n');
-    console.log('| passages | build | heap held | snapshot JSON | query p50 ms | query p95 ms |');
-    console.log('|---:|---:|---:|---:|---:|---:|');
-    for (const n of lexSizes) console.log(await lexicalRow(n));
+  if (lexSizes.length) await wordRows(lexSizes);
+}
+
+/**
+ * The word index at each size, and MiniSearch (the index it replaced) at sizes up to
+ * BENCH_MINISEARCH_MAX (default 100k: at 1M it took 11 minutes and 2.9 GB) as the baseline.
+ */
+async function wordRows(sizes: number[]): Promise<void> {
+  const msMax = Number(process.env.BENCH_MINISEARCH_MAX ?? 100000);
+  const qs = wordQueries();
+  const rows: WordRow[] = [];
+  for (const n of sizes) {
+    let oracle: RankedHit[][] | null = null;
+    if (n <= msMax) {
+      const m = await miniSearchRow(n, qs);
+      rows.push(m.row);
+      oracle = m.results;
+    }
+    rows.push(await wordIndexRow(n, qs, oracle));
+    console.log(`(done words ${n})`);
+  }
+  const base = rows.find((r) => r.index.startsWith('MiniSearch'));
+  const ratio = (x: number, b: number | undefined) => (b ? `${fmt(x / b)}×` : 'n/a');
+  console.log(`\nWord index, synthetic Zipf passages of 60–120 words (40k-word vocabulary), ids like the library's; ${qs.length} questions of 6 words, top 50; build excludes generating the text; heap = heap + external held; "after load" includes the snapshot buffer the index reads in place.\n`);
+  console.log('| index | passages | build s | heap held | snapshot | write s | load s | heap after load | p50 ms | p95 ms | +20 passages ms | heap / MiniSearch 100k | snapshot / MiniSearch 100k | p50 / MiniSearch 100k | agreement with MiniSearch |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.index} | ${r.n} | ${fmt(r.buildS, 1)} | ${mb(r.heap)} | ${mb(r.snapBytes)} | ${fmt(r.writeS)} | ${fmt(r.loadS)} | ${mb(r.heapLoaded)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.appendMs, 1)} | ${ratio(r.heap, base?.heap)} | ${ratio(r.snapBytes, base?.snapBytes)} | ${ratio(r.p50, base?.p50)} | ${r.agree} |`,
+    );
   }
 }

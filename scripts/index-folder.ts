@@ -108,7 +108,7 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
   // The word index, tokenised here so visitors' browsers load it instead of building it.
   const lexical = new LexicalIndex();
   lexical.add(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
-  await writeFile(join(outDir, PREBUILT_LEXICAL), JSON.stringify(await lexical.snapshot()));
+  await writeFile(join(outDir, PREBUILT_LEXICAL), (await lexical.snapshot()).bytes);
   // Written last: a visitor who sees the new version finds the files it names already in place.
   await writeFile(join(outDir, PREBUILT_VERSION), out.version);
   return { documents: documents.length, passages: passages.length, refused, files: [PREBUILT_JSON, PREBUILT_VECTORS, PREBUILT_LEXICAL, PREBUILT_VERSION].map((f) => join(outDir, f)) };

@@ -8,7 +8,7 @@ import type { IndexChoice, IndexKind, VectorIndex } from '../src/core/vector-ind
 import { compactPersistence } from '../src/library/compact-persistence';
 import { IndexHost, type HybridRequest, type VectorOpenRequest } from '../src/library/index-host';
 import { opfsFolder, removeLegacyFiles } from '../src/library/opfs-folder';
-import type { LexicalDoc, LexicalSnapshot } from '../src/library/lexical/lexical-index';
+import type { LexicalDoc, StoredLexicalSnapshot } from '../src/library/lexical/lexical-index';
 import type { IndexWorkerApi } from '../src/library/protocol/index-worker';
 import voyWasmUrl from 'voy-search/voy_search_bg.wasm?url';
 
@@ -51,8 +51,12 @@ const api: IndexWorkerApi = {
   load: (bytes: Uint8Array) => host.load(bytes),
   addText: (docs: LexicalDoc[]) => host.addText(docs),
   hybrid: (req: HybridRequest) => host.hybrid(req),
-  lexicalSnapshot: () => host.lexicalSnapshot(),
-  loadLexical: (s: LexicalSnapshot) => host.loadLexical(s),
+  lexicalSnapshot: async () => {
+    // Transferred, not copied: at a million passages the snapshot is ~100 MB, and the index keeps no reference to it.
+    const s = await host.lexicalSnapshot();
+    return s ? Comlink.transfer(s, [s.bytes.buffer]) : s;
+  },
+  loadLexical: (s: StoredLexicalSnapshot) => host.loadLexical(s),
   reconcileLexical: (ids: string[]) => host.reconcileLexical(ids),
   lexicalSize: () => host.lexicalSize(),
 };

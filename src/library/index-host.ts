@@ -11,7 +11,7 @@ import { DEFAULT_FUSION, fuse, single, type FusedHit, type FusionMethod, type Se
 import { CompactStateError } from '../core/compact-journal';
 import { decodeVectors, normalise, type IndexChoice, type IndexKind, type VectorHit, type VectorIndex } from '../core/vector-index';
 import type { CompactPersistence } from './compact-persistence';
-import { LexicalIndex, type LexicalDoc, type LexicalSnapshot } from './lexical/lexical-index';
+import { LexicalIndex, type LexicalDoc, type LexicalSnapshot, type StoredLexicalSnapshot } from './lexical/lexical-index';
 
 
 /** One search of the hybrid retriever: either list or both, fused in the worker (one round trip). */
@@ -87,8 +87,11 @@ export interface IndexHandle {
   hybrid(req: HybridRequest): Promise<FusedHit[]>;
   /** The lexical index to persist, or null when nothing changed since the last snapshot or load. */
   lexicalSnapshot(): Promise<LexicalSnapshot | null>;
-  /** Replaces the lexical index with a snapshot; false (and left empty) when the snapshot is from another tokenizer or format. */
-  loadLexical(s: LexicalSnapshot): Promise<boolean>;
+  /**
+   * Replaces the lexical index with a snapshot; false (and left empty) when the snapshot is from
+   * another tokenizer or format; rejects, naming the damage, (and left empty) when its bytes are damaged.
+   */
+  loadLexical(s: StoredLexicalSnapshot): Promise<boolean>;
   /** Brings the lexical index in line with the library: drops ids not in `ids`, returns the ids it lacks. */
   reconcileLexical(ids: string[]): Promise<string[]>;
   lexicalSize(): Promise<number>;
@@ -296,14 +299,15 @@ export class IndexHost implements IndexHandle {
     return this.lexical.isDirty() ? this.lexical.snapshot() : null;
   }
 
-  async loadLexical(s: LexicalSnapshot): Promise<boolean> {
+  async loadLexical(s: StoredLexicalSnapshot): Promise<boolean> {
+    this.lexical = new LexicalIndex();
     const loaded = LexicalIndex.fromSnapshot(s);
-    this.lexical = loaded ?? new LexicalIndex();
+    if (loaded) this.lexical = loaded;
     return loaded !== null;
   }
 
   async reconcileLexical(ids: string[]): Promise<string[]> {
-    this.lexical.retain(new Set(ids));
+    this.lexical.retain(ids);
     return this.lexical.missing(ids);
   }
 

@@ -3,7 +3,7 @@
 // as LibraryStore: values are copied in and out, as IndexedDB's structured clone does, so
 // a caller changing an object it got back cannot change the library.
 import type { Passage } from '../core/ports';
-import type { LexicalSnapshot } from './lexical/lexical-index';
+import type { LexicalSnapshot, StoredLexicalSnapshot } from './lexical/lexical-index';
 import { packVectors, type DocumentVectors, type LibraryStorage, type StoredDocument } from './store';
 
 const LEXICAL_KEY = 'lexicalIndex';
@@ -65,9 +65,9 @@ export class MemoryLibraryStore implements LibraryStorage {
     });
   }
 
-  async getLexical(): Promise<LexicalSnapshot | undefined> {
-    const v = this.meta.get(LEXICAL_KEY) as LexicalSnapshot | undefined;
-    return v && typeof v === 'object' && typeof v.json === 'string' ? v : undefined;
+  async getLexical(): Promise<StoredLexicalSnapshot | undefined> {
+    const v = this.meta.get(LEXICAL_KEY) as StoredLexicalSnapshot | undefined;
+    return v && typeof v === 'object' && typeof v.format === 'string' ? structuredClone(v) : undefined;
   }
 
   async putLexical(s: LexicalSnapshot): Promise<void> {

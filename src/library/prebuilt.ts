@@ -6,13 +6,17 @@ import type { Passage } from '../core/ports';
 import { decodeVectors, encodeVectors } from '../core/vector-index';
 import type { ParsedDocument } from './parse';
 import type { LexicalSnapshot } from './lexical/lexical-index';
+import { SNAPSHOT_FORMAT } from './lexical/word-snapshot';
 
 export const PREBUILT_DIR = 'index/';
 export const PREBUILT_JSON = 'library.json';
 export const PREBUILT_VECTORS = 'vectors.bin';
 export const PREBUILT_VERSION = 'version.json';
-/** Optional: the lexical index, tokenised at build time (a site built before it existed still loads). */
-export const PREBUILT_LEXICAL = 'lexical.json';
+/**
+ * Optional: the word index, tokenised at build time, in its binary snapshot format (a site built
+ * before it existed, or with the older `lexical.json`, still loads: its passages are tokenised in the browser).
+ */
+export const PREBUILT_LEXICAL = 'words.bin';
 const FORMAT = 'selfrag-library';
 const VERSION = 1;
 
@@ -108,8 +112,7 @@ async function fetchLexical(url: string, fetchFn: typeof fetch): Promise<Lexical
   const res = await fetchFn(url).catch(() => null);
   if (!res?.ok) return undefined;
   try {
-    const v = (await res.json()) as Partial<LexicalSnapshot>;
-    return typeof v.json === 'string' && typeof v.format === 'string' && typeof v.tokenizer === 'number' ? (v as LexicalSnapshot) : undefined;
+    return { format: SNAPSHOT_FORMAT, bytes: new Uint8Array(await res.arrayBuffer()) };
   } catch {
     return undefined;
   }

@@ -14,7 +14,8 @@ const RECONCILE_BATCH = 512;
 /**
  * Loads the persisted word index and brings it in line with the stored passages (`ids`): only
  * passages it lacks are tokenised (none, normally), and passages gone from the library are
- * dropped. A snapshot from another tokenizer version is rebuilt once.
+ * dropped. A snapshot from another tokenizer or format version (MiniSearch's JSON before the
+ * binary index), or a damaged one, is rebuilt once from the stored passages.
  */
 export async function openWordIndex(store: LibraryStorage, index: IndexHandle, ids: string[]): Promise<void> {
   const snap = await store.getLexical();
@@ -40,7 +41,8 @@ export async function saveWordIndex(store: LibraryStorage, index: IndexHandle, w
 /**
  * The site's word index, tokenised at build time: loaded whole into an empty index (and saved),
  * so the pre-built passages are found already indexed and nothing is tokenised in the browser.
+ * A damaged or outdated one is passed over: the passages are tokenised here instead.
  */
 export async function adoptWordIndex(store: LibraryStorage, index: IndexHandle, snap: LexicalSnapshot): Promise<void> {
-  if ((await index.lexicalSize()) === 0 && (await index.loadLexical(snap))) await store.putLexical(snap);
+  if ((await index.lexicalSize()) === 0 && (await index.loadLexical(snap).catch(() => false))) await store.putLexical(snap);
 }

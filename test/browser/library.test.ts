@@ -170,6 +170,22 @@ describe('document library in the browser', () => {
     await page.close();
   });
 
+  it('saves the word index as one Blob in IndexedDB and finds passages by their words after a reload', async () => {
+    const { page, errors } = await openPage();
+    await call(page, 'open', { dbName: 'words' });
+    await call(page, 'addText', 'Valves', 'Valve XK-4471 leaks when its gasket hardens in the cold.');
+    await call(page, 'addText', 'Kites', 'A kite flies when steady wind pushes against its sail.');
+    const saved = await call(page, 'savedWordIndex', 'words');
+    expect(saved).toMatchObject({ format: 'words-1', blob: true, strings: 0 });
+    expect(saved.size).toBeGreaterThan(64);
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    expect((await call(page, 'open', { dbName: 'words' })).warnings).toEqual([]);
+    expect((await call(page, 'retrieveWords', 'xk-4471', 2)).map((h) => h.title)).toEqual(['Valves']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('loads an index built by the Node indexer at start-up, without embedding a passage', async () => {
     // The indexer writes next to the test page, as a site would ship `index/` next to its page.
     const site = join(E2E_DIR, 'test/browser/pages/indexed-site');
@@ -183,6 +199,8 @@ describe('document library in the browser', () => {
     expect(docs).toHaveLength(built.documents);
     expect(docs.every((d) => d.origin === 'prebuilt')).toBe(true);
     expect(await call(page, 'embeddedTexts')).toBe(0);
+    // The site's word index came with it: fetched, not rebuilt.
+    expect(served.requests).toContain('/test/browser/pages/indexed-site/index/words.bin');
     const [top] = await call(page, 'retrieve', 'tidal bulges moon spring tides', 1);
     expect(top?.title).toBe('Why the Sea Has Tides');
     await page.close();

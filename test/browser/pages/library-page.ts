@@ -50,6 +50,23 @@ const api = {
   passages: async (id: string) => (await need().document(id))?.passages.map((p) => p.text) ?? [],
   retrieve: async (q: string, k: number) => (await need().retriever.retrieve(q, k)).map((p) => ({ id: p.id, title: p.title, text: p.text, score: p.score })),
   embeddedTexts: () => embedder.texts.length,
+  retrieveWords: async (q: string, k: number) => (await need().retrieverWith({ search: 'words', rerank: false }).retrieve(q, k)).map((p) => ({ id: p.id, title: p.title })),
+  /** The word index's record as IndexedDB holds it, once the library has saved it. */
+  async savedWordIndex(dbName: string) {
+    await need().idle();
+    const db = await new Promise<IDBDatabase>((ok, fail) => {
+      const r = indexedDB.open(dbName);
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => fail(r.error);
+    });
+    const v = await new Promise<{ format?: unknown; blob?: unknown } | undefined>((ok, fail) => {
+      const r = db.transaction('meta').objectStore('meta').get('lexicalIndex');
+      r.onsuccess = () => ok(r.result as { format?: unknown; blob?: unknown } | undefined);
+      r.onerror = () => fail(r.error);
+    });
+    db.close();
+    return { format: v?.format, blob: v?.blob instanceof Blob, size: v?.blob instanceof Blob ? v.blob.size : 0, strings: Object.values(v ?? {}).filter((x) => typeof x === 'string' && x.length > 64).length };
+  },
   /** Problems the library noted since it opened (the site corpus adds its own while answering). */
   warnings: async () => need().warnings.slice(),
   /** Adds a batch and stops it while document `stopAt` (0-based) is being embedded, like a user pressing Stop. */

@@ -1,4 +1,4 @@
-// The real library (IndexedDB through fake-indexeddb, the index host, MiniSearch) with the
+// The real library (IndexedDB through fake-indexeddb, the index host, the word index) with the
 // tiny generated models through the real transformers.js: a question about an identifier
 // that appears in one passage finds that passage first, and the word index survives a
 // reload without re-tokenising the library.
@@ -116,6 +116,44 @@ describe('hybrid retrieval in the library', () => {
     expect(await host.lexicalSize()).toBe(errors.length);
   });
 
+  it.each([
+    ['saved by the MiniSearch version (JSON)', { format: 'minisearch-7', tokenizer: 1, json: '{"documentCount":0}' }],
+    ['damaged (bytes that are not a word index)', { format: 'words-1', blob: new Blob([new Uint8Array(200).fill(7)]) }],
+  ])('rebuilds once, from the stored passages, a word index %s, and saves it as bytes', async (_what, stored) => {
+    const db = `hybrid-${n++}`;
+    const first = await library(db);
+    await fill(first.lib);
+    const q = questions[0]!;
+    const before = await first.lib.retrieverWith({ search: 'words', rerank: false }).retrieve(q.question, 5);
+    first.lib.close();
+    open.length = 0;
+    const { LibraryStore } = await import('../../../src/library/store');
+    const store = await LibraryStore.open(db);
+    await store.setMeta('lexicalIndex', stored);
+    store.close();
+    const host = new IndexHost('flat', (_k, dim) => new FlatIndex(dim));
+    const addText = vi.spyOn(host, 'addText');
+    const again = await library(db, host);
+    expect(addText.mock.calls.flatMap((c) => c[0]).length).toBe(errors.length);
+    expect(await again.lib.retrieverWith({ search: 'words', rerank: false }).retrieve(q.question, 5)).toEqual(before);
+    await again.lib.idle();
+    again.lib.close();
+    open.length = 0;
+    const reopened = await LibraryStore.open(db);
+    const saved = (await reopened.getLexical()) as { format: string; bytes?: unknown };
+    // One binary value beside the record, never a string (Chromium refuses records over 127 MiB; a Blob is kept apart).
+    const raw = await reopened.getMeta<{ blob?: unknown }>('lexicalIndex');
+    reopened.close();
+    expect(raw?.blob).toBeInstanceOf(Blob);
+    expect(saved.format).toBe('words-1');
+    expect(saved.bytes).toBeInstanceOf(Uint8Array);
+    // The next start loads it: nothing is tokenised again.
+    const third = new IndexHost('flat', (_k, dim) => new FlatIndex(dim));
+    const addText3 = vi.spyOn(third, 'addText');
+    await library(db, third);
+    expect(addText3.mock.calls.flatMap((c) => c[0])).toEqual([]);
+  });
+
   it('loads the site’s pre-built word index instead of tokenising its passages', async () => {
     const passages = errors.slice(0, 20).map((p) => ({ ...p, docId: p.docId, id: p.id }));
     const documents = passages.map((p) => ({ id: p.docId, title: p.title, name: `${p.docId}.txt`, format: 'text' as const, text: p.text }));
@@ -126,7 +164,7 @@ describe('hybrid retrieval in the library', () => {
     const files: Record<string, BodyInit> = {
       'index/library.json': built.json,
       'index/vectors.bin': built.vectors as unknown as BodyInit,
-      'index/lexical.json': JSON.stringify(await lexical.snapshot()),
+      'index/words.bin': (await lexical.snapshot()).bytes as unknown as BodyInit,
       'index/version.json': built.version,
     };
     const fetch = (async (url: string) => {
