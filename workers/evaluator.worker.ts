@@ -10,6 +10,23 @@ import { createSupportModel, type SupportModel } from './evaluator/nli';
 import { createReranker, type Reranker } from './evaluator/reranker';
 import { ortWasmFiles } from './evaluator/ort-files';
 import type { RuntimeOptions } from './evaluator/runtime';
+import { connectRelay, notShared } from './saved-storage/relay';
+import { RelayedCache } from './saved-storage/cache-storage';
+
+/** transformers.js' Cache Storage name (its `env.cacheKey`), the one the page's model inventory reads. */
+const TRANSFORMERS_CACHE = 'transformers-cache';
+
+/** The app site's model cache through the page's relay, or none (the worker's own, or no cache). */
+async function savedCache(port: MessagePort | undefined): Promise<RelayedCache | undefined> {
+  if (!port) return undefined;
+  const connected = await connectRelay(port, 'evaluator');
+  if (!connected) return undefined;
+  if (connected.kinds.caches !== true) {
+    notShared('evaluator', connected.kinds.caches);
+    return undefined;
+  }
+  return new RelayedCache(connected.relay, TRANSFORMERS_CACHE);
+}
 
 interface Models {
   embedder: LoadedEmbedder;
@@ -31,9 +48,9 @@ async function disposeAll(): Promise<void> {
 }
 
 const api: EvaluatorWorkerApi = {
-  async init(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback): Promise<DeviceReport> {
+  async init(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback, savedStorage?: MessagePort): Promise<DeviceReport> {
     await disposeAll();
-    const device = await pickDevice(config.device);
+    const [device, cache] = await Promise.all([pickDevice(config.device), savedCache(savedStorage)]);
     const runtime: RuntimeOptions = {
       source: config.source,
       device: device.device,
@@ -41,6 +58,7 @@ const api: EvaluatorWorkerApi = {
       wasmPaths: config.wasmPaths ?? ortWasmFiles,
       ...(config.batchSize !== undefined ? { batchSize: config.batchSize } : {}),
       ...(onProgress ? { onProgress } : {}),
+      ...(cache ? { cache } : {}),
     };
     models = {
       embedder: createEmbedder({ ...runtime, model: config.embedder }),
