@@ -10,22 +10,15 @@ import { createSupportModel, type SupportModel } from './evaluator/nli';
 import { createReranker, type Reranker } from './evaluator/reranker';
 import { ortWasmFiles } from './evaluator/ort-files';
 import type { RuntimeOptions } from './evaluator/runtime';
-import { connectRelay, notShared } from './saved-storage/relay';
-import { RelayedCache } from './saved-storage/cache-storage';
+import { relayedCaches } from './saved-storage/relay';
 
 /** transformers.js' Cache Storage name (its `env.cacheKey`), the one the page's model inventory reads. */
 const TRANSFORMERS_CACHE = 'transformers-cache';
 
-/** The app site's model cache through the page's relay, or none (the worker's own, or no cache). */
-async function savedCache(port: MessagePort | undefined): Promise<RelayedCache | undefined> {
-  if (!port) return undefined;
-  const connected = await connectRelay(port, 'evaluator');
-  if (!connected) return undefined;
-  if (connected.kinds.caches !== true) {
-    notShared('evaluator', connected.kinds.caches);
-    return undefined;
-  }
-  return new RelayedCache(connected.relay, TRANSFORMERS_CACHE);
+/** The app site's model cache through the page's relay; without one, the worker's own (or none). */
+async function savedCache(port: MessagePort | undefined) {
+  const caches = port ? await relayedCaches(port, 'evaluator') : undefined;
+  return caches?.open(TRANSFORMERS_CACHE);
 }
 
 interface Models {

@@ -5,8 +5,8 @@
 import { WebWorkerMLCEngineHandler } from '@mlc-ai/web-llm';
 import { createEngine } from './generator/engine-factory';
 import { SAVED_STORAGE_MESSAGE } from '../src/saved-storage/protocol';
-import { connectRelay, notShared } from './saved-storage/relay';
-import { installAsGlobalCaches, relayedCacheStorage } from './saved-storage/cache-storage';
+import { relayedCaches } from './saved-storage/relay';
+import { installAsGlobalCaches } from './saved-storage/cache-storage';
 
 const handler = new WebWorkerMLCEngineHandler();
 const engine = createEngine();
@@ -22,12 +22,7 @@ self.onmessage = (event: MessageEvent) => {
   const data = event.data as { kind?: string; port?: MessagePort } | undefined;
   if (data?.kind === SAVED_STORAGE_MESSAGE && data.port) {
     const port = data.port;
-    saved = (async () => {
-      const connected = await connectRelay(port, 'web-llm');
-      if (!connected) return;
-      if (connected.kinds.caches !== true) notShared('web-llm', connected.kinds.caches);
-      else installAsGlobalCaches(relayedCacheStorage(connected.relay));
-    })();
+    saved = relayedCaches(port, 'web-llm').then((caches) => caches && installAsGlobalCaches(caches));
     return;
   }
   void saved.then(() => handler.onmessage(event));

@@ -6,8 +6,7 @@ import type { Wllama } from '@wllama/wllama/esm/index.js';
 import { readVocab, tokenIds, type Vocab } from './vocab';
 import { errorForWire } from '../../src/generator/wllama/errors';
 import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from '../../src/generator/wllama/protocol';
-import { connectRelay, notShared } from '../saved-storage/relay';
-import { relayedWllamaBackend } from '../saved-storage/opfs-backend';
+import { relayedFiles } from '../saved-storage/relay';
 
 type CacheManagerT = InstanceType<typeof import('@wllama/wllama/esm/index.js')['CacheManager']>;
 
@@ -43,14 +42,8 @@ export function createWllamaHost(): WllamaHost {
   return {
     useSavedStorage(port) {
       savedCache = (async () => {
-        const connected = await connectRelay(port, 'llama.cpp');
-        if (!connected) return undefined;
-        if (connected.kinds.files !== true) {
-          notShared('llama.cpp', connected.kinds.files);
-          return undefined;
-        }
-        const { CacheManager } = await lib();
-        return new CacheManager([relayedWllamaBackend(connected.relay) as never]);
+        const backend = await relayedFiles(port, 'llama.cpp');
+        return backend ? new (await lib()).CacheManager([backend]) : undefined;
       })();
     },
 

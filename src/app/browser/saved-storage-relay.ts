@@ -6,7 +6,7 @@ import * as Comlink from 'comlink';
 import type { SavedStorage } from './storage-access';
 import { WLLAMA_CACHE_DIR, type RelayedResponse, type SavedStorageKinds, type SavedStorageRelay } from '../../saved-storage/protocol';
 
-type Entries = AsyncIterable<[string, FileSystemHandle]>;
+type Entries = { entries(): AsyncIterable<[string, FileSystemHandle]> };
 
 const notGranted = (what: string) => `${what} of the app's site was not granted to this frame`;
 
@@ -79,7 +79,7 @@ export function savedStorageRelay(saved: SavedStorage): SavedStorageRelay {
     fileSize: async (key) => (await file(key))?.size ?? -1,
     async listFiles() {
       const out: { key: string; size: number }[] = [];
-      for await (const [name, h] of (await cacheDir()) as unknown as Entries) {
+      for await (const [name, h] of ((await cacheDir()) as unknown as Entries).entries()) {
         if (h.kind === 'file') out.push({ key: name, size: (await (h as FileSystemFileHandle).getFile()).size });
       }
       return out;

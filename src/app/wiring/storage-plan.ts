@@ -38,6 +38,8 @@ export interface StoragePlan {
   ask(): Promise<void>;
   /** localStorage for settings: the page's own, the shared one, or none. */
   settingsStorage(): Storage | undefined;
+  /** The app site's IndexedDB in mode shared (conversations are kept there too). */
+  savedIndexedDB(): IDBFactory | undefined;
   /** Cache Storage holding this visit's models (the app site's in mode shared); undefined when there is none. */
   modelCaches(): Promise<CacheStorage | undefined>;
   /** In mode shared, a maker of ports to the app site's storage for the model workers; else undefined. */
@@ -113,6 +115,7 @@ export function createStoragePlan(deps: StoragePlanDeps = {}): StoragePlan {
       if (shared?.localStorage) return shared.localStorage;
       return state.get().probe?.localStorage ? globalThis.localStorage : undefined;
     },
+    savedIndexedDB: () => shared?.indexedDB,
     async modelCaches() {
       const { mode, probe: p } = await decided;
       if (mode === 'shared' && shared?.caches) return shared.caches;
