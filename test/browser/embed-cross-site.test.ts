@@ -296,4 +296,21 @@ describe('embedded by another site', () => {
     record('app site, after the granted frame downloaded', there);
     expect(there).toEqual({ files: {}, bytes: 0 });
   });
+  it('Storage Access (API stubbed): WebLLM in the granted frame keeps its model in the app site\'s Cache Storage, and the picker marks it downloaded', async () => {
+    // Engine Auto on WebGPU takes WebLLM once the frame has the app site's Cache Storage. (The e2e
+    // build's WebLLM engine is scripted; it records its "download" in the worker's `caches`, as
+    // web-llm does, which here is the relay to the app site's.)
+    const { page } = await newPage(storageAccessStub());
+    const frame = await openHost(page, host);
+    await frame.getByTestId('storage-access').click();
+    await expect.poll(() => frame.getByTestId('storage-notice').getAttribute('data-mode').catch(() => null), { timeout: 60_000 }).toBe('shared');
+    const answer = (await page.evaluate((q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q), QUESTION)) as Answer;
+    expect(answer.evidenceOnly).toBe(false);
+    expect(await frame.locator('[data-worker=generator]').innerText()).not.toMatch(/llama\.cpp/i);
+    await expect.poll(() => frame.getByTestId('model-picker').textContent(), { timeout: 30_000 }).toMatch(/downloaded/);
+    // On the app's own site, the same entries.
+    await page.goto(`${app.url}${QUERY}`);
+    const manifests = await page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).map((r) => r.url).filter((u) => u.endsWith('tensor-cache.json')));
+    expect(manifests.length).toBe(1);
+  });
 });
