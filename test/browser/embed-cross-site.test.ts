@@ -93,8 +93,8 @@ function record(key: string, value: unknown): void {
   writeFileSync(path, JSON.stringify({ ...all, [key]: value }, null, 2));
 }
 
-async function askOnPage(page: Page, question: string): Promise<void> {
-  await page.fill('#question', question);
+async function askOnPage(page: Page | Frame, question: string): Promise<void> {
+  await page.fill('#question', question, { timeout: 30_000 });
   await page.getByTestId('ask').click();
   await page.waitForSelector('[data-testid=answer]:not([data-status=running])', { timeout: 120_000 });
 }
@@ -232,6 +232,8 @@ describe('embedded by another site', () => {
     await page.getByTestId('paste-add').click();
     await page.getByText('Harbour pilots', { exact: true }).first().waitFor({ timeout: 120_000 });
     await askOnPage(page, QUESTION);
+    // A setting changed there, saved in the app site's localStorage.
+    await page.getByTestId('w-rel').fill('2.5');
     const own = modelFiles(firstVisit);
     expect(Object.keys(own.files).some((f) => f.endsWith('chat.gguf'))).toBe(true);
     expect(Object.keys(own.files).some((f) => f.endsWith('.onnx'))).toBe(true);
@@ -246,6 +248,7 @@ describe('embedded by another site', () => {
     expect(await notice.getAttribute('data-mode')).toBe('memory');
     await frame.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     expect(await frame.getByText('Harbour pilots', { exact: true }).count()).toBe(0);
+    expect(await frame.getByTestId('w-rel').inputValue()).not.toBe('2.5');
     // Nothing is asked before the click.
     expect(await frame.evaluate(() => window.name)).toBe('');
     // Without the grant the frame fetched its embedder for this visit; let that finish before counting.
@@ -261,6 +264,9 @@ describe('embedded by another site', () => {
     await frame.getByText('Harbour pilots', { exact: true }).first().waitFor({ timeout: 120_000 });
     expect(await frame.evaluate(() => window.name)).toBe('asked:2');
     expect(await frame.getByTestId('storage-access').count()).toBe(0);
+    // The settings are the app site's too; the host's theme, sent again to the reloaded page, is shown, not saved there.
+    expect(await frame.getByTestId('w-rel').inputValue()).toBe('2.5');
+    await expect.poll(() => frame.evaluate(() => document.documentElement.dataset.theme ?? 'system'), { timeout: 10_000 }).toBe('dark');
 
     // The host asks; the frame answers with the models the app's own site downloaded, fetching none.
     const answer = (await page.evaluate((q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q), QUESTION)) as Answer;
@@ -283,6 +289,11 @@ describe('embedded by another site', () => {
     expect(answer.evidenceOnly).toBe(false);
     const downloaded = modelFiles(inFrame);
     expect(Object.keys(downloaded.files).some((f) => f.endsWith('chat.gguf'))).toBe(true);
+    // A question asked in the frame itself (the host's asks are not threads) is a conversation kept on the app site.
+    const own = 'How do pilots bring ships to their berth?';
+    await askOnPage(frame, own);
+    // A setting changed in the frame is saved on the app site; the host's theme is not.
+    await frame.getByTestId('w-rel').fill('1.5');
     record('granted frame, first of all visits', downloaded);
 
     // The app's own site, later: the models are there already.
@@ -290,6 +301,10 @@ describe('embedded by another site', () => {
     await page.goto(`${app.url}${QUERY}${CPU_MODEL}`);
     expect(await page.evaluate(savedModels)).toMatchObject({ gguf: 1 });
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    // The conversation held in the frame is kept there too.
+    await expect.poll(() => page.getByTestId('thread').allTextContents(), { timeout: 30_000 }).toEqual([expect.stringContaining(own)]);
+    expect(await page.getByTestId('w-rel').inputValue()).toBe('1.5');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
     await askOnPage(page, QUESTION);
     expect(await page.locator('[data-worker=generator]').innerText()).toMatch(/llama\.cpp/i);
     const there = modelFiles(later);
