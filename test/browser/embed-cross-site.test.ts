@@ -97,6 +97,8 @@ async function askOnPage(page: Page | Frame, question: string): Promise<void> {
   await page.fill('#question', question, { timeout: 30_000 });
   await page.getByTestId('ask').click();
   await page.waitForSelector('[data-testid=answer]:not([data-status=running])', { timeout: 120_000 });
+  // The answer shown may be an earlier turn's: the language model having loaded is what counts here.
+  await expect.poll(() => page.locator('[data-worker=generator]').getAttribute('data-state'), { timeout: 120_000 }).toBe('ready');
 }
 
 const frameStorage = (frame: Frame) =>
