@@ -34,10 +34,12 @@ export function embed(container, options = {}) {
   frame.style.height = `${options.height ?? 600}px`;
   container.append(frame);
 
-  /** @type {Map<string, { resolve: (a: import('./embed').EmbedAnswer) => void, reject: (e: Error) => void }>} */
+  /** @type {Map<string, { question: string, resolve: (a: import('./embed').EmbedAnswer) => void, reject: (e: Error) => void }>} */
   const pending = new Map();
   let next = 0;
   let version = 0;
+  let theme = options.theme;
+  let started = false;
   let onReady = () => {};
   const ready = new Promise((resolve) => (onReady = resolve));
 
@@ -50,6 +52,12 @@ export function embed(container, options = {}) {
     if (!m || typeof m !== 'object') return;
     if (m.type === 'ready' || m.type === 'pong') {
       version = typeof m.version === 'number' ? m.version : 1;
+      // A second 'ready': the frame reloaded (the visitor granted Storage Access, or navigated).
+      // The new page has not seen the theme, and a question asked meanwhile may have been lost.
+      if (m.type === 'ready' && started) {
+        if (theme) post({ type: 'theme', theme, version: PROTOCOL_VERSION });
+        for (const [id, p] of pending) post({ type: 'ask', question: p.question, id, version: PROTOCOL_VERSION });
+      }
       onReady();
     } else if (m.type === 'resize' && typeof m.height === 'number' && options.autoResize !== false) {
       frame.style.height = `${Math.max(options.minHeight ?? 200, Math.ceil(m.height))}px`;
@@ -74,7 +82,8 @@ export function embed(container, options = {}) {
     void ready.then(() => {
       clearTimeout(timer);
       clearInterval(ping);
-      if (options.theme) post({ type: 'theme', theme: options.theme, version: PROTOCOL_VERSION });
+      started = true;
+      if (theme) post({ type: 'theme', theme, version: PROTOCOL_VERSION });
       resolve({
         frame,
         get version() {
@@ -83,12 +92,13 @@ export function embed(container, options = {}) {
         ask(question) {
           const id = `ask-${++next}`;
           return new Promise((res, rej) => {
-            pending.set(id, { resolve: res, reject: rej });
+            pending.set(id, { question, resolve: res, reject: rej });
             post({ type: 'ask', question, id, version: PROTOCOL_VERSION });
           });
         },
-        setTheme(theme) {
-          post({ type: 'theme', theme, version: PROTOCOL_VERSION });
+        setTheme(t) {
+          theme = t;
+          post({ type: 'theme', theme: t, version: PROTOCOL_VERSION });
         },
         destroy() {
           removeEventListener('message', onMessage);

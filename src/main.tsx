@@ -17,16 +17,23 @@ import { findModel } from './generator/catalogue';
 import { findGguf } from './generator/gguf-catalogue';
 import './ui/styles.css';
 
-const storage = (() => {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-})();
+const services = getServices();
+const plan = services.storage!;
+// A frame's settings are where its storage plan says: the app site's own once the visitor granted
+// Storage Access (asked again silently at start), none when the browser blocks storage (they last
+// for the visit). A top-level page does not wait for the plan.
+const framed = window.parent !== window;
+const storage = framed
+  ? await plan.ready().then(() => plan.settingsStorage())
+  : (() => {
+      try {
+        return window.localStorage;
+      } catch {
+        return undefined;
+      }
+    })();
 
 const fromUrl = readUrlState(location.search, loadSettings(storage));
-const services = getServices();
 services.selectModel(modelChoice(fromUrl.settings.model, fromUrl.settings.customModel) ?? { kind: 'catalogue', id: DEFAULT_MODEL_ID });
 services.setTemperature(fromUrl.settings.temperature);
 // The stored engine, unless the address overrides it for this visit (not stored: a later save keeps the user's own).
@@ -44,7 +51,10 @@ const complete = async (): Promise<CompleteFn | null> => {
 };
 const conversation = createConversation({
   controller,
-  store: ThreadStore.open(),
+  // The app site's own IndexedDB in a frame granted Storage Access.
+  store: plan.ready().then((s) => ThreadStore.open(undefined, s.mode === 'shared' ? plan.savedIndexedDB() : undefined)),
+  // A page whose storage notice already says conversations are not kept shows no second notice.
+  notKeptSaid: async () => (await plan.ready()).mode === 'memory',
   complete,
   model: () => {
     const s = controller.getState().settings;

@@ -10,6 +10,16 @@ import { createSupportModel, type SupportModel } from './evaluator/nli';
 import { createReranker, type Reranker } from './evaluator/reranker';
 import { ortWasmFiles } from './evaluator/ort-files';
 import type { RuntimeOptions } from './evaluator/runtime';
+import { relayedCaches } from './saved-storage/relay';
+
+/** transformers.js' Cache Storage name (its `env.cacheKey`), the one the page's model inventory reads. */
+const TRANSFORMERS_CACHE = 'transformers-cache';
+
+/** The app site's model cache through the page's relay; without one, the worker's own (or none). */
+async function savedCache(port: MessagePort | undefined) {
+  const caches = port ? await relayedCaches(port, 'evaluator') : undefined;
+  return caches?.open(TRANSFORMERS_CACHE);
+}
 
 interface Models {
   embedder: LoadedEmbedder;
@@ -31,9 +41,9 @@ async function disposeAll(): Promise<void> {
 }
 
 const api: EvaluatorWorkerApi = {
-  async init(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback): Promise<DeviceReport> {
+  async init(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback, savedStorage?: MessagePort): Promise<DeviceReport> {
     await disposeAll();
-    const device = await pickDevice(config.device);
+    const [device, cache] = await Promise.all([pickDevice(config.device), savedCache(savedStorage)]);
     const runtime: RuntimeOptions = {
       source: config.source,
       device: device.device,
@@ -41,6 +51,7 @@ const api: EvaluatorWorkerApi = {
       wasmPaths: config.wasmPaths ?? ortWasmFiles,
       ...(config.batchSize !== undefined ? { batchSize: config.batchSize } : {}),
       ...(onProgress ? { onProgress } : {}),
+      ...(cache ? { cache } : {}),
     };
     models = {
       embedder: createEmbedder({ ...runtime, model: config.embedder }),

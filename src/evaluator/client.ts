@@ -56,7 +56,7 @@ function failOnWorkerError(worker: Worker): Promise<never> {
   });
 }
 
-async function startWorker(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback): Promise<WorkerHandle> {
+async function startWorker(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback, savedStorage?: () => MessagePort): Promise<WorkerHandle> {
   // A URL, not an import: Vite finds and bundles the worker only when `new URL(…, import.meta.url)` sits inline in `new Worker`.
   const worker = new Worker(new URL('../../workers/evaluator.worker.ts', import.meta.url), { type: 'module' });
   const api = Comlink.wrap<EvaluatorWorkerApi>(worker);
@@ -71,12 +71,18 @@ async function startWorker(config: EvaluatorConfig, onProgress?: EvaluatorProgre
     worker.terminate();
   };
   try {
-    const device = await call((a) => a.init(config, onProgress ? Comlink.proxy(onProgress) : undefined));
+    const port = savedStorage?.();
+    const device = await call((a) => a.init(config, onProgress ? Comlink.proxy(onProgress) : undefined, port ? Comlink.transfer(port, [port]) : undefined));
     return { device, call, terminate };
   } catch (e) {
     terminate();
     throw e;
   }
+}
+
+export interface EvaluatorOptions {
+  /** A fresh port to the page's saved-storage relay for each worker (a frame granted Storage Access). */
+  savedStorage?: () => MessagePort;
 }
 
 /** One model (role) in one worker; loading is idempotent in the worker. */
@@ -96,13 +102,14 @@ export async function createEvaluator(
   config: EvaluatorConfig,
   onProgress?: EvaluatorProgressCallback,
   onDevice?: EvaluatorDeviceCallback,
+  options: EvaluatorOptions = {},
 ): Promise<Evaluator> {
   const resolved = await resolveModelSource(config, location.href);
   config = resolved.config;
-  const primary = await startWorker(config, onProgress);
+  const primary = await startWorker(config, onProgress, options.savedStorage);
   let spare: Promise<WorkerHandle> | undefined;
   const wasmWorker = () => {
-    spare ??= startWorker({ ...config, device: 'wasm' }, onProgress).catch((e: unknown) => {
+    spare ??= startWorker({ ...config, device: 'wasm' }, onProgress, options.savedStorage).catch((e: unknown) => {
       spare = undefined;
       throw e;
     });

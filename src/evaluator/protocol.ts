@@ -11,8 +11,12 @@ export interface SupportPair {
 }
 
 export interface EvaluatorWorkerApi {
-  /** Picks the device and configures transformers.js; models load lazily on first use or via `load`. */
-  init(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback): Promise<DeviceReport>;
+  /**
+   * Picks the device and configures transformers.js; models load lazily on first use or via `load`.
+   * `savedStorage`: a port to the page's saved-storage relay (a cross-site frame granted Storage
+   * Access), whose Cache Storage then holds the models instead of this worker's own.
+   */
+  init(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback, savedStorage?: MessagePort): Promise<DeviceReport>;
   load(roles: EvaluatorModelRole[]): Promise<void>;
   /** Passages (the model's passage prefix applied). */
   embed(texts: string[]): Promise<Float32Array[]>;

@@ -218,11 +218,11 @@ export function packVectors(doc: StoredDocument, passages: Passage[], vectors: F
   return { dim, data };
 }
 
-/** idb's openDB, on a given IDBFactory (idb's own always uses the global one). */
-async function openWith(factory: IDBFactory, name: string, upgrade: (db: IDBPDatabase<LibrarySchema>) => void): Promise<IDBPDatabase<LibrarySchema>> {
+/** idb's openDB (version 1), on a given IDBFactory (idb's own always uses the global one): the Storage Access handle's. */
+export async function openWith<S extends DBSchema>(factory: IDBFactory, name: string, upgrade: (db: IDBPDatabase<S>) => void): Promise<IDBPDatabase<S>> {
   const request = factory.open(name, 1);
-  request.addEventListener('upgradeneeded', () => upgrade(wrap(request.result) as unknown as IDBPDatabase<LibrarySchema>));
-  const db = (await wrap(request)) as unknown as IDBPDatabase<LibrarySchema>;
+  request.addEventListener('upgradeneeded', () => upgrade(wrap(request.result) as unknown as IDBPDatabase<S>));
+  const db = (await wrap(request)) as unknown as IDBPDatabase<S>;
   db.addEventListener('versionchange', () => db.close());
   return db;
 }

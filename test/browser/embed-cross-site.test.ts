@@ -2,7 +2,7 @@
 // http://127.0.0.1:P. Browsers treat the two as different sites (both are secure contexts),
 // so the frame meets what a real cross-site embed meets: Debian's Chromium blocks its storage
 // (localStorage, IndexedDB, Cache Storage and OPFS all throw SecurityError).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -11,6 +11,8 @@ import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './har
 
 const QUERY = '?modelPack=tiny';
 const QUESTION = 'Why does the sea have tides?';
+// llama.cpp with the site's tiny GGUF, so every model the answer needs is a file this test can count.
+const CPU_MODEL = '&engine=wllama&gguf=models/tiny-gguf/chat.gguf&mode=always';
 
 // A documentation page of another site, placing the app with the site's own embed.js.
 const HOST_PAGE = `<!doctype html><html><head><title>Host docs</title></head><body>
@@ -72,6 +74,33 @@ async function openHost(page: Page, site: Served, opts: { extra?: string; timeou
   return page.frames().find((f) => f.url().startsWith(app.url))!;
 }
 
+/** The model files (weights: evaluator ONNX, GGUF) the app's server sent since `from`, by path. */
+function modelFiles(from: number): { files: Record<string, number>; bytes: number } {
+  const files: Record<string, number> = {};
+  for (const s of app.sent.slice(from)) if (/\.(onnx|gguf)$/.test(s.path)) files[s.path] = (files[s.path] ?? 0) + s.bytes;
+  return { files, bytes: Object.values(files).reduce((a, b) => a + b, 0) };
+}
+
+/** Measured model downloads, for the hand-over note and the README (test-output/embed-model-bytes.json). */
+function record(key: string, value: unknown): void {
+  const path = join(OUTPUT_DIR, 'embed-model-bytes.json');
+  let all: Record<string, unknown> = {};
+  try {
+    all = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // first record
+  }
+  writeFileSync(path, JSON.stringify({ ...all, [key]: value }, null, 2));
+}
+
+async function askOnPage(page: Page | Frame, question: string): Promise<void> {
+  await page.fill('#question', question, { timeout: 30_000 });
+  await page.getByTestId('ask').click();
+  await page.waitForSelector('[data-testid=answer]:not([data-status=running])', { timeout: 120_000 });
+  // The answer shown may be an earlier turn's: the language model having loaded is what counts here.
+  await expect.poll(() => page.locator('[data-worker=generator]').getAttribute('data-state'), { timeout: 120_000 }).toBe('ready');
+}
+
 const frameStorage = (frame: Frame) =>
   frame.evaluate(() => {
     try {
@@ -82,11 +111,52 @@ const frameStorage = (frame: Frame) =>
     }
   });
 
+/**
+ * Storage Access, stubbed: this Chromium's storage-access permission set over CDP makes
+ * requestStorageAccess resolve without unblocking anything (and asking for indexedDB crashes the
+ * browser; see the note in /work/notes), so no real grant is possible here. The permission reads
+ * 'prompt' until the stub was asked, then 'granted' (the frame's window.name survives its reload, and
+ * counts the requests); the handle holds the app site's own IndexedDB, Cache Storage, OPFS directory
+ * and localStorage, taken from a top-level window of the app site, as a real grant's handle would.
+ */
+function storageAccessStub(): string {
+  const appOrigin = new URL(app.url).origin;
+  return `(() => {
+    if (location.origin !== ${JSON.stringify(appOrigin)} || window.top === window) return;
+    const asked = () => Number(window.name.split(':')[1] || 0);
+    Document.prototype.hasStorageAccess = async () => false;
+    const query = Permissions.prototype.query;
+    Permissions.prototype.query = function (d) { return d && d.name === 'storage-access' ? Promise.resolve({ state: asked() > 0 ? 'granted' : 'prompt' }) : query.call(this, d); };
+    Document.prototype.requestStorageAccess = async function () {
+      window.name = 'asked:' + (asked() + 1);
+      const w = window.open(${JSON.stringify(`${app.url}sample/manifest.json`)}, 'app-site-storage-' + asked());
+      await new Promise((ok) => { const t = () => { try { if (w.location.href.startsWith('http') && w.document.readyState === 'complete') return ok(); } catch {} setTimeout(t, 50); }; t(); });
+      // The handle's objects come from that window: make them the ones idb recognises here.
+      for (const k of ['IDBRequest', 'IDBOpenDBRequest', 'IDBDatabase', 'IDBObjectStore', 'IDBIndex', 'IDBCursor', 'IDBCursorWithValue', 'IDBTransaction', 'IDBKeyRange']) window[k] = w[k];
+      return { indexedDB: w.indexedDB, caches: w.caches, localStorage: w.localStorage, getDirectory: () => w.navigator.storage.getDirectory() };
+    };
+  })();`;
+}
+
+/** Models saved on the page's own site: evaluator ONNX files in Cache Storage, the GGUF in wllama's OPFS folder. */
+async function savedModels(): Promise<{ onnx: number; gguf: number }> {
+  const onnx = (await (await caches.open('transformers-cache')).keys()).filter((r) => r.url.endsWith('.onnx')).length;
+  const names: string[] = [];
+  try {
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('cache');
+    for await (const [name] of (dir as unknown as { entries(): AsyncIterable<[string, unknown]> }).entries()) names.push(name);
+  } catch {
+    // no folder yet
+  }
+  return { onnx, gguf: names.filter((n) => n.endsWith('chat.gguf') && !n.startsWith('__')).length };
+}
+
 type Answer = { question: string; segments: { text: string; citation: { title: string } | null }[]; evidenceOnly: boolean };
 
 describe('embedded by another site', () => {
   it('with storage blocked: answers the allowed host with citations, says what is not kept, follows theme and height', async () => {
     const { page } = await newPage();
+    const mark = app.sent.length;
     // Engine Auto, with the site's tiny GGUF as the CPU model: WebLLM cannot load without Cache
     // Storage, so Auto takes llama.cpp, which loads the file from memory instead of OPFS.
     const frame = await openHost(page, host, { extra: '&gguf=models/tiny-gguf/chat.gguf&mode=always' });
@@ -98,6 +168,11 @@ describe('embedded by another site', () => {
     await notice.waitFor({ timeout: 60_000 });
     expect(await notice.getAttribute('data-mode')).toBe('memory');
     expect(await notice.innerText()).toMatch(/nothing is kept after you leave/);
+    // One notice for all of it: conversations are named there, and no second notice says so again.
+    expect(await notice.innerText()).toMatch(/conversations and settings last until the page closes/);
+    const notices = frame.locator('[data-testid=storage-notice], [data-testid=conversation-notice]');
+    expect(await notices.count()).toBe(1);
+    expect(await frame.getByText(/Threads cannot be kept/).count()).toBe(0);
     const link = frame.getByTestId('open-in-app');
     expect(await link.getAttribute('target')).toBe('_blank');
     expect(new URL((await link.getAttribute('href'))!).origin).toBe(new URL(app.url).origin);
@@ -110,6 +185,14 @@ describe('embedded by another site', () => {
     expect(await frame.locator('[data-worker=generator]').innerText()).toMatch(/llama\.cpp/i);
     expect(answer.segments.length).toBeGreaterThan(0);
     expect(answer.segments.map((s) => s.citation?.title)).toContain('Why the Sea Has Tides');
+    // What a visitor with blocked storage downloads on every visit: every model the answer needed.
+    const blocked = modelFiles(mark);
+    expect(Object.keys(blocked.files).some((f) => f.endsWith('chat.gguf'))).toBe(true);
+    expect(Object.keys(blocked.files).some((f) => f.endsWith('.onnx'))).toBe(true);
+    record('blocked frame, every visit', blocked);
+    // Still one notice once the conversation has started and answered.
+    expect(await notices.count()).toBe(1);
+    expect(await frame.getByTestId('conversation-notice').count()).toBe(0);
     const log = (await page.evaluate(() => (window as unknown as { log: { origin: string; data: { type: string; version?: number; height?: number } }[] }).log));
     expect(log.filter((m) => m.data.type === 'error')).toEqual([]);
     expect(log.find((m) => m.data.type === 'ready')?.data.version).toBe(2);
@@ -139,54 +222,112 @@ describe('embedded by another site', () => {
     expect(await frame.locator('[data-testid=answer], [data-testid=evidence]').count()).toBe(0);
   });
 
-  it('Storage Access (API stubbed): asked only on the button, then the frame reads the library saved on the app site', async () => {
-    // This Chromium's storage-access permission set over CDP makes requestStorageAccess resolve
-    // without unblocking anything (and asking for indexedDB crashes the browser), so the API is
-    // stubbed. The permission reads 'prompt' until the stub was asked, then 'granted' (the frame's
-    // window.name survives its reload, and counts the requests); the handle holds the app site's own
-    // IndexedDB, taken from a top-level window of the app site.
-    const appOrigin = new URL(app.url).origin;
-    const stub = `(() => {
-      if (location.origin !== ${JSON.stringify(appOrigin)} || window.top === window) return;
-      const asked = () => Number(window.name.split(':')[1] || 0);
-      Document.prototype.hasStorageAccess = async () => false;
-      const query = Permissions.prototype.query;
-      Permissions.prototype.query = function (d) { return d && d.name === 'storage-access' ? Promise.resolve({ state: asked() > 0 ? 'granted' : 'prompt' }) : query.call(this, d); };
-      Document.prototype.requestStorageAccess = async function () {
-        window.name = 'asked:' + (asked() + 1);
-        const w = window.open(${JSON.stringify(`${app.url}sample/manifest.json`)}, 'app-site-storage-' + asked());
-        await new Promise((ok) => { const t = () => { try { if (w.location.href.startsWith('http') && w.document.readyState === 'complete') return ok(); } catch {} setTimeout(t, 50); }; t(); });
-        // The handle's objects come from that window: make them the ones idb recognises here.
-        for (const k of ['IDBRequest', 'IDBOpenDBRequest', 'IDBDatabase', 'IDBObjectStore', 'IDBIndex', 'IDBCursor', 'IDBCursorWithValue', 'IDBTransaction', 'IDBKeyRange']) window[k] = w[k];
-        return { indexedDB: w.indexedDB, caches: w.caches, localStorage: w.localStorage };
-      };
-    })();`;
-    const { page } = await newPage(stub);
-    // A visit to the app's own site adds a document there.
-    await page.goto(`${app.url}${QUERY}`);
+  it('Storage Access (API stubbed): asked only on the button, then the frame uses the library and the models saved on the app site, downloading no model', async () => {
+    const { page } = await newPage(storageAccessStub());
+    // A visit to the app's own site adds a document there, and loads the models once by answering.
+    const firstVisit = app.sent.length;
+    await page.goto(`${app.url}${QUERY}${CPU_MODEL}`);
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     await page.locator('details.paste summary').click();
     await page.getByTestId('paste-title').fill('Harbour pilots');
     await page.getByTestId('paste-text').fill('Harbour pilots board incoming ships at the fairway buoy and steer them through the narrow channel to their berth.');
     await page.getByTestId('paste-add').click();
     await page.getByText('Harbour pilots', { exact: true }).first().waitFor({ timeout: 120_000 });
+    await askOnPage(page, QUESTION);
+    // A setting changed there, saved in the app site's localStorage.
+    await page.getByTestId('w-rel').fill('2.5');
+    const own = modelFiles(firstVisit);
+    expect(Object.keys(own.files).some((f) => f.endsWith('chat.gguf'))).toBe(true);
+    expect(Object.keys(own.files).some((f) => f.endsWith('.onnx'))).toBe(true);
+    record('app site, first visit', own);
+    // They landed in the app site's own Cache Storage (evaluator) and OPFS (llama.cpp).
+    expect(await page.evaluate(savedModels)).toEqual({ onnx: expect.any(Number), gguf: 1 });
+    expect((await page.evaluate(savedModels)).onnx).toBeGreaterThan(0);
 
-    const frame = await openHost(page, host);
+    const frame = await openHost(page, host, { extra: CPU_MODEL });
     const notice = frame.getByTestId('storage-notice');
     await notice.waitFor({ timeout: 60_000 });
     expect(await notice.getAttribute('data-mode')).toBe('memory');
     await frame.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     expect(await frame.getByText('Harbour pilots', { exact: true }).count()).toBe(0);
+    expect(await frame.getByTestId('w-rel').inputValue()).not.toBe('2.5');
     // Nothing is asked before the click.
     expect(await frame.evaluate(() => window.name)).toBe('');
+    // Without the grant the frame fetched its embedder for this visit; let that finish before counting.
+    await expect.poll(() => frame.locator('[data-worker=evaluator]').getAttribute('data-state'), { timeout: 120_000 }).toBe('ready');
     const button = frame.getByTestId('storage-access');
     expect(await button.innerText()).toBe(`Use the library and models saved on ${new URL(app.url).host}`);
+    const granted = app.sent.length;
     await button.click();
 
     // Granted: the frame reloads into the app site's library (asked again silently on the reload).
     await expect.poll(() => frame.getByTestId('storage-notice').getAttribute('data-mode').catch(() => null), { timeout: 60_000 }).toBe('shared');
+    expect(await frame.getByTestId('storage-notice').innerText()).toMatch(/library, conversations, settings and models saved on/);
     await frame.getByText('Harbour pilots', { exact: true }).first().waitFor({ timeout: 120_000 });
     expect(await frame.evaluate(() => window.name)).toBe('asked:2');
     expect(await frame.getByTestId('storage-access').count()).toBe(0);
+    // The settings are the app site's too; the host's theme, sent again to the reloaded page, is shown, not saved there.
+    expect(await frame.getByTestId('w-rel').inputValue()).toBe('2.5');
+    await expect.poll(() => frame.evaluate(() => document.documentElement.dataset.theme ?? 'system'), { timeout: 10_000 }).toBe('dark');
+
+    // The host asks; the frame answers with the models the app's own site downloaded, fetching none.
+    const answer = (await page.evaluate((q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q), QUESTION)) as Answer;
+    expect(answer.evidenceOnly).toBe(false);
+    expect(answer.segments.map((s) => s.citation?.title)).toContain('Why the Sea Has Tides');
+    expect(await frame.locator('[data-worker=generator]').innerText()).toMatch(/llama\.cpp/i);
+    expect(await frame.locator('[data-worker=evaluator]').getAttribute('data-state')).toBe('ready');
+    const shared = modelFiles(granted);
+    record('granted frame, after a visit to the app site', shared);
+    expect(shared).toEqual({ files: {}, bytes: 0 });
+  });
+
+  it('Storage Access (API stubbed): a model first downloaded inside the granted frame is found by the app site afterwards', async () => {
+    const { page } = await newPage(storageAccessStub());
+    const frame = await openHost(page, host, { extra: CPU_MODEL });
+    await frame.getByTestId('storage-access').click();
+    await expect.poll(() => frame.getByTestId('storage-notice').getAttribute('data-mode').catch(() => null), { timeout: 60_000 }).toBe('shared');
+    const inFrame = app.sent.length;
+    const answer = (await page.evaluate((q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q), QUESTION)) as Answer;
+    expect(answer.evidenceOnly).toBe(false);
+    const downloaded = modelFiles(inFrame);
+    expect(Object.keys(downloaded.files).some((f) => f.endsWith('chat.gguf'))).toBe(true);
+    // A question asked in the frame itself (the host's asks are not threads) is a conversation kept on the app site.
+    const own = 'How do pilots bring ships to their berth?';
+    await askOnPage(frame, own);
+    // A setting changed in the frame is saved on the app site; the host's theme is not.
+    await frame.getByTestId('w-rel').fill('1.5');
+    record('granted frame, first of all visits', downloaded);
+
+    // The app's own site, later: the models are there already.
+    const later = app.sent.length;
+    await page.goto(`${app.url}${QUERY}${CPU_MODEL}`);
+    expect(await page.evaluate(savedModels)).toMatchObject({ gguf: 1 });
+    await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    // The conversation held in the frame is kept there too.
+    await expect.poll(() => page.getByTestId('thread').allTextContents(), { timeout: 30_000 }).toEqual([expect.stringContaining(own)]);
+    expect(await page.getByTestId('w-rel').inputValue()).toBe('1.5');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+    await askOnPage(page, QUESTION);
+    expect(await page.locator('[data-worker=generator]').innerText()).toMatch(/llama\.cpp/i);
+    const there = modelFiles(later);
+    record('app site, after the granted frame downloaded', there);
+    expect(there).toEqual({ files: {}, bytes: 0 });
+  });
+  it('Storage Access (API stubbed): WebLLM in the granted frame keeps its model in the app site\'s Cache Storage, and the picker marks it downloaded', async () => {
+    // Engine Auto on WebGPU takes WebLLM once the frame has the app site's Cache Storage. (The e2e
+    // build's WebLLM engine is scripted; it records its "download" in the worker's `caches`, as
+    // web-llm does, which here is the relay to the app site's.)
+    const { page } = await newPage(storageAccessStub());
+    const frame = await openHost(page, host);
+    await frame.getByTestId('storage-access').click();
+    await expect.poll(() => frame.getByTestId('storage-notice').getAttribute('data-mode').catch(() => null), { timeout: 60_000 }).toBe('shared');
+    const answer = (await page.evaluate((q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q), QUESTION)) as Answer;
+    expect(answer.evidenceOnly).toBe(false);
+    expect(await frame.locator('[data-worker=generator]').innerText()).not.toMatch(/llama\.cpp/i);
+    await expect.poll(() => frame.getByTestId('model-picker').textContent(), { timeout: 30_000 }).toMatch(/downloaded/);
+    // On the app's own site, the same entries.
+    await page.goto(`${app.url}${QUERY}`);
+    const manifests = await page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).map((r) => r.url).filter((u) => u.endsWith('tensor-cache.json')));
+    expect(manifests.length).toBe(1);
   });
 });

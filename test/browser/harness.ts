@@ -72,7 +72,7 @@ export interface Served {
   url: string;
   /** Every path requested, in order (for asserting what a page fetched). */
   requests: string[];
-  /** What each answered request sent: path, the Range asked for (if any) and the body bytes. */
+  /** What each answered request sent: path, the Range asked for (if any) and the body bytes (0 for HEAD). */
   sent: Array<{ path: string; range: string | null; bytes: number }>;
   close(): Promise<void>;
 }
@@ -117,7 +117,8 @@ export async function serveDir(dir: string, opts: { prefix?: string; headers?: R
       res.end(part);
       return;
     }
-    sent.push({ path, range: null, bytes: body.length });
+    // A HEAD answer carries no body (Node drops it): it costs the visitor no download.
+    sent.push({ path, range: null, bytes: req.method === 'HEAD' ? 0 : body.length });
     // content-length lets loaders (transformers.js, web-llm) report byte progress.
     res.writeHead(200, {
       'content-type': MIME[extname(file)] ?? 'application/octet-stream',

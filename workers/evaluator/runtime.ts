@@ -24,6 +24,8 @@ export interface RuntimeOptions {
   device?: EvaluatorDevice;
   batchSize?: number;
   onProgress?: EvaluatorProgressCallback;
+  /** Browser only: the model cache to use instead of this worker's Cache Storage (the app site's, relayed). */
+  cache?: { match(key: string): Promise<Response | undefined>; put(key: string, res: Response, progress?: (p: { progress: number; loaded: number; total: number }) => void): Promise<void> };
 }
 
 /** The onnxruntime-web build transformers.js loads on web (its WebGPU bundle) pairs with the asyncify wasm (see ort-files.ts). */
@@ -41,6 +43,11 @@ export async function transformers(opts: RuntimeOptions): Promise<Transformers> 
   loaded ??= isNode ? import('@huggingface/transformers') : importWeb();
   const t = await loaded;
   configure(t, opts);
+  if (!isNode && opts.cache) {
+    t.env.useCustomCache = true;
+    t.env.customCache = opts.cache as typeof t.env.customCache;
+    return t;
+  }
   // A cross-site frame with storage blocked: Cache Storage throws, and transformers.js would try
   // (and warn) for every file. Fetch without a cache instead; the files download again next visit.
   if (!isNode && t.env.useBrowserCache && !(await cacheStorageWorks())) t.env.useBrowserCache = false;

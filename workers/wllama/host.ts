@@ -6,6 +6,9 @@ import type { Wllama } from '@wllama/wllama/esm/index.js';
 import { readVocab, tokenIds, type Vocab } from './vocab';
 import { errorForWire } from '../../src/generator/wllama/errors';
 import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from '../../src/generator/wllama/protocol';
+import { relayedFiles } from '../saved-storage/relay';
+
+type CacheManagerT = InstanceType<typeof import('@wllama/wllama/esm/index.js')['CacheManager']>;
 
 export function createWllamaHost(): WllamaHost {
   let wllama: Wllama | undefined;
@@ -13,14 +16,19 @@ export function createWllamaHost(): WllamaHost {
   const errors: string[] = [];
   let download: AbortController | undefined;
   let vocab: Vocab | null = null;
+  // The app site's OPFS cache through the page's relay (a frame granted Storage Access); else wllama's own.
+  let savedCache: Promise<CacheManagerT | undefined> | undefined;
 
   const lib = () => import('@wllama/wllama/esm/index.js');
+  const cacheManager = async (): Promise<CacheManagerT> => (await savedCache) ?? new (await lib()).CacheManager();
   async function instance(): Promise<Wllama> {
     if (wllama) return wllama;
     const { Wllama } = await lib();
+    const saved = await savedCache;
     const w = new Wllama(
       { default: new URL(wasmUrl, self.location.href).href },
       {
+        ...(saved ? { cacheManager: saved } : {}),
         suppressNativeLog: true,
         // Load failures reach JavaScript as a bare "(ABORT)"; the reason only goes to the logger.
         logger: { debug: () => {}, log: () => {}, warn: () => {}, error: (...a: unknown[]) => void errors.push(a.map(String).join(' ')) },
@@ -32,6 +40,13 @@ export function createWllamaHost(): WllamaHost {
   }
 
   return {
+    useSavedStorage(port) {
+      savedCache = (async () => {
+        const backend = await relayedFiles(port, 'llama.cpp');
+        return backend ? new (await lib()).CacheManager([backend]) : undefined;
+      })();
+    },
+
     async load(source: WllamaModelSource, opts: WllamaLoadOptions, onProgress?: (loaded: number, total: number) => void): Promise<WllamaLoadInfo> {
       const w = await instance();
       errors.length = 0;
@@ -110,15 +125,13 @@ export function createWllamaHost(): WllamaHost {
     },
 
     async cached(urls) {
-      const { CacheManager } = await lib();
-      const cm = new CacheManager();
+      const cm = await cacheManager();
       const entries = await cm.list();
       return urls.every((u) => entries.some((e) => e.metadata.originalURL === u));
     },
 
     async deleteCached(urls) {
-      const { CacheManager } = await lib();
-      const cm = new CacheManager();
+      const cm = await cacheManager();
       await cm.deleteMany((e) => urls.includes(e.metadata.originalURL));
     },
 

@@ -5,6 +5,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Thread } from '../../core/conversation';
 import { isQuotaError } from '../../library/quota';
+import { openWith } from '../../library/store';
 
 export interface ThreadSummary {
   id: string;
@@ -51,12 +52,15 @@ export class ThreadStore {
     if (this.channel) this.channel.onmessage = (e: MessageEvent<ThreadChange>) => this.emit(e.data);
   }
 
-  static async open(name = THREAD_DB_NAME): Promise<ThreadStore> {
+  /** `factory`: another IndexedDB than the page's (the app site's, in a frame granted Storage Access). */
+  static async open(name = THREAD_DB_NAME, factory?: IDBFactory): Promise<ThreadStore> {
+    const upgrade = (db: IDBPDatabase<ThreadSchema>) => {
+      db.createObjectStore('threads', { keyPath: 'id' });
+      db.createObjectStore('summaries', { keyPath: 'id' }).createIndex('updatedAt', 'updatedAt');
+    };
+    if (factory) return new ThreadStore(await openWith<ThreadSchema>(factory, name, upgrade), `${CHANNEL}:${name}`);
     const db = await openDB<ThreadSchema>(name, 1, {
-      upgrade(db) {
-        db.createObjectStore('threads', { keyPath: 'id' });
-        db.createObjectStore('summaries', { keyPath: 'id' }).createIndex('updatedAt', 'updatedAt');
-      },
+      upgrade,
       blocking() {
         db.close();
       },

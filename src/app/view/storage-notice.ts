@@ -29,12 +29,18 @@ export function storageNotice(s: StoragePlanState, appSite: string): StorageNoti
   const askLabel = s.canAsk ? `Use the library and models saved on ${appSite}` : null;
   const refused = s.refused ? `The browser did not allow it, so this page goes on without ${appSite}’s storage.` : null;
   if (s.mode === 'shared') {
-    return { tone: 'info', text: `Using the library saved on ${appSite}: documents you add here are kept there too.`, askLabel: null, refused: null, openLink: true };
+    return {
+      tone: 'info',
+      text: `Using the library, conversations, settings and models saved on ${appSite}: what you add, ask, change or download here is kept there too.`,
+      askLabel: null,
+      refused: null,
+      openLink: true,
+    };
   }
   if (s.mode === 'partitioned') {
     return {
       tone: 'info',
-      text: `Embedded on another site, this page keeps its own library and models for that site, apart from those saved on ${appSite}: models you already downloaded there download again here once.`,
+      text: `Embedded on another site, this page keeps its own library, conversations, settings and models for that site, apart from those saved on ${appSite}: models you already downloaded there download again here once.`,
       askLabel,
       refused,
       openLink: true,
@@ -45,7 +51,7 @@ export function storageNotice(s: StoragePlanState, appSite: string): StorageNoti
     tone: 'warn',
     text:
       `${where}, so nothing is kept after you leave: the library is in memory (the site’s documents, and any you add now, until the page closes), ` +
-      `and the models download again on every visit. Your settings are not saved.${s.probe?.crossSite ? ` Open the question on ${appSite} to keep everything.` : ''}`,
+      `conversations and settings last until the page closes, and the models download again on every visit.${s.probe?.crossSite ? ` Open the question on ${appSite} to keep everything.` : ''}`,
     askLabel,
     refused,
     openLink: !!s.probe?.crossSite,

@@ -93,6 +93,11 @@ export interface Controller {
   setEngine(engine: EngineChoice): void;
   setTemperature(t: number): void;
   setTheme(theme: Theme): void;
+  /**
+   * The embedding page's theme: shown, never saved. A frame shares the saved settings of the app's
+   * site (same site, or Storage Access), and a host's choice must not replace the visitor's own.
+   */
+  showHostTheme(theme: Theme): void;
   resetSettings(): void;
   enterEvidenceOnly(reason: string): void;
   leaveEvidenceOnly(): void;
@@ -161,8 +166,10 @@ export function createController(opts: {
   const set = (next: Partial<AppState>) => store.set((s) => ({ ...s, ...next }));
   const setAnswer = (f: (a: AnswerState) => AnswerState) => store.set((s) => ({ ...s, answer: f(s.answer) }));
   /** Saves the settings and shows them, with any other change made in the same repaint. */
+  // The visitor's own theme while a host's is shown (null when none is).
+  let ownTheme: Theme | null = null;
   const persist = (settings: AppSettings, with_: Partial<AppState> = {}) => {
-    saveSettings(opts.storage, settings);
+    saveSettings(opts.storage, ownTheme === null ? settings : { ...settings, theme: ownTheme });
     set({ ...with_, settings });
   };
 
@@ -328,7 +335,12 @@ export function createController(opts: {
       persist({ ...store.get().settings, temperature });
     },
     setTheme(theme) {
+      ownTheme = null;
       persist({ ...store.get().settings, theme });
+    },
+    showHostTheme(theme) {
+      ownTheme ??= store.get().settings.theme;
+      set({ settings: { ...store.get().settings, theme } });
     },
     resetSettings() {
       const d = defaultSettings();

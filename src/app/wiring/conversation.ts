@@ -81,6 +81,8 @@ export interface Conversation {
 export interface ConversationDeps {
   controller: Controller;
   store: Promise<ThreadStore | null>;
+  /** True when the page already tells the visitor that conversations are not kept (the storage notice): no second notice. */
+  notKeptSaid?: () => Promise<boolean>;
   complete?: () => Promise<CompleteFn | null>;
   /** The loaded model's id and context window (tokens). */
   model: () => { id: string | null; contextWindow: number };
@@ -249,7 +251,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
     async start(opts = {}) {
       store = await deps.store.catch(() => null);
       if (!store) {
-        set({ notice: { kind: 'warn', text: 'Threads cannot be kept in this browser (storage is unavailable): this conversation lasts until the page closes.' } });
+        const said = await deps.notKeptSaid?.().catch(() => false);
+        if (!said) set({ notice: { kind: 'warn', text: 'Threads cannot be kept in this browser (storage is unavailable): this conversation lasts until the page closes.' } });
         return false;
       }
       store.subscribe((c) => {

@@ -13,7 +13,7 @@ export async function startEmbedBridge(controller: Controller, win: Window = win
     allowed,
     onRequest: (req, from) => {
       if (req.type === 'ping') return bridge.reply(from, { type: 'pong', id: req.id, version: EMBED_PROTOCOL_VERSION });
-      if (req.type === 'theme') return controller.setTheme(req.theme);
+      if (req.type === 'theme') return controller.showHostTheme(req.theme);
       void controller.ask(req.question).then(() => {
         const s = controller.getState();
         bridge.reply(from, answerMessage(s.answer, req.id, s.evidenceOnly !== null));

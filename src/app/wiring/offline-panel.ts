@@ -4,7 +4,7 @@
 import type { AppServices } from './services-contract';
 import type { Controller } from './controller';
 import { choiceKey, modelChoice } from '../persist/custom-model';
-import { createCachedModelsStore, type CachedModelsStore } from '../state/offline-inventory';
+import { createCachedModelsStore, listCachedModels, type CachedModelsStore } from '../state/offline-inventory';
 import { startOffline, type OfflineStore } from '../browser/service-worker';
 import { createStorageStore, type StorageStore } from '../persist/storage-quota';
 import { watchStorageMoments, withStorage } from './storage-moments';
@@ -19,7 +19,8 @@ export interface OfflineWiring {
 
 export function startOfflineWiring(services: AppServices, controller: Controller): { wiring: OfflineWiring; services: AppServices } {
   const offline = startOffline();
-  const models = createCachedModelsStore();
+  // The caches this visit's models are in: the app site's own in a frame granted Storage Access.
+  const models = createCachedModelsStore(async () => listCachedModels(services.storage ? await services.storage.modelCaches() : globalThis.caches));
   const storage = createStorageStore();
   const refresh = () => void models.refresh();
   refresh();

@@ -89,7 +89,8 @@ export function createServices(search: string, baseURI: string, storage: Storage
       const onDevice = () => {
         if (ev) status.update('evaluator', summariseDevices(ev.device, ev.models()));
       };
-      ev = await createEvaluator(config, onProgress, onDevice);
+      const savedStorage = await storage.savedStorage();
+      ev = await createEvaluator(config, onProgress, onDevice, savedStorage ? { savedStorage } : {});
       // The source found ('auto' resolved), so vectors match a pre-built index made from the hub or a pack.
       embedderId = `${ev.source.source}:${config.embedder.id}`;
       // Ready means the embedder can run: documents cannot be added or searched without it.
@@ -122,10 +123,12 @@ export function createServices(search: string, baseURI: string, storage: Storage
   const engineState = createStore<EngineState>({ choice: engineChoice, ggufCached: null });
   // web-llm cannot load without Cache Storage (every cache backend it has needs storage);
   // llama.cpp can, from a download held in memory, so Auto takes it where the page has no storage.
+  // A frame granted Storage Access has the app site's Cache Storage (relayed to the worker).
   const pickEngine = async (): Promise<'webllm' | 'wllama'> => {
     if (engineChoice.engine !== 'auto') return engineChoice.engine;
     const { probe } = await storage.ready();
-    return (await webgpu()).ok && probe?.caches !== false ? 'webllm' : 'wllama';
+    const caches = probe?.caches !== false || (await storage.modelCaches()) !== undefined;
+    return (await webgpu()).ok && caches ? 'webllm' : 'wllama';
   };
   const makeHandle = async (model: ModelChoice) => {
     let started = Date.now();
@@ -144,10 +147,14 @@ export function createServices(search: string, baseURI: string, storage: Storage
     engineInUse = await pickEngine();
     engineState.set({ ...engineState.get(), inUse: engineInUse });
     const { createGenerator, createWllamaGenerator } = await import('../../generator');
+    const savedStorage = await storage.savedStorage();
+    const saved = savedStorage ? { savedStorage } : {};
     if (engineInUse === 'wllama') {
       const { probe } = await storage.ready();
-      handle = createWllamaGenerator({ model: engineChoice.gguf, temperature, baseURI, ...(probe && !probe.opfs ? { noCache: true } : {}) }, hooks);
-    } else handle = createGenerator({ model, temperature }, hooks);
+      // Without storage of its own or the app site's (relayed), the GGUF is held in memory for this visit.
+      const noCache = probe && !probe.opfs && !savedStorage;
+      handle = createWllamaGenerator({ model: engineChoice.gguf, temperature, baseURI, ...saved, ...(noCache ? { noCache: true } : {}) }, hooks);
+    } else handle = createGenerator({ model, temperature, ...saved }, hooks);
     return handle;
   };
 
@@ -176,7 +183,8 @@ export function createServices(search: string, baseURI: string, storage: Storage
   // A handle for the chosen GGUF model's storage only (marks and delete), without loading it.
   const ggufStorage = async () => {
     const { createWllamaGenerator } = await import('../../generator');
-    return createWllamaGenerator({ model: engineChoice.gguf, baseURI });
+    const savedStorage = await storage.savedStorage();
+    return createWllamaGenerator({ model: engineChoice.gguf, baseURI, ...(savedStorage ? { savedStorage } : {}) });
   };
   const engine: EngineStore = {
     get: engineState.get,

@@ -5,6 +5,8 @@
 //   memory       no storage at all: the library lives in memory until the page closes.
 // The visitor's click on "Use the library and models saved on <app site>" asks for access;
 // once granted the page reloads and opens the shared library (the browser grants again silently).
+// In mode shared the models are the app site's too: the model workers reach its caches through
+// the saved-storage relay (src/app/browser/saved-storage-relay.ts), and settings are its own.
 import { createStore } from '../state/store';
 import { probeStorage, type StorageProbe } from '../browser/storage-probe';
 import { requestSavedStorage, type SavedStorage } from '../browser/storage-access';
@@ -36,6 +38,12 @@ export interface StoragePlan {
   ask(): Promise<void>;
   /** localStorage for settings: the page's own, the shared one, or none. */
   settingsStorage(): Storage | undefined;
+  /** The app site's IndexedDB in mode shared (conversations are kept there too). */
+  savedIndexedDB(): IDBFactory | undefined;
+  /** Cache Storage holding this visit's models (the app site's in mode shared); undefined when there is none. */
+  modelCaches(): Promise<CacheStorage | undefined>;
+  /** In mode shared, a maker of ports to the app site's storage for the model workers; else undefined. */
+  savedStorage(): Promise<(() => MessagePort) | undefined>;
 }
 
 export interface StoragePlanDeps {
@@ -44,6 +52,12 @@ export interface StoragePlanDeps {
   reload?: () => void;
   openIndexedDB?: (dbName: string, factory?: IDBFactory) => Promise<LibraryStorage>;
   openMemory?: () => Promise<LibraryStorage>;
+  /** The page's own Cache Storage (a test passes its own). */
+  pageCaches?: () => CacheStorage | undefined;
+  /** Serves the granted storage to a worker (src/app/browser/saved-storage-relay.ts). */
+  serve?: (saved: SavedStorage) => MessagePort;
+  /** web-llm's main-thread cache helpers (model marks, delete) read the global `caches`: given the grant's in mode shared. */
+  adoptCaches?: (caches: CacheStorage) => void;
 }
 
 export function decideMode(probe: StorageProbe, shared: SavedStorage | null): StorageMode {
@@ -66,6 +80,7 @@ export function createStoragePlan(deps: StoragePlanDeps = {}): StoragePlan {
     // Granted on an earlier visit: the browser hands the storage over without asking again.
     if (p.crossSite && p.storageAccess === 'granted' && !p.hasStorageAccess) shared = await request().catch(() => null);
     const mode = decideMode(p, shared);
+    if (mode === 'shared' && shared?.caches) (deps.adoptCaches ?? adoptCaches)(shared.caches);
     patch({ probe: p, mode, canAsk: p.crossSite && mode !== 'shared' && !p.hasStorageAccess && p.storageAccess !== 'unavailable' && p.storageAccess !== 'denied' });
     return state.get();
   })();
@@ -100,5 +115,28 @@ export function createStoragePlan(deps: StoragePlanDeps = {}): StoragePlan {
       if (shared?.localStorage) return shared.localStorage;
       return state.get().probe?.localStorage ? globalThis.localStorage : undefined;
     },
+    savedIndexedDB: () => shared?.indexedDB,
+    async modelCaches() {
+      const { mode, probe: p } = await decided;
+      if (mode === 'shared' && shared?.caches) return shared.caches;
+      if (!p?.caches) return undefined;
+      return (deps.pageCaches ?? (() => globalThis.caches))();
+    },
+    async savedStorage() {
+      const { mode } = await decided;
+      const granted = shared;
+      if (mode !== 'shared' || !granted) return undefined;
+      const serve = deps.serve ?? (await import('../browser/saved-storage-relay')).serveSavedStorage;
+      return () => serve(granted);
+    },
   };
+}
+
+/** The page's own Cache Storage throws in a cross-site frame; the grant's is the one the visitor chose. */
+function adoptCaches(caches: CacheStorage): void {
+  try {
+    Object.defineProperty(globalThis, 'caches', { value: caches, configurable: true, writable: true });
+  } catch {
+    // Not redefinable here: web-llm's model marks stay unknown, the models load all the same.
+  }
 }

@@ -20,6 +20,7 @@ import { abortError, GeneratorError, workerCrashed } from '../errors';
 import type { GeneratorHandle, GeneratorHooks } from '../handle';
 import { toLoadProgress } from '../progress';
 import { createHandle, type EngineDriver } from '../shared/lifecycle';
+import { SAVED_STORAGE_MESSAGE } from '../../saved-storage/protocol';
 
 export interface GeneratorConfig {
   model?: ModelChoice;
@@ -34,6 +35,8 @@ export interface GeneratorConfig {
   cacheBackend?: 'cache' | 'indexeddb';
   /** Base for relative URLs; the page's `document.baseURI` by default. */
   baseURI?: string;
+  /** A fresh port to the page's saved-storage relay: the model caches are the app site's (Storage Access granted). */
+  savedStorage?: () => MessagePort;
 }
 
 /** A loaded engine and how to tear it down. */
@@ -61,7 +64,7 @@ export interface WebllmHooks extends GeneratorHooks {
 
 export function createGenerator(config: GeneratorConfig = {}, hooks: WebllmHooks = {}): GeneratorHandle {
   const choice: ModelChoice = config.model ?? { kind: 'catalogue', id: DEFAULT_MODEL_ID };
-  const connect = hooks.connect ?? connectWorker;
+  const connect = hooks.connect ?? connectWorker(config.savedStorage);
   const detectGpu = hooks.detectGpu ?? detectWebGpu;
   let resolved: ResolvedModel | undefined;
   const baseURI = (): string => config.baseURI ?? globalThis.document?.baseURI ?? globalThis.location?.href ?? 'http://localhost/';
@@ -162,8 +165,11 @@ async function detectWebGpu(): Promise<{ shaderF16: boolean }> {
   return { shaderF16: adapter.features.has('shader-f16') };
 }
 
-const connectWorker: Connect = (model, appConfig, onReport) => {
+const connectWorker = (savedStorage?: () => MessagePort): Connect => (model, appConfig, onReport) => {
   const worker = new Worker(new URL('../../../workers/generator.worker.ts', import.meta.url), { type: 'module', name: 'generator' });
+  const port = savedStorage?.();
+  // First, before web-llm's own messages: the worker installs the app site's caches (workers/generator.worker.ts).
+  if (port) worker.postMessage({ kind: SAVED_STORAGE_MESSAGE, port }, [port]);
   let failWorker: (e: unknown) => void = () => {};
   const crashed = new Promise<never>((_, fail) => {
     failWorker = fail;

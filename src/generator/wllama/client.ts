@@ -17,9 +17,12 @@ export interface WllamaConnection extends WllamaEngine {
   failed: Promise<never>;
 }
 
-export function connectWllama(): WllamaConnection {
+/** `savedStorage`: a fresh port to the page's saved-storage relay, when the frame was granted Storage Access. */
+export function connectWllama(savedStorage?: () => MessagePort): WllamaConnection {
   const worker = new Worker(new URL('../../../workers/wllama.worker.ts', import.meta.url), { type: 'module', name: 'wllama' });
   const host = Comlink.wrap<WllamaHost>(worker);
+  const port = savedStorage?.();
+  if (port) void host.useSavedStorage(Comlink.transfer(port, [port]));
   let fail: (e: unknown) => void = () => {};
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => {});

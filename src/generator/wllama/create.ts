@@ -20,6 +20,8 @@ export interface WllamaConfig {
   baseURI?: string;
   /** Download the model into memory for this visit, not into OPFS (the page has no storage). */
   noCache?: boolean;
+  /** A fresh port to the page's saved-storage relay: the GGUF cache is the app site's (Storage Access granted). */
+  savedStorage?: () => MessagePort;
 }
 
 export interface WllamaHooks extends GeneratorHooks {
@@ -42,7 +44,7 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: WllamaHooks =
       throw new GeneratorError('bad-config', (e as Error).message, 'Pick a model from the list, or give an https address ending in .gguf.');
     }
   };
-  const connect = async (): Promise<WllamaConnection> => (hooks.connect ?? (await import('./client')).connectWllama)();
+  const connect = async (): Promise<WllamaConnection> => hooks.connect ? hooks.connect() : (await import('./client')).connectWllama(config.savedStorage);
 
   const driver: EngineDriver = {
     get modelId() {

@@ -53,6 +53,11 @@ export interface WllamaCompletionResponse {
 export type WllamaRequest = Record<string, unknown>;
 
 export interface WllamaHost {
+  /**
+   * A port to the page's saved-storage relay (a cross-site frame granted Storage Access): the
+   * GGUF cache becomes the app site's own OPFS cache. Sent before the first load.
+   */
+  useSavedStorage(port: MessagePort): void;
   load(source: WllamaModelSource, opts: WllamaLoadOptions, onProgress?: (loaded: number, total: number) => void): Promise<WllamaLoadInfo>;
   /** Token ids spelling each text in the loaded model's vocabulary (null where it cannot). */
   tokenIds(texts: string[]): Promise<(number[] | null)[]>;

@@ -25,6 +25,23 @@ function setup(generator: Promise<Generator> | (() => Promise<Generator>)) {
 }
 
 describe('answer controller', () => {
+  it("shows an embedding host's theme without saving it over the visitor's own; the visitor's choice is saved", () => {
+    const { c, saved } = setup(Promise.resolve(syntheticGenerator({ seed: 1 })));
+    c.setTheme('light');
+    c.showHostTheme('dark');
+    expect(c.getState().settings.theme).toBe('dark');
+    // Another setting changed in the frame saves the visitor's theme, not the host's.
+    c.setTemperature(0.5);
+    expect(JSON.parse(saved.at(-1)!).settings).toMatchObject({ theme: 'light', temperature: 0.5 });
+    c.resetSettings();
+    expect(JSON.parse(saved.at(-1)!).settings.theme).toBe('light');
+    expect(c.getState().settings.theme).toBe('dark');
+    // The visitor picks a theme in the frame: that one is theirs.
+    c.setTheme('system');
+    c.setTemperature(0.25);
+    expect(JSON.parse(saved.at(-1)!).settings.theme).toBe('system');
+  });
+
   it('saves the engine the user picks, and never an unusable one', async () => {
     const { c, saved } = setup(Promise.resolve(syntheticGenerator({ seed: 1 })));
     c.setEngine({ engine: 'wllama', gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' } });

@@ -57,6 +57,46 @@ function setup(opts: { complete?: CompleteFn | null; evidenceOnly?: boolean; db?
 }
 
 describe('conversation wiring', () => {
+  it('without a thread store: one warning, unless the storage notice already says conversations are not kept', async () => {
+    const make = (notKeptSaid?: () => Promise<boolean>) =>
+      createConversation({
+        controller: setup().controller,
+        store: Promise.reject(new DOMException('The user denied permission to access the database.', 'UnknownError')),
+        model: () => ({ id: 'tiny', contextWindow: 4096 }),
+        ...(notKeptSaid ? { notKeptSaid } : {}),
+      });
+    // A top-level page whose IndexedDB fails: no storage notice there, so the thread warning is the one that says it.
+    const alone = make(async () => false);
+    expect(await alone.start()).toBe(false);
+    expect(alone.get().notice?.text).toMatch(/Threads cannot be kept in this browser/);
+    // A frame in mode memory: the storage notice says it; the conversation still works for the visit.
+    const framed = make(async () => true);
+    expect(await framed.start()).toBe(false);
+    expect(framed.get().notice).toBeNull();
+    await framed.ask('How do bees make honey?');
+    expect(framed.get().thread?.turns).toBeDefined();
+  });
+
+  it('keeps threads in another IndexedDB when given one (the app site\'s, under Storage Access)', async () => {
+    const { IDBFactory: FakeFactory } = await import('fake-indexeddb');
+    const other = new FakeFactory();
+    const name = `conv-other-${++n}`;
+    const s = await ThreadStore.open(name, other);
+    stores.push(s);
+    const { controller } = setup();
+    const conversation = createConversation({ controller, store: Promise.resolve(s), model: () => ({ id: 'tiny', contextWindow: 4096 }), saveEveryMs: 1 });
+    await conversation.start();
+    await conversation.ask('How do bees make honey?');
+    await new Promise((r) => setTimeout(r, 20));
+    // In the given factory, not the page's own.
+    const reopened = await ThreadStore.open(name, other);
+    stores.push(reopened);
+    expect((await reopened.list()).length).toBe(1);
+    const own = await ThreadStore.open(name);
+    stores.push(own);
+    expect(await own.list()).toEqual([]);
+  });
+
   it('a first question makes no rewrite call; a follow-up is rewritten, searched as rewritten, and the decode sees the earlier turn', async () => {
     const { conversation, queries, completions, seenQuestions } = setup();
     await conversation.start();

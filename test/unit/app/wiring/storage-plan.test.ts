@@ -112,7 +112,35 @@ describe('storage plan', () => {
     expect((await plan.ready()).mode).toBe('shared');
     expect((await plan.openStore('lib')).persistent).toBe(true);
     expect(openedOn).toBe(factory);
-    expect(storageNotice(plan.get(), 'rag.example.org')?.text).toMatch(/library saved on rag\.example\.org/);
+    expect(storageNotice(plan.get(), 'rag.example.org')?.text).toMatch(/library, conversations, settings and models saved on rag\.example\.org/);
+  });
+
+  it('in mode shared, the workers get ports to the granted storage, the inventory its caches, settings its localStorage', async () => {
+    const caches = { tag: 'app site caches' } as unknown as CacheStorage;
+    const localStorage = { tag: 'app site localStorage' } as unknown as Storage;
+    const adopted: CacheStorage[] = [];
+    const served: unknown[] = [];
+    const plan = createStoragePlan({
+      probe: () => probeStorage(blockedFrame({ permissions: { query: async () => ({ state: 'granted' }) } })),
+      request: async () => ({ indexedDB: {} as IDBFactory, caches, localStorage }),
+      serve: (saved) => (served.push(saved), { tag: 'port' } as unknown as MessagePort),
+      adoptCaches: (c) => void adopted.push(c),
+    });
+    expect(await plan.modelCaches()).toBe(caches);
+    const port = (await plan.savedStorage())!;
+    expect(port()).toEqual({ tag: 'port' });
+    expect(served).toEqual([{ indexedDB: {}, caches, localStorage }]);
+    expect(adopted).toEqual([caches]);
+    expect(plan.settingsStorage()).toBe(localStorage);
+    // A blocked frame: nothing to relay, no caches to list, no settings storage.
+    const blocked = createStoragePlan({ probe: () => probeStorage(blockedFrame()), pageCaches: () => caches });
+    expect(await blocked.savedStorage()).toBeUndefined();
+    expect(await blocked.modelCaches()).toBeUndefined();
+    expect(blocked.settingsStorage()).toBeUndefined();
+    // The page's own storage: its own caches.
+    const own = createStoragePlan({ probe: async () => probe({}), pageCaches: () => caches });
+    expect(await own.modelCaches()).toBe(caches);
+    expect(await own.savedStorage()).toBeUndefined();
   });
 
   it('falls back to memory when the library database will not open although the probe did', async () => {
@@ -133,6 +161,8 @@ describe('storage plan', () => {
     const memory = storageNotice({ ...base, mode: 'memory' }, 'rag.example.org')!;
     expect(memory.tone).toBe('warn');
     expect(memory.text).toMatch(/nothing is kept after you leave/);
+    // One notice for everything: the library, conversations, settings and models.
+    expect(memory.text).toMatch(/library is in memory.*conversations and settings last until the page closes.*models download again on every visit/);
     expect(memory.askLabel).toBe('Use the library and models saved on rag.example.org');
     expect(memory.openLink).toBe(true);
     // A private window's top-level page: no other tab would keep more, so no link and no button.
@@ -143,7 +173,7 @@ describe('storage plan', () => {
 });
 
 describe('requestSavedStorage', () => {
-  it('asks for IndexedDB, Cache Storage and localStorage, and keeps only the types the handle grants', async () => {
+  it('asks for IndexedDB, Cache Storage, localStorage and the OPFS directory, and keeps only the types the handle grants', async () => {
     const types: unknown[] = [];
     const idb = {} as IDBFactory;
     const handle = {
@@ -153,7 +183,7 @@ describe('requestSavedStorage', () => {
       },
     };
     const got = await requestSavedStorage({ requestStorageAccess: async (t: unknown) => (types.push(t), handle) });
-    expect(types).toEqual([{ indexedDB: true, caches: true, localStorage: true }]);
+    expect(types).toEqual([{ indexedDB: true, caches: true, localStorage: true, getDirectory: true }]);
     expect(got).toEqual({ indexedDB: idb });
     expect(await requestSavedStorage({ requestStorageAccess: async () => Promise.reject(new DOMException('no', 'NotAllowedError')) })).toBeNull();
     expect(await requestSavedStorage({})).toBeNull();
