@@ -5,17 +5,19 @@
 // MiniSearch kept a radix tree of term strings and a Map per term: 2.9 GB of heap at 1M
 // passages, and its JSON snapshot passed V8's string limit. Here:
 // - terms are 64-bit hashes (term-hash.ts) in an open-addressing table of typed arrays;
-// - postings are delta-varint (doc gap, tf) bytes: those loaded or compacted lie contiguous
+// - postings are delta-varint (doc gap, tf) bytes (varint.ts): those loaded or compacted lie contiguous
 //   per term in one buffer (`base`), those added since are appended to per-term chains in a
-//   paged byte pool (byte-pool.ts), so adding a passage rebuilds nothing;
+//   paged byte pool (term-chains.ts, byte-pool.ts), so adding a passage rebuilds nothing;
 // - passage ids are UTF-8 bytes end to end with a hash table of doc numbers (id-table.ts);
 // - a removed passage is a tombstone until the next snapshot compacts it away;
 // - the snapshot is one binary buffer (word-snapshot.ts), loaded by viewing it, not parsing.
 import type { RankedHit } from '../../core/fusion';
-import { BytePool } from './byte-pool';
+import { grown } from './grown';
 import { IdTable } from './id-table';
+import { TermChains } from './term-chains';
 import { hashTerm } from './term-hash';
 import { tokenize } from './tokenize';
+import { decodePostings, writeVarint } from './varint';
 import { decodeWordIndex, encodeWordIndex, SNAPSHOT_FORMAT } from './word-snapshot';
 
 export interface LexicalDoc {
@@ -38,13 +40,6 @@ const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 export const POSTINGS_BUDGET = 2000;
 /** Doc gaps are written as (gap << 1 | tf is 1) in a 31-bit varint. */
 const MAX_DOCS = 2 ** 30 - 1;
-
-function grown<T extends Uint8Array | Uint32Array | Int32Array | Float64Array | Uint16Array>(a: T, need: number): T {
-  if (need <= a.length) return a;
-  const next = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2, 16));
-  next.set(a);
-  return next;
-}
 
 export class LexicalIndex {
   // Passages, by dense doc number (order of adding; compaction keeps the order).
@@ -69,15 +64,7 @@ export class LexicalIndex {
   private base: Uint8Array = new Uint8Array(0);
   private baseOff: Uint32Array = new Uint32Array(1);
   private baseTerms = 0;
-  private pool = new BytePool();
-  /** Term → its chain + 1 (0: none yet). Only terms appended to since the last compaction have one, so a loaded index pays 4 bytes a term for chains, not 17. */
-  private chainOf = new Int32Array(0);
-  private head = new Uint32Array(0);
-  private tail = new Uint32Array(0);
-  private end = new Uint32Array(0);
-  private slices = new Uint8Array(0);
-  private chainLen = new Uint32Array(0);
-  private chained = 0;
+  private chains = new TermChains();
 
   /** Live postings per term, computed once per term while tombstones exist. */
   private liveDf = new Map<number, number>();
@@ -115,7 +102,7 @@ export class LexicalIndex {
     ix.last = new Int32Array(p.last);
     ix.base = p.postings;
     ix.baseOff = p.offsets;
-    ix.resetChains(p.termCount);
+    ix.chains.reset(p.termCount);
     ix.rehash();
     return ix;
   }
@@ -382,23 +369,12 @@ export class LexicalIndex {
     this.hashes = grown(this.hashes, 2 * n);
     this.df = grown(this.df, n);
     this.last = grown(this.last, n);
-    this.chainOf = grown(this.chainOf, n);
+    this.chains.ensureTerms(n);
   }
 
   private ensureDocs(n: number): void {
     this.docLen = grown(this.docLen, n);
     this.dead = grown(this.dead, n);
-  }
-
-  private resetChains(n: number): void {
-    this.pool.clear();
-    this.chainOf = new Int32Array(n);
-    this.head = new Uint32Array(0);
-    this.tail = new Uint32Array(0);
-    this.end = new Uint32Array(0);
-    this.slices = new Uint8Array(0);
-    this.chainLen = new Uint32Array(0);
-    this.chained = 0;
   }
 
   // ---- postings ----
@@ -407,49 +383,8 @@ export class LexicalIndex {
     const gap = doc - this.last[t]!;
     this.last[t] = doc;
     this.df[t] = this.df[t]! + 1;
-    this.putVarint(t, (gap << 1) | (tf === 1 ? 1 : 0));
-    if (tf !== 1) this.putVarint(t, tf);
-  }
-
-  private putVarint(t: number, v: number): void {
-    while (v > 127) {
-      this.putByte(t, (v & 127) | 128);
-      v >>>= 7;
-    }
-    this.putByte(t, v);
-  }
-
-  private putByte(t: number, b: number): void {
-    let c = this.chainOf[t]! - 1;
-    if (c < 0) {
-      c = this.chained++;
-      this.chainOf[t] = c + 1;
-      const n = this.chained;
-      this.head = grown(this.head, n);
-      this.tail = grown(this.tail, n);
-      this.end = grown(this.end, n);
-      this.slices = grown(this.slices, n);
-      this.chainLen = grown(this.chainLen, n);
-    }
-    const n = this.slices[c]!;
-    if (n === 0 || this.tail[c] === this.end[c]) {
-      const addr = this.pool.alloc(n);
-      if (n === 0) this.head[c] = addr;
-      else this.pool.setLink(this.end[c]!, addr);
-      this.tail[c] = addr;
-      this.end[c] = addr + BytePool.capacity(n);
-      this.slices[c] = Math.min(n + 1, 8);
-    }
-    const at = this.tail[c]!;
-    this.pool.setByte(at, b);
-    this.tail[c] = at + 1;
-    this.chainLen[c] = this.chainLen[c]! + 1;
-  }
-
-  /** Bytes appended to the term's chain since the last compaction. */
-  private chainBytes(t: number): number {
-    const c = this.chainOf[t]! - 1;
-    return c < 0 ? 0 : this.chainLen[c]!;
+    this.chains.putVarint(t, (gap << 1) | (tf === 1 ? 1 : 0));
+    if (tf !== 1) this.chains.putVarint(t, tf);
   }
 
   /** Decodes the term's postings (tombstoned passages included) into `docs`/`tfs`; returns how many. */
@@ -459,43 +394,14 @@ export class LexicalIndex {
     this.tfs = grown(this.tfs, count);
     let doc = -1;
     let k = 0;
-    if (t < this.baseTerms) [doc, k] = this.decodeRun(this.base, this.baseOff[t]!, this.baseOff[t + 1]!, doc, k);
-    const len = this.chainBytes(t);
+    if (t < this.baseTerms) [doc, k] = decodePostings(this.base, this.baseOff[t]!, this.baseOff[t + 1]!, doc, k, this.docs, this.tfs);
+    const len = this.chains.bytesOf(t);
     if (len > 0) {
       this.bytes = grown(this.bytes, len);
-      this.pool.readChain(this.head[this.chainOf[t]! - 1]!, len, this.bytes, 0);
-      [doc, k] = this.decodeRun(this.bytes, 0, len, doc, k);
+      this.chains.read(t, this.bytes, 0);
+      [doc, k] = decodePostings(this.bytes, 0, len, doc, k, this.docs, this.tfs);
     }
     return k;
-  }
-
-  private decodeRun(bytes: Uint8Array, from: number, to: number, doc: number, k: number): [number, number] {
-    const { docs, tfs } = this;
-    let p = from;
-    while (p < to) {
-      let v = 0;
-      let shift = 0;
-      let byte: number;
-      do {
-        byte = bytes[p++]!;
-        v |= (byte & 127) << shift;
-        shift += 7;
-      } while (byte & 128);
-      let tf = 1;
-      if ((v & 1) === 0) {
-        tf = 0;
-        shift = 0;
-        do {
-          byte = bytes[p++]!;
-          tf |= (byte & 127) << shift;
-          shift += 7;
-        } while (byte & 128);
-      }
-      doc += v >>> 1;
-      docs[k] = doc;
-      tfs[k++] = tf;
-    }
-    return [doc, k];
   }
 
   private liveDfOf(t: number): number {
@@ -517,9 +423,9 @@ export class LexicalIndex {
    * are renumbered in the same order (so ties still fall as in a fresh build).
    */
   private compact(): void {
-    if (this.chained === 0 && this.deadCount === 0) return;
+    if (this.chains.empty() && this.deadCount === 0) return;
     if (this.deadCount === 0) {
-      const size = this.base.length + this.chainLen.subarray(0, this.chained).reduce((s, n) => s + n, 0);
+      const size = this.base.length + this.chains.totalBytes();
       const out = new Uint8Array(size);
       const offsets = new Uint32Array(this.termCount + 1);
       let at = 0;
@@ -529,9 +435,8 @@ export class LexicalIndex {
           out.set(this.base.subarray(this.baseOff[t]!, this.baseOff[t + 1]!), at);
           at += this.baseOff[t + 1]! - this.baseOff[t]!;
         }
-        const len = this.chainBytes(t);
-        if (len > 0) this.pool.readChain(this.head[this.chainOf[t]! - 1]!, len, out, at);
-        at += len;
+        this.chains.read(t, out, at);
+        at += this.chains.bytesOf(t);
       }
       offsets[this.termCount] = at;
       this.adopt(out, offsets, this.termCount);
@@ -553,7 +458,7 @@ export class LexicalIndex {
     // The hashes may be a loaded snapshot's bytes, which are read, never written.
     this.hashes = this.hashes.slice();
     // Dropping passages only merges gaps and drops tf bytes: the old size is an upper bound.
-    const out = new Uint8Array(this.base.length + this.chainLen.subarray(0, this.chained).reduce((s, n) => s + n, 0));
+    const out = new Uint8Array(this.base.length + this.chains.totalBytes());
     const offsets = new Uint32Array(this.termCount + 1);
     let at = 0;
     let terms = 0;
@@ -595,16 +500,8 @@ export class LexicalIndex {
     this.base = base;
     this.baseOff = offsets;
     this.termCount = this.baseTerms = terms;
-    this.resetChains(Math.max(terms, 16));
+    this.chains.reset(Math.max(terms, 16));
     if (rehash) this.rehash();
   }
 }
 
-function writeVarint(out: Uint8Array, at: number, v: number): number {
-  while (v > 127) {
-    out[at++] = (v & 127) | 128;
-    v >>>= 7;
-  }
-  out[at++] = v;
-  return at;
-}
