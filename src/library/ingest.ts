@@ -1,6 +1,7 @@
 // From raw bytes to a stored-ready document: parse, chunk, embed. Shared by the
 // browser library and the Node indexer so both produce the same passages and vectors.
 import { chunkText, type ChunkOptions } from '../core/chunk';
+import { cyrb53 } from '../core/cyrb53';
 import type { Embedder, Passage } from '../core/ports';
 import { checkDeclaredSize, MAX_FILE_BYTES, parseDocument, RefusedFile, type ParseOptions, type ParsedDocument, type RawFile } from './parse';
 
@@ -15,21 +16,13 @@ export interface PreparedDocument {
 
 /**
  * Content-addressed: adding the same text again replaces the document instead of
- * duplicating it. A 64-bit cyrb53-style hash in plain JavaScript rather than
- * crypto.subtle, which pages served over plain http (a LAN demo) do not have.
+ * duplicating it (a 64-bit cyrb53 hash of the text).
  */
 export async function documentId(text: string): Promise<string> {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
-  return `doc-${hex(h2)}${hex(h1)}`;
+  const h = new Uint32Array(2);
+  cyrb53(text, h);
+  const hex = (n: number) => n.toString(16).padStart(8, '0');
+  return `doc-${hex(h[1]!)}${hex(h[0]!)}`;
 }
 
 export async function prepare(parsed: ParsedDocument, chunk?: ChunkOptions): Promise<PreparedDocument> {
