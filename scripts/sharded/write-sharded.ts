@@ -115,6 +115,8 @@ class Appender {
 }
 
 const WORD_BUCKETS = 64;
+/** Top cells whose sub-centroids a passage may be assigned to (the nearest of all of theirs). */
+const ASSIGN_TOPS = 4;
 /** Passages a list holds on average, by default (bench/sharded.bench.ts). */
 export const LIST_SIZE = 256;
 /** Word-table entries a page, by default: 2.5 kB a page; a page hash (16 B) per 128 shards at start-up. */
@@ -198,7 +200,6 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       rows.forEach((r, i) => own.set(flatSample.subarray(r * dim, (r + 1) * dim), i * dim));
       return sphericalKMeans(own, dim, k, iterations);
     });
-    const subAssigners = subModels.map((m) => new CentroidAssigner(m));
     const subs = subModels.map((m) => m.centroids.length / dim);
     const firstList: number[] = [];
     let lists = 0;
@@ -207,6 +208,25 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       lists += k;
     }
     log(`${tops} top centroids, ${lists} lists`);
+    // A passage goes to the nearest sub-centroid of its ASSIGN_TOPS nearest tops, not only of the
+    // nearest one: a question that probes the sub-centroid nearest it then finds it there, even
+    // when it lies near the edge of a top cell.
+    const nearestSub = (v: Float32Array) => {
+      let best = -1, bestScore = -Infinity;
+      for (const t of topAssigner.nearest(v, Math.min(ASSIGN_TOPS, tops))) {
+        const k = subs[t]!;
+        for (let j = 0; j < k; j++) {
+          const row = subModels[t]!.centroids;
+          let s = 0;
+          for (let d = 0, o = j * dim; d < dim; d++) s += v[d]! * row[o + d]!;
+          if (s > bestScore) {
+            bestScore = s;
+            best = firstList[t]! + j;
+          }
+        }
+      }
+      return best;
+    };
 
     // Pass 2: assign, append texts, spill records (list, code, row record) and postings.
     const rowBytes = int8Codec.rowBytes(dim);
@@ -228,8 +248,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     let done = 0;
     for await (const r of opts.source.rows()) {
       const v = unit(r.embedding, dim, r.id);
-      const t = topAssigner.nearest(v)[0]!;
-      const c = firstList[t]! + subAssigners[t]!.nearest(v)[0]!;
+      const c = nearestSub(v);
       counts[c]!++;
       const bytes = encodeText(r);
       const pointer: TextPointer = { offset: texts.written, bytes: bytes.length, hash: sha256(bytes).slice(0, 16) };

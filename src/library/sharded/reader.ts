@@ -49,7 +49,7 @@ const DEPTH = 50;
 /** Lists probed by default (bench/sharded.bench.ts). */
 export const DEFAULT_NPROBE = 16;
 /** Top centroids whose sub-centroid blocks are read by default (bench/sharded.bench.ts). */
-export const DEFAULT_NTOP = 4;
+export const DEFAULT_NTOP = 8;
 /** Candidates whose int8 rows are fetched and scored exactly, by default (measured: bench/sharded.bench.ts). */
 export const DEFAULT_RESCORE = 50;
 /** Wanted rows of one list this close (in rows) share a range request (measured: bench/sharded.bench.ts). */
