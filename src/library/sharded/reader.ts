@@ -47,13 +47,14 @@ export const WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
 /** Each list is read this deep before fusing, as in the in-tab index. */
 const DEPTH = 50;
 /**
- * Lists probed by default, among the sub-centroids of the DEFAULT_NTOP nearest tops: at 100k
- * passages (lists of ~128), 8 tops × 16 lists gave recall@10 0.953 for 361 kB a question;
- * 4 × 16: 0.838; 16 × 16: 0.970 for 404 kB (bench/sharded.bench.ts).
+ * Lists probed by default, among the sub-centroids of the DEFAULT_NTOP nearest tops. 16 tops ×
+ * 16 lists (of ~128 passages) gave recall@10 0.978 / 0.970 / 0.968 for 302 / 404 / 452 kB a
+ * question at 5k / 100k / 300k passages; 8 × 16 gave 0.965 / 0.953 / 0.922 for 295 / 361 /
+ * 358 kB: the top blocks to read grow with the corpus (bench/sharded.bench.ts).
  */
 export const DEFAULT_NPROBE = 16;
 /** Top centroids whose sub-centroid blocks are read by default (see DEFAULT_NPROBE). */
-export const DEFAULT_NTOP = 8;
+export const DEFAULT_NTOP = 16;
 /** Candidates whose int8 rows are fetched and scored exactly, by default (measured: bench/sharded.bench.ts). */
 export const DEFAULT_RESCORE = 50;
 /** Wanted rows of one list this close (in rows) share a range request (measured: bench/sharded.bench.ts). */
