@@ -115,8 +115,6 @@ class Appender {
 }
 
 const WORD_BUCKETS = 64;
-/** Top cells whose sub-centroids a passage may be assigned to (the nearest of all of theirs). */
-const ASSIGN_TOPS = 8;
 /** Passages a list holds on average, by default: at 100k, 8 tops × 16 lists of ~128 reached recall@10 0.953 for 361 kB a question (bench/sharded.bench.ts); lists of ~256 cost twice the codes a list. */
 export const LIST_SIZE = 128;
 /** Word-table entries a page, by default: 2.5 kB a page; a page hash (16 B) per 128 shards at start-up. */
@@ -204,7 +202,6 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     tops = kept.length;
     const topModel = { dim, centroids: new Float32Array(tops * dim) };
     kept.forEach(({ t }, i) => topModel.centroids.set(grouped.centroids.subarray(t * dim, (t + 1) * dim), i * dim));
-    const topAssigner = new CentroidAssigner(topModel);
     const subModels = kept.map(({ m }) => {
       const centroids = new Float32Array(m.length * dim);
       m.forEach((c, i) => centroids.set(flatModel.centroids.subarray(c * dim, (c + 1) * dim), i * dim));
@@ -218,25 +215,13 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       lists += k;
     }
     log(`${tops} top centroids, ${lists} lists`);
-    // A passage goes to the nearest list centroid of its ASSIGN_TOPS nearest tops, not only of the
-    // nearest one: a question that probes the sub-centroid nearest it then finds it there, even
-    // when it lies near the edge of a top cell.
-    const nearestSub = (v: Float32Array) => {
-      let best = -1, bestScore = -Infinity;
-      for (const t of topAssigner.nearest(v, Math.min(ASSIGN_TOPS, tops))) {
-        const k = subs[t]!;
-        for (let j = 0; j < k; j++) {
-          const row = subModels[t]!.centroids;
-          let s = 0;
-          for (let d = 0, o = j * dim; d < dim; d++) s += v[d]! * row[o + d]!;
-          if (s > bestScore) {
-            bestScore = s;
-            best = firstList[t]! + j;
-          }
-        }
-      }
-      return best;
-    };
+    // A passage goes to the nearest list centroid of all (as in format 2), not of its nearest tops
+    // only: the nearest of its 8 nearest tops' lists capped recall@10 at 0.945 with 112 tops at 100k
+    // (a question probing the list nearest it did not find passages filed elsewhere).
+    const allSubs = new Float32Array(lists * dim);
+    subModels.forEach((m, t) => allSubs.set(m.centroids, firstList[t]! * dim));
+    const listAssigner = new CentroidAssigner({ dim, centroids: allSubs });
+    const nearestSub = (v: Float32Array) => listAssigner.nearest(v)[0]!;
 
     // Pass 2: assign, append texts, spill records (list, code, row record) and postings.
     const rowBytes = int8Codec.rowBytes(dim);
