@@ -115,7 +115,7 @@ class Appender {
 }
 
 const WORD_BUCKETS = 64;
-/** Passages a list holds on average, by default: at 100k, 8 tops × 16 lists of ~128 reached recall@10 0.953 for 361 kB a question (bench/sharded.bench.ts); lists of ~256 cost twice the codes a list. */
+/** Passages a list holds on average, by default: at 100k, 8 tops × 16 lists of ~128 reached recall@10 0.950 for 356 kB a question (bench/sharded.bench.ts); lists of ~256 cost twice the codes a list. */
 export const LIST_SIZE = 128;
 /** Word-table entries a page, by default: 2.5 kB a page; a page hash (16 B) per 128 shards at start-up. */
 export const WORD_PAGE = 128;

@@ -48,9 +48,9 @@ export const WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
 const DEPTH = 50;
 /**
  * Lists probed by default, among the sub-centroids of the DEFAULT_NTOP nearest tops. 16 tops ×
- * 16 lists (of ~128 passages) gave recall@10 0.978 / 0.970 / 0.968 for 302 / 404 / 452 kB a
- * question at 5k / 100k / 300k passages; 8 × 16 gave 0.965 / 0.953 / 0.922 for 295 / 361 /
- * 358 kB: the top blocks to read grow with the corpus (bench/sharded.bench.ts).
+ * 16 lists (of ~128 passages) gave recall@10 0.978 / 0.968 / 0.968 for 302 / 399 / 445 kB a
+ * question at 5k / 100k / 300k passages; 8 × 16 gave 0.965 / 0.950 / 0.917 for 295 / 356 /
+ * 349 kB: the top blocks to read grow with the corpus (bench/sharded.bench.ts).
  */
 export const DEFAULT_NPROBE = 16;
 /** Top centroids whose sub-centroid blocks are read by default (see DEFAULT_NPROBE). */
