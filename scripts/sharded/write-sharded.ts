@@ -2,7 +2,7 @@
 // embedded passages, in bounded memory: pass 1 counts and keeps a reservoir sample to
 // train the centroids (and the codes' centre and spread) on: the lists' centroids by one
 // k-means over the sample, the top level by a k-means over those centroids; pass 2 assigns
-// each passage (the nearest list centroid among those of its nearest tops),
+// each passage (to its nearest list centroid),
 // appends its text, and spills its fixed-size record (list, 1-bit code, int8 row, text
 // pointer) and its word postings to temporary files; then each list block and its rows
 // are laid out from the counts, and each word bucket is turned into shards one at a time.
@@ -187,8 +187,8 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     sample = [];
     const iterations = opts.iterations ?? 6;
     // The lists' centroids are trained together on the sample, as one flat k-means: trained per top
-    // cell instead (each cell's sample rows alone), the same number of lists reached recall@10
-    // 0.943 where flat ones reach 0.975 (100k, 16 lists probed; bench/sharded.bench.ts), because
+    // cell instead (each cell's sample rows alone), 894 lists reached recall@10 0.943 at 16 tops ×
+    // 16 lists where format 2's flat 894 reached 0.975 (100k; bench/sharded.bench.ts), because
     // centroids of neighbouring cells never compete for the rows between them. The top level is
     // then a k-means over those centroids, and each list goes to the block of its nearest top.
     const flatModel = sphericalKMeans(flatSample, dim, wanted, iterations);
@@ -216,8 +216,9 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     }
     log(`${tops} top centroids, ${lists} lists`);
     // A passage goes to the nearest list centroid of all (as in format 2), not of its nearest tops
-    // only: the nearest of its 8 nearest tops' lists capped recall@10 at 0.945 with 112 tops at 100k
-    // (a question probing the list nearest it did not find passages filed elsewhere).
+    // only: filed among its 8 nearest tops' lists, recall@10 stopped at 0.945 with 112 tops at 100k
+    // however many blocks were read (a question probing the lists nearest it missed passages filed
+    // elsewhere); with 56 tops both gave the same.
     const allSubs = new Float32Array(lists * dim);
     subModels.forEach((m, t) => allSubs.set(m.centroids, firstList[t]! * dim));
     const listAssigner = new CentroidAssigner({ dim, centroids: allSubs });
