@@ -20,7 +20,7 @@ type Api = LibraryPageApi;
 const PREFIX = '/docs/rag/';
 const SITE = join(E2E_DIR, 'test/browser/pages/sharded-site');
 const CORPUS = join(SITE, 'index');
-const FILES = ['manifest.json', 'index.bin', 'lists.bin', 'rows.bin', 'texts.bin', 'words.bin'];
+const FILES = ['manifest.json', 'index.bin', 'centroids.bin', 'lists.bin', 'rows.bin', 'texts.bin', 'wordtable.bin', 'words.bin'];
 let browser: Browser;
 let served: Served;
 let passages = 0;

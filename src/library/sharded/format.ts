@@ -3,29 +3,41 @@
 // corpus opens; everything else is a block that a question fetches only when it needs it.
 //
 //   manifest.json   model, dims, counts, file names, and the size and SHA-256 of index.bin
-//   index.bin       the start-up block: the codes' centre and spread (float32), the IVF
-//                   centroids (int8 rows), and the block tables: per list its row count and
-//                   hash, per word shard its size and hash (binary, so the manifest stays small)
-//   lists.bin       one block per centroid: its passages' 1-bit codes (sign of v − centre, as
-//                   the tab's compact index keeps them) and the hash of each one's row record
+//   index.bin       the start-up block: the codes' centre and spread (float32), the T top
+//                   centroids (int8 rows) with each one's sub-centroid count and block hash,
+//                   and the hash of each word-table page. It grows with T and n / (25 × page),
+//                   not with the lists or the shards.
+//   centroids.bin   one block per top centroid: its sub-centroids (int8), and per sub-centroid
+//                   (= list) its row count and hash; a question reads the blocks of the tops
+//                   it probes
+//   lists.bin       one block per sub-centroid: its passages' 1-bit codes (sign of v − centre,
+//                   as the tab's compact index keeps them) and the hash of each row record
 //   rows.bin        one record per passage, in list order: its int8 vector and text pointer;
 //                   a question range-reads only the records of its best candidates by code
 //   texts.bin       one deflated JSON passage per record, addressed by the pointers
+//   wordtable.bin   the word-shard table in pages: each shard's size and hash
 //   words.bin       the word index in hashed-term shards: for each term, the passages with
 //                   the highest BM25 weight (impact-ordered, capped), with text pointers
 //
 // Integrity is a chain: the manifest holds the SHA-256 of index.bin; index.bin holds the
-// first 16 bytes of the SHA-256 of every list and word shard; a list holds the first 8 bytes
-// of each row record's, and a row record or a posting the first 8 of its text's. A block
-// that does not match is refused with a message naming it.
+// first 16 bytes of the SHA-256 of every centroid block and word-table page; a centroid block
+// those of its lists, a page those of its word shards; a list holds the first 8 bytes of each
+// row record's, and a row record or a posting the first 8 of its text's. A block that does not
+// match is refused with a message naming it.
 import { deflateSync, inflateSync } from 'fflate';
 import { int8Codec } from '../../core/row-store';
 
 export const SHARDED_MANIFEST = 'manifest.json';
 export const SHARDED_FORMAT = 'selfrag-sharded';
-/** 2: binary codes in the lists, int8 rows apart in rows.bin, block tables in index.bin (1: int8 rows in the lists, tables in the manifest). */
-export const SHARDED_VERSION = 2;
+/**
+ * 3: two-level coarse structure (top centroids at start-up, sub-centroid blocks by range) and a
+ * paged word-shard table. (2: all centroids and block tables in index.bin; 1: int8 rows in the
+ * lists, tables in the manifest.)
+ */
+export const SHARDED_VERSION = 3;
 export const INDEX_FILE = 'index.bin';
+export const CENTROIDS_FILE = 'centroids.bin';
+export const WORD_TABLE_FILE = 'wordtable.bin';
 export const LISTS_FILE = 'lists.bin';
 export const ROWS_FILE = 'rows.bin';
 export const TEXTS_FILE = 'texts.bin';
@@ -49,13 +61,15 @@ export interface ShardedManifest {
   documents: number;
   createdAt: string;
   codec: 'sign+int8';
-  /** The start-up block (layout: `indexLayout`). */
+  /** The start-up block (layout: `encodeIndex`). */
   index: { file: string; bytes: number; sha256: string };
+  /** Sub-centroid blocks, one per top centroid (layout: `encodeCentroidBlock`). */
+  centroids: { file: string; tops: number };
   lists: { file: string; count: number };
   rows: { file: string };
   texts: { file: string; bytes: number };
-  /** `stride`: shards lie in words.bin in the order s = b, b + stride, b + 2 × stride, … for b = 0 … stride − 1 (the writer makes them a bucket at a time). */
-  words: { file: string; count: number; stride: number; passages: number; avgLength: number; tokenizer: number };
+  /** Shards lie in words.bin in shard order; their sizes and hashes are in `table`, in pages of `page` shards (layout: `encodeWordPage`). */
+  words: { file: string; count: number; table: string; page: number; passages: number; avgLength: number; tokenizer: number };
 }
 
 /** Where one passage's text record lives, and the first 8 bytes of its SHA-256 (hex). */
@@ -140,73 +154,147 @@ export function decodeRowRecord(bytes: Uint8Array, dim: number): { row: Uint8Arr
   return { row: bytes.subarray(0, rb), pointer: readPointer(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), rb) };
 }
 
-/** The start-up block, decoded; every other block's place and hash follows from it. */
+/** The start-up block, decoded; every other block's place and hash follows from it and the blocks it names. */
 export interface CorpusIndex {
   centre: Float32Array;
   spread: Float32Array;
-  /** `lists` int8 rows. */
-  centroids: Uint8Array;
-  lists: { count: Uint32Array; offset: number[]; bytes: number[]; sha: string[]; firstRow: number[] };
-  words: { offset: number[]; bytes: number[]; sha: string[] };
+  /** The top level: `tops` int8 centroids, each owning a block of sub-centroids in centroids.bin. */
+  tops: { centroids: Uint8Array; subs: number[]; firstList: number[]; offset: number[]; bytes: number[]; sha: string[] };
+  /** The word-shard table, in pages of `words.page` entries in wordtable.bin. */
+  pages: { offset: number[]; bytes: number[]; sha: string[] };
 }
 
-/** index.bin: dim × f32 centre, dim × f32 spread, lists × int8 centroid, lists × (u32 count, 16-B hash), shards × (u32 bytes, 16-B hash). */
-export function indexBytes(dim: number, lists: number, shards: number): number {
-  return dim * 8 + lists * (int8Codec.rowBytes(dim) + 4 + TABLE_HASH_BYTES) + shards * (4 + TABLE_HASH_BYTES);
+/** index.bin: dim × f32 centre, dim × f32 spread, tops × int8 centroid, tops × (u32 sub-centroids, 16-B hash of their block), pages × 16-B page hash. */
+export function indexBytes(dim: number, tops: number, pages: number): number {
+  return dim * 8 + tops * (int8Codec.rowBytes(dim) + 4 + TABLE_HASH_BYTES) + pages * TABLE_HASH_BYTES;
 }
 
-export function encodeIndex(dim: number, centre: Float32Array, spread: Float32Array, centroids: Uint8Array, lists: { count: ArrayLike<number>; sha: readonly string[] }, words: { bytes: readonly number[]; sha: readonly string[] }): Uint8Array {
-  const L = lists.sha.length, W = words.sha.length;
-  const out = new Uint8Array(indexBytes(dim, L, W));
+export function encodeIndex(dim: number, centre: Float32Array, spread: Float32Array, topCentroids: Uint8Array, tops: { subs: readonly number[]; sha: readonly string[] }, pageSha: readonly string[]): Uint8Array {
+  const T = tops.sha.length;
+  const out = new Uint8Array(indexBytes(dim, T, pageSha.length));
   const view = new DataView(out.buffer);
   let at = 0;
   for (const v of [centre, spread]) for (let j = 0; j < dim; j++, at += 4) view.setFloat32(at, v[j]!, true);
-  out.set(centroids.subarray(0, L * int8Codec.rowBytes(dim)), at);
-  at += L * int8Codec.rowBytes(dim);
-  for (let c = 0; c < L; c++, at += 4 + TABLE_HASH_BYTES) {
-    view.setUint32(at, lists.count[c]!, true);
-    writeHex(out, at + 4, lists.sha[c]!, TABLE_HASH_BYTES);
+  out.set(topCentroids.subarray(0, T * int8Codec.rowBytes(dim)), at);
+  at += T * int8Codec.rowBytes(dim);
+  for (let t = 0; t < T; t++, at += 4 + TABLE_HASH_BYTES) {
+    view.setUint32(at, tops.subs[t]!, true);
+    writeHex(out, at + 4, tops.sha[t]!, TABLE_HASH_BYTES);
   }
-  for (let s = 0; s < W; s++, at += 4 + TABLE_HASH_BYTES) {
-    view.setUint32(at, words.bytes[s]!, true);
-    writeHex(out, at + 4, words.sha[s]!, TABLE_HASH_BYTES);
+  for (const sha of pageSha) {
+    writeHex(out, at, sha, TABLE_HASH_BYTES);
+    at += TABLE_HASH_BYTES;
   }
   return out;
 }
 
+/** Word-table pages: the last holds what is left. */
+export const pageCount = (shards: number, page: number) => Math.ceil(shards / page);
+const pageEntries = (p: number, shards: number, page: number) => Math.min(page, shards - p * page);
+export const pageBytes = (entries: number) => 8 + entries * (4 + TABLE_HASH_BYTES);
+
 export function decodeIndex(bytes: Uint8Array, m: ShardedManifest): CorpusIndex {
-  const { dim } = m, L = m.lists.count, W = m.words.count;
-  if (bytes.length !== indexBytes(dim, L, W)) throw new Error(`${m.index.file} has the wrong size for ${L} lists and ${W} word shards`);
+  const { dim } = m, T = m.centroids.tops, W = m.words.count, P = pageCount(W, m.words.page);
+  if (bytes.length !== indexBytes(dim, T, P)) throw new Error(`${m.index.file} has the wrong size for ${T} top centroids and ${P} word-table pages`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const floats = (at: number) => Float32Array.from({ length: dim }, (_, j) => view.getFloat32(at + j * 4, true));
   const centre = floats(0), spread = floats(dim * 4);
   let at = dim * 8;
-  const centroids = bytes.subarray(at, at + L * int8Codec.rowBytes(dim));
-  at += centroids.length;
-  const count = new Uint32Array(L);
-  const lists: CorpusIndex['lists'] = { count, offset: [], bytes: [], sha: [], firstRow: [] };
-  for (let c = 0, off = 0, row = 0; c < L; c++, at += 4 + TABLE_HASH_BYTES) {
-    count[c] = view.getUint32(at, true);
-    lists.offset.push(off);
-    lists.bytes.push(listBlockBytes(count[c]!, dim));
-    lists.sha.push(hexOf(bytes.subarray(at + 4, at + 4 + TABLE_HASH_BYTES)));
-    lists.firstRow.push(row);
-    off += lists.bytes[c]!;
-    row += count[c]!;
+  const rb = int8Codec.rowBytes(dim);
+  const tops: CorpusIndex['tops'] = { centroids: bytes.subarray(at, at + T * rb), subs: [], firstList: [], offset: [], bytes: [], sha: [] };
+  at += T * rb;
+  for (let t = 0, off = 0, list = 0; t < T; t++, at += 4 + TABLE_HASH_BYTES) {
+    const subs = view.getUint32(at, true);
+    tops.subs.push(subs);
+    tops.firstList.push(list);
+    tops.offset.push(off);
+    tops.bytes.push(centroidBlockBytes(subs, dim));
+    tops.sha.push(hexOf(bytes.subarray(at + 4, at + 4 + TABLE_HASH_BYTES)));
+    off += tops.bytes[t]!;
+    list += subs;
   }
-  const words: CorpusIndex['words'] = { offset: new Array<number>(W).fill(0), bytes: [], sha: [] };
-  for (let s = 0; s < W; s++, at += 4 + TABLE_HASH_BYTES) {
-    words.bytes.push(view.getUint32(at, true));
-    words.sha.push(hexOf(bytes.subarray(at + 4, at + 4 + TABLE_HASH_BYTES)));
+  const pages: CorpusIndex['pages'] = { offset: [], bytes: [], sha: [] };
+  for (let p = 0, off = 0; p < P; p++, at += TABLE_HASH_BYTES) {
+    pages.offset.push(off);
+    pages.bytes.push(pageBytes(pageEntries(p, W, m.words.page)));
+    pages.sha.push(hexOf(bytes.subarray(at, at + TABLE_HASH_BYTES)));
+    off += pages.bytes[p]!;
   }
-  const stride = Math.max(1, Math.min(m.words.stride, W));
-  for (let b = 0, off = 0; b < stride; b++) {
-    for (let s = b; s < W; s += stride) {
-      words.offset[s] = off;
-      off += words.bytes[s]!;
-    }
+  return { centre, spread, tops, pages };
+}
+
+/** A block of centroids.bin: f64 lists.bin offset and f64 rows.bin row of its first list, subs × int8 centroid, subs × (u32 count, 16-B list hash). */
+export function centroidBlockBytes(subs: number, dim: number): number {
+  return 16 + subs * (int8Codec.rowBytes(dim) + 4 + TABLE_HASH_BYTES);
+}
+
+export function encodeCentroidBlock(dim: number, listOffset: number, firstRow: number, centroids: Uint8Array, counts: ArrayLike<number>, sha: readonly string[]): Uint8Array {
+  const S = sha.length, rb = int8Codec.rowBytes(dim);
+  const out = new Uint8Array(centroidBlockBytes(S, dim));
+  const view = new DataView(out.buffer);
+  view.setFloat64(0, listOffset, true);
+  view.setFloat64(8, firstRow, true);
+  out.set(centroids.subarray(0, S * rb), 16);
+  for (let j = 0, at = 16 + S * rb; j < S; j++, at += 4 + TABLE_HASH_BYTES) {
+    view.setUint32(at, counts[j]!, true);
+    writeHex(out, at + 4, sha[j]!, TABLE_HASH_BYTES);
   }
-  return { centre, spread, centroids, lists, words };
+  return out;
+}
+
+/** Where one list lies and what it must hash to. */
+export interface ListRef {
+  /** Its number: top-major, the first of top t is `tops.firstList[t]`. */
+  c: number;
+  count: number;
+  offset: number;
+  bytes: number;
+  sha: string;
+  firstRow: number;
+}
+
+export interface CentroidBlock {
+  centroids: Uint8Array;
+  lists: ListRef[];
+}
+
+export function decodeCentroidBlock(bytes: Uint8Array, subs: number, firstList: number, dim: number): CentroidBlock {
+  if (bytes.length !== centroidBlockBytes(subs, dim)) throw new Error('centroid block has the wrong size for its count');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const rb = int8Codec.rowBytes(dim);
+  let offset = view.getFloat64(0, true), row = view.getFloat64(8, true);
+  const lists: ListRef[] = [];
+  for (let j = 0, at = 16 + subs * rb; j < subs; j++, at += 4 + TABLE_HASH_BYTES) {
+    const count = view.getUint32(at, true);
+    const b = listBlockBytes(count, dim);
+    lists.push({ c: firstList + j, count, offset, bytes: b, sha: hexOf(bytes.subarray(at + 4, at + 4 + TABLE_HASH_BYTES)), firstRow: row });
+    offset += b;
+    row += count;
+  }
+  return { centroids: bytes.subarray(16, 16 + subs * rb), lists };
+}
+
+/** A page of wordtable.bin: f64 words.bin offset of its first shard, then per shard u32 bytes and 16-B hash (shards lie in order). */
+export function encodeWordPage(firstOffset: number, bytes: readonly number[], sha: readonly string[]): Uint8Array {
+  const out = new Uint8Array(pageBytes(bytes.length));
+  const view = new DataView(out.buffer);
+  view.setFloat64(0, firstOffset, true);
+  for (let i = 0, at = 8; i < bytes.length; i++, at += 4 + TABLE_HASH_BYTES) {
+    view.setUint32(at, bytes[i]!, true);
+    writeHex(out, at + 4, sha[i]!, TABLE_HASH_BYTES);
+  }
+  return out;
+}
+
+/** Where word shard `s` lies, from its page. */
+export function shardInPage(page: Uint8Array, s: number, pageSize: number): { offset: number; bytes: number; sha: string } {
+  const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
+  const i = s % pageSize;
+  if (page.length < pageBytes(i + 1)) throw new Error('word-table page is too short');
+  let offset = view.getFloat64(0, true);
+  for (let e = 0; e < i; e++) offset += view.getUint32(8 + e * (4 + TABLE_HASH_BYTES), true);
+  const at = 8 + i * (4 + TABLE_HASH_BYTES);
+  return { offset, bytes: view.getUint32(at, true), sha: hexOf(page.subarray(at + 4, at + 4 + TABLE_HASH_BYTES)) };
 }
 
 /** One passage as stored: what the page needs to show and cite it. */
@@ -280,6 +368,7 @@ export function checkManifest(m: unknown): ShardedManifest {
   if (!v || v.format !== SHARDED_FORMAT) throw new Error(`not a sharded corpus manifest (format is not "${SHARDED_FORMAT}")`);
   if (v.version !== SHARDED_VERSION) throw new FormatVersionError(v.version);
   if (!v.dim || !v.index || !v.lists || !v.rows || !v.words || !v.texts) throw new Error('sharded corpus manifest is missing fields');
+  if (!v.centroids || !(v.centroids.tops >= 1) || !(v.words.page >= 1)) throw new Error('sharded corpus manifest is missing fields');
   if (!(v.lists.count >= 1) || !(v.words.count >= 1)) throw new Error('sharded corpus manifest: no lists or no word shards');
   return v as ShardedManifest;
 }

@@ -1,11 +1,12 @@
 // Reads a sharded static corpus (format.ts) by HTTP range requests. Start-up fetches the
-// manifest and index.bin (centroids and block tables); a question fetches, in one parallel
-// round, the lists of the `nprobe` nearest centroids (1-bit codes) and the word shards of
-// its terms; ranks the lists' passages by their codes as the tab's compact index does
-// (Hamming distance, then the asymmetric score); range-reads, in a second round, the int8
-// rows of the best `rescore` (rows of a list up to `gap` apart in one range) and scores them
-// exactly (the rows between too); then, in a third round, fetches the texts of the
-// passages it keeps. Every block is checked against its hash
+// manifest and index.bin (top centroids, page hashes); a question fetches, in round 1, the
+// sub-centroid blocks of the `ntop` nearest top centroids and the word-table pages of its
+// terms; in round 2 the lists of the `nprobe` nearest sub-centroids (1-bit codes) and the
+// word shards of its terms; ranks the lists' passages by their codes as the tab's compact
+// index does (Hamming distance, then the asymmetric score); range-reads, in round 3, the
+// int8 rows of the best `rescore` (rows of a list up to `gap` apart in one range) and scores
+// them exactly (the rows between too); then, in round 4, fetches the texts of the passages
+// it keeps. Every block is checked against its hash
 // and cached (Cache Storage in the page, memory elsewhere), so a question asked again,
 // or offline, is answered from what was already fetched. A block that is missing,
 // corrupt or unreachable is reported by name and the answer comes from the rest.
@@ -18,6 +19,7 @@ import { tokenize } from '../lexical/tokenize';
 import {
   checkManifest,
   codeBits,
+  decodeCentroidBlock,
   decodeIndex,
   decodeListBlock,
   decodeRowRecord,
@@ -28,9 +30,11 @@ import {
   rowRecordBytes,
   sha256Hex,
   SHARDED_MANIFEST,
+  shardInPage,
   termShard,
   type CorpusIndex,
   type ListBlock,
+  type ListRef,
   type ShardedManifest,
   type TextPointer,
   type TextRecord,
@@ -42,8 +46,15 @@ import { MemoryBlockCache } from './block-cache';
 export const WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
 /** Each list is read this deep before fusing, as in the in-tab index. */
 const DEPTH = 50;
-/** Lists probed by default: at 100k passages, recall@10 0.975 for 269 kB a question (8: 0.948, 198 kB; bench/sharded.bench.ts). */
+/**
+ * Lists probed by default, among the sub-centroids of the DEFAULT_NTOP nearest tops. 16 tops ×
+ * 16 lists (of ~128 passages) gave recall@10 0.978 / 0.968 / 0.968 for 302 / 399 / 445 kB a
+ * question at 5k / 100k / 300k passages; 8 × 16 gave 0.965 / 0.950 / 0.917 for 295 / 356 /
+ * 349 kB: the top blocks to read grow with the corpus (bench/sharded.bench.ts).
+ */
 export const DEFAULT_NPROBE = 16;
+/** Top centroids whose sub-centroid blocks are read by default (see DEFAULT_NPROBE). */
+export const DEFAULT_NTOP = 16;
 /** Candidates whose int8 rows are fetched and scored exactly, by default (measured: bench/sharded.bench.ts). */
 export const DEFAULT_RESCORE = 50;
 /** Wanted rows of one list this close (in rows) share a range request (measured: bench/sharded.bench.ts). */
@@ -85,8 +96,10 @@ export interface ShardedQuery {
   vector: Float32Array | null;
   text: string;
   k: number;
-  /** Lists probed (default DEFAULT_NPROBE). */
+  /** Lists probed (default DEFAULT_NPROBE), the nearest sub-centroids of the `ntop` blocks read. */
   nprobe?: number;
+  /** Top centroids whose sub-centroid blocks are read (default DEFAULT_NTOP). */
+  ntop?: number;
   /** Candidates whose rows are fetched and scored exactly (default DEFAULT_RESCORE). */
   rescore?: number;
   /** Wanted rows of one list at most this many rows apart share a range request (default DEFAULT_GAP). */
@@ -102,7 +115,7 @@ export interface ShardedOptions {
   wholeFileLimit?: number;
 }
 
-type Probed = { c: number; block: ListBlock };
+type Probed = { c: number; ref: ListRef; block: ListBlock };
 /** Row `i` of list `c`. */
 type Candidate = { c: number; i: number };
 
@@ -112,7 +125,7 @@ export class ShardedCorpus {
   /** What opening took: manifest and index.bin. */
   readonly startup: ShardedStats;
 
-  /** The start-up block: centroids, the codes' centre and spread, and where every list and word shard lies. */
+  /** The start-up block: top centroids, the codes' centre and spread, and where every centroid block and word-table page lies. */
   index!: CorpusIndex;
   private kernel: HammingKernel;
 
@@ -154,16 +167,72 @@ export class ShardedCorpus {
     return corpus;
   }
 
-  /** The `nprobe` lists whose centroids are nearest the (unit) query. */
-  nearestLists(q: Float32Array, nprobe: number): number[] {
-    const { dim } = this.manifest;
-    const rowBytes = int8Codec.rowBytes(dim);
-    const count = this.manifest.lists.count;
-    const { centroids } = this.index;
+  /** The `ntop` top centroids nearest the (unit) query. */
+  nearestTops(q: Float32Array, ntop: number): number[] {
+    const rowBytes = int8Codec.rowBytes(this.manifest.dim);
+    const { centroids, subs } = this.index.tops;
     const scores: Array<[number, number]> = [];
-    for (let c = 0; c < count; c++) scores.push([int8Codec.dot(q, centroids.subarray(c * rowBytes, (c + 1) * rowBytes)), c]);
-    scores.sort((a, b) => b[0] - a[0]);
-    return scores.slice(0, nprobe).map(([, c]) => c);
+    for (let t = 0; t < subs.length; t++) scores.push([int8Codec.dot(q, centroids.subarray(t * rowBytes, (t + 1) * rowBytes)), t]);
+    scores.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+    return scores.slice(0, ntop).map(([, t]) => t);
+  }
+
+  /**
+   * The `nprobe` lists nearest the (unit) query among the sub-centroids of its `ntop` nearest
+   * tops, with the problems of the centroid blocks that could not be read (their lists are left out).
+   */
+  async nearestLists(q: Float32Array, nprobe: number, ntop = DEFAULT_NTOP): Promise<{ lists: ListRef[]; problems: string[] }> {
+    const m = this.manifest;
+    const rowBytes = int8Codec.rowBytes(m.dim);
+    const { tops } = this.index;
+    const problems: string[] = [];
+    const scores: Array<[number, ListRef]> = [];
+    const blocks = await Promise.allSettled(
+      this.nearestTops(q, ntop).map(async (t) => {
+        const bytes = await this.block(m.centroids.file, tops.offset[t]!, tops.bytes[t]!, tops.sha[t]!, `centroid block ${t}`);
+        try {
+          return decodeCentroidBlock(bytes, tops.subs[t]!, tops.firstList[t]!, m.dim);
+        } catch (e) {
+          throw new BlockError(`centroid block ${t} of ${m.centroids.file}: ${reason(e)}; its lists were skipped`);
+        }
+      }),
+    );
+    for (const r of blocks) {
+      if (r.status === 'rejected') {
+        const why = reason(r.reason);
+        problems.push(why.endsWith('it was skipped') ? why.replace(/it was skipped$/, 'its lists were skipped') : why);
+        continue;
+      }
+      const { centroids, lists } = r.value;
+      lists.forEach((ref, j) => scores.push([int8Codec.dot(q, centroids.subarray(j * rowBytes, (j + 1) * rowBytes)), ref]));
+    }
+    scores.sort((a, b) => b[0] - a[0] || a[1].c - b[1].c);
+    return { lists: scores.slice(0, nprobe).map(([, ref]) => ref), problems };
+  }
+
+  /** Where the question's word shards lie, from their word-table pages, with the problems of pages that could not be read. */
+  private async shardRefs(shardIds: number[]): Promise<{ refs: Array<{ s: number; offset: number; bytes: number; sha: string }>; problems: string[] }> {
+    const m = this.manifest;
+    const { pages } = this.index;
+    const size = m.words.page;
+    const pageIds = [...new Set(shardIds.map((s) => Math.floor(s / size)))];
+    const got = new Map<number, Uint8Array>();
+    const problems: string[] = [];
+    await Promise.all(
+      pageIds.map(async (p) => {
+        try {
+          got.set(p, await this.block(m.words.table, pages.offset[p]!, pages.bytes[p]!, pages.sha[p]!, `word-table page ${p}`));
+        } catch (e) {
+          problems.push(reason(e).replace(/it was skipped$/, 'the words it indexes were skipped'));
+        }
+      }),
+    );
+    const refs: Array<{ s: number; offset: number; bytes: number; sha: string }> = [];
+    for (const s of shardIds) {
+      const page = got.get(Math.floor(s / size));
+      if (page) refs.push({ s, ...shardInPage(page, s, size) });
+    }
+    return { refs, problems };
   }
 
   async search(query: ShardedQuery): Promise<ShardedAnswer> {
@@ -172,24 +241,29 @@ export class ShardedCorpus {
     const mode = query.mode ?? (query.vector ? 'both' : 'words');
     const m = this.manifest;
     const q = query.vector && mode !== 'words' ? normalise(query.vector, m.dim) : null;
-    const lists = q ? this.nearestLists(q, query.nprobe ?? DEFAULT_NPROBE) : [];
     const terms = mode === 'meaning' ? [] : [...new Set(tokenize(query.text))];
     const shardIds = [...new Set(terms.map((t) => termShard(t, m.words.count)))];
-    const { lists: lt, words: wt } = this.index;
 
-    // Round 1: lists and word shards together.
+    // Round 1: the probed tops' sub-centroid blocks and the terms' word-table pages together.
+    const [near, shards] = await Promise.all([
+      q ? this.nearestLists(q, query.nprobe ?? DEFAULT_NPROBE, query.ntop ?? DEFAULT_NTOP) : { lists: [], problems: [] },
+      this.shardRefs(shardIds),
+    ]);
+    problems.push(...near.problems, ...shards.problems);
+
+    // Round 2: lists and word shards together.
     const [listBlocks, wordBlocks] = await Promise.all([
       Promise.allSettled(
-        lists.map(async (c) => {
-          const bytes = await this.block(m.lists.file, lt.offset[c]!, lt.bytes[c]!, lt.sha[c]!, `list ${c}`);
+        near.lists.map(async (ref) => {
+          const bytes = await this.block(m.lists.file, ref.offset, ref.bytes, ref.sha, `list ${ref.c}`);
           try {
-            return { c, block: decodeListBlock(bytes, m.dim) };
+            return { c: ref.c, ref, block: decodeListBlock(bytes, m.dim) };
           } catch (e) {
-            throw new BlockError(`list ${c} of ${m.lists.file}: ${reason(e)}; it was skipped`);
+            throw new BlockError(`list ${ref.c} of ${m.lists.file}: ${reason(e)}; it was skipped`);
           }
         }),
       ),
-      Promise.allSettled(shardIds.map((s) => this.block(m.words.file, wt.offset[s]!, wt.bytes[s]!, wt.sha[s]!, `word shard ${s}`))),
+      Promise.allSettled(shards.refs.map((w) => this.block(m.words.file, w.offset, w.bytes, w.sha, `word shard ${w.s}`))),
     ]);
     const pointers = new Map<string, TextPointer>();
     const dense: Array<{ id: string; score: number }> = [];
@@ -199,7 +273,7 @@ export class ShardedCorpus {
       else probed.push(r.value);
     }
     if (q && probed.length) {
-      // Round 2: the rows of the best candidates by code, scored exactly.
+      // Round 3: the rows of the best candidates by code, scored exactly.
       const best = this.bestByCode(q, probed, Math.max(query.rescore ?? DEFAULT_RESCORE, query.k));
       for (const { row, pointer } of await this.rows(best, probed, query.gap ?? DEFAULT_GAP, problems)) {
         const key = pointerKey(pointer);
@@ -244,7 +318,7 @@ export class ShardedCorpus {
           ? single(denseTop, 'dense', query.k)
           : fuse(lexical.slice(0, DEPTH), denseTop, { limit: query.k, denseScoreOf: () => floor, ...(query.fusion ? { method: query.fusion } : {}) });
 
-    // Round 2: the texts of the passages kept.
+    // Round 4: the texts of the passages kept.
     const texts = await Promise.allSettled(
       fused.map(async (h) => {
         const p = pointers.get(h.id)!;
@@ -305,8 +379,8 @@ export class ShardedCorpus {
     const rb = rowRecordBytes(m.dim);
     const url = new URL(m.rows.file, this.base).href;
     const blocks = new Map(probed.map((p) => [p.c, p.block]));
-    const { firstRow } = this.index.lists;
-    const at = (w: Candidate) => (firstRow[w.c]! + w.i) * rb;
+    const firstRow = new Map(probed.map((p) => [p.c, p.ref.firstRow]));
+    const at = (w: Candidate) => (firstRow.get(w.c)! + w.i) * rb;
     const key = (w: Candidate) => `${url}#bytes=${at(w)}-${at(w) + rb - 1}&sha=${blocks.get(w.c)!.rowHash(w.i)}`;
     // Runs are made from every wanted row, cached or not, so a question asked again scores the same rows.
     const sorted = [...wanted].sort((x, y) => x.c - y.c || x.i - y.i);

@@ -8,8 +8,9 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexParquet } from '../../../scripts/index-folder';
 import { MemoryBlockCache } from '../../../src/library/sharded/block-cache';
-import { decodeRowRecord, decodeText, rowRecordBytes } from '../../../src/library/sharded/format';
+import { decodeCentroidBlock, decodeRowRecord, decodeText, rowRecordBytes } from '../../../src/library/sharded/format';
 import { ShardedCorpus } from '../../../src/library/sharded/reader';
+import { writeSharded } from '../../../scripts/sharded/write-sharded';
 import { embedText } from '../../doubles/hash-embedder';
 import { rangeFetch } from '../../doubles/range-fetch';
 
@@ -63,7 +64,8 @@ let out: string;
 const question = 'the desert and item17x4';
 const queryVector = () => embedText(question, DIM);
 const open = (f: ReturnType<typeof rangeFetch>, cache = new MemoryBlockCache()) => ShardedCorpus.open(BASE, { fetch: f.fetch, cache });
-const totalBytes = () => ['manifest.json', 'index.bin', 'lists.bin', 'rows.bin', 'texts.bin', 'words.bin'].reduce((s, f) => s + statSync(join(out, f)).size, 0);
+const FILES = ['manifest.json', 'index.bin', 'centroids.bin', 'lists.bin', 'rows.bin', 'texts.bin', 'wordtable.bin', 'words.bin'];
+const totalBytes = () => FILES.reduce((s, f) => s + statSync(join(out, f)).size, 0);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sharded-'));
@@ -76,13 +78,21 @@ afterAll(() => process.env.KEEP || rmSync(dir, { recursive: true, force: true })
 describe('sharded corpus from Parquet', () => {
   it('streams every row of the Parquet file into the lists, rows and word shards, behind a manifest of a few hundred bytes', async () => {
     const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
-    expect(m).toMatchObject({ format: 'selfrag-sharded', version: 2, model: 'Xenova/all-MiniLM-L6-v2', dim: DIM, passages: 600, documents: 60 });
-    expect(m.lists.count).toBe(24);
+    expect(m).toMatchObject({ format: 'selfrag-sharded', version: 3, model: 'Xenova/all-MiniLM-L6-v2', dim: DIM, passages: 600, documents: 60 });
+    // About the lists asked for (each top cell gets its share), under fewer top centroids.
+    expect(m.lists.count).toBeGreaterThanOrEqual(18);
+    expect(m.lists.count).toBeLessThanOrEqual(30);
+    expect(m.centroids.tops).toBeLessThan(m.lists.count);
     expect(m.words.count).toBe(16);
-    // The block tables live in index.bin, so the manifest does not grow with the corpus.
+    // The block tables live in the binary files, so the manifest does not grow with the corpus.
     expect(statSync(join(out, 'manifest.json')).size).toBeLessThan(1024);
     const corpus = await open(rangeFetch(out, BASE));
-    expect([...corpus.index.lists.count].reduce((a, b) => a + b, 0)).toBe(600);
+    // Every passage is in exactly one list of one top's block.
+    const blocks = readFileSync(join(out, 'centroids.bin'));
+    const { tops } = corpus.index;
+    const lists = tops.subs.flatMap((k, t) => decodeCentroidBlock(blocks.subarray(tops.offset[t]!, tops.offset[t]! + tops.bytes[t]!), k, tops.firstList[t]!, DIM).lists);
+    expect(lists.map((l) => l.c)).toEqual(Array.from({ length: m.lists.count }, (_, c) => c));
+    expect(lists.reduce((a, l) => a + l.count, 0)).toBe(600);
     expect(statSync(join(out, 'rows.bin')).size).toBe(600 * rowRecordBytes(DIM));
     // Opening costs the manifest and the start-up block, nothing else.
     expect(corpus.startup.requests).toBe(2);
@@ -122,14 +132,72 @@ describe('sharded corpus from Parquet', () => {
     await indexParquet({ parquet: join(dir, 'passages.parquet'), out: copy, model: null, lists: 24, wordShards: 16 });
     const corpus = await open(rangeFetch(copy, BASE));
     const q = queryVector();
-    const [target] = corpus.nearestLists(q, 1);
+    const [target] = (await corpus.nearestLists(q, 1)).lists;
     const lists = readFileSync(join(copy, 'lists.bin'));
-    lists[corpus.index.lists.offset[target!]! + 10]! ^= 0xff;
+    lists[target!.offset + 10]! ^= 0xff;
     writeFileSync(join(copy, 'lists.bin'), lists);
     const res = await corpus.search({ vector: q, text: question, k: 5, nprobe: 3 });
-    expect(res.problems).toEqual([`list ${target} of lists.bin is corrupt (its SHA-256 does not match the one it was written with); it was skipped`]);
+    expect(res.problems).toEqual([`list ${target!.c} of lists.bin is corrupt (its SHA-256 does not match the one it was written with); it was skipped`]);
     // The word shard still finds the passage by its rare word.
     expect(res.hits.map((h) => h.passage.id)).toContain('doc17#4');
+  });
+
+  it('refuses a corrupt sub-centroid block by name, probes the other tops, and still answers', async () => {
+    const copy = join(dir, 'corrupt-centroids');
+    rmSync(copy, { recursive: true, force: true });
+    await indexParquet({ parquet: join(dir, 'passages.parquet'), out: copy, model: null, lists: 24, wordShards: 16 });
+    const corpus = await open(rangeFetch(copy, BASE));
+    const q = queryVector();
+    const [top] = corpus.nearestTops(q, 1);
+    const blocks = readFileSync(join(copy, 'centroids.bin'));
+    blocks[corpus.index.tops.offset[top!]! + 20]! ^= 0xff;
+    writeFileSync(join(copy, 'centroids.bin'), blocks);
+    const res = await corpus.search({ vector: q, text: question, k: 5, nprobe: 3, ntop: 3 });
+    expect(res.problems).toEqual([`centroid block ${top} of centroids.bin is corrupt (its SHA-256 does not match the one it was written with); its lists were skipped`]);
+    // The other two tops' lists were probed, and the word shard finds the passage by its rare word.
+    const meaning = await corpus.search({ vector: q, text: question, k: 5, nprobe: 3, ntop: 3, mode: 'meaning' });
+    expect(meaning.hits).toHaveLength(5);
+    expect(res.hits.map((h) => h.passage.id)).toContain('doc17#4');
+  });
+
+  it('refuses a corrupt word-table page by name and still answers by meaning', async () => {
+    const copy = join(dir, 'corrupt-page');
+    rmSync(copy, { recursive: true, force: true });
+    const rows = corpusRows();
+    const source = {
+      rows: async function* () {
+        for (const r of rows) yield { id: r.id, docId: r.doc_id, title: r.title, text: r.text, index: r.index, embedding: Float32Array.from(r.embedding) };
+      },
+    };
+    await writeSharded({ out: copy, model: null, source, lists: 24, wordShards: 16, wordPage: 4 });
+    const corpus = await open(rangeFetch(copy, BASE));
+    expect(corpus.index.pages.sha).toHaveLength(4);
+    const table = readFileSync(join(copy, 'wordtable.bin'));
+    // Every page of the question's terms is corrupted: its words cannot be looked up.
+    for (let p = 0; p < 4; p++) table[corpus.index.pages.offset[p]! + 9]! ^= 0xff;
+    writeFileSync(join(copy, 'wordtable.bin'), table);
+    const res = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 6 });
+    expect(res.problems.length).toBeGreaterThanOrEqual(1);
+    for (const p of res.problems) expect(p).toMatch(/^word-table page [0-3] of wordtable\.bin is corrupt \(its SHA-256 does not match the one it was written with\); the words it indexes were skipped$/);
+    expect(res.hits).toHaveLength(5);
+    expect(res.hits.map((h) => h.passage.id)).toContain('doc17#4');
+  });
+
+  it('keeps start-up the same size when the corpus has more lists and word shards', async () => {
+    const rows = corpusRows();
+    const source = {
+      rows: async function* () {
+        for (const r of rows) yield { id: r.id, docId: r.doc_id, title: r.title, text: r.text, index: r.index, embedding: Float32Array.from(r.embedding) };
+      },
+    };
+    const sizes: number[] = [];
+    for (const [lists, wordShards] of [[12, 8], [48, 100]] as const) {
+      const o = join(dir, `grow-${lists}`);
+      await writeSharded({ out: o, model: null, source, lists, wordShards, tops: 4, wordPage: 128 });
+      sizes.push((await ShardedCorpus.open(BASE, { fetch: rangeFetch(o, BASE).fetch })).startup.bytes);
+    }
+    // Four times the lists and twelve times the shards, the same start-up (bar a digit or two of the manifest's counts).
+    expect(Math.abs(sizes[1]! - sizes[0]!)).toBeLessThan(8);
   });
 
   it('reads the int8 rows of only the best candidates, adjacent rows in one range', async () => {
@@ -221,9 +289,9 @@ describe('sharded corpus from Parquet', () => {
     rmSync(copy, { recursive: true, force: true });
     await indexParquet({ parquet: join(dir, 'passages.parquet'), out: copy, model: null, lists: 24, wordShards: 16 });
     const m = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8'));
-    writeFileSync(join(copy, 'manifest.json'), JSON.stringify({ ...m, version: 1 }));
+    writeFileSync(join(copy, 'manifest.json'), JSON.stringify({ ...m, version: 2 }));
     await expect(open(rangeFetch(copy, BASE))).rejects.toThrow(
-      "the site's sharded corpus is format version 1, and this page reads version 2: the site must rebuild it with `npm run index -- --sharded`",
+      "the site's sharded corpus is format version 2, and this page reads version 3: the site must rebuild it with `npm run index -- --sharded`",
     );
   });
 

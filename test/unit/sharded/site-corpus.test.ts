@@ -61,14 +61,14 @@ describe('site corpus beside the library', () => {
     const old = join(root, 'old');
     cpSync(join(root, 'index'), join(old, 'index'), { recursive: true });
     const m = JSON.parse(readFileSync(join(old, 'index/manifest.json'), 'utf8'));
-    writeFileSync(join(old, 'index/manifest.json'), JSON.stringify({ ...m, version: 1 }));
+    writeFileSync(join(old, 'index/manifest.json'), JSON.stringify({ ...m, version: 2 }));
     const host = rangeFetch(old, SITE);
     const lib = await library({ baseUrl: SITE, fetch: host.fetch, embedderId: 'hash-64' });
     await lib.addText('Bees', 'Forager bees perform a waggle dance to show where flowers are.');
     expect((await lib.retriever.retrieve('Fresnel lens lighthouse', 3)).map((h) => h.title)).not.toContain('lighthouse lens guide');
     await lib.retriever.retrieve('waggle dance', 3);
     expect(lib.warnings).toEqual([
-      "the site's sharded corpus is format version 1, and this page reads version 2: the site must rebuild it with `npm run index -- --sharded` (or `npm run index -- --parquet`); until then its passages are left out",
+      "the site's sharded corpus is format version 2, and this page reads version 3: the site must rebuild it with `npm run index -- --sharded` (or `npm run index -- --parquet`); until then its passages are left out",
     ]);
     expect(host.requests.map((r) => r.url)).toEqual([`${SITE}index/manifest.json`]);
   });
