@@ -65,7 +65,7 @@ export interface WriteShardedOptions {
   model: string | null;
   /** IVF lists (= sub-centroids; default n / LIST_SIZE, so a list's bytes stay the same at any corpus size). */
   lists?: number;
-  /** Top centroids (default 2√lists: start-up holds T of them, a question reads ntop × lists / T sub-centroids; equal at ntop 4; at most `lists`). */
+  /** Top centroids (default 2√lists: start-up holds T int8 centroids, a question reads ntop × lists / T 1-bit sub-centroids, 6× smaller at 384-d; the bytes are equal at ntop 24; at most `lists`). */
   tops?: number;
   /** Word shards (default n / 25: about 20–50 kB a shard, one per query term). */
   wordShards?: number;

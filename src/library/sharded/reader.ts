@@ -48,12 +48,13 @@ export const WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
 /** Each list is read this deep before fusing, as in the in-tab index. */
 const DEPTH = 50;
 /**
- * Lists probed by default, among the sub-centroids of the DEFAULT_NTOP nearest tops. 16 tops ×
- * 16 lists (of ~128 passages) gave recall@10 0.978 / 0.968 / 0.968 for 302 / 399 / 445 kB a
- * question at 5k / 100k / 300k passages; 8 × 16 gave 0.965 / 0.950 / 0.917 for 295 / 356 /
- * 349 kB: the top blocks to read grow with the corpus (bench/sharded.bench.ts).
+ * Lists probed by default, the best-scoring 1-bit sub-centroids of the DEFAULT_NTOP nearest
+ * tops. 16 tops × 24 lists (of ~128 passages) gave recall@10 0.973 / 0.968 for 383 / 345 kB a
+ * question at 100k / 300k passages; × 16 lists gave 0.958 / 0.968 for 313 / 289 kB (the 1-bit
+ * sub-centroids rank the lists a little less well than int8 ones: format 3 reached 0.968 with 16);
+ * 8 × 16 gave 0.945 / 0.917: the top blocks to read grow with the corpus (bench/sharded.bench.ts).
  */
-export const DEFAULT_NPROBE = 16;
+export const DEFAULT_NPROBE = 24;
 /** Top centroids whose sub-centroid blocks are read by default (see DEFAULT_NPROBE). */
 export const DEFAULT_NTOP = 16;
 /** Candidates whose int8 rows are fetched and scored exactly, by default (measured: bench/sharded.bench.ts). */
