@@ -65,7 +65,7 @@ export interface WriteShardedOptions {
   model: string | null;
   /** IVF lists (= sub-centroids; default n / LIST_SIZE, so a list's bytes stay the same at any corpus size). */
   lists?: number;
-  /** Top centroids (default 2√lists: start-up holds T of them, a question reads ntop × lists / T sub-centroids; equal at ntop 4; at most `lists`). */
+  /** Top centroids (default 2√lists: start-up holds T int8 centroids, a question reads ntop × lists / T 1-bit sub-centroids, 6× smaller at 384-d; the bytes are equal at ntop 24; at most `lists`). */
   tops?: number;
   /** Word shards (default n / 25: about 20–50 kB a shard, one per query term). */
   wordShards?: number;
@@ -380,7 +380,8 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     }
     table.close();
 
-    // One centroid block per top: its sub-centroids and their lists' counts and hashes; index.bin keeps each block's hash.
+    // One centroid block per top: its sub-centroids (1-bit codes against the corpus centre, as the
+    // passages in the lists) and their lists' counts and hashes; index.bin keeps each block's hash.
     const blocks = new Appender(join(out, CENTROIDS_FILE));
     const blockSha: string[] = [];
     const int8 = (f: Float32Array, k: number) => {
@@ -388,9 +389,14 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       for (let c = 0; c < k; c++) int8Codec.encode(f.subarray(c * dim, (c + 1) * dim), o.subarray(c * rowBytes, (c + 1) * rowBytes));
       return o;
     };
+    const signs = (f: Float32Array, k: number) => {
+      const o = new Uint32Array(k * words32);
+      for (let c = 0; c < k; c++) encodeSignBits(f.subarray(c * dim, (c + 1) * dim), centre, dim, o, c * words32, words32);
+      return new Uint8Array(o.buffer);
+    };
     for (let t = 0; t < tops; t++) {
       const c0 = firstList[t]!, k = subs[t]!;
-      const block = encodeCentroidBlock(dim, listOffset[c0]!, firstRow[c0]!, int8(subModels[t]!.centroids, k), counts.subarray(c0, c0 + k), listSha.slice(c0, c0 + k));
+      const block = encodeCentroidBlock(dim, listOffset[c0]!, firstRow[c0]!, signs(subModels[t]!.centroids, k), counts.subarray(c0, c0 + k), listSha.slice(c0, c0 + k));
       blockSha.push(sha256(block));
       blocks.write(block);
     }

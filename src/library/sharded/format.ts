@@ -7,9 +7,9 @@
 //                   centroids (int8 rows) with each one's sub-centroid count and block hash,
 //                   and the hash of each word-table page. It grows with T and n / (25 × page),
 //                   not with the lists or the shards.
-//   centroids.bin   one block per top centroid: its sub-centroids (int8), and per sub-centroid
-//                   (= list) its row count and hash; a question reads the blocks of the tops
-//                   it probes
+//   centroids.bin   one block per top centroid: its sub-centroids as 1-bit codes (sign of
+//                   c − centre, as the lists keep passages), and per sub-centroid (= list) its
+//                   row count and hash; a question reads the blocks of the tops it probes
 //   lists.bin       one block per sub-centroid: its passages' 1-bit codes (sign of v − centre,
 //                   as the tab's compact index keeps them) and the hash of each row record
 //   rows.bin        one record per passage, in list order: its int8 vector and text pointer;
@@ -30,11 +30,12 @@ import { int8Codec } from '../../core/row-store';
 export const SHARDED_MANIFEST = 'manifest.json';
 export const SHARDED_FORMAT = 'selfrag-sharded';
 /**
- * 3: two-level coarse structure (top centroids at start-up, sub-centroid blocks by range) and a
- * paged word-shard table. (2: all centroids and block tables in index.bin; 1: int8 rows in the
- * lists, tables in the manifest.)
+ * 4: sub-centroids in the centroid blocks as 1-bit codes (68 B an entry at 384-d, was 408).
+ * (3: int8 sub-centroids; two-level coarse structure (top centroids at start-up, sub-centroid
+ * blocks by range) and a paged word-shard table. 2: all centroids and block tables in
+ * index.bin; 1: int8 rows in the lists, tables in the manifest.)
  */
-export const SHARDED_VERSION = 3;
+export const SHARDED_VERSION = 4;
 export const INDEX_FILE = 'index.bin';
 export const CENTROIDS_FILE = 'centroids.bin';
 export const WORD_TABLE_FILE = 'wordtable.bin';
@@ -223,18 +224,22 @@ export function decodeIndex(bytes: Uint8Array, m: ShardedManifest): CorpusIndex 
   return { centre, spread, tops, pages };
 }
 
-/** A block of centroids.bin: f64 lists.bin offset and f64 rows.bin row of its first list, subs × int8 centroid, subs × (u32 count, 16-B list hash). */
+/**
+ * A block of centroids.bin: f64 lists.bin offset and f64 rows.bin row of its first list,
+ * subs × sub-centroid code (codeBytes, the lists' 1-bit encoding), subs × (u32 count, 16-B list hash).
+ */
 export function centroidBlockBytes(subs: number, dim: number): number {
-  return 16 + subs * (int8Codec.rowBytes(dim) + 4 + TABLE_HASH_BYTES);
+  return 16 + subs * (codeBytes(dim) + 4 + TABLE_HASH_BYTES);
 }
 
-export function encodeCentroidBlock(dim: number, listOffset: number, firstRow: number, centroids: Uint8Array, counts: ArrayLike<number>, sha: readonly string[]): Uint8Array {
-  const S = sha.length, rb = int8Codec.rowBytes(dim);
+/** `codes`: the sub-centroids' 1-bit codes, `subs × codeBytes(dim)` bytes. */
+export function encodeCentroidBlock(dim: number, listOffset: number, firstRow: number, codes: Uint8Array, counts: ArrayLike<number>, sha: readonly string[]): Uint8Array {
+  const S = sha.length, rb = codeBytes(dim);
   const out = new Uint8Array(centroidBlockBytes(S, dim));
   const view = new DataView(out.buffer);
   view.setFloat64(0, listOffset, true);
   view.setFloat64(8, firstRow, true);
-  out.set(centroids.subarray(0, S * rb), 16);
+  out.set(codes.subarray(0, S * rb), 16);
   for (let j = 0, at = 16 + S * rb; j < S; j++, at += 4 + TABLE_HASH_BYTES) {
     view.setUint32(at, counts[j]!, true);
     writeHex(out, at + 4, sha[j]!, TABLE_HASH_BYTES);
@@ -254,14 +259,15 @@ export interface ListRef {
 }
 
 export interface CentroidBlock {
-  centroids: Uint8Array;
+  /** Sub-centroid j's 1-bit code is `codes.subarray(j * codeBytes, (j + 1) * codeBytes)`. */
+  codes: Uint8Array;
   lists: ListRef[];
 }
 
 export function decodeCentroidBlock(bytes: Uint8Array, subs: number, firstList: number, dim: number): CentroidBlock {
   if (bytes.length !== centroidBlockBytes(subs, dim)) throw new Error('centroid block has the wrong size for its count');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const rb = int8Codec.rowBytes(dim);
+  const rb = codeBytes(dim);
   let offset = view.getFloat64(0, true), row = view.getFloat64(8, true);
   const lists: ListRef[] = [];
   for (let j = 0, at = 16 + subs * rb; j < subs; j++, at += 4 + TABLE_HASH_BYTES) {
@@ -271,7 +277,7 @@ export function decodeCentroidBlock(bytes: Uint8Array, subs: number, firstList: 
     offset += b;
     row += count;
   }
-  return { centroids: bytes.subarray(16, 16 + subs * rb), lists };
+  return { codes: bytes.subarray(16, 16 + subs * rb), lists };
 }
 
 /** A page of wordtable.bin: f64 words.bin offset of its first shard, then per shard u32 bytes and 16-B hash (shards lie in order). */

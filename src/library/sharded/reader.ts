@@ -1,7 +1,8 @@
 // Reads a sharded static corpus (format.ts) by HTTP range requests. Start-up fetches the
 // manifest and index.bin (top centroids, page hashes); a question fetches, in round 1, the
-// sub-centroid blocks of the `ntop` nearest top centroids and the word-table pages of its
-// terms; in round 2 the lists of the `nprobe` nearest sub-centroids (1-bit codes) and the
+// sub-centroid blocks (1-bit codes) of the `ntop` nearest top centroids and the word-table
+// pages of its terms; in round 2 the lists of the `nprobe` sub-centroids with the best
+// asymmetric score (1-bit codes of the passages) and the
 // word shards of its terms; ranks the lists' passages by their codes as the tab's compact
 // index does (Hamming distance, then the asymmetric score); range-reads, in round 3, the
 // int8 rows of the best `rescore` (rows of a list up to `gap` apart in one range) and scores
@@ -47,12 +48,13 @@ export const WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
 /** Each list is read this deep before fusing, as in the in-tab index. */
 const DEPTH = 50;
 /**
- * Lists probed by default, among the sub-centroids of the DEFAULT_NTOP nearest tops. 16 tops ×
- * 16 lists (of ~128 passages) gave recall@10 0.978 / 0.968 / 0.968 for 302 / 399 / 445 kB a
- * question at 5k / 100k / 300k passages; 8 × 16 gave 0.965 / 0.950 / 0.917 for 295 / 356 /
- * 349 kB: the top blocks to read grow with the corpus (bench/sharded.bench.ts).
+ * Lists probed by default, the best-scoring 1-bit sub-centroids of the DEFAULT_NTOP nearest
+ * tops. 16 tops × 24 lists (of ~128 passages) gave recall@10 0.973 / 0.968 for 383 / 345 kB a
+ * question at 100k / 300k passages; × 16 lists gave 0.958 / 0.968 for 313 / 289 kB (the 1-bit
+ * sub-centroids rank the lists a little less well than int8 ones: format 3 reached 0.968 with 16);
+ * 8 × 16 gave 0.945 / 0.917: the top blocks to read grow with the corpus (bench/sharded.bench.ts).
  */
-export const DEFAULT_NPROBE = 16;
+export const DEFAULT_NPROBE = 24;
 /** Top centroids whose sub-centroid blocks are read by default (see DEFAULT_NPROBE). */
 export const DEFAULT_NTOP = 16;
 /** Candidates whose int8 rows are fetched and scored exactly, by default (measured: bench/sharded.bench.ts). */
@@ -180,10 +182,10 @@ export class ShardedCorpus {
   /**
    * The `nprobe` lists nearest the (unit) query among the sub-centroids of its `ntop` nearest
    * tops, with the problems of the centroid blocks that could not be read (their lists are left out).
+   * Sub-centroids are 1-bit codes, ranked by the asymmetric score the lists' passages get.
    */
   async nearestLists(q: Float32Array, nprobe: number, ntop = DEFAULT_NTOP): Promise<{ lists: ListRef[]; problems: string[] }> {
     const m = this.manifest;
-    const rowBytes = int8Codec.rowBytes(m.dim);
     const { tops } = this.index;
     const problems: string[] = [];
     const scores: Array<[number, ListRef]> = [];
@@ -197,14 +199,16 @@ export class ShardedCorpus {
         }
       }),
     );
+    const bits = codeBits(m.dim);
+    const table = asymmetricTable(q, this.index.spread, m.dim, bits);
     for (const r of blocks) {
       if (r.status === 'rejected') {
         const why = reason(r.reason);
         problems.push(why.endsWith('it was skipped') ? why.replace(/it was skipped$/, 'its lists were skipped') : why);
         continue;
       }
-      const { centroids, lists } = r.value;
-      lists.forEach((ref, j) => scores.push([int8Codec.dot(q, centroids.subarray(j * rowBytes, (j + 1) * rowBytes)), ref]));
+      const { codes, lists } = r.value;
+      lists.forEach((ref, j) => scores.push([asymmetricScore(table, codes, j, bits / 8), ref]));
     }
     scores.sort((a, b) => b[0] - a[0] || a[1].c - b[1].c);
     return { lists: scores.slice(0, nprobe).map(([, ref]) => ref), problems };
@@ -359,12 +363,7 @@ export class ShardedCorpus {
     }
     if (pool.length <= m) return pool;
     const table = asymmetricTable(q, this.index.spread, dim, bits);
-    const score = (at: number) => {
-      let s = 0;
-      for (let b = 0, t = 0, o = at * cb; b < cb; b++, t += 256) s += table[t + codes[o + b]!]!;
-      return s;
-    };
-    return pool.map((p) => ({ p, s: score(p.at) })).sort((a, b) => b.s - a.s).slice(0, m).map(({ p }) => p);
+    return pool.map((p) => ({ p, s: asymmetricScore(table, codes, p.at, cb) })).sort((a, b) => b.s - a.s).slice(0, m).map(({ p }) => p);
   }
 
   /**
@@ -484,6 +483,13 @@ export class ShardedCorpus {
     all.catch(() => this.whole.delete(url));
     return (await all).slice(offset, offset + bytes);
   }
+}
+
+/** Code `i` of `codes` (`cb` bytes each) scored with an `asymmetricTable`: q · (spread ⊙ signs), up to the centre's share. */
+function asymmetricScore(table: Float32Array, codes: Uint8Array, i: number, cb: number): number {
+  let s = 0;
+  for (let b = 0, t = 0, o = i * cb; b < cb; b++, t += 256) s += table[t + codes[o + b]!]!;
+  return s;
 }
 
 function reason(e: unknown): string {
