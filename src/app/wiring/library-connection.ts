@@ -181,7 +181,7 @@ export function connectLibrary(opts: {
   /** Which vector index serves and why ('auto' may have switched since the last time). */
   async function describeIndex(lib: Library) {
     const index = await lib.indexStatus();
-    baseReason = `Vectors: ${index.reason}. Words: a BM25 index (MiniSearch). Both in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`;
+    baseReason = `Vectors: ${index.reason}. Words: a BM25 index. Both in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`;
     // The switch runs in the worker; the panel follows it to its end.
     if (index.switching) setTimeout(() => void describeIndex(lib).then(() => opts.status.update('library', { reason: baseReason }), () => undefined), 2000);
   }
