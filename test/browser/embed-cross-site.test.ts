@@ -205,7 +205,10 @@ describe('embedded by another site', () => {
     expect(await page.locator('iframe').evaluate((f) => (f as HTMLIFrameElement).style.height)).toBe(`${Math.max(200, Math.ceil(last))}px`);
     expect(await frame.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     expect(await page.locator('iframe').getAttribute('title')).toBeTruthy();
-    await page.screenshot({ path: join(OUTPUT_DIR, 'embed-cross-site-blocked.png'), fullPage: true });
+    // A viewport as tall as the page, not fullPage: a full-page capture resizes the view without
+    // repainting the cross-site frame (a separate renderer), which then shows cut off.
+    await page.setViewportSize({ width: 1200, height: await page.evaluate(() => document.documentElement.scrollHeight) });
+    await page.screenshot({ path: join(OUTPUT_DIR, 'embed-cross-site-blocked.png') });
   });
 
   it('answers nothing to a host not in embed.json, whatever the address claims', async () => {
