@@ -3,6 +3,7 @@
 import { APP_BUILD, type OfflineState } from '../app/state/offline-shell';
 import type { CachedModels } from '../app/state/offline-inventory';
 import type { OfflineWiring } from '../app/wiring/offline-panel';
+import type { StorageMode } from '../app/wiring/storage-plan';
 import { estimateText, type StorageState } from '../app/persist/storage-quota';
 import { useStore } from './hooks';
 
@@ -35,8 +36,24 @@ export function UpdateBanner(props: { offline: OfflineState; onReload: () => voi
   );
 }
 
-export function OfflineStatus(props: { offline: OfflineState; models: CachedModels | null; storage: StorageState; onDismissWarning: () => void }) {
+/** A cross-site frame the browser gives no storage: what the panel says instead of errors and quotas that do not apply. */
+function NoStorageHere() {
+  return (
+    <section className="panel offline" aria-labelledby="offline-heading" data-testid="offline-status" data-ready="false" data-shell="memory">
+      <h2 id="offline-heading">Offline and storage</h2>
+      <p data-testid="offline-summary">
+        <strong>Nothing is kept in this browser here.</strong> Embedded on another site without storage, this page cannot be saved for offline
+        use and keeps no documents, models or settings after it closes. Open the page on its own site (the link in the notice above) to use it
+        offline.
+      </p>
+    </section>
+  );
+}
+
+export function OfflineStatus(props: { offline: OfflineState; models: CachedModels | null; storage: StorageState; mode?: StorageMode | null; onDismissWarning: () => void }) {
   const { offline, models, storage } = props;
+  // The service worker's refusal and the quota figures say nothing useful where the browser gives no storage.
+  if (props.mode === 'memory') return <NoStorageHere />;
   const missing = missingOffline(offline, models);
   const ready = missing.length === 0;
   return (
@@ -81,6 +98,10 @@ export function OfflineStatus(props: { offline: OfflineState; models: CachedMode
 
 export type { OfflineWiring };
 
+// The page's own storage (no plan: not framed, or a test page): a constant store for the hook.
+const OWN: { mode: StorageMode | null } = { mode: null };
+const NO_PLAN = { get: () => OWN, subscribe: () => () => undefined };
+
 export function OfflineBanner({ offline }: OfflineWiring) {
   const state = useStore(offline, offline.get);
   return <UpdateBanner offline={state} onReload={() => void offline.applyUpdate()} />;
@@ -90,5 +111,6 @@ export function OfflinePanel(props: OfflineWiring) {
   const offline = useStore(props.offline, props.offline.get);
   const models = useStore(props.models, props.models.get);
   const storage = useStore(props.storage, props.storage.get);
-  return <OfflineStatus offline={offline} models={models} storage={storage} onDismissWarning={props.storage.clearWarning} />;
+  const plan = useStore(props.plan ?? NO_PLAN, (props.plan ?? NO_PLAN).get);
+  return <OfflineStatus offline={offline} models={models} storage={storage} mode={plan.mode} onDismissWarning={props.storage.clearWarning} />;
 }

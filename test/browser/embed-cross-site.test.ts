@@ -205,6 +205,10 @@ describe('embedded by another site', () => {
     expect(await page.locator('iframe').evaluate((f) => (f as HTMLIFrameElement).style.height)).toBe(`${Math.max(200, Math.ceil(last))}px`);
     expect(await frame.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     expect(await page.locator('iframe').getAttribute('title')).toBeTruthy();
+    // The offline panel says nothing is kept here, not the service worker's refusal or a quota.
+    const offline = frame.getByTestId('offline-status');
+    expect(await offline.innerText()).toMatch(/Nothing is kept in this browser here/);
+    expect(await offline.innerText()).not.toMatch(/ServiceWorker|this site may use/);
     // A viewport as tall as the page, not fullPage: a full-page capture resizes the view without
     // repainting the cross-site frame (a separate renderer), which then shows cut off.
     await page.setViewportSize({ width: 1200, height: await page.evaluate(() => document.documentElement.scrollHeight) });

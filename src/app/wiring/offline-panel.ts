@@ -9,12 +9,15 @@ import { startOffline, type OfflineStore } from '../browser/service-worker';
 import { createStorageStore, type StorageStore } from '../persist/storage-quota';
 import { watchStorageMoments, withStorage } from './storage-moments';
 import { findModel } from '../../generator/catalogue';
+import type { StoragePlan } from './storage-plan';
 
 /** The stores the offline panel reads. */
 export interface OfflineWiring {
   offline: OfflineStore;
   models: CachedModelsStore;
   storage: StorageStore;
+  /** Where this visit keeps things; a frame without storage says so instead of quota figures. */
+  plan?: Pick<StoragePlan, 'get' | 'subscribe'>;
 }
 
 export function startOfflineWiring(services: AppServices, controller: Controller): { wiring: OfflineWiring; services: AppServices } {
@@ -49,5 +52,5 @@ export function startOfflineWiring(services: AppServices, controller: Controller
     },
   });
   const library = { ...services.library, actions: withStorage(services.library.actions, storage) };
-  return { wiring: { offline, models, storage }, services: { ...services, library } };
+  return { wiring: { offline, models, storage, ...(services.storage ? { plan: services.storage } : {}) }, services: { ...services, library } };
 }

@@ -47,6 +47,24 @@ describe('storage messages', () => {
     expect(html).toContain('a language model (it downloads with your first question)');
   });
 
+  it('in a frame the browser gives no storage, says nothing is kept instead of a service-worker error and quota figures', () => {
+    const offline: OfflineState = { shell: 'error', error: 'Failed to register a ServiceWorker: The user denied permission to use Service Worker.', updateReady: false, stale: false };
+    const html = renderToStaticMarkup(
+      <OfflineStatus
+        offline={offline}
+        models={{ evaluator: [], generator: [] }}
+        storage={{ estimate: { usage: 0, quota: 11 * GB }, persisted: false, warning: null }}
+        mode="memory"
+        onDismissWarning={() => undefined}
+      />,
+    );
+    expect(html).toContain('Nothing is kept in this browser here.');
+    expect(html).toContain('Open the page on its own site');
+    expect(html).not.toContain('ServiceWorker');
+    expect(html).not.toContain('this site may use');
+    expect(html).not.toContain('may clear this data');
+  });
+
   it('recognises quota errors however they arrive, and nothing else', () => {
     expect(quotaMessage(new DOMException('The quota has been exceeded.', 'QuotaExceededError'), 'the model x')).not.toBeNull();
     expect(quotaMessage('QuotaExceededError: Failed to execute put on Cache', 'the model x')).not.toBeNull(); // web-llm's errors are strings
