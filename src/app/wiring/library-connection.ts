@@ -111,11 +111,14 @@ export function connectLibrary(opts: {
   let reportId = 0;
   const report = (r: AddResult, files: number, skipped = 0) => {
     const tried = r.added.length + r.refused.length;
+    const notEmbedded = new Map<string, string[]>();
+    for (const d of r.notEmbedded) notEmbedded.set(d.reason, [...(notEmbedded.get(d.reason) ?? []), d.name]);
     const entry: BatchReportView = {
       id: ++reportId,
       added: r.added.length,
       refused: r.refused,
       notes: r.notes,
+      notEmbedded: [...notEmbedded].map(([reason, names]) => ({ reason, names })),
       skipped,
       aborted: r.aborted,
       notTried: Math.max(0, files - tried),
@@ -252,6 +255,12 @@ export function connectLibrary(opts: {
       return settings ? lib.retrieverWith(settings) : lib.retriever;
     },
     connection,
+    /** Embeds the documents kept without vectors (the embedding model loads now), then lists them anew. */
+    async embedPending(): Promise<void> {
+      const lib = await connection();
+      await lib.embedPending();
+      await refresh();
+    },
     start() {
       void refresh().catch(() => undefined);
     },
