@@ -79,6 +79,7 @@ describe('model host unreachable', () => {
     expect(await page.getByTestId('batch-summary').innerText()).toBe(`${FILES} added, 0 refused`);
     expect(await page.getByTestId('doc-pending').count()).toBe(starters + FILES);
     expect(asked.length).toBe(oneLoad);
+    expect(await page.locator('[data-worker=library]').innerText()).toMatch(new RegExp(`${starters + FILES} documents are not embedded yet: found by their words only`));
 
     // Said once: one line for the whole batch, one error in the status panel.
     const notEmbedded = page.locator('[data-testid=batch-not-embedded] li');

@@ -178,7 +178,7 @@ export async function loading<T>(
     const where = opts.source === 'local' ? `the local model pack at ${opts.localModelPath ?? '?'}` : 'the Hugging Face hub';
     const reason = e instanceof Error ? e.message : String(e);
     // fetch's own words for a host it cannot reach ("Failed to fetch" in Chromium) say nothing of where.
-    const unreachable = e instanceof TypeError && /fetch|network/i.test(reason) ? ` (${where} cannot be reached: offline, or blocked on this network)` : '';
+    const unreachable = e instanceof TypeError && /fetch|network/i.test(reason) ? `; ${where} cannot be reached from this network, or the browser is offline` : '';
     throw new Error(`Could not load the ${ROLE_NAMES[role]} model "${model.id}" from ${where}: ${reason}${unreachable}`);
   }
 }
