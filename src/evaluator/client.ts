@@ -38,6 +38,11 @@ export interface Evaluator {
   relevanceScores: CachedScorer;
   /** Load models before their first use (all three by default), reporting progress. */
   preload(roles?: EvaluatorModelRole[]): Promise<void>;
+  /**
+   * A model whose load failed fails every later call at once with the same error (no fetch per
+   * call); this forgets those failures, so the next call or `preload` loads again.
+   */
+  retry(): void;
   dispose(): void;
 }
 
@@ -178,6 +183,9 @@ export async function createEvaluator(
     models: () => [...reports.values()],
     relevanceScores,
     preload: (roles = ['embedder', 'reranker', 'nli']) => Promise.all(roles.map((r) => models[r].ready())).then(() => undefined),
+    retry() {
+      for (const m of Object.values(models)) m.retry();
+    },
     dispose() {
       primary.terminate();
       void spare?.then((w) => w.terminate(), () => undefined);

@@ -2,8 +2,11 @@
 // there, it is rebuilt on WASM, the call is retried, and the move is reported (a GPU
 // driver can mis-run one graph while the others work, so this is per model).
 // A failure that WASM repeats (missing file, bad input) is not the device's fault: the
-// model keeps its device and the caller gets the error. Pure: the client decides what
-// "a model on a device" is (see client.ts).
+// model keeps its device and the caller gets the error.
+// A load that failed everywhere (the hub cannot be reached, no pack) is remembered: later calls
+// get the same error at once instead of fetching the model again on every call (ingestion
+// embeds in batches), until `retry()`. Concurrent callers share one load.
+// Pure: the client decides what "a model on a device" is (see client.ts).
 import type { EvaluatorDevice, EvaluatorDeviceCallback, EvaluatorModelRole, ModelDeviceReport } from './config';
 
 export interface DeviceModel {
@@ -15,6 +18,8 @@ export interface FallbackModel<M extends DeviceModel> {
   ready(): Promise<void>;
   /** Runs `work` on the model, moving it to WASM and retrying once if WebGPU fails. */
   run<T>(work: (model: M) => Promise<T>): Promise<T>;
+  /** Forgets a failed load, so the next call loads the model again (the user chose Try again). */
+  retry(): void;
   report(): ModelDeviceReport;
   dispose(): Promise<void>;
 }
@@ -41,6 +46,11 @@ export function withFallback<M extends DeviceModel>(opts: {
   let state: ModelDeviceReport = { role: opts.role, model: opts.model, device: opts.device, reason: opts.reason, loaded: false };
   // Concurrent calls that fail on the same WebGPU model share one move to WASM.
   let moving: Promise<M> | undefined;
+  // The load under way, shared by every caller until it settles.
+  let loading: Promise<M> | undefined;
+  // The error of the last load, if it failed; `generation` lets a retry outrank a load it did not start.
+  let failed: { error: unknown } | undefined;
+  let generation = 0;
   let disposed = false;
 
   const set = (patch: Partial<ModelDeviceReport>) => {
@@ -75,18 +85,35 @@ export function withFallback<M extends DeviceModel>(opts: {
     return moving;
   }
 
-  async function ready(): Promise<M> {
+  async function attempt(): Promise<M> {
     if (moving) return moving;
     const m = current;
     try {
       await m.ready();
     } catch (e) {
-      if (m !== current) return ready();
+      if (m !== current) return attempt();
       if (state.device !== 'webgpu' || isAbort(e)) throw e;
       return moveToWasm(m, e, (c) => c.ready());
     }
     if (!state.loaded && m === current) set({ loaded: true });
     return m;
+  }
+
+  function ready(): Promise<M> {
+    if (failed) return Promise.reject(failed.error);
+    if (moving) return moving;
+    if (!loading) {
+      const started = generation;
+      loading = attempt()
+        .catch((e: unknown) => {
+          if (!isAbort(e) && started === generation) failed = { error: e };
+          throw e;
+        })
+        .finally(() => {
+          loading = undefined;
+        });
+    }
+    return loading;
   }
 
   return {
@@ -107,6 +134,10 @@ export function withFallback<M extends DeviceModel>(opts: {
         // Without `out`, another call's move was joined: run on the model it produced.
         return out ? out.value : work(moved);
       }
+    },
+    retry() {
+      generation++;
+      failed = undefined;
     },
     report: () => state,
     async dispose() {

@@ -54,7 +54,7 @@ export async function ingestBatch(
   batch: { origin: StoredDocument['origin']; signal?: AbortSignal; title?: string },
 ): Promise<AddResult> {
   const { origin, signal, title } = batch;
-  const result: AddResult = { added: [], refused: [], notes: [], aborted: false };
+  const result: AddResult = { added: [], refused: [], notes: [], notEmbedded: [], aborted: false };
   const sizes = opts.measure ? await opts.measure(files) : files.map((f) => sizeOf(f) ?? 0);
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   let bytesDone = 0;
@@ -98,11 +98,7 @@ export async function ingestBatch(
       });
       if (same && same.name !== name) result.notes.push({ name, note: `it has the same text as ${same.name}, so the library keeps it once` });
       for (const note of outcome.doc.parsed.notes ?? []) result.notes.push({ name, note });
-      if (pending)
-        result.notes.push({
-          name,
-          note: `not embedded yet (${reason ?? 'the embedding model did not run'}): it is found by its words until the embedding model loads, and embedded then without adding it again`,
-        });
+      if (pending) result.notEmbedded.push({ name, reason: reason ?? 'the embedding model did not run' });
       else if (dropped > 0)
         result.notes.push({
           name,

@@ -38,6 +38,12 @@ export interface AddResult {
   refused: Array<{ name: string; reason: string }>;
   /** Added documents that lost something on the way (a passage that could not be embedded, a PDF page that threw), in plain words. */
   notes: Array<{ name: string; note: string }>;
+  /**
+   * Added documents kept without vectors (no passage could be embedded: the embedding model did
+   * not load or run), found by their words until it does and embedded then, with why. Apart from
+   * `notes` so the page can say it once for the batch instead of once per document.
+   */
+  notEmbedded: Array<{ name: string; reason: string }>;
   /** The batch was stopped; documents before the stop are in, the one in progress is not. */
   aborted: boolean;
 }

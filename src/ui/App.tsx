@@ -188,6 +188,7 @@ export function App(props: { controller: Controller; conversation: Conversation;
               {...modelControls}
               onLoadGenerator={services.loadGenerator}
               onCancelGenerator={services.cancelGenerator}
+              {...(services.retryEvaluator ? { onRetryEvaluator: services.retryEvaluator } : {})}
             />
             {props.offline && <OfflinePanel {...props.offline} />}
           </main>

@@ -9,8 +9,16 @@ function summary(r: BatchReportView): string {
   return parts.join(', ');
 }
 
+/** The documents named when few, else counted: a folder's worth of names says nothing. */
+function which(names: string[]): string {
+  if (names.length === 1) return names[0]!;
+  if (names.length <= 3) return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return `${names.length} documents`;
+}
+
 export function BatchReport({ report, onDismiss }: { report: BatchReportView; onDismiss: () => void }) {
-  const problems = report.refused.length > 0 || report.notes.length > 0;
+  const notEmbedded = report.notEmbedded ?? [];
+  const problems = report.refused.length > 0 || report.notes.length > 0 || notEmbedded.length > 0;
   return (
     <section className={`batch-report message ${problems ? 'error' : 'notice'}`} data-testid="batch-report" aria-label="What the last batch did">
       <div>
@@ -22,6 +30,17 @@ export function BatchReport({ report, onDismiss }: { report: BatchReportView; on
             {report.refused.map((f, i) => (
               <li key={i} data-name={f.name}>
                 <strong>{f.name}</strong>: {f.reason}
+              </li>
+            ))}
+          </ul>
+        )}
+        {notEmbedded.length > 0 && (
+          <ul className="batch-notes" data-testid="batch-not-embedded">
+            {notEmbedded.map((n, i) => (
+              <li key={i} data-count={n.names.length} title={n.names.join('\n')}>
+                <strong>{which(n.names)}</strong> {n.names.length === 1 ? 'was' : 'were'} added but not embedded yet ({n.reason}):{' '}
+                {n.names.length === 1 ? 'it is' : 'they are'} found by their words until the embedding model loads, and embedded then without adding{' '}
+                {n.names.length === 1 ? 'it' : 'them'} again.
               </li>
             ))}
           </ul>

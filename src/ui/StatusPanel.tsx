@@ -20,6 +20,8 @@ export function StatusPanel(props: {
   picker: ReactNode;
   onLoadGenerator: () => void;
   onCancelGenerator: () => void;
+  /** Loads the evaluator's models again after they failed to load. */
+  onRetryEvaluator?: () => void;
   /** Selects the smallest catalogue model; absent when it is already selected. */
   onSmallerModel?: () => void;
   /** Answers with passages only, which needs no language model. */
@@ -45,6 +47,11 @@ export function StatusPanel(props: {
               {s.progress && s.state === 'loading' && <ProgressBar progress={s.progress} now={props.now} />}
               {s.error && (
                 <p className="error">{sentences(s.error, s.suggestion)}</p>
+              )}
+              {name === 'evaluator' && s.state === 'error' && props.onRetryEvaluator && (
+                <button type="button" onClick={props.onRetryEvaluator} data-testid="retry-evaluator">
+                  Try again
+                </button>
               )}
               {name === 'generator' && s.state === 'loading' && (
                 <button type="button" onClick={props.onCancelGenerator} data-testid="cancel-model">

@@ -177,7 +177,9 @@ export async function loading<T>(
   } catch (e) {
     const where = opts.source === 'local' ? `the local model pack at ${opts.localModelPath ?? '?'}` : 'the Hugging Face hub';
     const reason = e instanceof Error ? e.message : String(e);
-    throw new Error(`Could not load the ${ROLE_NAMES[role]} model "${model.id}" from ${where}: ${reason}`);
+    // fetch's own words for a host it cannot reach ("Failed to fetch" in Chromium) say nothing of where.
+    const unreachable = e instanceof TypeError && /fetch|network/i.test(reason) ? `; ${where} cannot be reached from this network, or the browser is offline` : '';
+    throw new Error(`Could not load the ${ROLE_NAMES[role]} model "${model.id}" from ${where}: ${reason}${unreachable}`);
   }
 }
 

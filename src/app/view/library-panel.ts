@@ -26,6 +26,8 @@ export interface BatchReportView {
   refused: { name: string; reason: string }[];
   /** Documents added with something left out or guessed. */
   notes: { name: string; note: string }[];
+  /** Documents kept without vectors, grouped by why: one line per reason, not one per document. */
+  notEmbedded?: { reason: string; names: string[] }[];
   /** Files in dropped or picked folders that are not documents. */
   skipped: number;
   /** Stopped by the user: files after the stop were not tried. */

@@ -111,11 +111,14 @@ export function connectLibrary(opts: {
   let reportId = 0;
   const report = (r: AddResult, files: number, skipped = 0) => {
     const tried = r.added.length + r.refused.length;
+    const notEmbedded = new Map<string, string[]>();
+    for (const d of r.notEmbedded) notEmbedded.set(d.reason, [...(notEmbedded.get(d.reason) ?? []), d.name]);
     const entry: BatchReportView = {
       id: ++reportId,
       added: r.added.length,
       refused: r.refused,
       notes: r.notes,
+      notEmbedded: [...notEmbedded].map(([reason, names]) => ({ reason, names })),
       skipped,
       aborted: r.aborted,
       notTried: Math.max(0, files - tried),
@@ -134,7 +137,8 @@ export function connectLibrary(opts: {
       report(r, title ? 1 : files.length, skipped);
       // A batch may have taken the library past the size where 'auto' switches index.
       await describeIndex(lib);
-      opts.status.update('library', { reason: baseReason });
+      // The list followed the batch: it says how many documents wait for the embedding model.
+      opts.status.update('library', { reason: libraryReason(store.get().docs.filter((d) => d.pending).length) });
     } finally {
       batches.splice(batches.indexOf(entry), 1);
       if (batches[0]) batches[0].startedAt = Date.now();
@@ -185,17 +189,14 @@ export function connectLibrary(opts: {
     // The switch runs in the worker; the panel follows it to its end.
     if (index.switching) setTimeout(() => void describeIndex(lib).then(() => opts.status.update('library', { reason: baseReason }), () => undefined), 2000);
   }
+  const libraryReason = (pending: number) =>
+    pending ? `${baseReason}. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads` : baseReason;
   async function refresh() {
     const lib = await connection();
     if (baseReason) await describeIndex(lib);
     const docs = await lib.list();
     const pending = docs.filter((d) => d.pendingEmbedding).length;
-    if (baseReason)
-      opts.status.update('library', {
-        reason: pending
-          ? `${baseReason}. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads`
-          : baseReason,
-      });
+    if (baseReason) opts.status.update('library', { reason: libraryReason(pending) });
     set({
       ready: true,
       docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}) })),
@@ -252,6 +253,12 @@ export function connectLibrary(opts: {
       return settings ? lib.retrieverWith(settings) : lib.retriever;
     },
     connection,
+    /** Embeds the documents kept without vectors (the embedding model loads now), then lists them anew. */
+    async embedPending(): Promise<void> {
+      const lib = await connection();
+      await lib.embedPending();
+      await refresh();
+    },
     start() {
       void refresh().catch(() => undefined);
     },

@@ -24,6 +24,11 @@ export interface AppServices {
   ports: AnswerPorts;
   /** Starts loading the generator model (otherwise it loads on the first question). */
   loadGenerator(): void;
+  /**
+   * Loads the evaluator's models again after a failure (a failed load is not retried on its own),
+   * then embeds the documents kept without vectors meanwhile.
+   */
+  retryEvaluator?(): void;
   /** Stops a model download in progress (files already fetched stay cached). */
   cancelGenerator(): void;
   /** Switches the generator to another model (catalogue or custom); it loads on the next question. */

@@ -47,7 +47,8 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 function embedderFailed(model: string, e: unknown): { error: string; suggestion: string } {
   return {
     error: `The embedding model ${model} could not load: ${e instanceof Error ? e.message : String(e)}`,
-    suggestion: 'Documents are still added and found by their words, marked "not embedded yet"; they are embedded when it loads. Reload the page to try again.',
+    suggestion:
+      'It is not fetched again on every call. Documents are still added and found by their words, marked "not embedded yet"; choose Try again once the model can be reached, and they are embedded then.',
   };
 }
 
@@ -61,8 +62,46 @@ export function createServices(search: string, baseURI: string, storage: Storage
   const webgpu = once<WebGpuCheck>(() => checkWebGpu());
   const evalStarted = new Map<string, number>();
   let embedderId: string | undefined;
+  let embedderModel = '';
 
-  const evaluator = once(async () => {
+  // Ready means the embedder can run: documents cannot be embedded or searched by meaning without it.
+  const loadEmbedder = async (ev: Evaluator, model: string): Promise<boolean> => {
+    const { summariseDevices } = await import('../../evaluator/device-summary');
+    status.update('evaluator', { state: 'loading', error: undefined, suggestion: undefined, ...summariseDevices(ev.device, ev.models()) });
+    try {
+      await ev.preload(['embedder']);
+      status.update('evaluator', { state: 'ready', ...summariseDevices(ev.device, ev.models()), progress: undefined });
+      return true;
+    } catch (e) {
+      status.update('evaluator', { state: 'error', ...embedderFailed(model, e), progress: undefined });
+      return false;
+    }
+  };
+
+  let evaluatorStart: Promise<Evaluator> | null = null;
+  const evaluator = () => {
+    evaluatorStart ??= startEvaluator();
+    return evaluatorStart;
+  };
+  /**
+   * Try again after a failure: the evaluator is started again if it did not start, else its
+   * failed model loads are forgotten and the embedder loads again; once it does, the documents
+   * kept without vectors meanwhile are embedded.
+   */
+  const retryEvaluator = async () => {
+    const ev = await evaluator().catch(() => null);
+    if (ev) {
+      ev.retry();
+      if (!(await loadEmbedder(ev, embedderModel))) return;
+    } else {
+      evaluatorStart = null;
+      // Started again, it loads the embedder itself; embedding below waits for that load.
+      if (!(await evaluator().catch(() => null))) return;
+    }
+    await library.embedPending().catch(() => undefined);
+  };
+
+  const startEvaluator = async () => {
     status.update('evaluator', { state: 'loading' });
     try {
       const [{ createEvaluator }, { resolveEvaluatorConfig }, { summariseDevices }] = await Promise.all([
@@ -93,19 +132,14 @@ export function createServices(search: string, baseURI: string, storage: Storage
       ev = await createEvaluator(config, onProgress, onDevice, savedStorage ? { savedStorage } : {});
       // The source found ('auto' resolved), so vectors match a pre-built index made from the hub or a pack.
       embedderId = `${ev.source.source}:${config.embedder.id}`;
-      // Ready means the embedder can run: documents cannot be added or searched without it.
-      const loaded = ev;
-      status.update('evaluator', { state: 'loading', ...summariseDevices(ev.device, ev.models()) });
-      void loaded.preload(['embedder']).then(
-        () => status.update('evaluator', { state: 'ready', ...summariseDevices(loaded.device, loaded.models()), progress: undefined }),
-        (e: unknown) => status.update('evaluator', { state: 'error', ...embedderFailed(config.embedder.id, e), progress: undefined }),
-      );
+      embedderModel = config.embedder.id;
+      void loadEmbedder(ev, config.embedder.id);
       return ev;
     } catch (e) {
       status.update('evaluator', { state: 'error', ...errorText(e), progress: undefined });
       throw e;
     }
-  });
+  };
 
   let handle: GeneratorHandle | null = null;
   let choice: ModelChoice = { kind: 'catalogue', id: DEFAULT_MODEL_ID };
@@ -305,6 +339,7 @@ export function createServices(search: string, baseURI: string, storage: Storage
       interrupt: () => handle?.interrupt(),
     },
     loadGenerator: () => void generator().catch(() => undefined),
+    retryEvaluator: () => void retryEvaluator(),
     cancelGenerator: () => handle?.cancelLoad(),
     selectModel,
     engine,

@@ -4,15 +4,17 @@ import { summariseDevices } from '../../../src/evaluator/device-summary';
 import { withFallback } from '../../../src/evaluator/fallback';
 
 /** A model double whose load or run fails on the devices listed. */
-function fakeModels(fail: { load?: EvaluatorDevice[]; run?: EvaluatorDevice[]; message?: string }) {
-  const made: { device: EvaluatorDevice; disposed: boolean; runs: number }[] = [];
+function fakeModels(fail: { load?: EvaluatorDevice[]; run?: EvaluatorDevice[]; message?: string; gate?: Promise<void> }) {
+  const made: { device: EvaluatorDevice; disposed: boolean; runs: number; loads: number }[] = [];
   const make = (device: EvaluatorDevice) => {
-    const rec = { device, disposed: false, runs: 0 };
+    const rec = { device, disposed: false, runs: 0, loads: 0 };
     made.push(rec);
     return {
       device,
       rec,
       async ready() {
+        rec.loads++;
+        await fail.gate;
         if (fail.load?.includes(device)) throw new Error(fail.message ?? `load failed on ${device}`);
       },
       async score(x: number) {
@@ -97,6 +99,99 @@ describe('per-model WASM fallback', () => {
     const { m, made } = setup({ run: ['wasm'] }, 'wasm');
     await expect(m.run((x) => x.score(7))).rejects.toThrow('run failed on wasm');
     expect(made).toHaveLength(1);
+  });
+});
+
+describe('a model that could not load', () => {
+  const hub = 'Could not load the embedding model "m" from the Hugging Face hub: Failed to fetch';
+  const loads = (made: { loads: number }[]) => made.reduce((n, x) => n + x.loads, 0);
+
+  it('fails every later call at once with the same error, loading nothing again', async () => {
+    const { m, made } = setup({ load: ['webgpu', 'wasm'], message: hub });
+    await expect(m.run((x) => x.score(1))).rejects.toThrow(hub);
+    expect(made.map((x) => [x.device, x.loads])).toEqual([['webgpu', 1], ['wasm', 1]]);
+    for (let i = 0; i < 20; i++) await expect(m.run((x) => x.score(i))).rejects.toThrow(hub);
+    await expect(m.ready()).rejects.toThrow(hub);
+    expect(made).toHaveLength(2);
+    expect(loads(made)).toBe(2);
+  });
+
+  it('remembers a failed load on WASM alone too', async () => {
+    const { m, made } = setup({ load: ['wasm'], message: hub }, 'wasm');
+    await expect(m.ready()).rejects.toThrow(hub);
+    await expect(m.run((x) => x.score(1))).rejects.toThrow(hub);
+    expect(loads(made)).toBe(1);
+  });
+
+  it('gives concurrent callers one load and one error', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const { m, made } = setup({ load: ['webgpu', 'wasm'], message: hub, gate });
+    const calls = [1, 2, 3, 4, 5].map((i) => m.run((x) => x.score(i)));
+    const preload = m.ready();
+    open();
+    for (const c of [...calls, preload]) await expect(c).rejects.toThrow(hub);
+    expect(made.map((x) => [x.device, x.loads])).toEqual([['webgpu', 1], ['wasm', 1]]);
+  });
+
+  it('gives concurrent callers one load when it succeeds', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const { m, made } = setup({ gate });
+    const calls = [1, 2, 3].map((i) => m.run((x) => x.score(i)));
+    open();
+    expect(await Promise.all(calls)).toEqual(['webgpu:1', 'webgpu:2', 'webgpu:3']);
+    expect(made.map((x) => [x.device, x.loads])).toEqual([['webgpu', 1]]);
+  });
+
+  it('loads again after retry(), and works once the model can be fetched', async () => {
+    const fail = { load: ['webgpu', 'wasm'] as EvaluatorDevice[], message: hub };
+    const { m, made } = setup(fail);
+    await expect(m.run((x) => x.score(1))).rejects.toThrow(hub);
+    await expect(m.run((x) => x.score(2))).rejects.toThrow(hub);
+    expect(loads(made)).toBe(2);
+    // Still unreachable: one more load on each device, then remembered again.
+    m.retry();
+    await expect(m.run((x) => x.score(3))).rejects.toThrow(hub);
+    await expect(m.run((x) => x.score(4))).rejects.toThrow(hub);
+    expect(loads(made)).toBe(4);
+    // Reachable: it loads on its own device and runs.
+    fail.load = [];
+    m.retry();
+    expect(await m.run((x) => x.score(5))).toBe('webgpu:5');
+    expect(m.report()).toMatchObject({ device: 'webgpu', loaded: true });
+    expect(m.report().fellBackFrom).toBeUndefined();
+  });
+
+  it('does not remember a load that was aborted', async () => {
+    let loads = 0;
+    const m = withFallback({
+      role: 'embedder',
+      model: 'm',
+      device: 'wasm',
+      reason: 'r',
+      make: () => ({
+        async ready() {
+          if (++loads === 1) throw new DOMException('stop', 'AbortError');
+        },
+        async dispose() {},
+      }),
+    });
+    await expect(m.ready()).rejects.toThrow('stop');
+    await m.ready();
+    expect(loads).toBe(2);
+  });
+
+  it('still moves a model that loaded but fails to run on WebGPU to WASM, and does not remember a run failure', async () => {
+    const { m, made } = setup({ run: ['webgpu'] });
+    expect(await m.run((x) => x.score(1))).toBe('wasm:1');
+    expect(m.report()).toMatchObject({ device: 'wasm', fellBackFrom: 'webgpu' });
+    // A run that fails on WASM (bad input) fails that call only.
+    let bad = true;
+    await expect(m.run(async (x) => (bad ? Promise.reject(new Error('bad input')) : x.score(2)))).rejects.toThrow('bad input');
+    bad = false;
+    expect(await m.run(async (x) => (bad ? Promise.reject(new Error('bad input')) : x.score(2)))).toBe('wasm:2');
+    expect(made.map((x) => x.device)).toEqual(['webgpu', 'wasm']);
   });
 });
 

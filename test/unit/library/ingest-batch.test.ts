@@ -61,7 +61,8 @@ describe('adding a batch of files', () => {
     const res = await lib.addFiles([TIDES]);
     expect(res.refused).toEqual([]);
     expect(res.added.map((d) => [d.name, d.pendingEmbedding])).toEqual([['tides.txt', true]]);
-    expect(res.notes).toEqual([{ name: 'tides.txt', note: expect.stringMatching(/^not embedded yet \(.*model crashed.*\): it is found by its words/) }]);
+    expect(res.notes).toEqual([]);
+    expect(res.notEmbedded).toEqual([{ name: 'tides.txt', reason: expect.stringMatching(/model crashed/) }]);
     expect((await lib.list()).map((d) => [d.title, d.pendingEmbedding ?? false])).toEqual([['Bees', false], ['tides', true]]);
     // Only Bees has a vector; the question cannot be embedded either, so words alone find tides.
     expect(await lib.size()).toBe(1);
@@ -93,10 +94,8 @@ describe('adding a batch of files', () => {
     const res = await lib.addFiles([{ name: 'mixed.txt', bytes: enc(text) }, { name: 'junk.txt', bytes: enc('zzqx zzqx zzqx.') }]);
     expect(res.added.map((d) => d.name)).toEqual(['mixed.txt', 'junk.txt']);
     expect(res.added[0]!.passageCount).toBeGreaterThanOrEqual(2);
-    expect(res.notes).toEqual([
-      { name: 'mixed.txt', note: expect.stringMatching(/^1 of \d+ passages could not be embedded .*zero vector/) },
-      { name: 'junk.txt', note: expect.stringMatching(/^not embedded yet \(.*zero vector/) },
-    ]);
+    expect(res.notes).toEqual([{ name: 'mixed.txt', note: expect.stringMatching(/^1 of \d+ passages could not be embedded .*zero vector/) }]);
+    expect(res.notEmbedded).toEqual([{ name: 'junk.txt', reason: expect.stringMatching(/zero vector/) }]);
     expect(res.refused).toEqual([]);
     expect((await lib.retriever.retrieve('waggle dance', 1))[0]!.text).toMatch(/waggle/);
     expect(await lib.size()).toBe(res.added[0]!.passageCount);
