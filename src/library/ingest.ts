@@ -171,7 +171,7 @@ export async function embedDocument(
           take(p, v);
         } catch (e) {
           if (opts.signal?.aborted) throw e;
-          drop(`the embedder failed on it (${e instanceof Error ? e.message : String(e)})`);
+          drop(e instanceof Error ? e.message : String(e));
         }
       }
     }
