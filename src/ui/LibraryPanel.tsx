@@ -2,6 +2,7 @@
 // passage counts; remove; ingestion progress.
 import { memo, useRef, useState } from 'react';
 import type { LibraryActions, LibraryDocView, LibraryViewState } from '../app/view/library-panel';
+import { filterDocs, FIND_FROM, moreText } from '../app/view/doc-filter';
 import { formatBytes } from '../app/view/progress';
 import { collectPicked, takeDropped } from '../library/folder';
 import { OCR_DOWNLOAD_BYTES } from '../library/ocr/assets';
@@ -142,29 +143,47 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
   );
 }
 
-// A large library re-renders only when its list changes, not on every progress tick.
+// A large library re-renders only when its list changes, not on every progress tick; past a
+// dozen documents it scrolls in its own box with a Find box, and renders a few hundred at most.
 const DocList = memo(function DocList({ docs, onRemove }: { docs: LibraryDocView[]; onRemove: (id: string) => Promise<void> }) {
+  const [query, setQuery] = useState('');
+  const long = docs.length >= FIND_FROM;
+  const found = long ? filterDocs(docs, query) : { shown: docs, matching: docs.length };
+  const more = long ? moreText(found, docs.length, query) : null;
   return (
-    <ul className="docs" data-testid="doc-list">
-      {docs.map((d) => (
-        <li key={d.id} data-testid="doc" data-doc-id={d.id} data-name={d.name}>
-          <span className="doc-title">{d.title}</span>
-          <span className="muted">
-            {' '}
-            {d.passages} passage{d.passages === 1 ? '' : 's'}
-            {d.bytes !== undefined ? ` · ${formatBytes(d.bytes)}` : ''}
-          </span>
-          {d.pending && (
-            <span className="muted" data-testid="doc-pending" title="Found by its words until the embedding model loads; it is embedded then.">
+    <>
+      {long && (
+        <label className="doc-find">
+          Find a document{' '}
+          <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={`${docs.length.toLocaleString('en')} documents`} data-testid="doc-find" />
+        </label>
+      )}
+      <ul className={long ? 'docs long' : 'docs'} data-testid="doc-list" {...(long ? { tabIndex: 0, 'aria-label': 'Documents in the library' } : {})}>
+        {found.shown.map((d) => (
+          <li key={d.id} data-testid="doc" data-doc-id={d.id} data-name={d.name}>
+            <span className="doc-title">{d.title}</span>
+            <span className="muted">
               {' '}
-              · not embedded yet
+              {d.passages} passage{d.passages === 1 ? '' : 's'}
+              {d.bytes !== undefined ? ` · ${formatBytes(d.bytes)}` : ''}
             </span>
-          )}
-          <button type="button" className="remove" aria-label={`Remove ${d.title}`} onClick={() => void onRemove(d.id)}>
-            Remove
-          </button>
-        </li>
-      ))}
-    </ul>
+            {d.pending && (
+              <span className="muted" data-testid="doc-pending" title="Found by its words until the embedding model loads; it is embedded then.">
+                {' '}
+                · not embedded yet
+              </span>
+            )}
+            <button type="button" className="remove" aria-label={`Remove ${d.title}`} onClick={() => void onRemove(d.id)}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      {more && (
+        <p className="muted" role="status" data-testid="doc-more">
+          {more}
+        </p>
+      )}
+    </>
   );
 });

@@ -65,8 +65,9 @@ export function OfflineStatus(props: { offline: OfflineState; models: CachedMode
       </p>
       <ul>
         <li data-testid="offline-shell">
-          {SHELL_TEXT[offline.shell]}
-          {offline.error && `: ${offline.error}`}
+          {/* Where offline use is unsupported for a known reason, the reason is the whole sentence. */}
+          {offline.shell === 'unsupported' && offline.error ? offline.error : SHELL_TEXT[offline.shell]}
+          {offline.shell !== 'unsupported' && offline.error && `: ${offline.error}`}
         </li>
         {models && (
           <li data-testid="offline-models">

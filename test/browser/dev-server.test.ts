@@ -44,6 +44,8 @@ describe('npm start (the Vite dev server)', () => {
     const built = CSP.exec(readFileSync(join(PROD_DIR, 'index.html'), 'utf8'))![1]!;
     expect(built).toContain("style-src 'self';");
     expect(policy.replace("style-src 'self' 'unsafe-inline'", "style-src 'self'")).toBe(built);
+    // The offline panel says why this server cannot be used offline, and what to run instead.
+    await expect.poll(() => page.getByTestId('offline-shell').innerText(), { timeout: 60_000 }).toMatch(/^This is the development server.*npm run build, then npm run preview/);
     await page.close();
   });
 });

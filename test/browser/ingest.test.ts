@@ -81,6 +81,16 @@ describe('ingesting a batch', () => {
     await expect.poll(() => page.getByTestId('doc').count()).toBe(before.length + set.documents.length);
     expect((await docNames(page)).sort()).toEqual([...before, ...set.documents].sort());
     expect(errors).toEqual([]);
+    // A long library scrolls in its own box, and Find narrows it to a document by its name.
+    const list = page.getByTestId('doc-list');
+    const box = await list.evaluate((e) => ({ client: e.clientHeight, scroll: e.scrollHeight, page: document.documentElement.scrollHeight }));
+    expect(box.scroll).toBeGreaterThan(box.client);
+    expect(box.page).toBeLessThan(box.scroll);
+    const one = set.documents[7]!;
+    await page.getByTestId('doc-find').fill(one.split('/').at(-1)!);
+    await expect.poll(() => docNames(page)).toEqual([one]);
+    await page.getByTestId('doc-find').fill('');
+    await expect.poll(async () => (await docNames(page)).length).toBe(before.length + set.documents.length);
     console.log(
       `[ingest] real-shaped set: ${set.documents.length} documents, ${(set.bytes / 1e6).toFixed(2)} MB in ${seconds.toFixed(1)} s ` +
         `(${(set.documents.length / seconds).toFixed(1)} documents/s, ${(set.bytes / 1e6 / seconds).toFixed(2)} MB/s); ` +

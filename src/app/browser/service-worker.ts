@@ -28,7 +28,7 @@ export function startOffline(): OfflineStore {
   const supported = !dev && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && window.isSecureContext;
   const store = createStore<OfflineState>({
     shell: supported ? 'saving' : 'unsupported',
-    error: dev ? 'the development server does not install one; build the site (npm run build) to use it offline' : null,
+    error: dev ? 'This is the development server, which does not save the app for offline use: run npm run build, then npm run preview (or copy dist/ to any static host) to use it offline.' : null,
     updateReady: false,
     stale: false,
   });

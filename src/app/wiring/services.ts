@@ -44,9 +44,12 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   };
 }
 
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
 function embedderFailed(model: string, e: unknown): { error: string; suggestion: string } {
   return {
-    error: `The embedding model ${model} could not load: ${e instanceof Error ? e.message : String(e)}`,
+    // The worker's message usually names the model and the reason already ("Could not load the embedding model …").
+    error: /^could not load/i.test(message(e)) ? message(e) : `The embedding model ${model} could not load: ${message(e)}`,
     suggestion:
       'It is not fetched again on every call. Documents are still added and found by their words, marked "not embedded yet"; choose Try again once the model can be reached, and they are embedded then.',
   };

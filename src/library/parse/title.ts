@@ -7,7 +7,10 @@ const MAX_TITLE = 200;
 export function visibleTitle(source: string | undefined): string | undefined {
   if (!source) return undefined;
   const text = parseHtml(source)
-    .text.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    // Images in a heading are badges and logos (README "[![Build][badge]][ci]"): dropped, alt text and all;
+    // links, inline or by reference, keep their text.
+    .text.replace(/!\[[^\]]*\](\([^)]*\)|\[[^\]]*\])/g, '')
+    .replace(/\[([^\]]*)\](\([^)]*\)|\[[^\]]*\])/g, '$1')
     .replace(/(\*\*|__|\*|_|`|~~)(?=\S)([^]*?\S)\1/g, '$2')
     .replace(/\s+/g, ' ')
     .trim();

@@ -42,6 +42,10 @@ describe('formats', () => {
   it('takes titles from visible text: raw HTML and Markdown marks in a heading are dropped', async () => {
     const md = await parseDocument({ name: 'n.md', bytes: enc('# Notes <img src=x onerror="alert(1)"> on **bees** and [dances](http://x)\n\nText.') });
     expect(md.title).toBe('Notes on bees and dances');
+    const readme = await parseDocument({ name: 'README.md', bytes: enc('# call-bind [![Version Badge][npm-version-svg]][package-url] ![logo](l.png)\n\n[![github actions][actions-image]][actions-url]\n\nText.') });
+    expect(readme.title).toBe('call-bind');
+    const byReference = await parseDocument({ name: 'r.md', bytes: enc('# The [tide tables][tides] of 2024\n\nText.\n\n[tides]: http://x') });
+    expect(byReference.title).toBe('The tide tables of 2024');
     const fm = await parseDocument({ name: 'f.md', bytes: enc('---\ntitle: "<b>Tides</b> `today`"\n---\nThe moon.') });
     expect(fm.title).toBe('Tides today');
     const html = await parseDocument({ name: 'h.html', bytes: enc('<h1>Cakes <script>alert(1)</script><em>and</em> bread</h1><p>Flour.</p>') });
