@@ -60,7 +60,7 @@ describe('model host unreachable', () => {
     // The starter documents go in, unembedded; the embedder's failure is shown, naming the model and why.
     const evaluator = page.locator('[data-worker=evaluator]');
     await expect.poll(() => evaluator.getAttribute('data-state'), { timeout: 180_000 }).toBe('error');
-    expect(await evaluator.locator('.error').innerText()).toMatch(/The embedding model tiny\/embedder could not load: .*not found.*\. It is not fetched again on every call\./);
+    expect(await evaluator.locator('.error').innerText()).toMatch(/^Could not load the embedding model "tiny\/embedder" .*not found.*\. It is not fetched again on every call\./);
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     await expect.poll(() => page.locator('[data-worker=library]').getAttribute('data-state'), { timeout: 120_000 }).toBe('ready');
     const starters = await page.getByTestId('doc').count();

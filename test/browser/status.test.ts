@@ -16,7 +16,7 @@ describe('status panel', () => {
     await page.goto(app.url + '?modelPack=tiny');
     const evaluator = page.locator('[data-worker=evaluator]');
     await expect.poll(() => evaluator.getAttribute('data-state'), { timeout: 120_000 }).toBe('error');
-    expect(await evaluator.innerText()).toMatch(/embedding model .* could not load/);
+    expect(await evaluator.innerText()).toMatch(/Could not load the embedding model "tiny\/embedder"/);
   });
 
   it('requests the local model pack configuration at most once on first load', async () => {
