@@ -17,6 +17,7 @@ import { int8Codec } from '../../src/core/row-store';
 import { vectorNorm } from '../../src/core/vector-index';
 import {
   bm25Weight,
+  idf,
   CENTROIDS_FILE,
   codeBytes,
   encodeCentroidBlock,
@@ -492,26 +493,47 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       if (pageBytes.length === wordPage) endPage();
     };
     // Shards are written in shard order; empty shards are written too (the table stays dense).
+    // A term keeps its POSTINGS_PER_TERM best postings. Its idf is the same for all of them, so
+    // they are the best by the tf part alone, which is known line by line: each term holds at
+    // most twice the cap while its bucket is read (in chunks), however common the term (at 21M,
+    // "the" alone would be a gigabyte of lines).
+    const tfPart = (f: number, dl: number) => bm25Weight(f, dl, avgLength, 0, 1);
+    const byKey = (x: [number, number, string, number], y: [number, number, string, number]) => y[3] - x[3];
+    const lineBuf = Buffer.allocUnsafe(8 << 20);
     for (let b = 0; b < buckets.length; b++) {
-      const postings = new Map<string, Array<[number, number, string, number, number]>>();
-      for (const line of readFileSync(buckets[b]!.path, 'utf8').split('\n')) {
-        if (!line) continue;
-        const [t, off, len, hash, f, dl] = line.split('\t') as [string, string, string, string, string, string];
-        let list = postings.get(t);
-        if (!list) postings.set(t, (list = []));
-        list.push([Number(off), Number(len), hash, Number(f), Number(dl)]);
+      const postings = new Map<string, { df: number; p: Array<[number, number, string, number]> }>();
+      const fd = openSync(buckets[b]!.path, 'r');
+      // Whole lines are decoded; the bytes after a chunk's last newline wait for the next read.
+      for (let carry = 0; ; ) {
+        const got = readSync(fd, lineBuf, carry, lineBuf.length - carry, null);
+        const end = carry + got;
+        const cut = got > 0 ? lineBuf.lastIndexOf(0x0a, end - 1) + 1 : end;
+        for (const line of lineBuf.toString('utf8', 0, cut).split('\n')) {
+          if (!line) continue;
+          const [t, off, len, hash, f, dl] = line.split('\t') as [string, string, string, string, string, string];
+          let term = postings.get(t);
+          if (!term) postings.set(t, (term = { df: 0, p: [] }));
+          term.df++;
+          term.p.push([Number(off), Number(len), hash, tfPart(Number(f), Number(dl))]);
+          if (term.p.length >= 2 * POSTINGS_PER_TERM) term.p = term.p.sort(byKey).slice(0, POSTINGS_PER_TERM);
+        }
+        lineBuf.copy(lineBuf, 0, cut, end);
+        carry = end - cut;
+        if (got <= 0) break;
       }
+      closeSync(fd);
       rmSync(buckets[b]!.path);
       shards.clear();
-      for (const [t, list] of postings) {
+      for (const [t, { df, p: list }] of postings) {
+        const w = idf(df, n);
         const weighted = list
-          .map(([off, len, hash, f, dl]) => [off, len, hash, Math.round(1000 * bm25Weight(f, dl, avgLength, list.length, n))] as [number, number, string, number])
-          .sort((x, y) => y[3] - x[3])
-          .slice(0, POSTINGS_PER_TERM);
+          .sort(byKey)
+          .slice(0, POSTINGS_PER_TERM)
+          .map(([off, len, hash, key]) => [off, len, hash, Math.round(1000 * w * key)] as [number, number, string, number]);
         const s = termShard(t, wordShards);
         let shard = shards.get(s);
         if (!shard) shards.set(s, (shard = {}));
-        shard[t] = { df: list.length, p: weighted };
+        shard[t] = { df, p: weighted };
       }
       for (let s = Math.ceil((b * wordShards) / buckets.length); s < wordShards && bucketOf(s) === b; s++) emit(shards.get(s) ?? {});
     }
