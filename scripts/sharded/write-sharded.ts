@@ -118,6 +118,8 @@ export interface WriteShardedResult {
   largestBucket: number;
   /** Seconds: pass 1 (count, sample), training, pass 2 (assign, spill), lay out lists and rows, words. */
   seconds: { sample: number; train: number; assign: number; lists: number; words: number };
+  /** The process's peak resident memory (bytes) at the end of each of those steps: which step set the peak. */
+  peakRss: { sample: number; train: number; assign: number; lists: number; words: number };
   files: string[];
   bytes: Record<string, number>;
 }
@@ -260,6 +262,8 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
   const isFlat = (n: number) => opts.flat ?? Math.max(1, Math.min(opts.lists ?? Math.round(n / LIST_SIZE), n)) <= FLAT_MAX_LISTS;
   try {
     const seconds = { sample: 0, train: 0, assign: 0, lists: 0, words: 0 };
+    const peakRss = { ...seconds };
+    const peak = () => process.resourceUsage().maxRSS * 1024;
     let t0 = clock();
     // Pass 1: count, a reservoir sample for the centroids, and the text's size (for the word buckets).
     let n = 0;
@@ -309,6 +313,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       for (let j = 0; j < dim; j++) spread[j] = dev[j]! / S || 1e-6;
     }
     seconds.sample = clock() - t0;
+    peakRss.sample = peak();
     t0 = clock();
     const iterations = opts.iterations ?? 6;
     const assignTops = Math.max(1, opts.assignTops ?? ASSIGN_TOPS);
@@ -346,6 +351,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     const listOf = coarse.listOf;
     const nearestSub = (v: Float32Array, r: ShardedRow) => (r.list !== undefined ? listOf![r.list]! : assigner!.nearest(v));
     seconds.train = clock() - t0;
+    peakRss.train = peak();
     t0 = clock();
 
     // Pass 2: assign, append texts, spill records (list, code, row record) and postings.
@@ -399,6 +405,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     const largestBucket = buckets.reduce((m, b) => Math.max(m, b.written), 0);
     log(`word postings: ${buckets.reduce((a, b) => a + b.written, 0)} bytes in ${buckets.length} buckets (largest ${largestBucket}; ${chars} characters of text)`);
     seconds.assign = clock() - t0;
+    peakRss.assign = peak();
     t0 = clock();
 
     // Lists and rows: each block's place follows from the counts; records are scattered into place.
@@ -464,6 +471,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     closeSync(listsFd);
 
     seconds.lists = clock() - t0;
+    peakRss.lists = peak();
     t0 = clock();
 
     // Words: one bucket in memory at a time; BM25 weights need only the global n and mean length.
@@ -541,6 +549,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     words.close();
     table.close();
     seconds.words = clock() - t0;
+    peakRss.words = peak();
 
     // One centroid block per top: its sub-centroids (1-bit codes against the corpus centre, as the
     // passages in the lists) and their lists' counts and hashes; index.bin keeps each block's hash.
@@ -586,7 +595,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     writeFileSync(join(out, SHARDED_MANIFEST), JSON.stringify(manifest));
     const files = [SHARDED_MANIFEST, INDEX_FILE, CENTROIDS_FILE, LISTS_FILE, ROWS_FILE, TEXTS_FILE, WORD_TABLE_FILE, WORDS_FILE];
     const bytes = Object.fromEntries(files.map((f) => [f, readSize(join(out, f))]));
-    return { passages: n, tops, lists, wordShards, coarse: how, sampleRows: S, wordBuckets: buckets.length, largestBucket, seconds, files: files.map((f) => join(out, f)), bytes };
+    return { passages: n, tops, lists, wordShards, coarse: how, sampleRows: S, wordBuckets: buckets.length, largestBucket, seconds, peakRss, files: files.map((f) => join(out, f)), bytes };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
