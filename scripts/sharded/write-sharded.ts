@@ -347,7 +347,8 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     }
     log(`${tops} top centroids, ${lists} lists (${(clock() - t0).toFixed(1)} s)`);
     // Flat where the lists are few (the passages' exact nearest list); else among the nearest tops' lists.
-    const assigner = how === 'given lists' ? null : new ListAssigner(coarse, flat ? 'all' : assignTops);
+    const scan = opts.flat ?? lists <= FLAT_MAX_LISTS;
+    const assigner = how === 'given lists' ? null : new ListAssigner(coarse, scan ? 'all' : assignTops);
     const listOf = coarse.listOf;
     const nearestSub = (v: Float32Array, r: ShardedRow) => (r.list !== undefined ? listOf![r.list]! : assigner!.nearest(v));
     seconds.train = clock() - t0;
