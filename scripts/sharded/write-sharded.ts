@@ -507,10 +507,12 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     // most twice the cap while its bucket is read (in chunks), however common the term (at 21M,
     // "the" alone would be a gigabyte of lines).
     const tfPart = (f: number, dl: number) => bm25Weight(f, dl, avgLength, 0, 1);
-    const byKey = (x: [number, number, string, number], y: [number, number, string, number]) => y[3] - x[3];
+    type Posting = [offset: number, bytes: number, hashHigh: number, hashLow: number, key: number];
+    const byKey = (x: Posting, y: Posting) => y[4] - x[4];
+    const hex = (h: number, l: number) => h.toString(16).padStart(8, '0') + l.toString(16).padStart(8, '0');
     const lineBuf = Buffer.allocUnsafe(8 << 20);
     for (let b = 0; b < buckets.length; b++) {
-      const postings = new Map<string, { df: number; p: Array<[number, number, string, number]> }>();
+      const postings = new Map<string, { df: number; p: Posting[] }>();
       const fd = openSync(buckets[b]!.path, 'r');
       // Whole lines are decoded; the bytes after a chunk's last newline wait for the next read.
       for (let carry = 0; ; ) {
@@ -521,9 +523,11 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
           if (!line) continue;
           const [t, off, len, hash, f, dl] = line.split('\t') as [string, string, string, string, string, string];
           let term = postings.get(t);
-          if (!term) postings.set(t, (term = { df: 0, p: [] }));
+          // Kept strings are copied out of the chunk's text (a slice would keep all 8 MB of it alive),
+          // and the hash is kept as two numbers.
+          if (!term) postings.set(Buffer.from(t).toString(), (term = { df: 0, p: [] }));
           term.df++;
-          term.p.push([Number(off), Number(len), hash, tfPart(Number(f), Number(dl))]);
+          term.p.push([Number(off), Number(len), parseInt(hash.slice(0, 8), 16), parseInt(hash.slice(8), 16), tfPart(Number(f), Number(dl))]);
           if (term.p.length >= 2 * POSTINGS_PER_TERM) term.p = term.p.sort(byKey).slice(0, POSTINGS_PER_TERM);
         }
         lineBuf.copy(lineBuf, 0, cut, end);
@@ -538,7 +542,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
         const weighted = list
           .sort(byKey)
           .slice(0, POSTINGS_PER_TERM)
-          .map(([off, len, hash, key]) => [off, len, hash, Math.round(1000 * w * key)] as [number, number, string, number]);
+          .map(([off, len, h, l, key]) => [off, len, hex(h, l), Math.round(1000 * w * key)] as [number, number, string, number]);
         const s = termShard(t, wordShards);
         let shard = shards.get(s);
         if (!shard) shards.set(s, (shard = {}));
