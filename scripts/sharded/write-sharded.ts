@@ -96,7 +96,7 @@ export interface WriteShardedOptions {
   wordPage?: number;
   /** Bytes of postings a temporary word bucket may hold, as estimated from pass 1's text (default WORD_BUCKET_BYTES). */
   wordBucketBytes?: number;
-  /** Rows kept to train the centroids (default: flat 32 a list ≤ 50,000; hierarchical 16 a list ≤ sampleBytes). */
+  /** Rows kept to train the centroids (default: flat 32 a list ≤ 50,000; hierarchical 32 a list ≤ sampleBytes). */
   sample?: number;
   /** Memory cap of the training sample (float32 rows; default SAMPLE_BYTES). */
   sampleBytes?: number;
@@ -189,7 +189,7 @@ export const ASSIGN_TOPS = 8;
 /** Memory cap of the hierarchical training sample: 512 MiB of float32 rows (349,525 rows at 384-d, 174,762 at 768-d). */
 export const SAMPLE_BYTES = 512 * 1024 * 1024;
 /** Rows of sample a list, hierarchical path. */
-const SAMPLE_PER_LIST = 16;
+const SAMPLE_PER_LIST = 32;
 /** Postings text a temporary word bucket holds, at most (as estimated); one bucket is parsed into memory at a time. */
 export const WORD_BUCKET_BYTES = 32 * 1024 * 1024;
 /** Postings bytes per character of passage text, as estimated for the bucket count (measured ≈ 4.3 on the bench's text; 6 is a margin). */
