@@ -9,7 +9,8 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexParquet } from '../../../scripts/index-folder';
 import { writeSharded, type ShardedSource } from '../../../scripts/sharded/write-sharded';
-import { decodeCentroidBlock, decodeRowRecord, decodeText, rowRecordBytes } from '../../../src/library/sharded/format';
+import { bm25Weight, decodeCentroidBlock, decodeRowRecord, decodeText, decodeWordShard, POSTINGS_PER_TERM, rowRecordBytes } from '../../../src/library/sharded/format';
+import { tokenize } from '../../../src/library/lexical/tokenize';
 import { ShardedCorpus } from '../../../src/library/sharded/reader';
 import { embedText } from '../../doubles/hash-embedder';
 import { rangeFetch } from '../../doubles/range-fetch';
@@ -201,5 +202,26 @@ describe('word buckets', () => {
     expect(many.wordBuckets).toBe(16);
     expect(many.largestBucket).toBeLessThan(one.largestBucket / 2);
     for (const f of ['words.bin', 'wordtable.bin', 'index.bin']) expect(readFileSync(join(dir, 'many-buckets', f)).equals(readFileSync(join(dir, 'one-bucket', f)))).toBe(true);
+  });
+
+  it('keeps a common word’s best postings by BM25 weight when it has more than a bucket keeps', async () => {
+    // 1,000 passages with "common" in each, at different frequencies and lengths: more than twice
+    // the postings a term keeps while its bucket is read, so the running cut is exercised.
+    const many = Array.from({ length: 1000 }, (_, i) => ({
+      id: `m${i}`, docId: `m${i}`, title: `t${i}`, index: 0,
+      text: `${'common '.repeat(1 + (i % 7))}${Array.from({ length: 1 + ((i * 7) % 23) }, (_, j) => `filler${i}w${j}`).join(' ')}`,
+      embedding: Float32Array.from(embedText(`m${i}`, DIM)),
+    }));
+    const res = await writeSharded({ out: join(dir, 'common'), model: null, lists: 8, wordShards: 1, wordBucketBytes: 1e12, source: { rowCount: many.length, rows: async function* () { yield* many; } } });
+    expect(res.wordBuckets).toBe(1);
+    const kept = decodeWordShard(readFileSync(join(dir, 'common', 'words.bin')))['common']!;
+    const lengths = many.map((r) => tokenize(`${r.title}\n${r.text}`));
+    const avg = lengths.reduce((a, t) => a + t.length, 0) / many.length;
+    const expected = lengths
+      .map((t) => Math.round(1000 * bm25Weight(t.filter((w) => w === 'common').length, t.length, avg, many.length, many.length)))
+      .sort((a, b) => b - a)
+      .slice(0, POSTINGS_PER_TERM);
+    expect(kept.df).toBe(1000);
+    expect(kept.p.map((p) => p[3])).toEqual(expected);
   });
 });
