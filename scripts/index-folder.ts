@@ -1,6 +1,6 @@
 // `npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>]
 //   [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>]`
-// `npm run index -- --parquet <file.parquet> [--out public/index] [--model <id>] [--lists <n>] [--word-shards <n>]`
+// `npm run index -- --parquet <file.parquet> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>]`
 // Embeds a folder of documents in Node with the library's own parse/chunk/embed
 // code and writes the pre-built index a static site loads on first visit; with
 // --sharded, or from precomputed embeddings in Parquet, writes the sharded corpus
@@ -17,7 +17,7 @@ import { loadPdfJsInNode } from '../src/library/parse/pdf-node';
 import { LexicalIndex } from '../src/library/lexical/lexical-index';
 import { encodePrebuilt, PREBUILT_JSON, PREBUILT_LEXICAL, PREBUILT_VECTORS, PREBUILT_VERSION, type PrebuiltDocument } from '../src/library/prebuilt';
 import { createEmbedder } from '../workers/evaluator/embedder';
-import { parquetSource } from './sharded/parquet-source';
+import { parquetSource, readCentroids } from './sharded/parquet-source';
 import { writeSharded, type ShardedRow, type WriteShardedResult } from './sharded/write-sharded';
 
 export interface IndexFolderOptions {
@@ -133,17 +133,25 @@ function parseArgs(argv: string[]): { folder?: string; flags: Map<string, string
 
 const USAGE = [
   'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>]',
-  '       npm run index -- --parquet <file.parquet> [--out public/index] [--model <id>] [--lists <n>] [--word-shards <n>]',
+  '       npm run index -- --parquet <file-or-folder> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>]',
 ].join('\n');
 
-/** Precomputed embeddings in Parquet straight into the sharded format (no embedder runs here). */
-export async function indexParquet(opts: { parquet: string; out: string; model: string | null; lists?: number; wordShards?: number; log?: (l: string) => void }): Promise<WriteShardedResult> {
-  const source = await parquetSource(opts.parquet);
+/**
+ * Precomputed embeddings in Parquet straight into the sharded format (no embedder runs here);
+ * with `centroids`, the lists' centroids too (and, where the passages carry a `list`, their lists).
+ */
+export async function indexParquet(opts: { parquet: string; out: string; model: string | null; centroids?: string; lists?: number; tops?: number; assignTops?: number; wordShards?: number; log?: (l: string) => void }): Promise<WriteShardedResult> {
+  const centroids = opts.centroids ? await readCentroids(opts.centroids) : undefined;
+  if (centroids && opts.lists) throw new Error(`--lists and --centroids cannot both be given: the centroids file fixes the lists (${centroids.vectors.length / centroids.dim})`);
+  const source = await parquetSource(opts.parquet, centroids ? { lists: centroids.vectors.length / centroids.dim, centroidsFile: opts.centroids! } : {});
   return writeSharded({
     out: opts.out,
     model: opts.model,
     source,
+    ...(centroids ? { centroids } : {}),
     ...(opts.lists ? { lists: opts.lists } : {}),
+    ...(opts.tops ? { tops: opts.tops } : {}),
+    ...(opts.assignTops ? { assignTops: opts.assignTops } : {}),
     ...(opts.wordShards ? { wordShards: opts.wordShards } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   });
@@ -156,7 +164,7 @@ async function main(): Promise<void> {
     return;
   }
   const { folder, flags } = parseArgs(argv);
-  const known = new Set(['out', 'model', 'models-dir', 'target', 'overlap', 'sharded', 'parquet', 'lists', 'word-shards']);
+  const known = new Set(['out', 'model', 'models-dir', 'target', 'overlap', 'sharded', 'parquet', 'centroids', 'lists', 'tops', 'assign-tops', 'word-shards']);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
   const model = flags.get('model') ?? DEFAULT_EMBEDDER;
   const modelsDir = flags.get('models-dir');
@@ -168,13 +176,17 @@ async function main(): Promise<void> {
     return n;
   };
   const parquet = flags.get('parquet');
+  if (!parquet && (flags.has('centroids') || flags.has('assign-tops'))) throw new Error(`--centroids and --assign-tops go with --parquet\n${USAGE}`);
   const lists = num('lists');
   const wordShards = num('word-shards');
   if (parquet) {
     if (folder) throw new Error(`give either a folder or --parquet, not both\n${USAGE}`);
     const started = performance.now();
-    const res = await indexParquet({ parquet, out: flags.get('out') ?? 'public/index', model, ...(lists ? { lists } : {}), ...(wordShards ? { wordShards } : {}), log: (l) => console.log(l) });
-    console.log(`\n${res.passages} passages in ${res.lists} lists and ${res.wordShards} word shards, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const centroids = flags.get('centroids');
+    const tops = num('tops');
+    const assignTops = num('assign-tops');
+    const res = await indexParquet({ parquet, out: flags.get('out') ?? 'public/index', model, ...(centroids ? { centroids } : {}), ...(lists ? { lists } : {}), ...(tops ? { tops } : {}), ...(assignTops ? { assignTops } : {}), ...(wordShards ? { wordShards } : {}), log: (l) => console.log(l) });
+    console.log(`\n${res.passages} passages in ${res.lists} lists (${res.coarse}) under ${res.tops} tops and ${res.wordShards} word shards, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     console.log(`wrote ${res.files.join(', ')}`);
     return;
   }

@@ -64,10 +64,14 @@ export interface EmbeddingModel {
   draw(out: Float32Array): void;
 }
 
-/** The generative model; `seed` fixes the mean, directions and topics. */
-export function embeddingModel(dim: number, seed: number): EmbeddingModel {
-  const r = mulberry32(seed);
-  const g = gaussian(r);
+/**
+ * The generative model; `seed` fixes the mean, directions and topics. With `drawSeed`, draws
+ * come from their own generator (two models of the same seed then give the same topics and
+ * different rows: a corpus streamed twice, and questions that are not copies of its rows).
+ */
+export function embeddingModel(dim: number, seed: number, drawSeed?: number): EmbeddingModel {
+  let r = mulberry32(seed);
+  let g = gaussian(r);
   const unit = () => {
     const v = Float32Array.from({ length: dim }, g);
     normaliseInPlace(v);
@@ -90,6 +94,10 @@ export function embeddingModel(dim: number, seed: number): EmbeddingModel {
     for (let j = 0; j < dim; j++) c[j]! += g() * TOPIC_NOISE * iso;
     return c;
   });
+  if (drawSeed !== undefined) {
+    r = mulberry32(drawSeed);
+    g = gaussian(r);
+  }
   return {
     draw(out) {
       const t = topics[Math.floor(r() * TOPICS)]!;

@@ -8,14 +8,16 @@
 // are laid out from the counts, and each word bucket is turned into shards one at a time.
 // Memory holds the sample, the centroids and one word bucket, never the corpus.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { encodeSignBits } from '../../src/core/compact-index';
 import { CentroidAssigner, sphericalKMeans } from '../../src/core/kmeans';
+import { groupLists, ListAssigner, trainFlat, trainHierarchical, type Coarse } from './coarse';
 import { int8Codec } from '../../src/core/row-store';
 import { vectorNorm } from '../../src/core/vector-index';
 import {
   bm25Weight,
+  idf,
   CENTROIDS_FILE,
   codeBytes,
   encodeCentroidBlock,
@@ -52,11 +54,26 @@ export interface ShardedRow {
   text: string;
   index: number;
   embedding: Float32Array;
+  /** The list this passage belongs to, as computed elsewhere (a row of `centroids`); then the writer assigns nothing. */
+  list?: number;
 }
 
 /** Iterated twice (sample, then assign): each call starts from the first row. */
 export interface ShardedSource {
   rows(): AsyncIterable<ShardedRow>;
+  /** Rows it holds, when known up front: the sample is then sized exactly instead of to its memory cap. */
+  rowCount?: number;
+}
+
+/** List centroids computed elsewhere (e.g. faiss k-means in the embedding job). */
+export interface GivenCentroids {
+  /** `L × dim`; rows need not be unit length. */
+  vectors: Float32Array;
+  dim: number;
+  /** Each list's top group (any whole numbers); else the writer groups them by a k-means over the centroids. */
+  top?: Int32Array;
+  /** Named in messages (the file they came from). */
+  source: string;
 }
 
 export interface WriteShardedOptions {
@@ -67,12 +84,22 @@ export interface WriteShardedOptions {
   lists?: number;
   /** Top centroids (default 2√lists: start-up holds T int8 centroids, a question reads ntop × lists / T 1-bit sub-centroids, 6× smaller at 384-d; the bytes are equal at ntop 24; at most `lists`). */
   tops?: number;
+  /** Precomputed list centroids: no training; passages with a `list` are not assigned either. */
+  centroids?: GivenCentroids;
+  /** Train one flat k-means and compare each passage with every list (default: when lists ≤ FLAT_MAX_LISTS). */
+  flat?: boolean;
+  /** Hierarchical assignment: a passage goes to the nearest list among its this many nearest tops' (default ASSIGN_TOPS). */
+  assignTops?: number;
   /** Word shards (default n / 25: about 20–50 kB a shard, one per query term). */
   wordShards?: number;
-  /** Word-shard table entries per page (default WORD_PAGE). */
+  /** Word-table entries per page (default WORD_PAGE). */
   wordPage?: number;
-  /** Rows kept to train the centroids (default 32 per list, at most 50,000). */
+  /** Bytes of postings a temporary word bucket may hold, as estimated from pass 1's text (default WORD_BUCKET_BYTES). */
+  wordBucketBytes?: number;
+  /** Rows kept to train the centroids (default: flat 32 a list ≤ 50,000; hierarchical 32 a list ≤ sampleBytes). */
   sample?: number;
+  /** Memory cap of the training sample (float32 rows; default SAMPLE_BYTES). */
+  sampleBytes?: number;
   iterations?: number;
   log?: (line: string) => void;
 }
@@ -82,11 +109,22 @@ export interface WriteShardedResult {
   tops: number;
   lists: number;
   wordShards: number;
+  /** How the lists were made: 'flat' or 'hierarchical' training, 'given' centroids, or 'given lists' (the source's `list`). */
+  coarse: 'flat' | 'hierarchical' | 'given' | 'given lists';
+  /** Rows the centroids were trained on. */
+  sampleRows: number;
+  wordBuckets: number;
+  /** The largest temporary word bucket, bytes (the most a bucket pass holds in memory as text). */
+  largestBucket: number;
+  /** Seconds: pass 1 (count, sample), training, pass 2 (assign, spill), lay out lists and rows, words. */
+  seconds: { sample: number; train: number; assign: number; lists: number; words: number };
+  /** The process's peak resident memory (bytes) at the end of each of those steps: which step set the peak. */
+  peakRss: { sample: number; train: number; assign: number; lists: number; words: number };
   files: string[];
   bytes: Record<string, number>;
 }
 
-/** Appends through a 1 MB buffer: millions of small records would otherwise be millions of writes. */
+/** Appends through a buffer: millions of small records would otherwise be millions of writes. */
 class Appender {
   private readonly fd: number;
   private buf = Buffer.allocUnsafe(1 << 20);
@@ -114,11 +152,50 @@ class Appender {
   }
 }
 
-const WORD_BUCKETS = 64;
+/**
+ * A temporary word bucket: buffered in memory, opened only to append a full buffer. With
+ * thousands of buckets (tens of millions of passages) neither their buffers nor their file
+ * descriptors add up: the buffers share one budget (WORD_BUFFER_BYTES).
+ */
+class BucketFile {
+  private readonly buf: Buffer;
+  private used = 0;
+  written = 0;
+  constructor(readonly path: string, bytes: number) {
+    this.buf = Buffer.allocUnsafe(bytes);
+    writeFileSync(path, '');
+  }
+  write(line: string): void {
+    const need = Buffer.byteLength(line);
+    if (this.used + need > this.buf.length) this.flush();
+    if (need > this.buf.length) appendFileSync(this.path, line);
+    else this.used += this.buf.write(line, this.used);
+    this.written += need;
+  }
+  flush(): void {
+    if (this.used) appendFileSync(this.path, this.buf.subarray(0, this.used));
+    this.used = 0;
+  }
+}
+
 /** Passages a list holds on average, by default: at 100k, 8 tops × 16 lists of ~128 reached recall@10 0.950 for 356 kB a question (bench/sharded.bench.ts); lists of ~256 cost twice the codes a list. */
 export const LIST_SIZE = 128;
 /** Word-table entries a page, by default: 2.5 kB a page; a page hash (16 B) per 128 shards at start-up. */
 export const WORD_PAGE = 128;
+/** Up to this many lists the writer trains one flat k-means and files each passage by a scan of all lists (see FLAT_MAX_LISTS_WHY). */
+export const FLAT_MAX_LISTS = 4096;
+/** Tops whose lists a passage is compared with, in the hierarchical path. */
+export const ASSIGN_TOPS = 8;
+/** Memory cap of the hierarchical training sample: 512 MiB of float32 rows (349,525 rows at 384-d, 174,762 at 768-d). */
+export const SAMPLE_BYTES = 512 * 1024 * 1024;
+/** Rows of sample a list, hierarchical path. */
+const SAMPLE_PER_LIST = 32;
+/** Postings text a temporary word bucket holds, at most (as estimated); one bucket is parsed into memory at a time. */
+export const WORD_BUCKET_BYTES = 32 * 1024 * 1024;
+/** Postings bytes per character of passage text, as estimated for the bucket count (measured ≈ 4.3 on the bench's text; 6 is a margin). */
+const POSTING_BYTES_PER_CHAR = 6;
+/** All word buckets' write buffers together. */
+const WORD_BUFFER_BYTES = 64 * 1024 * 1024;
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 function unit(v: Float32Array, dim: number, id: string): Float32Array {
@@ -131,6 +208,40 @@ function unit(v: Float32Array, dim: number, id: string): Float32Array {
   return Float32Array.from(v, (x) => x / norm);
 }
 
+/** A uniform sample of a stream in one float32 buffer (grown as needed up to `capacity` rows). */
+class Reservoir {
+  data: Float32Array;
+  size = 0;
+  private seen = 0;
+  private readonly rand = mulberry32(22);
+  constructor(readonly dim: number, readonly capacity: number) {
+    this.data = new Float32Array(Math.min(capacity, 4096) * dim);
+  }
+  add(v: Float32Array): void {
+    const j = this.size < this.capacity ? this.size++ : Math.floor(this.rand() * (this.seen + 1));
+    this.seen++;
+    if (j >= this.capacity) return;
+    if ((j + 1) * this.dim > this.data.length) {
+      const grown = new Float32Array(Math.min(this.capacity, 2 * (this.data.length / this.dim)) * this.dim);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data.set(v, j * this.dim);
+  }
+  /** `rows` of the sample, evenly spread over it (it may be in stream order when the stream was short). */
+  take(rows: number): Float32Array {
+    if (rows >= this.size) return this.data.subarray(0, this.size * this.dim);
+    const out = new Float32Array(rows * this.dim);
+    for (let i = 0; i < rows; i++) {
+      const r = Math.floor((i * this.size) / rows);
+      out.set(this.data.subarray(r * this.dim, (r + 1) * this.dim), i * this.dim);
+    }
+    return out;
+  }
+}
+
+const clock = () => performance.now() / 1000;
+
 export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShardedResult> {
   const log = opts.log ?? (() => undefined);
   const out = resolve(opts.out);
@@ -138,90 +249,111 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
   const tmp = join(out, '.sharded-tmp');
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
+  const given = opts.centroids;
+  const sampleBytes = opts.sampleBytes ?? SAMPLE_BYTES;
+  // The sample each path trains on, from the corpus size (known up front or after pass 1).
+  const sampleRows = (n: number, dim: number, flat: boolean) => {
+    const lists = Math.max(1, Math.min(opts.lists ?? Math.round(n / LIST_SIZE), n));
+    if (opts.sample) return opts.sample;
+    if (given) return 50000; // the codes' centre and spread only
+    if (flat) return Math.min(50000, lists * 32);
+    return Math.max(1, Math.min(lists * SAMPLE_PER_LIST, Math.floor(sampleBytes / (4 * dim))));
+  };
+  const isFlat = (n: number) => opts.flat ?? Math.max(1, Math.min(opts.lists ?? Math.round(n / LIST_SIZE), n)) <= FLAT_MAX_LISTS;
   try {
-    // Pass 1: count, and a reservoir sample for the centroids.
+    const seconds = { sample: 0, train: 0, assign: 0, lists: 0, words: 0 };
+    const peakRss = { ...seconds };
+    const peak = () => process.resourceUsage().maxRSS * 1024;
+    let t0 = clock();
+    // Pass 1: count, a reservoir sample for the centroids, and the text's size (for the word buckets).
     let n = 0;
     let dim = 0;
     let documents = 0;
+    let chars = 0;
+    let withList = 0;
     let lastDoc: string | null = null;
-    const rand = mulberry32(22);
-    let sampleSize = 0;
-    let sample: Float32Array[] = [];
+    let reservoir: Reservoir | null = null;
     for await (const row of opts.source.rows()) {
       if (!dim) {
         dim = row.embedding.length;
-        sampleSize = opts.sample ?? 50000;
+        if (given && given.dim !== dim) throw new Error(`${given.source}: the centroids are ${given.dim}-d but passage ${row.id} has a ${dim}-d embedding`);
+        const known = opts.source.rowCount;
+        reservoir = new Reservoir(dim, known ? sampleRows(known, dim, isFlat(known)) : opts.sample ?? (given ? 50000 : Math.max(50000, Math.floor(sampleBytes / (4 * dim)))));
       }
       if (row.embedding.length !== dim) throw new Error(`passage ${row.id} has a ${row.embedding.length}-d embedding, the first had ${dim}`);
       if (row.docId !== lastDoc) documents++;
       lastDoc = row.docId;
-      const v = unit(row.embedding, dim, row.id);
-      if (sample.length < sampleSize) sample.push(v);
-      else {
-        const j = Math.floor(rand() * (n + 1));
-        if (j < sampleSize) sample[j] = v;
+      if (row.list !== undefined) {
+        if (!given) throw new Error(`passage ${row.id} names a list (${row.list}) but no centroids were given for it (--centroids)`);
+        if (!Number.isInteger(row.list) || row.list < 0 || row.list >= given.vectors.length / dim) throw new Error(`passage ${row.id}: list ${row.list} is out of range (${given.source} has ${given.vectors.length / dim} lists, 0 to ${given.vectors.length / dim - 1})`);
+        withList++;
       }
+      reservoir!.add(unit(row.embedding, dim, row.id));
+      chars += row.title.length + row.text.length;
       n++;
     }
     if (!n) throw new Error('no passages to index');
+    if (withList && withList !== n) throw new Error(`${withList} of ${n} passages name a list and the others do not: give a list for every passage or for none`);
+    const flat = isFlat(n);
     const wanted = Math.max(1, Math.min(opts.lists ?? Math.round(n / LIST_SIZE), n));
-    let tops = Math.max(1, Math.min(opts.tops ?? Math.round(2 * Math.sqrt(wanted)), wanted));
     const wordShards = Math.max(1, opts.wordShards ?? Math.ceil(n / 25));
     const wordPage = Math.max(1, opts.wordPage ?? WORD_PAGE);
-    const keep = Math.min(sample.length, opts.sample ?? Math.min(50000, wanted * 32));
-    sample = sample.slice(0, keep);
-    log(`${n} passages, ${dim}-d; training ${tops} top centroids and about ${wanted} sub-centroids on ${sample.length} of them`);
-    const flatSample = new Float32Array(sample.length * dim);
-    sample.forEach((v, i) => flatSample.set(v, i * dim));
+    const sample = reservoir!.take(sampleRows(n, dim, flat));
+    reservoir = null;
+    const S = sample.length / dim;
     // The codes' centre (mean) and spread (mean absolute deviation), as the compact index learns them.
     const centre = new Float32Array(dim);
     const spread = new Float32Array(dim);
     {
       const mean = new Float64Array(dim);
-      for (const v of sample) for (let j = 0; j < dim; j++) mean[j]! += v[j]!;
-      for (let j = 0; j < dim; j++) centre[j] = mean[j]! / sample.length;
+      for (let r = 0; r < S; r++) for (let j = 0; j < dim; j++) mean[j]! += sample[r * dim + j]!;
+      for (let j = 0; j < dim; j++) centre[j] = mean[j]! / S;
       const dev = new Float64Array(dim);
-      for (const v of sample) for (let j = 0; j < dim; j++) dev[j]! += Math.abs(v[j]! - centre[j]!);
-      for (let j = 0; j < dim; j++) spread[j] = dev[j]! / sample.length || 1e-6;
+      for (let r = 0; r < S; r++) for (let j = 0; j < dim; j++) dev[j]! += Math.abs(sample[r * dim + j]! - centre[j]!);
+      for (let j = 0; j < dim; j++) spread[j] = dev[j]! / S || 1e-6;
     }
-    sample = [];
+    seconds.sample = clock() - t0;
+    peakRss.sample = peak();
+    t0 = clock();
     const iterations = opts.iterations ?? 6;
-    // The lists' centroids are trained together on the sample, as one flat k-means: trained per top
-    // cell instead (each cell's sample rows alone), 894 lists reached recall@10 0.943 at 16 tops ×
-    // 16 lists where format 2's flat 894 reached 0.975 (100k; bench/sharded.bench.ts), because
-    // centroids of neighbouring cells never compete for the rows between them. The top level is
-    // then a k-means over those centroids, and each list goes to the block of its nearest top.
-    const flatModel = sphericalKMeans(flatSample, dim, wanted, iterations);
-    const L0 = flatModel.centroids.length / dim;
-    const grouped = sphericalKMeans(flatModel.centroids, dim, Math.min(tops, L0), iterations);
-    const groupAssigner = new CentroidAssigner(grouped);
-    const members: number[][] = Array.from({ length: grouped.centroids.length / dim }, () => []);
-    for (let c = 0; c < L0; c++) members[groupAssigner.nearest(flatModel.centroids.subarray(c * dim, (c + 1) * dim))[0]!]!.push(c);
-    // A top that no list chose is dropped (its block would be empty).
-    const kept = members.map((m, t) => ({ m, t })).filter(({ m }) => m.length);
-    tops = kept.length;
-    const topModel = { dim, centroids: new Float32Array(tops * dim) };
-    kept.forEach(({ t }, i) => topModel.centroids.set(grouped.centroids.subarray(t * dim, (t + 1) * dim), i * dim));
-    const subModels = kept.map(({ m }) => {
-      const centroids = new Float32Array(m.length * dim);
-      m.forEach((c, i) => centroids.set(flatModel.centroids.subarray(c * dim, (c + 1) * dim), i * dim));
-      return { dim, centroids };
-    });
-    const subs = subModels.map((m) => m.centroids.length / dim);
+    const assignTops = Math.max(1, opts.assignTops ?? ASSIGN_TOPS);
+    let coarse: Coarse;
+    let how: WriteShardedResult['coarse'];
+    if (given) {
+      const L = given.vectors.length / dim;
+      const tops = Math.max(1, Math.min(opts.tops ?? Math.round(2 * Math.sqrt(L)), L));
+      const rows = new Float32Array(L * dim);
+      for (let c = 0; c < L; c++) rows.set(unit(given.vectors.subarray(c * dim, (c + 1) * dim), dim, `${given.source} row ${c}`), c * dim);
+      log(`${n} passages, ${dim}-d; ${L} lists from ${given.source}${given.top ? ' under their given tops' : `, grouped under ${tops} top centroids`}`);
+      coarse = groupLists(rows, dim, tops, iterations, given.top);
+      how = withList ? 'given lists' : 'given';
+    } else {
+      const tops = Math.max(1, Math.min(opts.tops ?? Math.round(2 * Math.sqrt(wanted)), wanted));
+      log(`${n} passages, ${dim}-d; training ${tops} top centroids and about ${wanted} lists (${flat ? 'one flat k-means' : `hierarchical, each passage among its ${assignTops} nearest tops' lists`}) on ${S} of them`);
+      // Small corpora: the lists' centroids by one flat k-means, then grouped under tops (trained per
+      // top alone, 894 lists reached recall@10 0.943 at 16 × 16 where flat ones reached 0.975, 100k).
+      // Large: flat k-means is O(sample × lists) an iteration, so tops first, then each top's lists,
+      // then rounds in which neighbouring tops' lists compete for the sample (coarse.ts).
+      coarse = flat ? trainFlat(sample, dim, wanted, tops, iterations) : trainHierarchical(sample, dim, wanted, tops, iterations, assignTops);
+      how = flat ? 'flat' : 'hierarchical';
+    }
+    const tops = coarse.tops.length / dim;
+    const subs = coarse.subs.map((m) => m.length / dim);
     const firstList: number[] = [];
     let lists = 0;
     for (const k of subs) {
       firstList.push(lists);
       lists += k;
     }
-    log(`${tops} top centroids, ${lists} lists`);
-    // A passage goes to the nearest list centroid of all, so the lists are exactly format 2's
-    // partition and recall depends only on which blocks a question reads. (Filing it among its 8
-    // nearest tops' lists measured the same at 100k; at 21M this flat scan is for faiss anyway.)
-    const allSubs = new Float32Array(lists * dim);
-    subModels.forEach((m, t) => allSubs.set(m.centroids, firstList[t]! * dim));
-    const listAssigner = new CentroidAssigner({ dim, centroids: allSubs });
-    const nearestSub = (v: Float32Array) => listAssigner.nearest(v)[0]!;
+    log(`${tops} top centroids, ${lists} lists (${(clock() - t0).toFixed(1)} s)`);
+    // Flat where the lists are few (the passages' exact nearest list); else among the nearest tops' lists.
+    const scan = opts.flat ?? lists <= FLAT_MAX_LISTS;
+    const assigner = how === 'given lists' ? null : new ListAssigner(coarse, scan ? 'all' : assignTops);
+    const listOf = coarse.listOf;
+    const nearestSub = (v: Float32Array, r: ShardedRow) => (r.list !== undefined ? listOf![r.list]! : assigner!.nearest(v));
+    seconds.train = clock() - t0;
+    peakRss.train = peak();
+    t0 = clock();
 
     // Pass 2: assign, append texts, spill records (list, code, row record) and postings.
     const rowBytes = int8Codec.rowBytes(dim);
@@ -231,7 +363,10 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     const recordBytes = 4 + cb + rb;
     const texts = new Appender(join(out, TEXTS_FILE));
     const records = new Appender(join(tmp, 'records.bin'));
-    const buckets = Array.from({ length: Math.min(WORD_BUCKETS, wordShards) }, (_, b) => new Appender(join(tmp, `words-${b}.tsv`)));
+    // Enough buckets that each holds about wordBucketBytes of postings (estimated from the text's size).
+    const bucketCount = Math.max(1, Math.min(wordShards, Math.ceil((chars * POSTING_BYTES_PER_CHAR) / (opts.wordBucketBytes ?? WORD_BUCKET_BYTES))));
+    const bufferBytes = Math.max(4096, Math.min(1 << 20, Math.floor(WORD_BUFFER_BYTES / bucketCount)));
+    const buckets = Array.from({ length: bucketCount }, (_, b) => new BucketFile(join(tmp, `words-${b}.tsv`), bufferBytes));
     // Consecutive shards share a bucket, so writing the buckets in turn lays the shards out in order.
     const bucketOf = (s: number) => Math.floor((s * buckets.length) / wordShards);
     const counts = new Uint32Array(lists);
@@ -243,7 +378,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     let done = 0;
     for await (const r of opts.source.rows()) {
       const v = unit(r.embedding, dim, r.id);
-      const c = nearestSub(v);
+      const c = nearestSub(v, r);
       counts[c]!++;
       const bytes = encodeText(r);
       const pointer: TextPointer = { offset: texts.written, bytes: bytes.length, hash: sha256(bytes).slice(0, 16) };
@@ -260,14 +395,19 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
       for (const [t, f] of tf) {
         if (t.includes('\t') || t.includes('\n')) continue;
-        buckets[bucketOf(termShard(t, wordShards))]!.write(Buffer.from(`${t}\t${pointer.offset}\t${pointer.bytes}\t${pointer.hash}\t${f}\t${terms.length}\n`));
+        buckets[bucketOf(termShard(t, wordShards))]!.write(`${t}\t${pointer.offset}\t${pointer.bytes}\t${pointer.hash}\t${f}\t${terms.length}\n`);
       }
       if (++done % 100000 === 0) log(`assigned ${done} / ${n}`);
     }
     if (done !== n) throw new Error(`the source gave ${n} passages on the first pass and ${done} on the second`);
     texts.close();
     records.close();
-    for (const b of buckets) b.close();
+    for (const b of buckets) b.flush();
+    const largestBucket = buckets.reduce((m, b) => Math.max(m, b.written), 0);
+    log(`word postings: ${buckets.reduce((a, b) => a + b.written, 0)} bytes in ${buckets.length} buckets (largest ${largestBucket}; ${chars} characters of text)`);
+    seconds.assign = clock() - t0;
+    peakRss.assign = peak();
+    t0 = clock();
 
     // Lists and rows: each block's place follows from the counts; records are scattered into place.
     // A list holds its codes, then its rows' record hashes; rows.bin holds the records in list order.
@@ -331,54 +471,90 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     closeSync(rowsFd);
     closeSync(listsFd);
 
+    seconds.lists = clock() - t0;
+    peakRss.lists = peak();
+    t0 = clock();
+
     // Words: one bucket in memory at a time; BM25 weights need only the global n and mean length.
+    // The word-shard table is written a page at a time as the shards come, in order; index.bin
+    // keeps each page's hash (nothing per shard stays in memory).
     const avgLength = totalLength / n || 1;
     const shards = new Map<number, WordShard>();
-    const wordBytes = new Array<number>(wordShards).fill(0);
-    const wordSha = new Array<string>(wordShards).fill('');
     const words = new Appender(join(out, WORDS_FILE));
-    const emit = (s: number, shard: WordShard) => {
+    const table = new Appender(join(out, WORD_TABLE_FILE));
+    const pageSha: string[] = [];
+    let pageBytes: number[] = [];
+    let pageHashes: string[] = [];
+    let pageStart = 0;
+    const endPage = () => {
+      const page = encodeWordPage(pageStart, pageBytes, pageHashes);
+      pageSha.push(sha256(page));
+      table.write(page);
+      pageStart = words.written;
+      pageBytes = [];
+      pageHashes = [];
+    };
+    const emit = (shard: WordShard) => {
       const bytes = encodeWordShard(shard);
-      wordBytes[s] = bytes.length;
-      wordSha[s] = sha256(bytes);
+      pageBytes.push(bytes.length);
+      pageHashes.push(sha256(bytes));
       words.write(bytes);
+      if (pageBytes.length === wordPage) endPage();
     };
     // Shards are written in shard order; empty shards are written too (the table stays dense).
+    // A term keeps its POSTINGS_PER_TERM best postings. Its idf is the same for all of them, so
+    // they are the best by the tf part alone, which is known line by line: each term holds at
+    // most twice the cap while its bucket is read (in chunks), however common the term (at 21M,
+    // "the" alone would be a gigabyte of lines).
+    const tfPart = (f: number, dl: number) => bm25Weight(f, dl, avgLength, 0, 1);
+    type Posting = [offset: number, bytes: number, hashHigh: number, hashLow: number, key: number];
+    const byKey = (x: Posting, y: Posting) => y[4] - x[4];
+    const hex = (h: number, l: number) => h.toString(16).padStart(8, '0') + l.toString(16).padStart(8, '0');
+    const lineBuf = Buffer.allocUnsafe(8 << 20);
     for (let b = 0; b < buckets.length; b++) {
-      const postings = new Map<string, Array<[number, number, string, number, number]>>();
-      for (const line of readFileSync(join(tmp, `words-${b}.tsv`), 'utf8').split('\n')) {
-        if (!line) continue;
-        const [t, off, len, hash, f, dl] = line.split('\t') as [string, string, string, string, string, string];
-        let list = postings.get(t);
-        if (!list) postings.set(t, (list = []));
-        list.push([Number(off), Number(len), hash, Number(f), Number(dl)]);
+      const postings = new Map<string, { df: number; p: Posting[] }>();
+      const fd = openSync(buckets[b]!.path, 'r');
+      // Whole lines are decoded; the bytes after a chunk's last newline wait for the next read.
+      for (let carry = 0; ; ) {
+        const got = readSync(fd, lineBuf, carry, lineBuf.length - carry, null);
+        const end = carry + got;
+        const cut = got > 0 ? lineBuf.lastIndexOf(0x0a, end - 1) + 1 : end;
+        for (const line of lineBuf.toString('utf8', 0, cut).split('\n')) {
+          if (!line) continue;
+          const [t, off, len, hash, f, dl] = line.split('\t') as [string, string, string, string, string, string];
+          let term = postings.get(t);
+          // Kept strings are copied out of the chunk's text (a slice would keep all 8 MB of it alive),
+          // and the hash is kept as two numbers.
+          if (!term) postings.set(Buffer.from(t).toString(), (term = { df: 0, p: [] }));
+          term.df++;
+          term.p.push([Number(off), Number(len), parseInt(hash.slice(0, 8), 16), parseInt(hash.slice(8), 16), tfPart(Number(f), Number(dl))]);
+          if (term.p.length >= 2 * POSTINGS_PER_TERM) term.p = term.p.sort(byKey).slice(0, POSTINGS_PER_TERM);
+        }
+        lineBuf.copy(lineBuf, 0, cut, end);
+        carry = end - cut;
+        if (got <= 0) break;
       }
+      closeSync(fd);
+      rmSync(buckets[b]!.path);
       shards.clear();
-      for (const [t, list] of postings) {
+      for (const [t, { df, p: list }] of postings) {
+        const w = idf(df, n);
         const weighted = list
-          .map(([off, len, hash, f, dl]) => [off, len, hash, Math.round(1000 * bm25Weight(f, dl, avgLength, list.length, n))] as [number, number, string, number])
-          .sort((x, y) => y[3] - x[3])
-          .slice(0, POSTINGS_PER_TERM);
+          .sort(byKey)
+          .slice(0, POSTINGS_PER_TERM)
+          .map(([off, len, h, l, key]) => [off, len, hex(h, l), Math.round(1000 * w * key)] as [number, number, string, number]);
         const s = termShard(t, wordShards);
         let shard = shards.get(s);
         if (!shard) shards.set(s, (shard = {}));
-        shard[t] = { df: list.length, p: weighted };
+        shard[t] = { df, p: weighted };
       }
-      for (let s = Math.ceil((b * wordShards) / buckets.length); s < wordShards && bucketOf(s) === b; s++) emit(s, shards.get(s) ?? {});
+      for (let s = Math.ceil((b * wordShards) / buckets.length); s < wordShards && bucketOf(s) === b; s++) emit(shards.get(s) ?? {});
     }
+    if (pageBytes.length) endPage();
     words.close();
-
-    // The word-shard table, in pages; index.bin keeps each page's hash.
-    const table = new Appender(join(out, WORD_TABLE_FILE));
-    const pageSha: string[] = [];
-    for (let s = 0, off = 0; s < wordShards; s += wordPage) {
-      const end = Math.min(wordShards, s + wordPage);
-      const page = encodeWordPage(off, wordBytes.slice(s, end), wordSha.slice(s, end));
-      for (let i = s; i < end; i++) off += wordBytes[i]!;
-      pageSha.push(sha256(page));
-      table.write(page);
-    }
     table.close();
+    seconds.words = clock() - t0;
+    peakRss.words = peak();
 
     // One centroid block per top: its sub-centroids (1-bit codes against the corpus centre, as the
     // passages in the lists) and their lists' counts and hashes; index.bin keeps each block's hash.
@@ -396,12 +572,12 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     };
     for (let t = 0; t < tops; t++) {
       const c0 = firstList[t]!, k = subs[t]!;
-      const block = encodeCentroidBlock(dim, listOffset[c0]!, firstRow[c0]!, signs(subModels[t]!.centroids, k), counts.subarray(c0, c0 + k), listSha.slice(c0, c0 + k));
+      const block = encodeCentroidBlock(dim, listOffset[c0]!, firstRow[c0]!, signs(coarse.subs[t]!, k), counts.subarray(c0, c0 + k), listSha.slice(c0, c0 + k));
       blockSha.push(sha256(block));
       blocks.write(block);
     }
     blocks.close();
-    const index = encodeIndex(dim, centre, spread, int8(topModel.centroids, tops), { subs, sha: blockSha }, pageSha);
+    const index = encodeIndex(dim, centre, spread, int8(coarse.tops, tops), { subs, sha: blockSha }, pageSha);
     writeFileSync(join(out, INDEX_FILE), index);
 
     const manifest: ShardedManifest = {
@@ -424,7 +600,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     writeFileSync(join(out, SHARDED_MANIFEST), JSON.stringify(manifest));
     const files = [SHARDED_MANIFEST, INDEX_FILE, CENTROIDS_FILE, LISTS_FILE, ROWS_FILE, TEXTS_FILE, WORD_TABLE_FILE, WORDS_FILE];
     const bytes = Object.fromEntries(files.map((f) => [f, readSize(join(out, f))]));
-    return { passages: n, tops, lists, wordShards, files: files.map((f) => join(out, f)), bytes };
+    return { passages: n, tops, lists, wordShards, coarse: how, sampleRows: S, wordBuckets: buckets.length, largestBucket, seconds, peakRss, files: files.map((f) => join(out, f)), bytes };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
