@@ -14,24 +14,11 @@ import { tokenize } from '../../../src/library/lexical/tokenize';
 import { ShardedCorpus } from '../../../src/library/sharded/reader';
 import { embedText } from '../../doubles/hash-embedder';
 import { rangeFetch } from '../../doubles/range-fetch';
+import { TOPICS, topicCorpus, type TopicRow } from '../../doubles/topic-corpus';
 
 const DIM = 128;
 const BASE = 'https://docs.example/corpus/';
-const TOPICS = ['harbour', 'glacier', 'orchard', 'comet', 'violin', 'desert', 'reef', 'volcano', 'library', 'bridge', 'meadow', 'canyon'];
-
-interface Row { id: string; doc_id: string; title: string; text: string; index: number; embedding: number[]; list?: number }
-
-function corpusRows(): Row[] {
-  const rows: Row[] = [];
-  for (let d = 0; d < 60; d++) {
-    const topic = TOPICS[d % TOPICS.length]!;
-    for (let p = 0; p < 10; p++) {
-      const text = `Notes on the ${topic} number ${d}: passage ${p} describes the ${topic} and item${d}x${p} in plain words.`;
-      rows.push({ id: `doc${d}#${p}`, doc_id: `doc${d}`, title: `${topic} ${d}`, text, index: p, embedding: [...embedText(`${topic} ${d}\n${text}`, DIM)] });
-    }
-  }
-  return rows;
-}
+const corpusRows = () => topicCorpus(DIM);
 
 const text = (name: string) => ({ name, type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const });
 // list<float>, as pyarrow writes an embedding column.
@@ -42,7 +29,7 @@ const floatList = [
 ];
 const int32 = (name: string) => ({ name, type: 'INT32' as const, repetition_type: 'REQUIRED' as const });
 
-function writePassages(path: string, rows: Row[]): void {
+function writePassages(path: string, rows: TopicRow[]): void {
   const withList = rows[0]!.list !== undefined;
   const columnData = [
     { name: 'id', data: rows.map((r) => r.id) },
@@ -84,7 +71,7 @@ function listsOf(out: string): Array<{ top: number; ids: string[] }> {
   }) as unknown as Array<{ top: number; ids: string[] }>;
 }
 
-const groups = (of: (r: Row) => number, rows: Row[]) => {
+const groups = (of: (r: TopicRow) => number, rows: TopicRow[]) => {
   const g = new Map<number, string[]>();
   for (const r of rows) g.set(of(r), [...(g.get(of(r)) ?? []), r.id]);
   return [...g.values()].map((ids) => ids.sort());
@@ -95,7 +82,7 @@ let dir: string;
 const rows = corpusRows();
 // One centroid a topic: what a k-means in the embedding job might find here.
 const centroids = TOPICS.map((t) => [...embedText(`${t} ${t} notes on the ${t}`, DIM)]);
-const nearestCentroid = (r: Row) => {
+const nearestCentroid = (r: TopicRow) => {
   let best = 0, bestScore = -Infinity;
   centroids.forEach((c, i) => {
     const s = c.reduce((a, x, j) => a + x * r.embedding[j]!, 0) / Math.hypot(...c);
@@ -135,7 +122,7 @@ describe('precomputed centroids (--centroids)', () => {
     const res = await indexParquet({ parquet: join(dir, 'passages.parquet'), centroids: join(dir, 'centroids-top.parquet'), out, model: null, wordShards: 16 });
     expect(res).toMatchObject({ coarse: 'given', lists: 12, tops: 3 });
     // Tops are numbered in the order of their given ids (3, 7, 11 → blocks 0, 1, 2).
-    const block = (r: Row) => [1, 0, 2][nearestCentroid(r) % 3]!;
+    const block = (r: TopicRow) => [1, 0, 2][nearestCentroid(r) % 3]!;
     for (const l of await listsOf(out)) for (const id of l.ids) expect(block(rows.find((r) => r.id === id)!)).toBe(l.top);
   });
 

@@ -13,22 +13,11 @@ import { ShardedCorpus } from '../../../src/library/sharded/reader';
 import { writeSharded } from '../../../scripts/sharded/write-sharded';
 import { embedText } from '../../doubles/hash-embedder';
 import { rangeFetch } from '../../doubles/range-fetch';
+import { topicCorpus } from '../../doubles/topic-corpus';
 
 const DIM = 128;
 const BASE = 'https://docs.example/sub/path/corpus/';
-const TOPICS = ['harbour', 'glacier', 'orchard', 'comet', 'violin', 'desert', 'reef', 'volcano', 'library', 'bridge', 'meadow', 'canyon'];
-
-function corpusRows() {
-  const rows: Array<{ id: string; doc_id: string; title: string; text: string; index: number; embedding: number[] }> = [];
-  for (let d = 0; d < 60; d++) {
-    const topic = TOPICS[d % TOPICS.length]!;
-    for (let p = 0; p < 10; p++) {
-      const text = `Notes on the ${topic} number ${d}: passage ${p} describes the ${topic} and item${d}x${p} in plain words.`;
-      rows.push({ id: `doc${d}#${p}`, doc_id: `doc${d}`, title: `${topic} ${d}`, text, index: p, embedding: [...embedText(`${topic} ${d}\n${text}`, DIM)] });
-    }
-  }
-  return rows;
-}
+const corpusRows = () => topicCorpus(DIM);
 
 function writeParquet(path: string, rows: ReturnType<typeof corpusRows>, withEmbedding = true): void {
   const columns = [
