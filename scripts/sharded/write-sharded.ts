@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { encodeSignBits } from '../../src/core/compact-index';
+import { encodeSignBits, learnCentreSpread } from '../../src/core/compact-index';
 import { CentroidAssigner, sphericalKMeans } from '../../src/core/kmeans';
 import { groupLists, ListAssigner, trainFlat, trainHierarchical, type Coarse } from './coarse';
 import { int8Codec } from '../../src/core/row-store';
@@ -252,14 +252,16 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
   const given = opts.centroids;
   const sampleBytes = opts.sampleBytes ?? SAMPLE_BYTES;
   // The sample each path trains on, from the corpus size (known up front or after pass 1).
+  // Lists wanted for n passages (LIST_SIZE a list unless given).
+  const listsFor = (n: number) => Math.max(1, Math.min(opts.lists ?? Math.round(n / LIST_SIZE), n));
   const sampleRows = (n: number, dim: number, flat: boolean) => {
-    const lists = Math.max(1, Math.min(opts.lists ?? Math.round(n / LIST_SIZE), n));
+    const lists = listsFor(n);
     if (opts.sample) return opts.sample;
     if (given) return 50000; // the codes' centre and spread only
     if (flat) return Math.min(50000, lists * 32);
     return Math.max(1, Math.min(lists * SAMPLE_PER_LIST, Math.floor(sampleBytes / (4 * dim))));
   };
-  const isFlat = (n: number) => opts.flat ?? Math.max(1, Math.min(opts.lists ?? Math.round(n / LIST_SIZE), n)) <= FLAT_MAX_LISTS;
+  const isFlat = (n: number) => opts.flat ?? listsFor(n) <= FLAT_MAX_LISTS;
   try {
     const seconds = { sample: 0, train: 0, assign: 0, lists: 0, words: 0 };
     const peakRss = { ...seconds };
@@ -295,23 +297,16 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     if (!n) throw new Error('no passages to index');
     if (withList && withList !== n) throw new Error(`${withList} of ${n} passages name a list and the others do not: give a list for every passage or for none`);
     const flat = isFlat(n);
-    const wanted = Math.max(1, Math.min(opts.lists ?? Math.round(n / LIST_SIZE), n));
+    const wanted = listsFor(n);
     const wordShards = Math.max(1, opts.wordShards ?? Math.ceil(n / 25));
     const wordPage = Math.max(1, opts.wordPage ?? WORD_PAGE);
     const sample = reservoir!.take(sampleRows(n, dim, flat));
     reservoir = null;
     const S = sample.length / dim;
-    // The codes' centre (mean) and spread (mean absolute deviation), as the compact index learns them.
+    // The codes' centre and spread, learnt as the compact index learns them.
     const centre = new Float32Array(dim);
     const spread = new Float32Array(dim);
-    {
-      const mean = new Float64Array(dim);
-      for (let r = 0; r < S; r++) for (let j = 0; j < dim; j++) mean[j]! += sample[r * dim + j]!;
-      for (let j = 0; j < dim; j++) centre[j] = mean[j]! / S;
-      const dev = new Float64Array(dim);
-      for (let r = 0; r < S; r++) for (let j = 0; j < dim; j++) dev[j]! += Math.abs(sample[r * dim + j]! - centre[j]!);
-      for (let j = 0; j < dim; j++) spread[j] = dev[j]! / S || 1e-6;
-    }
+    learnCentreSpread(S, (r) => sample.subarray(r * dim, (r + 1) * dim), dim, centre, spread);
     seconds.sample = clock() - t0;
     peakRss.sample = peak();
     t0 = clock();

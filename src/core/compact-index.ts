@@ -218,13 +218,7 @@ export class CompactIndex implements VectorIndex {
       stored.push(int8Codec.decode(this.rowBuf, this.dim));
     }
     const rows = [...stored, ...more];
-    const n = rows.length;
-    const mean = new Float64Array(this.dim);
-    for (const v of rows) for (let j = 0; j < this.dim; j++) mean[j]! += v[j]!;
-    for (let j = 0; j < this.dim; j++) this.centre[j] = mean[j]! / n;
-    const dev = new Float64Array(this.dim);
-    for (const v of rows) for (let j = 0; j < this.dim; j++) dev[j]! += Math.abs(v[j]! - this.centre[j]!);
-    for (let j = 0; j < this.dim; j++) this.spread[j] = dev[j]! / n || 1e-6;
+    learnCentreSpread(rows.length, (r) => rows[r]!, this.dim, this.centre, this.spread);
     stored.forEach((v, r) => this.encodeBits(v, r));
     this.trained = true;
   }
@@ -351,6 +345,26 @@ export class CompactIndex implements VectorIndex {
 }
 
 /** Sets `codes[o .. o + words)` to the 1-bit code of `unit`: bit j is set when unit[j] > centre[j]. */
+/**
+ * The codes' centre (mean) and spread (mean absolute deviation) over `n` rows: what the sign
+ * bits are taken against and what the asymmetric score weighs them by. Shared by the compact
+ * index and the sharded corpus writer, so both encode the same way.
+ */
+export function learnCentreSpread(n: number, row: (r: number) => ArrayLike<number>, dim: number, centre: Float32Array, spread: Float32Array): void {
+  const mean = new Float64Array(dim);
+  for (let r = 0; r < n; r++) {
+    const v = row(r);
+    for (let j = 0; j < dim; j++) mean[j]! += v[j]!;
+  }
+  for (let j = 0; j < dim; j++) centre[j] = mean[j]! / n;
+  const dev = new Float64Array(dim);
+  for (let r = 0; r < n; r++) {
+    const v = row(r);
+    for (let j = 0; j < dim; j++) dev[j]! += Math.abs(v[j]! - centre[j]!);
+  }
+  for (let j = 0; j < dim; j++) spread[j] = dev[j]! / n || 1e-6;
+}
+
 export function encodeSignBits(unit: ArrayLike<number>, centre: ArrayLike<number>, dim: number, codes: Uint32Array, o: number, words: number): void {
   codes.fill(0, o, o + words);
   for (let j = 0; j < dim; j++) if (unit[j]! > centre[j]!) codes[o + (j >>> 5)]! |= 1 << (j & 31);
