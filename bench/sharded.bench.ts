@@ -127,7 +127,7 @@ export async function run(): Promise<void> {
         const res = build(n, out, spec);
         built.push({ spec, res });
         const total = Object.values(res.bytes).reduce((a, b) => a + b, 0);
-        console.log(`\n${n} passages, build '${spec}' (${res.coarse}, ${res.sampleRows} sample rows): ${res.buildSeconds.toFixed(0)} s${res.jobSeconds ? ` (+ ${res.jobSeconds.toFixed(0)} s of the job's k-means)` : ''} [pass 1 ${res.seconds.sample.toFixed(0)}, train ${res.seconds.train.toFixed(0)}, assign ${res.seconds.assign.toFixed(0)}, lists ${res.seconds.lists.toFixed(0)}, words ${res.seconds.words.toFixed(0)}]; peak RSS ${mb(res.maxRss)} (process at start ${mb(res.rssBefore)}; peak after pass 1 / train / assign / lists / words: ${Object.values(res.peakRss).map((b) => (b / 2 ** 20).toFixed(0)).join(' / ')} MB); ${res.tops} tops, ${res.lists} lists, ${res.wordShards} word shards in ${res.wordBuckets} buckets (largest ${mb(res.largestBucket)}); files: ${Object.entries(res.bytes).map(([f, b]) => `${f} ${kb(b)}`).join(', ')} (total ${(total / 1e6).toFixed(1)} MB)`);
+        console.log(`\n${n} passages, build '${spec}' (${res.coarse}, ${res.sampleRows} sample rows): ${res.buildSeconds.toFixed(0)} s${res.jobSeconds ? ` (+ ${res.jobSeconds.toFixed(0)} s of the job's k-means)` : ''} [pass 1 ${res.seconds.sample.toFixed(0)}, train ${res.seconds.train.toFixed(0)}, assign ${res.seconds.assign.toFixed(0)}, lists ${res.seconds.lists.toFixed(0)}, words ${res.seconds.words.toFixed(0)}, calibrate ${res.seconds.calibrate.toFixed(0)}]; peak RSS ${mb(res.maxRss)} (process at start ${mb(res.rssBefore)}; peak after pass 1 / train / assign / lists / words: ${Object.values(res.peakRss).map((b) => (b / 2 ** 20).toFixed(0)).join(' / ')} MB); ${res.tops} tops, ${res.lists} lists, ${res.wordShards} word shards in ${res.wordBuckets} buckets (largest ${mb(res.largestBucket)}); files: ${Object.entries(res.bytes).map(([f, b]) => `${f} ${kb(b)}`).join(', ')} (total ${(total / 1e6).toFixed(1)} MB)`);
       }
       const base = built[0]!.res;
       if (built.length > 1) {
@@ -158,6 +158,8 @@ export async function run(): Promise<void> {
           const corpus = await ShardedCorpus.open(url, { fetch: counted, cache });
           const openMs = performance.now() - t;
           console.log(`\n'${spec}': start-up: ${corpus.startup.requests} requests, ${kb(corpus.startup.bytes)}, ${openMs.toFixed(0)} ms`);
+          const p = corpus.manifest.probe;
+          if (p) console.log(`the writer's probe depth (calibrated on ${p.queries} of its own passages, target recall@10 ${p.target}): ${p.ntop} tops × ${p.nprobe} lists, rescoring ${p.rescore}; its recall there ${p.recall}`);
           const sweep = async (nprobe: number, rescore: number, gap = GAP, ntop = DEFAULT_NTOP) => {
             const times: number[] = [];
             const bytes: number[] = [];
@@ -184,11 +186,13 @@ export async function run(): Promise<void> {
               row: `${(reqs.reduce((a, b) => a + b, 0) / reqs.length).toFixed(1)} | ${kb(pct(bytes, 0.5))} | ${kb(pct(bytes, 0.95))} | ${part('centroids.bin')} / ${part('lists.bin')} / ${part('rows.bin')} / ${part('wordtable.bin')} / ${part('words.bin')} / ${part('texts.bin')} | ${pct(times, 0.5).toFixed(0)} | ${pct(times, 0.95).toFixed(0)} | ${(hits / (K * QUERIES)).toFixed(3)} | ${again}`,
             };
           };
-          console.log(`\nper question, cold cache, ${DELAY_MS} ms per request, mode 'both' (dense + words, texts of the top ${K}), rows of the best ${RESCORE} candidates rescored (rows ≤ ${GAP} apart in one range); recall@10 of the dense ranking ('meaning') against exact search:\n`);
-          console.log('| build | ntop | nprobe | requests / question | bytes / question p50 | p95 | mean kB centroids / lists / rows / word table / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');
-          console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+          console.log(`\nper question, cold cache, ${DELAY_MS} ms per request, mode 'both' (dense + words, texts of the top ${K}), rows ≤ ${GAP} apart in one range; first the depth the manifest names (what a page reads), then a grid at rescore ${RESCORE}; recall@10 of the dense ranking ('meaning') against exact search:\n`);
+          console.log('| build | ntop | nprobe | rescore | requests / question | bytes / question p50 | p95 | mean kB centroids / lists / rows / word table / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');
+          console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+          const d = corpus.depth;
+          console.log(`| ${spec}, ${p ? 'manifest' : 'defaults'} | ${d.ntop} | ${d.nprobe} | ${d.rescore} | ${(await sweep(d.nprobe, d.rescore, GAP, d.ntop)).row} |`);
           const grid = (process.env.BENCH_SHARDED_GRID ?? '8x16,16x16,16x24,32x24').split(',').map((g) => g.split('x').map(Number) as [number, number]);
-          for (const [ntop, nprobe] of grid) console.log(`| ${spec} | ${ntop} | ${nprobe} | ${(await sweep(nprobe, RESCORE, GAP, ntop)).row} |`);
+          for (const [ntop, nprobe] of grid) console.log(`| ${spec} | ${ntop} | ${nprobe} | ${RESCORE} | ${(await sweep(nprobe, RESCORE, GAP, ntop)).row} |`);
           if (process.env.BENCH_SHARDED_SWEEPS) {
             console.log(`\nrows rescored (candidates whose int8 rows are fetched), ntop ${DEFAULT_NTOP}, same measures:\n`);
             console.log('| nprobe | rescore | requests / question | bytes / question p50 | p95 | mean kB centroids / lists / rows / word table / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');

@@ -1,6 +1,6 @@
 // `npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>]
-//   [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>]`
-// `npm run index -- --parquet <file.parquet> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>]`
+//   [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>]`
+// `npm run index -- --parquet <file.parquet> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>]`
 // Embeds a folder of documents in Node with the library's own parse/chunk/embed
 // code and writes the pre-built index a static site loads on first visit; with
 // --sharded, or from precomputed embeddings in Parquet, writes the sharded corpus
@@ -29,7 +29,7 @@ export interface IndexFolderOptions {
   chunk?: ChunkOptions;
   log?: (line: string) => void;
   /** Write the sharded corpus instead of the single-file index. */
-  sharded?: { lists?: number; wordShards?: number };
+  sharded?: { lists?: number; wordShards?: number; targetRecall?: number };
 }
 
 export interface IndexFolderResult {
@@ -97,6 +97,7 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
       source: { rows: async function* () { yield* rows; } },
       ...(opts.sharded.lists ? { lists: opts.sharded.lists } : {}),
       ...(opts.sharded.wordShards ? { wordShards: opts.sharded.wordShards } : {}),
+      ...(opts.sharded.targetRecall ? { targetRecall: opts.sharded.targetRecall } : {}),
       log,
     });
     return { documents: documents.length, passages: passages.length, refused, files: res.files };
@@ -132,15 +133,16 @@ function parseArgs(argv: string[]): { folder?: string; flags: Map<string, string
 }
 
 const USAGE = [
-  'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>]',
-  '       npm run index -- --parquet <file-or-folder> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>]',
+  'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>]',
+  '       npm run index -- --parquet <file-or-folder> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>]',
+  '  --recall: the recall@10 the sharded writer chooses its probe depth for, measured on the corpus\'s own passages (default 0.95)',
 ].join('\n');
 
 /**
  * Precomputed embeddings in Parquet straight into the sharded format (no embedder runs here);
  * with `centroids`, the lists' centroids too (and, where the passages carry a `list`, their lists).
  */
-export async function indexParquet(opts: { parquet: string; out: string; model: string | null; centroids?: string; lists?: number; tops?: number; assignTops?: number; wordShards?: number; log?: (l: string) => void }): Promise<WriteShardedResult> {
+export async function indexParquet(opts: { parquet: string; out: string; model: string | null; centroids?: string; lists?: number; tops?: number; assignTops?: number; wordShards?: number; targetRecall?: number; log?: (l: string) => void }): Promise<WriteShardedResult> {
   const centroids = opts.centroids ? await readCentroids(opts.centroids) : undefined;
   if (centroids && opts.lists) throw new Error(`--lists and --centroids cannot both be given: the centroids file fixes the lists (${centroids.vectors.length / centroids.dim})`);
   const source = await parquetSource(opts.parquet, centroids ? { lists: centroids.vectors.length / centroids.dim, centroidsFile: opts.centroids! } : {});
@@ -153,6 +155,7 @@ export async function indexParquet(opts: { parquet: string; out: string; model: 
     ...(opts.tops ? { tops: opts.tops } : {}),
     ...(opts.assignTops ? { assignTops: opts.assignTops } : {}),
     ...(opts.wordShards ? { wordShards: opts.wordShards } : {}),
+    ...(opts.targetRecall ? { targetRecall: opts.targetRecall } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   });
 }
@@ -164,7 +167,7 @@ async function main(): Promise<void> {
     return;
   }
   const { folder, flags } = parseArgs(argv);
-  const known = new Set(['out', 'model', 'models-dir', 'target', 'overlap', 'sharded', 'parquet', 'centroids', 'lists', 'tops', 'assign-tops', 'word-shards']);
+  const known = new Set(['out', 'model', 'models-dir', 'target', 'overlap', 'sharded', 'parquet', 'centroids', 'lists', 'tops', 'assign-tops', 'word-shards', 'recall']);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
   const model = flags.get('model') ?? DEFAULT_EMBEDDER;
   const modelsDir = flags.get('models-dir');
@@ -179,13 +182,17 @@ async function main(): Promise<void> {
   if (!parquet && (flags.has('centroids') || flags.has('assign-tops'))) throw new Error(`--centroids and --assign-tops go with --parquet\n${USAGE}`);
   const lists = num('lists');
   const wordShards = num('word-shards');
+  const recallFlag = flags.get('recall');
+  const targetRecall = recallFlag === undefined ? undefined : Number(recallFlag);
+  if (targetRecall !== undefined && !(targetRecall > 0 && targetRecall <= 1)) throw new Error(`--recall must be a fraction above 0 and at most 1 (for example 0.95), got ${recallFlag}`);
+  if (targetRecall !== undefined && !parquet && !flags.has('sharded')) throw new Error(`--recall goes with --sharded or --parquet\n${USAGE}`);
   if (parquet) {
     if (folder) throw new Error(`give either a folder or --parquet, not both\n${USAGE}`);
     const started = performance.now();
     const centroids = flags.get('centroids');
     const tops = num('tops');
     const assignTops = num('assign-tops');
-    const res = await indexParquet({ parquet, out: flags.get('out') ?? 'public/index', model, ...(centroids ? { centroids } : {}), ...(lists ? { lists } : {}), ...(tops ? { tops } : {}), ...(assignTops ? { assignTops } : {}), ...(wordShards ? { wordShards } : {}), log: (l) => console.log(l) });
+    const res = await indexParquet({ parquet, out: flags.get('out') ?? 'public/index', model, ...(centroids ? { centroids } : {}), ...(lists ? { lists } : {}), ...(tops ? { tops } : {}), ...(assignTops ? { assignTops } : {}), ...(wordShards ? { wordShards } : {}), ...(targetRecall ? { targetRecall } : {}), log: (l) => console.log(l) });
     console.log(`\n${res.passages} passages in ${res.lists} lists (${res.coarse}) under ${res.tops} tops and ${res.wordShards} word shards, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     console.log(`wrote ${res.files.join(', ')}`);
     return;
@@ -196,7 +203,7 @@ async function main(): Promise<void> {
   if (num('overlap') !== undefined) chunk.overlapTokens = num('overlap')!;
   const embedder = createEmbedder({ model: { id: model }, ...(modelsDir ? { source: 'local', localModelPath: resolve(modelsDir) } : { source: 'hub' }) });
   const started = performance.now();
-  const sharded = flags.has('sharded') ? { ...(lists ? { lists } : {}), ...(wordShards ? { wordShards } : {}) } : undefined;
+  const sharded = flags.has('sharded') ? { ...(lists ? { lists } : {}), ...(wordShards ? { wordShards } : {}), ...(targetRecall ? { targetRecall } : {}) } : undefined;
   const res = await indexFolder({ folder, out: flags.get('out') ?? 'public/index', embedder, model, chunk, log: (l) => console.log(l), ...(sharded ? { sharded } : {}) });
   await embedder.dispose();
   console.log(`\n${res.documents} documents, ${res.passages} passages, ${res.refused.length} refused, in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -12,6 +12,7 @@ import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync,
 import { join, resolve } from 'node:path';
 import { encodeSignBits, learnCentreSpread } from '../../src/core/compact-index';
 import { CentroidAssigner, sphericalKMeans } from '../../src/core/kmeans';
+import { calibrate, CALIBRATION_QUERIES, NeighbourTracker, TARGET_RECALL, type CalibrationResult } from './calibrate';
 import { groupLists, ListAssigner, trainFlat, trainHierarchical, type Coarse } from './coarse';
 import { int8Codec } from '../../src/core/row-store';
 import { vectorNorm } from '../../src/core/vector-index';
@@ -19,6 +20,7 @@ import {
   bm25Weight,
   idf,
   CENTROIDS_FILE,
+  centroidBlockBytes,
   codeBytes,
   encodeCentroidBlock,
   encodeIndex,
@@ -101,6 +103,10 @@ export interface WriteShardedOptions {
   /** Memory cap of the training sample (float32 rows; default SAMPLE_BYTES). */
   sampleBytes?: number;
   iterations?: number;
+  /** Passages taken as questions to choose the probe depth written in the manifest (default CALIBRATION_QUERIES; 0: none, the reader's defaults apply). */
+  calibrate?: number;
+  /** Recall@10 that depth must reach on them (default TARGET_RECALL). */
+  targetRecall?: number;
   log?: (line: string) => void;
 }
 
@@ -117,9 +123,11 @@ export interface WriteShardedResult {
   /** The largest temporary word bucket, bytes (the most a bucket pass holds in memory as text). */
   largestBucket: number;
   /** Seconds: pass 1 (count, sample), training, pass 2 (assign, spill), lay out lists and rows, words. */
-  seconds: { sample: number; train: number; assign: number; lists: number; words: number };
+  seconds: { sample: number; train: number; assign: number; lists: number; words: number; calibrate: number };
   /** The process's peak resident memory (bytes) at the end of each of those steps: which step set the peak. */
   peakRss: { sample: number; train: number; assign: number; lists: number; words: number };
+  /** The probe depth chosen on the corpus's own passages (also in the manifest), and every depth tried; null when not calibrated. */
+  calibration: CalibrationResult | null;
   files: string[];
   bytes: Record<string, number>;
 }
@@ -213,20 +221,24 @@ class Reservoir {
   data: Float32Array;
   size = 0;
   private seen = 0;
-  private readonly rand = mulberry32(22);
-  constructor(readonly dim: number, readonly capacity: number) {
+  private readonly rand: () => number;
+  constructor(readonly dim: number, readonly capacity: number, seed = 22) {
     this.data = new Float32Array(Math.min(capacity, 4096) * dim);
+    this.rand = mulberry32(seed);
   }
-  add(v: Float32Array): void {
+  /** Whether `v` was kept (for now: a later row may take its place). */
+  add(v: Float32Array): boolean {
+    if (this.capacity <= 0) return false;
     const j = this.size < this.capacity ? this.size++ : Math.floor(this.rand() * (this.seen + 1));
     this.seen++;
-    if (j >= this.capacity) return;
+    if (j >= this.capacity) return false;
     if ((j + 1) * this.dim > this.data.length) {
       const grown = new Float32Array(Math.min(this.capacity, 2 * (this.data.length / this.dim)) * this.dim);
       grown.set(this.data);
       this.data = grown;
     }
     this.data.set(v, j * this.dim);
+    return true;
   }
   /** `rows` of the sample, evenly spread over it (it may be in stream order when the stream was short). */
   take(rows: number): Float32Array {
@@ -263,7 +275,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
   };
   const isFlat = (n: number) => opts.flat ?? listsFor(n) <= FLAT_MAX_LISTS;
   try {
-    const seconds = { sample: 0, train: 0, assign: 0, lists: 0, words: 0 };
+    const seconds = { sample: 0, train: 0, assign: 0, lists: 0, words: 0, calibrate: 0 };
     const peakRss = { ...seconds };
     const peak = () => process.resourceUsage().maxRSS * 1024;
     let t0 = clock();
@@ -275,12 +287,17 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     let withList = 0;
     let lastDoc: string | null = null;
     let reservoir: Reservoir | null = null;
+    // The calibration's questions are passages held out of the training sample: centroids fitted
+    // to a question would route it better than a real question, and the recall measured would be
+    // too high (a row kept here and later replaced is simply not trained on).
+    let held: Reservoir | null = null;
     for await (const row of opts.source.rows()) {
       if (!dim) {
         dim = row.embedding.length;
         if (given && given.dim !== dim) throw new Error(`${given.source}: the centroids are ${given.dim}-d but passage ${row.id} has a ${dim}-d embedding`);
         const known = opts.source.rowCount;
         reservoir = new Reservoir(dim, known ? sampleRows(known, dim, isFlat(known)) : opts.sample ?? (given ? 50000 : Math.max(50000, Math.floor(sampleBytes / (4 * dim)))));
+        held = new Reservoir(dim, opts.calibrate ?? CALIBRATION_QUERIES, 23);
       }
       if (row.embedding.length !== dim) throw new Error(`passage ${row.id} has a ${row.embedding.length}-d embedding, the first had ${dim}`);
       if (row.docId !== lastDoc) documents++;
@@ -290,7 +307,8 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
         if (!Number.isInteger(row.list) || row.list < 0 || row.list >= given.vectors.length / dim) throw new Error(`passage ${row.id}: list ${row.list} is out of range (${given.source} has ${given.vectors.length / dim} lists, 0 to ${given.vectors.length / dim - 1})`);
         withList++;
       }
-      reservoir!.add(unit(row.embedding, dim, row.id));
+      const v = unit(row.embedding, dim, row.id);
+      if (!held!.add(v)) reservoir!.add(v);
       chars += row.title.length + row.text.length;
       n++;
     }
@@ -300,6 +318,8 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     const wanted = listsFor(n);
     const wordShards = Math.max(1, opts.wordShards ?? Math.ceil(n / 25));
     const wordPage = Math.max(1, opts.wordPage ?? WORD_PAGE);
+    // A small corpus cannot spare its held-out rows: they are trained on too (its recall is then measured a little high).
+    if (reservoir!.size < 10 * held!.size) for (let i = 0; i < held!.size; i++) reservoir!.add(held!.data.subarray(i * dim, (i + 1) * dim));
     const sample = reservoir!.take(sampleRows(n, dim, flat));
     reservoir = null;
     const S = sample.length / dim;
@@ -346,6 +366,10 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     const assigner = how === 'given lists' ? null : new ListAssigner(coarse, scan ? 'all' : assignTops);
     const listOf = coarse.listOf;
     const nearestSub = (v: Float32Array, r: ShardedRow) => (r.list !== undefined ? listOf![r.list]! : assigner!.nearest(v));
+    const questions = held!.take(held!.size);
+    held = null;
+    const Q = questions.length / dim;
+    const tracker = Q > 0 ? new NeighbourTracker(questions, dim, spread) : null;
     seconds.train = clock() - t0;
     peakRss.train = peak();
     t0 = clock();
@@ -381,6 +405,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       view.setUint32(0, c, true);
       encodeSignBits(v, centre, dim, code, 0, words32);
       record.set(new Uint8Array(code.buffer), 4);
+      tracker?.add(v, c, new Uint8Array(code.buffer));
       int8Codec.encode(v, row);
       encodeRowRecord(row, pointer, record.subarray(4 + cb));
       records.write(record);
@@ -572,8 +597,41 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       blocks.write(block);
     }
     blocks.close();
-    const index = encodeIndex(dim, centre, spread, int8(coarse.tops, tops), { subs, sha: blockSha }, pageSha);
+    const topCentroids = int8(coarse.tops, tops);
+    const index = encodeIndex(dim, centre, spread, topCentroids, { subs, sha: blockSha }, pageSha);
     writeFileSync(join(out, INDEX_FILE), index);
+
+    // The probe depth, measured on the written blocks by the reader's own routing and ranking.
+    t0 = clock();
+    let calibration: CalibrationResult | null = null;
+    if (tracker) {
+      const fd = openSync(join(out, LISTS_FILE), 'r');
+      try {
+        calibration = calibrate(
+          tracker,
+          {
+            dim,
+            topCentroids,
+            subs,
+            subCodes: (t) => signs(coarse.subs[t]!, subs[t]!),
+            listCodes: (c) => {
+              const codes = Buffer.allocUnsafe(counts[c]! * cb);
+              readSync(fd, codes, 0, codes.length, listOffset[c]! + 4);
+              return codes;
+            },
+            blockBytes: (t) => centroidBlockBytes(subs[t]!, dim),
+            listBytes: (c) => listBlockBytes(counts[c]!, dim),
+            rowBytes: rb,
+          },
+          opts.targetRecall ?? TARGET_RECALL,
+        );
+      } finally {
+        closeSync(fd);
+      }
+      const { ntop, nprobe, rescore, recall, target, vectorBytes } = calibration;
+      log(`probe depth: ${ntop} tops × ${nprobe} lists, rescoring ${rescore}: recall@10 ${recall} on ${Q} of its own passages (target ${target}${recall < target ? ', not reached by any depth tried' : ''}), ~${Math.round(vectorBytes / 1024)} kB of vectors a question`);
+    }
+    seconds.calibrate = clock() - t0;
 
     const manifest: ShardedManifest = {
       format: SHARDED_FORMAT,
@@ -590,12 +648,13 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       rows: { file: ROWS_FILE },
       texts: { file: TEXTS_FILE, bytes: texts.written },
       words: { file: WORDS_FILE, count: wordShards, table: WORD_TABLE_FILE, page: wordPage, passages: n, avgLength, tokenizer: TOKENIZER_VERSION },
+      ...(calibration ? { probe: { ntop: calibration.ntop, nprobe: calibration.nprobe, rescore: calibration.rescore, recall: calibration.recall, target: calibration.target, queries: calibration.queries } } : {}),
     };
     // Written last: a reader never finds a manifest naming blocks that are not there yet.
     writeFileSync(join(out, SHARDED_MANIFEST), JSON.stringify(manifest));
     const files = [SHARDED_MANIFEST, INDEX_FILE, CENTROIDS_FILE, LISTS_FILE, ROWS_FILE, TEXTS_FILE, WORD_TABLE_FILE, WORDS_FILE];
     const bytes = Object.fromEntries(files.map((f) => [f, readSize(join(out, f))]));
-    return { passages: n, tops, lists, wordShards, coarse: how, sampleRows: S, wordBuckets: buckets.length, largestBucket, seconds, peakRss, files: files.map((f) => join(out, f)), bytes };
+    return { passages: n, tops, lists, wordShards, coarse: how, sampleRows: S, wordBuckets: buckets.length, largestBucket, seconds, peakRss, calibration, files: files.map((f) => join(out, f)), bytes };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -26,6 +26,7 @@
 // match is refused with a message naming it.
 import { deflateSync, inflateSync } from 'fflate';
 import { int8Codec } from '../../core/row-store';
+import type { ProbeCalibration } from './probe';
 
 export const SHARDED_MANIFEST = 'manifest.json';
 export const SHARDED_FORMAT = 'selfrag-sharded';
@@ -71,6 +72,8 @@ export interface ShardedManifest {
   texts: { file: string; bytes: number };
   /** Shards lie in words.bin in shard order; their sizes and hashes are in `table`, in pages of `page` shards (layout: `encodeWordPage`). */
   words: { file: string; count: number; table: string; page: number; passages: number; avgLength: number; tokenizer: number };
+  /** The probe depth the writer measured on the corpus's own passages (optional: older builds have none, and the reader's defaults apply). */
+  probe?: ProbeCalibration;
 }
 
 /** Where one passage's text record lives, and the first 8 bytes of its SHA-256 (hex). */
@@ -376,5 +379,9 @@ export function checkManifest(m: unknown): ShardedManifest {
   if (!v.dim || !v.index || !v.lists || !v.rows || !v.words || !v.texts) throw new Error('sharded corpus manifest is missing fields');
   if (!v.centroids || !(v.centroids.tops >= 1) || !(v.words.page >= 1)) throw new Error('sharded corpus manifest is missing fields');
   if (!(v.lists.count >= 1) || !(v.words.count >= 1)) throw new Error('sharded corpus manifest: no lists or no word shards');
+  // A depth that is not whole numbers in range is dropped, not trusted: the defaults still answer.
+  const p = v.probe;
+  const whole = (x: unknown, max: number) => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= max;
+  if (p !== undefined && !(p && whole(p.ntop, v.centroids.tops) && whole(p.nprobe, v.lists.count) && whole(p.rescore, 100000))) delete v.probe;
   return v as ShardedManifest;
 }

@@ -3,17 +3,16 @@
 // sub-centroid blocks (1-bit codes) of the `ntop` nearest top centroids and the word-table
 // pages of its terms; in round 2 the lists of the `nprobe` sub-centroids with the best
 // asymmetric score (1-bit codes of the passages) and the
-// word shards of its terms; ranks the lists' passages by their codes as the tab's compact
-// index does (Hamming distance, then the asymmetric score); range-reads, in round 3, the
+// word shards of its terms; ranks the lists' passages by their codes' asymmetric score
+// (probe.ts, which the writer also runs to choose the depths); range-reads, in round 3, the
 // int8 rows of the best `rescore` (rows of a list up to `gap` apart in one range) and scores
 // them exactly (the rows between too); then, in round 4, fetches the texts of the passages
 // it keeps. Every block is checked against its hash
 // and cached (Cache Storage in the page, memory elsewhere), so a question asked again,
 // or offline, is answered from what was already fetched. A block that is missing,
 // corrupt or unreachable is reported by name and the answer comes from the rest.
-import { asymmetricTable, encodeSignBits } from '../../core/compact-index';
+import { asymmetricTable } from '../../core/compact-index';
 import { fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../../core/fusion';
-import { hammingKernel, type HammingKernel } from '../../core/hamming-kernel';
 import { int8Codec } from '../../core/row-store';
 import { normalise } from '../../core/vector-index';
 import { tokenize } from '../lexical/tokenize';
@@ -42,27 +41,25 @@ import {
 } from './format';
 import type { BlockCache } from './block-cache';
 import { MemoryBlockCache } from './block-cache';
+import { asymmetricScore, rankTops, type ProbeDepth } from './probe';
 
 /** Above this, a file from a server that ignores Range is not downloaded whole. */
 export const WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
 /** Each list is read this deep before fusing, as in the in-tab index. */
 const DEPTH = 50;
 /**
- * Lists probed by default, the best-scoring 1-bit sub-centroids of the DEFAULT_NTOP nearest
- * tops. 16 tops × 24 lists (of ~128 passages) gave recall@10 0.973 / 0.968 for 383 / 345 kB a
- * question at 100k / 300k passages; × 16 lists gave 0.958 / 0.968 for 313 / 289 kB (the 1-bit
- * sub-centroids rank the lists a little less well than int8 ones: format 3 reached 0.968 with 16);
- * 8 × 16 gave 0.945 / 0.917: the top blocks to read grow with the corpus (bench/sharded.bench.ts).
+ * Probe depth for a corpus whose writer did not measure one (manifest `probe`, written by
+ * `npm run index` since it calibrates): 16 tops × 24 lists, rescoring 50, reached recall@10
+ * 0.973 / 0.968 / 0.940 at 100k / 300k / 1M passages (bench/sharded.bench.ts). The tops a
+ * question must read grow with the corpus, which is why the writer measures them.
  */
 export const DEFAULT_NPROBE = 24;
-/** Top centroids whose sub-centroid blocks are read by default (see DEFAULT_NPROBE). */
+/** Top centroids whose sub-centroid blocks are read when the manifest names no depth (see DEFAULT_NPROBE). */
 export const DEFAULT_NTOP = 16;
-/** Candidates whose int8 rows are fetched and scored exactly, by default (measured: bench/sharded.bench.ts). */
+/** Candidates whose int8 rows are fetched and scored exactly when the manifest names no depth. */
 export const DEFAULT_RESCORE = 50;
-/** Wanted rows of one list this close (in rows) share a range request (measured: bench/sharded.bench.ts). */
+/** Wanted rows this close (in rows) share a range request (measured: bench/sharded.bench.ts). */
 export const DEFAULT_GAP = 4;
-/** Candidates kept by Hamming distance before the asymmetric score, as the compact index does. */
-const HAMMING_KEEP = 2000;
 
 export class RangeUnsupportedError extends Error {
   constructor(readonly url: string, size: number) {
@@ -98,13 +95,13 @@ export interface ShardedQuery {
   vector: Float32Array | null;
   text: string;
   k: number;
-  /** Lists probed (default DEFAULT_NPROBE), the nearest sub-centroids of the `ntop` blocks read. */
+  /** Lists probed (default: the manifest's `probe`, else DEFAULT_NPROBE), the nearest sub-centroids of the `ntop` blocks read. */
   nprobe?: number;
-  /** Top centroids whose sub-centroid blocks are read (default DEFAULT_NTOP). */
+  /** Top centroids whose sub-centroid blocks are read (default: the manifest's, else DEFAULT_NTOP). */
   ntop?: number;
-  /** Candidates whose rows are fetched and scored exactly (default DEFAULT_RESCORE). */
+  /** Candidates whose rows are fetched and scored exactly (default: the manifest's, else DEFAULT_RESCORE). */
   rescore?: number;
-  /** Wanted rows of one list at most this many rows apart share a range request (default DEFAULT_GAP). */
+  /** Wanted rows at most this many rows apart share a range request (default DEFAULT_GAP). */
   gap?: number;
   mode?: SearchMode;
   fusion?: FusionMethod;
@@ -129,7 +126,6 @@ export class ShardedCorpus {
 
   /** The start-up block: top centroids, the codes' centre and spread, and where every centroid block and word-table page lies. */
   index!: CorpusIndex;
-  private kernel: HammingKernel;
 
   private constructor(
     private readonly base: string,
@@ -139,7 +135,12 @@ export class ShardedCorpus {
   ) {
     this.startup = startup;
     this.stats = startup;
-    this.kernel = hammingKernel(codeBits(manifest.dim));
+  }
+
+  /** What a question reads unless it says otherwise: the depth the writer measured, else the defaults. */
+  get depth(): ProbeDepth {
+    const p = this.manifest.probe;
+    return { ntop: p?.ntop ?? DEFAULT_NTOP, nprobe: p?.nprobe ?? DEFAULT_NPROBE, rescore: p?.rescore ?? DEFAULT_RESCORE };
   }
 
   /** `base` is the folder URL holding manifest.json (any sub-path works: files resolve against it). */
@@ -171,12 +172,8 @@ export class ShardedCorpus {
 
   /** The `ntop` top centroids nearest the (unit) query. */
   nearestTops(q: Float32Array, ntop: number): number[] {
-    const rowBytes = int8Codec.rowBytes(this.manifest.dim);
     const { centroids, subs } = this.index.tops;
-    const scores: Array<[number, number]> = [];
-    for (let t = 0; t < subs.length; t++) scores.push([int8Codec.dot(q, centroids.subarray(t * rowBytes, (t + 1) * rowBytes)), t]);
-    scores.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-    return scores.slice(0, ntop).map(([, t]) => t);
+    return rankTops(q, centroids, subs.length, this.manifest.dim).slice(0, ntop);
   }
 
   /**
@@ -184,7 +181,7 @@ export class ShardedCorpus {
    * tops, with the problems of the centroid blocks that could not be read (their lists are left out).
    * Sub-centroids are 1-bit codes, ranked by the asymmetric score the lists' passages get.
    */
-  async nearestLists(q: Float32Array, nprobe: number, ntop = DEFAULT_NTOP): Promise<{ lists: ListRef[]; problems: string[] }> {
+  async nearestLists(q: Float32Array, nprobe: number, ntop = this.depth.ntop): Promise<{ lists: ListRef[]; problems: string[] }> {
     const m = this.manifest;
     const { tops } = this.index;
     const problems: string[] = [];
@@ -248,9 +245,10 @@ export class ShardedCorpus {
     const terms = mode === 'meaning' ? [] : [...new Set(tokenize(query.text))];
     const shardIds = [...new Set(terms.map((t) => termShard(t, m.words.count)))];
 
+    const depth = this.depth;
     // Round 1: the probed tops' sub-centroid blocks and the terms' word-table pages together.
     const [near, shards] = await Promise.all([
-      q ? this.nearestLists(q, query.nprobe ?? DEFAULT_NPROBE, query.ntop ?? DEFAULT_NTOP) : { lists: [], problems: [] },
+      q ? this.nearestLists(q, query.nprobe ?? depth.nprobe, query.ntop ?? depth.ntop) : { lists: [], problems: [] },
       this.shardRefs(shardIds),
     ]);
     problems.push(...near.problems, ...shards.problems);
@@ -278,7 +276,7 @@ export class ShardedCorpus {
     }
     if (q && probed.length) {
       // Round 3: the rows of the best candidates by code, scored exactly.
-      const best = this.bestByCode(q, probed, Math.max(query.rescore ?? DEFAULT_RESCORE, query.k));
+      const best = this.bestByCode(q, probed, Math.max(query.rescore ?? depth.rescore, query.k));
       for (const { row, pointer } of await this.rows(best, probed, query.gap ?? DEFAULT_GAP, problems)) {
         const key = pointerKey(pointer);
         pointers.set(key, pointer);
@@ -338,38 +336,24 @@ export class ShardedCorpus {
   }
 
   /**
-   * The `m` best passages of the probed lists by their codes, as the compact index ranks them:
-   * Hamming distance to the query's code (best HAMMING_KEEP), then the asymmetric score.
+   * The `m` best passages of the probed lists by their codes' asymmetric score. (The tab's compact
+   * index first keeps the best 2,000 by Hamming distance, for a million rows; here the candidates
+   * are a few thousand, and at 1M passages that cut lost true neighbours the score would keep.)
    */
   private bestByCode(q: Float32Array, probed: Probed[], m: number): Candidate[] {
     const { dim } = this.manifest;
     const bits = codeBits(dim);
     const cb = bits / 8;
-    const all: Array<Candidate & { at: number }> = [];
-    const total = probed.reduce((s, p) => s + p.block.count, 0);
-    const k = this.kernel;
-    k.reserve(Math.max(total, 1));
-    const codes = new Uint8Array(k.codes.buffer, k.codes.byteOffset, total * cb);
-    for (const { c, block } of probed) {
-      codes.set(block.codes, all.length * cb);
-      for (let i = 0; i < block.count; i++) all.push({ c, i, at: all.length });
-    }
-    let pool = all;
-    if (total > HAMMING_KEEP) {
-      encodeSignBits(q, this.index.centre, dim, k.query, 0, k.words);
-      k.score(total);
-      const dist = k.dist;
-      pool = [...all].sort((a, b) => dist[a.at]! - dist[b.at]!).slice(0, HAMMING_KEEP);
-    }
-    if (pool.length <= m) return pool;
     const table = asymmetricTable(q, this.index.spread, dim, bits);
-    return pool.map((p) => ({ p, s: asymmetricScore(table, codes, p.at, cb) })).sort((a, b) => b.s - a.s).slice(0, m).map(({ p }) => p);
+    const all: Array<Candidate & { s: number }> = [];
+    for (const { c, block } of probed) for (let i = 0; i < block.count; i++) all.push({ c, i, s: asymmetricScore(table, block.codes, i, cb) });
+    return all.sort((a, b) => b.s - a.s || a.c - b.c || a.i - b.i).slice(0, m).map(({ c, i }) => ({ c, i }));
   }
 
   /**
    * Row records (int8 row + text pointer) from rows.bin: cached ones from the cache, the rest by
-   * range requests in one parallel round. Wanted rows of one list that lie within `gap` rows of
-   * each other share a range; the rows between come too and are scored as well. Each record is
+   * range requests in one parallel round. Wanted rows that lie within `gap` rows of each other
+   * share a range (also across two probed lists that lie next to each other); the rows between come too and are scored as well. Each record is
    * checked against its hash from its list; one that does not match (wanted or between), or a
    * wanted one that does not come, is left out and counted in one line of `problems`.
    */
@@ -379,24 +363,41 @@ export class ShardedCorpus {
     const url = new URL(m.rows.file, this.base).href;
     const blocks = new Map(probed.map((p) => [p.c, p.block]));
     const firstRow = new Map(probed.map((p) => [p.c, p.ref.firstRow]));
-    const at = (w: Candidate) => (firstRow.get(w.c)! + w.i) * rb;
-    const key = (w: Candidate) => `${url}#bytes=${at(w)}-${at(w) + rb - 1}&sha=${blocks.get(w.c)!.rowHash(w.i)}`;
+    const row = (w: Candidate) => firstRow.get(w.c)! + w.i;
+    const key = (w: Candidate) => `${url}#bytes=${row(w) * rb}-${(row(w) + 1) * rb - 1}&sha=${blocks.get(w.c)!.rowHash(w.i)}`;
+    // rows.bin holds the lists one after another, so a row's list is the probed one whose rows span it
+    // (undefined for a row of a list not probed: its hash is not known here).
+    const spans = probed.map((p) => ({ c: p.c, from: p.ref.firstRow, to: p.ref.firstRow + p.block.count })).sort((x, y) => x.from - y.from);
+    const locate = (r: number): Candidate | undefined => {
+      let lo = 0, hi = spans.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (spans[mid]!.to <= r) lo = mid + 1;
+        else hi = mid;
+      }
+      const s = spans[lo];
+      return s && s.from <= r ? { c: s.c, i: r - s.from } : undefined;
+    };
     // Runs are made from every wanted row, cached or not, so a question asked again scores the same rows.
-    const sorted = [...wanted].sort((x, y) => x.c - y.c || x.i - y.i);
-    const runs: Array<{ c: number; from: number; to: number }> = [];
-    for (const w of sorted) {
+    // Wanted rows up to `gap` apart share a run, across the end of one probed list into the next too,
+    // as long as every row between is a probed list's (and so can be checked).
+    const sorted = wanted.map(row).sort((x, y) => x - y);
+    const runs: Array<{ from: number; to: number }> = [];
+    for (const r of sorted) {
       const last = runs[runs.length - 1];
-      if (last && last.c === w.c && w.i - last.to - 1 <= gap) last.to = w.i;
-      else runs.push({ c: w.c, from: w.i, to: w.i });
+      let joins = !!last && r - last.to - 1 <= gap;
+      for (let b = last ? last.to + 1 : r; joins && b < r; b++) joins = !!locate(b);
+      if (joins) last!.to = r;
+      else runs.push({ from: r, to: r });
     }
     const wantedKeys = new Set(wanted.map((w) => `${w.c}:${w.i}`));
     const got: Array<{ row: Uint8Array; pointer: TextPointer }> = [];
     let corrupt = 0;
     const failed = new Map<string, number>();
     await Promise.all(
-      runs.map(async ({ c, from, to }) => {
+      runs.map(async ({ from, to }) => {
         const n = to - from + 1;
-        const members = Array.from({ length: n }, (_, j) => ({ c, i: from + j }));
+        const members = Array.from({ length: n }, (_, j) => locate(from + j)!);
         const cached = await Promise.all(members.map((w) => this.opts.cache.get(key(w))));
         if (cached.every((r) => r)) {
           this.stats.cacheHits += n;
@@ -405,17 +406,17 @@ export class ShardedCorpus {
         }
         let body: Uint8Array;
         try {
-          body = await this.range(url, at(members[0]!), n * rb);
+          body = await this.range(url, from * rb, n * rb);
           if (body.length !== n * rb) throw new Error(`${body.length} bytes came, ${n * rb} were asked for`);
         } catch (e) {
           const why = e instanceof RangeUnsupportedError ? e.message : `could not be fetched (${reason(e)})`;
-          failed.set(why, (failed.get(why) ?? 0) + members.filter((w) => wantedKeys.has(`${c}:${w.i}`)).length);
+          failed.set(why, (failed.get(why) ?? 0) + members.filter((w) => wantedKeys.has(`${w.c}:${w.i}`)).length);
           return;
         }
         await Promise.all(
           members.map(async (w, j) => {
             const rec = body.slice(j * rb, (j + 1) * rb);
-            if (!(await sha256Hex(rec)).startsWith(blocks.get(c)!.rowHash(w.i))) return void corrupt++;
+            if (!(await sha256Hex(rec)).startsWith(blocks.get(w.c)!.rowHash(w.i))) return void corrupt++;
             await this.opts.cache.put(key(w), rec);
             got.push(decodeRowRecord(rec, m.dim));
           }),
@@ -483,13 +484,6 @@ export class ShardedCorpus {
     all.catch(() => this.whole.delete(url));
     return (await all).slice(offset, offset + bytes);
   }
-}
-
-/** Code `i` of `codes` (`cb` bytes each) scored with an `asymmetricTable`: q · (spread ⊙ signs), up to the centre's share. */
-function asymmetricScore(table: Float32Array, codes: Uint8Array, i: number, cb: number): number {
-  let s = 0;
-  for (let b = 0, t = 0, o = i * cb; b < cb; b++, t += 256) s += table[t + codes[o + b]!]!;
-  return s;
 }
 
 function reason(e: unknown): string {

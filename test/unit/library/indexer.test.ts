@@ -99,6 +99,10 @@ describe('npm run index (command line)', () => {
     const bad = cli(['public/sample', '--target', 'lots']);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/--target must be a whole number, got lots/);
+    const recall = cli(['public/sample', '--sharded', '--recall', '95']);
+    expect(recall.status).toBe(1);
+    expect(recall.stderr).toMatch(/--recall must be a fraction above 0 and at most 1 \(for example 0.95\), got 95/);
+    expect(cli(['public/sample', '--recall', '0.9']).stderr).toMatch(/--recall goes with --sharded or --parquet/);
     expect(cli(['--help']).stdout).toMatch(/usage:/);
   });
 });

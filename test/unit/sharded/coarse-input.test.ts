@@ -131,8 +131,10 @@ describe('precomputed centroids (--centroids)', () => {
     // Lists by document number, which no nearest-centroid rule would give.
     const listed = rows.map((r) => ({ ...r, list: Number(r.doc_id.slice(3)) % 5 }));
     writePassages(join(dir, 'passages-list.parquet'), listed);
-    const res = await indexParquet({ parquet: join(dir, 'passages-list.parquet'), centroids: join(dir, 'centroids.parquet'), out, model: null, wordShards: 16 });
+    const res = await indexParquet({ parquet: join(dir, 'passages-list.parquet'), centroids: join(dir, 'centroids.parquet'), out, model: null, wordShards: 16, targetRecall: 0.9 });
     expect(res).toMatchObject({ coarse: 'given lists', lists: 12 });
+    // The probe depth is measured with the job's lists too, for the recall asked for.
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).probe).toMatchObject({ target: 0.9, ntop: res.calibration!.ntop });
     const lists = await listsOf(out);
     expect(lists.flatMap((l) => l.ids)).toHaveLength(600);
     expect(sortGroups(lists.map((l) => l.ids).filter((ids) => ids.length))).toEqual(sortGroups(groups((r) => r.list!, listed)));

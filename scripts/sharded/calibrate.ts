@@ -1,0 +1,167 @@
+// Chooses how deep a question reads a sharded corpus by measuring it on the corpus itself.
+// The tops a question must read to reach its nearest lists grow with the corpus (16 of 56 were
+// enough at 100k passages; 1M needed 32 of 177 to reach the lists of 99 % of the true
+// neighbours), and so does the rescoring depth its 1-bit codes need; no constant fits every
+// size or every embedding model. So the writer takes some of its own passages as questions,
+// keeps each one's exact 10 nearest other passages while it streams the corpus, and replays
+// the reader's routing and code ranking (src/library/sharded/probe.ts) over the written blocks
+// for a ladder of depths: the cheapest depth that reaches the target recall goes in the manifest.
+import { asymmetricTable } from '../../src/core/compact-index';
+import { codeBits } from '../../src/library/sharded/format';
+import { asymmetricScore, rankTops, type ProbeCalibration, type ProbeDepth } from '../../src/library/sharded/probe';
+
+/** Passages taken as questions, by default: recall is then known to about ±0.01. */
+export const CALIBRATION_QUERIES = 100;
+/** Recall@10 against exact search that the chosen depth must reach, by default (the in-tab index's target). */
+export const TARGET_RECALL = 0.95;
+const NTOPS = [4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256];
+const NPROBES = [16, 24, 32, 48];
+const RESCORES = [50, 100, 200, 400];
+const K = 10;
+
+type Neighbour = { score: number; list: number; code: number };
+
+/** Each question's exact K nearest other passages, kept while the writer streams the corpus (Q dot products a passage). */
+export class NeighbourTracker {
+  readonly tables: Float32Array[];
+  private readonly best: Neighbour[][];
+  private readonly floor: Float64Array;
+  private readonly cb: number;
+
+  constructor(readonly questions: Float32Array, readonly dim: number, spread: Float32Array) {
+    const Q = questions.length / dim;
+    const bits = codeBits(dim);
+    this.cb = bits / 8;
+    this.tables = Array.from({ length: Q }, (_, i) => asymmetricTable(this.question(i), spread, dim, bits));
+    this.best = Array.from({ length: Q }, () => []);
+    this.floor = new Float64Array(Q).fill(-Infinity);
+  }
+
+  question(i: number): Float32Array {
+    return this.questions.subarray(i * this.dim, (i + 1) * this.dim);
+  }
+
+  /** One passage (unit vector), the list it was filed in and its 1-bit code. */
+  add(v: Float32Array, list: number, code: Uint8Array): void {
+    const { dim, questions } = this;
+    for (let i = 0, o = 0; i < this.best.length; i++, o += dim) {
+      let s = 0;
+      for (let j = 0; j < dim; j++) s += questions[o + j]! * v[j]!;
+      // The question's own passage is not its neighbour: a question is new text near it.
+      if (s <= this.floor[i]! || s > 1 - 1e-6) continue;
+      const b = this.best[i]!;
+      b.push({ score: s, list, code: asymmetricScore(this.tables[i]!, code, 0, this.cb) });
+      if (b.length > K) {
+        b.sort((x, y) => y.score - x.score);
+        b.pop();
+      }
+      if (b.length === K) this.floor[i] = Math.min(...b.map((n) => n.score));
+    }
+  }
+
+  neighbours(i: number): Neighbour[] {
+    return this.best[i]!;
+  }
+}
+
+export interface CalibrationCorpus {
+  dim: number;
+  /** int8 top centroids, as index.bin holds them. */
+  topCentroids: Uint8Array;
+  /** Sub-centroids (= lists) under each top; lists are numbered top-major. */
+  subs: readonly number[];
+  /** Top t's sub-centroids' 1-bit codes, as its centroid block holds them. */
+  subCodes(t: number): Uint8Array;
+  /** List c's passages' 1-bit codes, as lists.bin holds them. */
+  listCodes(c: number): Uint8Array;
+  blockBytes(t: number): number;
+  listBytes(c: number): number;
+  rowBytes: number;
+}
+
+export interface CalibrationResult extends ProbeCalibration {
+  /** Bytes of centroid blocks, lists and rows the chosen depth reads a question, on average (the word index comes on top). */
+  vectorBytes: number;
+  /** Every depth tried: recall and vector bytes a question. */
+  tried: Array<ProbeDepth & { recall: number; vectorBytes: number }>;
+}
+
+/** Replays the reader's routing and ranking for each question over a ladder of depths; picks the cheapest that reaches `target`. */
+export function calibrate(tracker: NeighbourTracker, corpus: CalibrationCorpus, target = TARGET_RECALL): CalibrationResult {
+  const { dim, subs } = corpus;
+  const T = subs.length;
+  const L = subs.reduce((a, b) => a + b, 0);
+  const cb = codeBits(dim) / 8;
+  const firstList: number[] = [];
+  subs.reduce((at, k) => (firstList.push(at), at + k), 0);
+  const ntops = ladder(NTOPS, T);
+  const nprobes = ladder(NPROBES, L);
+  const configs = ntops.flatMap((ntop) => nprobes.flatMap((nprobe) => RESCORES.map((rescore) => ({ ntop, nprobe, rescore, found: 0, wanted: 0, bytes: 0 }))));
+  const Q = tracker.tables.length;
+  for (let i = 0; i < Q; i++) {
+    const q = tracker.question(i);
+    const table = tracker.tables[i]!;
+    const near = tracker.neighbours(i);
+    const order = rankTops(q, corpus.topCentroids, T, dim);
+    // Each list's code scores for this question, best first (read once, shared by every depth).
+    const listScores = new Map<number, Float64Array>();
+    const scoresOf = (c: number) => {
+      let s = listScores.get(c);
+      if (!s) {
+        const codes = corpus.listCodes(c);
+        s = Float64Array.from({ length: codes.length / cb }, (_, r) => asymmetricScore(table, codes, r, cb)).sort().reverse();
+        listScores.set(c, s);
+      }
+      return s;
+    };
+    const subScores: Array<[number, number]> = [];
+    let topsRead = 0;
+    let blockBytes = 0;
+    for (const ntop of ntops) {
+      for (; topsRead < ntop; topsRead++) {
+        const t = order[topsRead]!;
+        const codes = corpus.subCodes(t);
+        for (let j = 0; j < subs[t]!; j++) subScores.push([asymmetricScore(table, codes, j, cb), firstList[t]! + j]);
+        blockBytes += corpus.blockBytes(t);
+      }
+      const ranked = [...subScores].sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+      for (const nprobe of nprobes) {
+        const probed = ranked.slice(0, nprobe).map(([, c]) => c);
+        const inProbed = new Set(probed);
+        const listBytes = probed.reduce((s, c) => s + corpus.listBytes(c), 0);
+        // A neighbour's rank among the candidates by code: those scoring above it, over every probed list.
+        const ranks = near.map((n) => (inProbed.has(n.list) ? probed.reduce((r, c) => r + above(scoresOf(c), n.code), 0) : Infinity));
+        for (const cfg of configs) {
+          if (cfg.ntop !== ntop || cfg.nprobe !== nprobe) continue;
+          cfg.wanted += near.length;
+          cfg.found += ranks.filter((r) => r < cfg.rescore).length;
+          cfg.bytes += blockBytes + listBytes + cfg.rescore * corpus.rowBytes;
+        }
+      }
+    }
+  }
+  const tried = configs.map(({ ntop, nprobe, rescore, found, wanted, bytes }) => ({ ntop, nprobe, rescore, recall: wanted ? found / wanted : 1, vectorBytes: Q ? bytes / Q : 0 }));
+  const reaching = tried.filter((c) => c.recall >= target).sort((a, b) => a.vectorBytes - b.vectorBytes);
+  // None reaches it: the best recall the ladder found, the cheapest of those.
+  const chosen = reaching[0] ?? [...tried].sort((a, b) => b.recall - a.recall || a.vectorBytes - b.vectorBytes)[0]!;
+  return { ntop: chosen.ntop, nprobe: chosen.nprobe, rescore: chosen.rescore, recall: round3(chosen.recall), target, queries: Q, vectorBytes: Math.round(chosen.vectorBytes), tried };
+}
+
+/** The ladder's steps below `max`, and `max` itself when the ladder passes it. */
+function ladder(steps: readonly number[], max: number): number[] {
+  const below = steps.filter((s) => s < max);
+  return steps.some((s) => s >= max) ? [...below, max] : below;
+}
+
+/** How many of `desc` (sorted high to low) are above `x`. */
+function above(desc: Float64Array, x: number): number {
+  let lo = 0, hi = desc.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (desc[mid]! > x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
