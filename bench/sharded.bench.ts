@@ -2,7 +2,7 @@
 // for the internet): bytes and requests at start-up and per question, time to the first
 // passages (p50/p95, all rounds, texts included), and recall@10 of the dense ranking
 // against exact search over the same vectors, for a sweep of top blocks read (ntop) × lists
-// probed (nprobe); with BENCH_SHARDED_SWEEPS=1 also sweeps of how many candidates' int8 rows
+// probed (nprobe), first at the depth the writer chose and wrote in the manifest; with BENCH_SHARDED_SWEEPS=1 also sweeps of how many candidates' int8 rows
 // are fetched and rescored (rescore) and of the row gap sharing one range.
 // BENCH_SHARDED_SIZES (default 100000) passages of embedding-like 384-d vectors
 // (bench/scale/vectors.ts) with synthetic Zipf text (bench/scale/text.ts), streamed from their
@@ -10,7 +10,8 @@
 // (bench/scale/sharded-build.ts) so its peak RSS is the writer's: BENCH_SHARDED_BUILDS lists
 // them (default 'auto'; 'flat', 'hier', 'hier:P' (P tops a passage is compared among), 'given',
 // 'given-lists'), the first being the baseline of the build ratios. Exact top-10 of the
-// questions comes from one streaming pass. BENCH_SHARDED_RESCORE, BENCH_SHARDED_GAP and
+// questions comes from one streaming pass. BENCH_SHARDED_GRID ('16x24,32x24x100': ntop x
+// nprobe [x rescore]), BENCH_SHARDED_RESCORE, BENCH_SHARDED_GAP, BENCH_DELAY_MS and
 // BENCH_QUERIES override the defaults.
 import { execFileSync } from 'node:child_process';
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -159,7 +160,7 @@ export async function run(): Promise<void> {
           const openMs = performance.now() - t;
           console.log(`\n'${spec}': start-up: ${corpus.startup.requests} requests, ${kb(corpus.startup.bytes)}, ${openMs.toFixed(0)} ms`);
           const p = corpus.manifest.probe;
-          if (p) console.log(`the writer's probe depth (calibrated on ${p.queries} of its own passages, target recall@10 ${p.target}): ${p.ntop} tops × ${p.nprobe} lists, rescoring ${p.rescore}; its recall there ${p.recall}`);
+          if (p) console.log(`the writer's probe depth (calibrated on ${p.queries} of its own passages, target recall@10 ${p.target}): ${p.ntop} tops × ${p.nprobe} lists, rescoring ${p.rescore}; its recall there ${p.recall} (95 % lower bound ${p.lower})`);
           const sweep = async (nprobe: number, rescore: number, gap = GAP, ntop = DEFAULT_NTOP) => {
             const times: number[] = [];
             const bytes: number[] = [];
@@ -191,8 +192,9 @@ export async function run(): Promise<void> {
           console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
           const d = corpus.depth;
           console.log(`| ${spec}, ${p ? 'manifest' : 'defaults'} | ${d.ntop} | ${d.nprobe} | ${d.rescore} | ${(await sweep(d.nprobe, d.rescore, GAP, d.ntop)).row} |`);
-          const grid = (process.env.BENCH_SHARDED_GRID ?? '8x16,16x16,16x24,32x24').split(',').map((g) => g.split('x').map(Number) as [number, number]);
-          for (const [ntop, nprobe] of grid) console.log(`| ${spec} | ${ntop} | ${nprobe} | ${RESCORE} | ${(await sweep(nprobe, RESCORE, GAP, ntop)).row} |`);
+          // ntop x nprobe, or ntop x nprobe x rescore.
+          const grid = (process.env.BENCH_SHARDED_GRID ?? '8x16,16x16,16x24,32x24').split(',').map((g) => g.split('x').map(Number) as [number, number, number?]);
+          for (const [ntop, nprobe, rescore = RESCORE] of grid) console.log(`| ${spec} | ${ntop} | ${nprobe} | ${rescore} | ${(await sweep(nprobe, rescore, GAP, ntop)).row} |`);
           if (process.env.BENCH_SHARDED_SWEEPS) {
             console.log(`\nrows rescored (candidates whose int8 rows are fetched), ntop ${DEFAULT_NTOP}, same measures:\n`);
             console.log('| nprobe | rescore | requests / question | bytes / question p50 | p95 | mean kB centroids / lists / rows / word table / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');

@@ -5,18 +5,27 @@
 // size or every embedding model. So the writer takes some of its own passages as questions,
 // keeps each one's exact 10 nearest other passages while it streams the corpus, and replays
 // the reader's routing and code ranking (src/library/sharded/probe.ts) over the written blocks
-// for a ladder of depths: the cheapest depth that reaches the target recall goes in the manifest.
+// for a ladder of depths: the cheapest depth whose recall reaches the target, with a margin for
+// having measured it on a sample of questions, goes in the manifest.
 import { asymmetricTable } from '../../src/core/compact-index';
 import { codeBits } from '../../src/library/sharded/format';
 import { asymmetricScore, rankTops, type ProbeCalibration, type ProbeDepth } from '../../src/library/sharded/probe';
 
-/** Passages taken as questions, by default: recall is then known to about ±0.01. */
-export const CALIBRATION_QUERIES = 100;
+/**
+ * Passages taken as questions, by default. Recall varies a lot from one question to the next
+ * (at 1M passages, 100 of them predicted 0.972 for a depth that fresh questions met at 0.943),
+ * so the depth is chosen on a lower confidence bound, and 200 keep that bound near the mean.
+ */
+export const CALIBRATION_QUERIES = 200;
+/** One-sided 95 %: the chosen depth's mean recall less this many standard errors must reach the target. */
+const CONFIDENCE_Z = 1.645;
 /** Recall@10 against exact search that the chosen depth must reach, by default (the in-tab index's target). */
 export const TARGET_RECALL = 0.95;
 const NTOPS = [4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256];
-const NPROBES = [16, 24, 32, 48];
-const RESCORES = [50, 100, 200, 400];
+// Up to 96 lists and 800 rescored rows: at 21M passages the 1-bit ranking needs that deep for
+// 0.95 (bench/gpu/route-sim.py: 8 tops × 48 lists rescoring 800 reached 0.96).
+const NPROBES = [16, 24, 32, 48, 64, 96];
+const RESCORES = [50, 100, 200, 400, 800];
 const K = 10;
 
 type Neighbour = { score: number; list: number; code: number };
@@ -82,8 +91,8 @@ export interface CalibrationCorpus {
 export interface CalibrationResult extends ProbeCalibration {
   /** Bytes of centroid blocks, lists and rows the chosen depth reads a question, on average (the word index comes on top). */
   vectorBytes: number;
-  /** Every depth tried: recall and vector bytes a question. */
-  tried: Array<ProbeDepth & { recall: number; vectorBytes: number }>;
+  /** Every depth tried: mean recall, its lower confidence bound, and vector bytes a question. */
+  tried: Array<ProbeDepth & { recall: number; lower: number; vectorBytes: number }>;
 }
 
 /** Replays the reader's routing and ranking for each question over a ladder of depths; picks the cheapest that reaches `target`. */
@@ -96,7 +105,7 @@ export function calibrate(tracker: NeighbourTracker, corpus: CalibrationCorpus, 
   subs.reduce((at, k) => (firstList.push(at), at + k), 0);
   const ntops = ladder(NTOPS, T);
   const nprobes = ladder(NPROBES, L);
-  const configs = ntops.flatMap((ntop) => nprobes.flatMap((nprobe) => RESCORES.map((rescore) => ({ ntop, nprobe, rescore, found: 0, wanted: 0, bytes: 0 }))));
+  const configs = ntops.flatMap((ntop) => nprobes.flatMap((nprobe) => RESCORES.map((rescore) => ({ ntop, nprobe, rescore, sum: 0, squares: 0, bytes: 0 }))));
   const Q = tracker.tables.length;
   for (let i = 0; i < Q; i++) {
     const q = tracker.question(i);
@@ -133,18 +142,25 @@ export function calibrate(tracker: NeighbourTracker, corpus: CalibrationCorpus, 
         const ranks = near.map((n) => (inProbed.has(n.list) ? probed.reduce((r, c) => r + above(scoresOf(c), n.code), 0) : Infinity));
         for (const cfg of configs) {
           if (cfg.ntop !== ntop || cfg.nprobe !== nprobe) continue;
-          cfg.wanted += near.length;
-          cfg.found += ranks.filter((r) => r < cfg.rescore).length;
+          // A question whose corpus has fewer than K other passages counts for what it has.
+          const r = near.length ? ranks.filter((x) => x < cfg.rescore).length / near.length : 1;
+          cfg.sum += r;
+          cfg.squares += r * r;
           cfg.bytes += blockBytes + listBytes + cfg.rescore * corpus.rowBytes;
         }
       }
     }
   }
-  const tried = configs.map(({ ntop, nprobe, rescore, found, wanted, bytes }) => ({ ntop, nprobe, rescore, recall: wanted ? found / wanted : 1, vectorBytes: Q ? bytes / Q : 0 }));
-  const reaching = tried.filter((c) => c.recall >= target).sort((a, b) => a.vectorBytes - b.vectorBytes);
+  const tried = configs.map(({ ntop, nprobe, rescore, sum, squares, bytes }) => {
+    const recall = Q ? sum / Q : 1;
+    const variance = Q > 1 ? Math.max(0, (squares - Q * recall * recall) / (Q - 1)) : 0;
+    const lower = Q ? recall - CONFIDENCE_Z * Math.sqrt(variance / Q) : 1;
+    return { ntop, nprobe, rescore, recall, lower, vectorBytes: Q ? bytes / Q : 0 };
+  });
+  const reaching = tried.filter((c) => c.lower >= target).sort((a, b) => a.vectorBytes - b.vectorBytes);
   // None reaches it: the best recall the ladder found, the cheapest of those.
-  const chosen = reaching[0] ?? [...tried].sort((a, b) => b.recall - a.recall || a.vectorBytes - b.vectorBytes)[0]!;
-  return { ntop: chosen.ntop, nprobe: chosen.nprobe, rescore: chosen.rescore, recall: round3(chosen.recall), target, queries: Q, vectorBytes: Math.round(chosen.vectorBytes), tried };
+  const chosen = reaching[0] ?? [...tried].sort((a, b) => b.lower - a.lower || a.vectorBytes - b.vectorBytes)[0]!;
+  return { ntop: chosen.ntop, nprobe: chosen.nprobe, rescore: chosen.rescore, recall: round3(chosen.recall), lower: round3(chosen.lower), target, queries: Q, vectorBytes: Math.round(chosen.vectorBytes), tried };
 }
 
 /** The ladder's steps below `max`, and `max` itself when the ladder passes it. */

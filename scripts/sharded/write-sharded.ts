@@ -628,8 +628,8 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       } finally {
         closeSync(fd);
       }
-      const { ntop, nprobe, rescore, recall, target, vectorBytes } = calibration;
-      log(`probe depth: ${ntop} tops × ${nprobe} lists, rescoring ${rescore}: recall@10 ${recall} on ${Q} of its own passages (target ${target}${recall < target ? ', not reached by any depth tried' : ''}), ~${Math.round(vectorBytes / 1024)} kB of vectors a question`);
+      const { ntop, nprobe, rescore, recall, lower, target, vectorBytes } = calibration;
+      log(`probe depth: ${ntop} tops × ${nprobe} lists, rescoring ${rescore}: recall@10 ${recall} (95 % lower bound ${lower}) on ${Q} of its own passages (target ${target}${lower < target ? ', not reached by any depth tried' : ''}), ~${Math.round(vectorBytes / 1024)} kB of vectors a question`);
     }
     seconds.calibrate = clock() - t0;
 
@@ -648,7 +648,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       rows: { file: ROWS_FILE },
       texts: { file: TEXTS_FILE, bytes: texts.written },
       words: { file: WORDS_FILE, count: wordShards, table: WORD_TABLE_FILE, page: wordPage, passages: n, avgLength, tokenizer: TOKENIZER_VERSION },
-      ...(calibration ? { probe: { ntop: calibration.ntop, nprobe: calibration.nprobe, rescore: calibration.rescore, recall: calibration.recall, target: calibration.target, queries: calibration.queries } } : {}),
+      ...(calibration ? { probe: { ntop: calibration.ntop, nprobe: calibration.nprobe, rescore: calibration.rescore, recall: calibration.recall, lower: calibration.lower, target: calibration.target, queries: calibration.queries } } : {}),
     };
     // Written last: a reader never finds a manifest naming blocks that are not there yet.
     writeFileSync(join(out, SHARDED_MANIFEST), JSON.stringify(manifest));

@@ -36,6 +36,8 @@ export interface ProbeDepth {
 export interface ProbeCalibration extends ProbeDepth {
   /** Recall@10 the depth reached, against exact search, for `queries` of the corpus's own passages. */
   recall: number;
+  /** Its one-sided 95 % lower confidence bound over those questions: what reached `target`. */
+  lower: number;
   /** The recall it aimed for. */
   target: number;
   queries: number;
