@@ -19,6 +19,13 @@ import { asymmetricScore, rankTops, type ProbeCalibration, type ProbeDepth } fro
 export const CALIBRATION_QUERIES = 200;
 /** One-sided 95 %: the chosen depth's mean recall less this many standard errors must reach the target. */
 const CONFIDENCE_Z = 1.645;
+/**
+ * What one request costs beside its body, in the choice between depths: its headers both ways
+ * (about 1 kB over HTTP/1.1, less over HTTP/2). Each top block and each list is a request, so
+ * without it a small corpus's cheapest depth read nearly every top's 1 kB block (48 of 56 at
+ * 100k) for a little recall that more lists give in fewer requests.
+ */
+export const REQUEST_COST = 1024;
 /** Recall@10 against exact search that the chosen depth must reach, by default (the in-tab index's target). */
 export const TARGET_RECALL = 0.95;
 const NTOPS = [4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256];
@@ -91,8 +98,8 @@ export interface CalibrationCorpus {
 export interface CalibrationResult extends ProbeCalibration {
   /** Bytes of centroid blocks, lists and rows the chosen depth reads a question, on average (the word index comes on top). */
   vectorBytes: number;
-  /** Every depth tried: mean recall, its lower confidence bound, and vector bytes a question. */
-  tried: Array<ProbeDepth & { recall: number; lower: number; vectorBytes: number }>;
+  /** Every depth tried: mean recall, its lower confidence bound, vector bytes a question, and those plus REQUEST_COST a block or list request. */
+  tried: Array<ProbeDepth & { recall: number; lower: number; vectorBytes: number; cost: number }>;
 }
 
 /** Replays the reader's routing and ranking for each question over a ladder of depths; picks the cheapest that reaches `target`. */
@@ -155,11 +162,12 @@ export function calibrate(tracker: NeighbourTracker, corpus: CalibrationCorpus, 
     const recall = Q ? sum / Q : 1;
     const variance = Q > 1 ? Math.max(0, (squares - Q * recall * recall) / (Q - 1)) : 0;
     const lower = Q ? recall - CONFIDENCE_Z * Math.sqrt(variance / Q) : 1;
-    return { ntop, nprobe, rescore, recall, lower, vectorBytes: Q ? bytes / Q : 0 };
+    const vectorBytes = Q ? bytes / Q : 0;
+    return { ntop, nprobe, rescore, recall, lower, vectorBytes, cost: vectorBytes + REQUEST_COST * (Math.min(ntop, T) + nprobe) };
   });
-  const reaching = tried.filter((c) => c.lower >= target).sort((a, b) => a.vectorBytes - b.vectorBytes);
+  const reaching = tried.filter((c) => c.lower >= target).sort((a, b) => a.cost - b.cost);
   // None reaches it: the best recall the ladder found, the cheapest of those.
-  const chosen = reaching[0] ?? [...tried].sort((a, b) => b.lower - a.lower || a.vectorBytes - b.vectorBytes)[0]!;
+  const chosen = reaching[0] ?? [...tried].sort((a, b) => b.lower - a.lower || a.cost - b.cost)[0]!;
   return { ntop: chosen.ntop, nprobe: chosen.nprobe, rescore: chosen.rescore, recall: round3(chosen.recall), lower: round3(chosen.lower), target, queries: Q, vectorBytes: Math.round(chosen.vectorBytes), tried };
 }
 

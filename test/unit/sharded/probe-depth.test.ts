@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REQUEST_COST } from '../../../scripts/sharded/calibrate';
 import { writeSharded, type ShardedRow, type ShardedSource, type WriteShardedResult } from '../../../scripts/sharded/write-sharded';
 import { mulberry32 } from '../../../scripts/seeded-random';
 import { checkManifest, type ShardedManifest } from '../../../src/library/sharded/format';
@@ -101,7 +102,10 @@ describe('the probe depth a sharded corpus is read at', () => {
     expect(reaching.length).toBeGreaterThan(0);
     expect(p.lower).toBeGreaterThanOrEqual(0.95);
     expect(p.recall).toBeGreaterThan(p.lower);
-    expect(res.calibration!.vectorBytes).toBe(Math.round(Math.min(...reaching.map((t) => t.vectorBytes))));
+    const chosen = res.calibration!.tried.find((t) => t.ntop === p.ntop && t.nprobe === p.nprobe && t.rescore === p.rescore)!;
+    expect(chosen.cost).toBe(Math.min(...reaching.map((t) => t.cost)));
+    // A request costs its headers beside its body: bytes alone do not choose.
+    expect(chosen.cost).toBe(chosen.vectorBytes + REQUEST_COST * (Math.min(p.ntop, res.tops) + p.nprobe));
     expect(res.calibration!.vectorBytes).toBeGreaterThan(built.low!.res.calibration!.vectorBytes);
   });
 
