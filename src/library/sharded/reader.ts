@@ -60,6 +60,16 @@ export const DEFAULT_NTOP = 16;
 export const DEFAULT_RESCORE = 50;
 /** Wanted rows this close (in rows) share a range request (measured: bench/sharded.bench.ts). */
 export const DEFAULT_GAP = 4;
+/** Blocks that lie end to end share one range request up to this many bytes. */
+const SHARED_RANGE_LIMIT = 1 << 20;
+
+interface BlockRef {
+  offset: number;
+  bytes: number;
+  hash: string;
+  /** How the block is named in a problem ("list 12"). */
+  what: string;
+}
 
 export class RangeUnsupportedError extends Error {
   constructor(readonly url: string, size: number) {
@@ -186,16 +196,17 @@ export class ShardedCorpus {
     const { tops } = this.index;
     const problems: string[] = [];
     const scores: Array<[number, ListRef]> = [];
-    const blocks = await Promise.allSettled(
-      this.nearestTops(q, ntop).map(async (t) => {
-        const bytes = await this.block(m.centroids.file, tops.offset[t]!, tops.bytes[t]!, tops.sha[t]!, `centroid block ${t}`);
-        try {
-          return decodeCentroidBlock(bytes, tops.subs[t]!, tops.firstList[t]!, m.dim);
-        } catch (e) {
-          throw new BlockError(`centroid block ${t} of ${m.centroids.file}: ${reason(e)}; its lists were skipped`);
-        }
-      }),
-    );
+    const near = this.nearestTops(q, ntop);
+    const fetched = await this.blocks(m.centroids.file, near.map((t) => ({ offset: tops.offset[t]!, bytes: tops.bytes[t]!, hash: tops.sha[t]!, what: `centroid block ${t}` })));
+    const blocks = fetched.map((r, j): PromiseSettledResult<ReturnType<typeof decodeCentroidBlock>> => {
+      if (r.status === 'rejected') return r;
+      const t = near[j]!;
+      try {
+        return { status: 'fulfilled', value: decodeCentroidBlock(r.value, tops.subs[t]!, tops.firstList[t]!, m.dim) };
+      } catch (e) {
+        return { status: 'rejected', reason: new BlockError(`centroid block ${t} of ${m.centroids.file}: ${reason(e)}; its lists were skipped`) };
+      }
+    });
     const bits = codeBits(m.dim);
     const table = asymmetricTable(q, this.index.spread, m.dim, bits);
     for (const r of blocks) {
@@ -255,13 +266,14 @@ export class ShardedCorpus {
 
     // Round 2: lists and word shards together.
     const [listBlocks, wordBlocks] = await Promise.all([
-      Promise.allSettled(
-        near.lists.map(async (ref) => {
-          const bytes = await this.block(m.lists.file, ref.offset, ref.bytes, ref.sha, `list ${ref.c}`);
+      this.blocks(m.lists.file, near.lists.map((ref) => ({ offset: ref.offset, bytes: ref.bytes, hash: ref.sha, what: `list ${ref.c}` }))).then((got) =>
+        got.map((r, j): PromiseSettledResult<Probed> => {
+          if (r.status === 'rejected') return r;
+          const ref = near.lists[j]!;
           try {
-            return { c: ref.c, ref, block: decodeListBlock(bytes, m.dim) };
+            return { status: 'fulfilled', value: { c: ref.c, ref, block: decodeListBlock(r.value, m.dim) } };
           } catch (e) {
-            throw new BlockError(`list ${ref.c} of ${m.lists.file}: ${reason(e)}; it was skipped`);
+            return { status: 'rejected', reason: new BlockError(`list ${ref.c} of ${m.lists.file}: ${reason(e)}; it was skipped`) };
           }
         }),
       ),
@@ -430,27 +442,68 @@ export class ShardedCorpus {
 
   /** A block, from the cache or by a range request, checked against its hash (full SHA-256, or its first 16 hex digits). */
   private async block(file: string, offset: number, bytes: number, hash: string, what: string): Promise<Uint8Array> {
+    const [r] = await this.blocks(file, [{ offset, bytes, hash, what }]);
+    if (r!.status === 'rejected') throw r!.reason;
+    return r!.value;
+  }
+
+  /**
+   * Blocks of one file, each settling on its own: cached ones from the cache, the rest by range
+   * requests in parallel, blocks that lie end to end in the file sharing one request (the top
+   * blocks a question reads at 100k passages are most of the file, and the lists it probes are
+   * often neighbours under one top). Each is checked against its own hash, so one bad block in a
+   * shared range is refused by name and the others are kept.
+   */
+  private async blocks(file: string, items: BlockRef[]): Promise<Array<PromiseSettledResult<Uint8Array>>> {
     const url = new URL(file, this.base).href;
     // The expected hash is part of the key: after the site rebuilds its corpus, a block at the same
     // range of the same file is a different block, and the old one must not be served from the cache.
-    const key = `${url}#bytes=${offset}-${offset + bytes - 1}&sha=${hash}`;
-    const cached = await this.opts.cache.get(key);
-    if (cached) {
-      this.stats.cacheHits++;
-      return cached;
+    const key = (b: BlockRef) => `${url}#bytes=${b.offset}-${b.offset + b.bytes - 1}&sha=${b.hash}`;
+    const out: Array<PromiseSettledResult<Uint8Array>> = new Array(items.length);
+    const missing: number[] = [];
+    await Promise.all(
+      items.map(async (b, i) => {
+        const cached = await this.opts.cache.get(key(b));
+        if (cached) {
+          this.stats.cacheHits++;
+          out[i] = { status: 'fulfilled', value: cached };
+        } else missing.push(i);
+      }),
+    );
+    missing.sort((x, y) => items[x]!.offset - items[y]!.offset || x - y);
+    const runs: number[][] = [];
+    for (const i of missing) {
+      const run = runs[runs.length - 1];
+      const last = run && items[run[run.length - 1]!]!;
+      if (last && items[i]!.offset === last.offset + last.bytes && items[i]!.offset - items[run[0]!]!.offset + items[i]!.bytes <= SHARED_RANGE_LIMIT) run.push(i);
+      else if (!(last && items[i]!.offset === last.offset && items[i]!.bytes === last.bytes && items[i]!.hash === last.hash)) runs.push([i]);
+      // The same block asked twice is fetched once.
+      else run.push(i);
     }
-    let body: Uint8Array;
-    try {
-      body = await this.range(url, offset, bytes);
-    } catch (e) {
-      if (e instanceof RangeUnsupportedError) throw e;
-      throw new BlockError(`${what} of ${file} could not be fetched (${e instanceof Error ? e.message : String(e)})`);
-    }
-    if (body.length !== bytes) throw new BlockError(`${what} of ${file} is ${body.length} bytes, the manifest says ${bytes} (is the file from another build?)`);
-    const digest = await sha256Hex(body);
-    if (!digest.startsWith(hash)) throw new BlockError(`${what} of ${file} is corrupt (its SHA-256 does not match the one it was written with); it was skipped`);
-    await this.opts.cache.put(key, body);
-    return body;
+    await Promise.all(
+      runs.map(async (run) => {
+        const from = items[run[0]!]!.offset;
+        const to = Math.max(...run.map((i) => items[i]!.offset + items[i]!.bytes));
+        let body: Uint8Array;
+        try {
+          body = await this.range(url, from, to - from);
+        } catch (e) {
+          for (const i of run) out[i] = { status: 'rejected', reason: e instanceof RangeUnsupportedError ? e : new BlockError(`${items[i]!.what} of ${file} could not be fetched (${reason(e)})`) };
+          return;
+        }
+        await Promise.all(
+          run.map(async (i) => {
+            const b = items[i]!;
+            const part = body.slice(b.offset - from, b.offset - from + b.bytes);
+            if (part.length !== b.bytes) return void (out[i] = { status: 'rejected', reason: new BlockError(`${b.what} of ${file} is ${part.length} bytes, the manifest says ${b.bytes} (is the file from another build?)`) });
+            if (!(await sha256Hex(part)).startsWith(b.hash)) return void (out[i] = { status: 'rejected', reason: new BlockError(`${b.what} of ${file} is corrupt (its SHA-256 does not match the one it was written with); it was skipped`) });
+            await this.opts.cache.put(key(b), part);
+            out[i] = { status: 'fulfilled', value: part };
+          }),
+        );
+      }),
+    );
+    return out;
   }
 
   private async range(url: string, offset: number, bytes: number): Promise<Uint8Array> {

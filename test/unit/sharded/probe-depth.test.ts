@@ -11,7 +11,7 @@ import { writeSharded, type ShardedRow, type ShardedSource, type WriteShardedRes
 import { mulberry32 } from '../../../scripts/seeded-random';
 import { checkManifest, type ShardedManifest } from '../../../src/library/sharded/format';
 import { DEFAULT_NPROBE, DEFAULT_NTOP, DEFAULT_RESCORE, ShardedCorpus } from '../../../src/library/sharded/reader';
-import { rangeFetch } from '../../doubles/range-fetch';
+import { rangeFetch, type RangeFetch } from '../../doubles/range-fetch';
 
 const DIM = 64;
 const N = 6000;
@@ -44,6 +44,13 @@ function source(): ShardedSource {
   };
 }
 
+/** Top blocks a question fetched: those lying inside a range it asked of centroids.bin (blocks end to end share a request). */
+function blocksRead(requests: RangeFetch['requests'], corpus: ShardedCorpus): number {
+  const ranges = requests.filter((x) => x.url.endsWith('centroids.bin') && x.range).map((x) => /bytes=(\d+)-(\d+)/.exec(x.range!)!.slice(1).map(Number) as [number, number]);
+  const { offset, bytes } = corpus.index.tops;
+  return Array.from(offset).filter((o, t) => ranges.some(([a, b]) => o >= a && o + bytes[t]! - 1 <= b)).length;
+}
+
 /** Exact recall@10 of the corpus read at its manifest's depth, for fresh questions from the same clusters. */
 async function measuredRecall(out: string, questions: Float32Array[], rows: Float32Array[]): Promise<{ recall: number; centroidBlocks: number }> {
   const host = rangeFetch(out, BASE);
@@ -61,7 +68,7 @@ async function measuredRecall(out: string, questions: Float32Array[], rows: Floa
     const corpus = await ShardedCorpus.open(BASE, { fetch: host.fetch });
     const before = host.requests.length;
     const r = await corpus.search({ vector: q, text: '', k: 10, mode: 'meaning' });
-    blocks += host.requests.slice(before).filter((x) => x.url.endsWith('centroids.bin')).length;
+    blocks += blocksRead(host.requests.slice(before), corpus);
     hit += r.hits.filter((h) => truth.has(h.passage.id)).length;
   }
   return { recall: hit / (10 * questions.length), centroidBlocks: blocks / questions.length };
@@ -128,7 +135,14 @@ describe('the probe depth a sharded corpus is read at', () => {
     const corpus = await ShardedCorpus.open(BASE, { fetch: host.fetch });
     const before = host.requests.length;
     await corpus.search({ vector: questions[0]!, text: '', k: 10, mode: 'meaning', ntop: 3 });
-    expect(host.requests.slice(before).filter((x) => x.url.endsWith('centroids.bin'))).toHaveLength(3);
+    expect(blocksRead(host.requests.slice(before), corpus)).toBe(3);
+    // Every top: the blocks lie end to end in centroids.bin, so one range request brings them all.
+    const all = await ShardedCorpus.open(BASE, { fetch: host.fetch });
+    const from = host.requests.length;
+    const r = await all.search({ vector: questions[1]!, text: '', k: 10, mode: 'meaning', ntop: all.index.tops.subs.length });
+    expect(r.problems).toEqual([]);
+    expect(host.requests.slice(from).filter((x) => x.url.endsWith('centroids.bin'))).toHaveLength(1);
+    expect(blocksRead(host.requests.slice(from), all)).toBe(all.index.tops.subs.length);
   });
 
   it('a corpus built without calibration, or with a depth that is not whole numbers in range, is read at the defaults', async () => {

@@ -147,6 +147,14 @@ describe('sharded corpus from Parquet', () => {
     const meaning = await corpus.search({ vector: q, text: question, k: 5, nprobe: 3, ntop: 3, mode: 'meaning' });
     expect(meaning.hits).toHaveLength(5);
     expect(res.hits.map((h) => h.passage.id)).toContain('doc17#4');
+    // Read with every other block in one shared range request: still refused alone, the rest kept.
+    const host = rangeFetch(copy, BASE);
+    const fresh = await open(host);
+    const before = host.requests.length;
+    const all = await fresh.search({ vector: q, text: question, k: 5, nprobe: 3, ntop: fresh.index.tops.subs.length, mode: 'meaning' });
+    expect(host.requests.slice(before).filter((x) => x.url.endsWith('centroids.bin'))).toHaveLength(1);
+    expect(all.problems).toEqual([`centroid block ${top} of centroids.bin is corrupt (its SHA-256 does not match the one it was written with); its lists were skipped`]);
+    expect(all.hits).toHaveLength(5);
   });
 
   it('refuses a corrupt word-table page by name and still answers by meaning', async () => {
