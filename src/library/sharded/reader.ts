@@ -473,12 +473,15 @@ export class ShardedCorpus {
     missing.sort((x, y) => items[x]!.offset - items[y]!.offset || x - y);
     const runs: number[][] = [];
     for (const i of missing) {
+      const b = items[i]!;
       const run = runs[runs.length - 1];
+      const first = run && items[run[0]!]!;
       const last = run && items[run[run.length - 1]!]!;
-      if (last && items[i]!.offset === last.offset + last.bytes && items[i]!.offset - items[run[0]!]!.offset + items[i]!.bytes <= SHARED_RANGE_LIMIT) run.push(i);
-      else if (!(last && items[i]!.offset === last.offset && items[i]!.bytes === last.bytes && items[i]!.hash === last.hash)) runs.push([i]);
+      const follows = !!last && b.offset === last.offset + last.bytes && b.offset + b.bytes - first!.offset <= SHARED_RANGE_LIMIT;
       // The same block asked twice is fetched once.
-      else run.push(i);
+      const again = !!last && b.offset === last.offset && b.bytes === last.bytes && b.hash === last.hash;
+      if (follows || again) run!.push(i);
+      else runs.push([i]);
     }
     await Promise.all(
       runs.map(async (run) => {
