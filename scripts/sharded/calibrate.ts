@@ -8,6 +8,7 @@
 // for a ladder of depths: the cheapest depth whose recall reaches the target, with a margin for
 // having measured it on a sample of questions, goes in the manifest.
 import { asymmetricTable } from '../../src/core/compact-index';
+import { jsKernel, type DotKernel } from '../../src/core/dot-kernel';
 import { codeBits } from '../../src/library/sharded/format';
 import { asymmetricScore, rankTops, type ProbeCalibration, type ProbeDepth } from '../../src/library/sharded/probe';
 
@@ -43,9 +44,14 @@ export class NeighbourTracker {
   private readonly best: Neighbour[][];
   private readonly floor: Float64Array;
   private readonly cb: number;
+  /** The questions as the rows of the flat index's kernel: each passage is scored against all of them at once. */
+  private readonly kernel: DotKernel;
 
   constructor(readonly questions: Float32Array, readonly dim: number, spread: Float32Array) {
     const Q = questions.length / dim;
+    this.kernel = jsKernel(dim);
+    this.kernel.reserve(Q);
+    this.kernel.data.set(questions.subarray(0, Q * dim));
     const bits = codeBits(dim);
     this.cb = bits / 8;
     this.tables = Array.from({ length: Q }, (_, i) => asymmetricTable(this.question(i), spread, dim, bits));
@@ -59,10 +65,11 @@ export class NeighbourTracker {
 
   /** One passage (unit vector), the list it was filed in and its 1-bit code. */
   add(v: Float32Array, list: number, code: Uint8Array): void {
-    const { dim, questions } = this;
-    for (let i = 0, o = 0; i < this.best.length; i++, o += dim) {
-      let s = 0;
-      for (let j = 0; j < dim; j++) s += questions[o + j]! * v[j]!;
+    this.kernel.query.set(v);
+    this.kernel.score(this.best.length);
+    const scores = this.kernel.scores;
+    for (let i = 0; i < this.best.length; i++) {
+      const s = scores[i]!;
       // The question's own passage is not its neighbour: a question is new text near it.
       if (s <= this.floor[i]! || s > 1 - 1e-6) continue;
       const b = this.best[i]!;
