@@ -11,7 +11,7 @@ export default defineConfig({
           environment: 'node',
           // A hang guard, not a speed limit: model-loading tests share 2 cores with the browser suite.
           testTimeout: 60_000,
-          globalSetup: ['test/setup/tiny-models.ts'],
+          globalSetup: ['test/setup/tiny-models.ts', 'test/setup/real-models.ts'],
         },
       },
       {
@@ -23,7 +23,7 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 300_000,
           fileParallelism: false,
-          globalSetup: ['test/setup/tiny-models.ts', 'test/setup/builds.ts'],
+          globalSetup: ['test/setup/tiny-models.ts', 'test/setup/real-models.ts', 'test/setup/builds.ts'],
         },
       },
     ],

@@ -104,14 +104,32 @@ function stepwise() {
   };
 }
 
+/**
+ * Embeds `texts` with one embedder of the pack on one device and weight variant, through the app's
+ * evaluator client and worker: what the real-model tier compares against the reference implementation.
+ */
+async function embedWith(device: DevicePreference, embedder: string, dtype: 'fp32' | 'q8', texts: string[]) {
+  const config = resolveEvaluatorConfig({ source: 'local', device, embedder, reranker: 'tiny/reranker', nli: 'tiny/nli' }, APP_BASE);
+  config.embedder.dtype = dtype;
+  const evaluator = await createEvaluator(config);
+  try {
+    const vectors = (await evaluator.embedder.embed(texts)).map((v) => Array.from(v));
+    return { device: evaluator.device.device, vectors };
+  } finally {
+    evaluator.dispose();
+  }
+}
+
 declare global {
   interface Window {
+    embedWith: typeof embedWith;
     runEvaluator: typeof run;
     runConcurrent: typeof runConcurrent;
     evaluatorSteps: ReturnType<typeof stepwise>;
   }
 }
 window.runEvaluator = run;
+window.embedWith = embedWith;
 window.runConcurrent = runConcurrent;
 window.evaluatorSteps = stepwise();
 document.getElementById('status')!.textContent = 'ready';

@@ -1,0 +1,174 @@
+// Real tier: the app with real weights, in headless Chromium. The real all-MiniLM-L6-v2 (converted by
+// scripts/real-models/ from its Python package) embeds; SmolLM2-135M-Instruct, a real instruction-tuned
+// GGUF, writes and critiques answers through llama.cpp (wllama) on the CPU; the documents are chapters
+// of the Rust book as rustup ships it. What is asserted holds for any working model: retrieval by
+// meaning finds the labelled chapter, answers complete with every slot read, follow-ups are rewritten,
+// Self-CRAG runs, Stop stops. Never a model's wording.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2E_DIR, PROD_DIR, ROOT, launchBrowser, serveDir, type Served } from './harness';
+import { realModelsAvailable } from '../real/available';
+import { BOOK_QUESTIONS, SITE_GGUF, addRealModels, bookFiles, realSite } from '../real/site';
+
+const ref = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/real/minilm-reference.json'), 'utf8')) as { sentences: string[]; embeddings: number[][] };
+const cosines = (vs: number[][]) => vs.map((v, i) => v.reduce((s, x, j) => s + x * ref.embeddings[i]![j]!, 0));
+
+const ready = realModelsAvailable('real-model browser tier');
+
+describe.runIf(ready)('real all-MiniLM-L6-v2 in the browser against sentence-transformers', () => {
+  let browser: Browser;
+  let served: Served;
+  beforeAll(async () => {
+    addRealModels(E2E_DIR);
+    served = await serveDir(E2E_DIR);
+    browser = await launchBrowser({ webgpu: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+
+  it('the evaluator worker embeds 50 sentences as the reference does: fp32 to cosine 0.999 on WASM and WebGPU, q8 (the WASM default) to 0.98', { timeout: 600_000 }, async () => {
+    const page = await browser.newPage();
+    await page.goto(`${served.url}test/browser/pages/evaluator.html`);
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    const embed = (device: 'wasm' | 'webgpu', dtype: 'fp32' | 'q8') =>
+      page.evaluate(([d, t, s]) => window.embedWith(d, 'real/embedder', t, s), [device, dtype, ref.sentences] as const);
+    const wasm32 = await embed('wasm', 'fp32');
+    expect(wasm32.device).toBe('wasm');
+    expect(Math.min(...cosines(wasm32.vectors))).toBeGreaterThanOrEqual(0.999);
+    const q8 = cosines((await embed('wasm', 'q8')).vectors);
+    expect(Math.min(...q8)).toBeGreaterThanOrEqual(0.98);
+    expect(q8.reduce((a, b) => a + b) / q8.length).toBeGreaterThanOrEqual(0.99);
+    const gpu = await embed('webgpu', 'fp32');
+    expect(gpu.device).toBe('webgpu');
+    expect(Math.min(...cosines(gpu.vectors))).toBeGreaterThanOrEqual(0.999);
+    await page.close();
+  });
+});
+
+describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on the CPU)', () => {
+  // No WebGPU, as on most laptops without a recent GPU: the evaluator runs q8 on WASM and llama.cpp writes.
+  const QUERY = `?modelPack=real&engine=wllama&gguf=${SITE_GGUF.smollm2}`;
+  let browser: Browser;
+  let served: Served;
+  let context: BrowserContext;
+  /** Document title by file name, as the library lists them. */
+  let titles: Map<string, string>;
+
+  beforeAll(async () => {
+    served = await serveDir(realSite(PROD_DIR, 'real-site'));
+    browser = await launchBrowser({ webgpu: false });
+    context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await served?.close();
+  });
+
+  async function open(): Promise<{ page: Page; errors: string[] }> {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(served.url + QUERY);
+    await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    return { page, errors };
+  }
+
+  async function ask(page: Page, question: string): Promise<string> {
+    await page.fill('#question', question);
+    await page.getByTestId('ask').click();
+    const view = page.locator('[data-testid=answer], [data-testid=evidence]').first();
+    await page.waitForSelector(':is([data-testid=answer], [data-testid=evidence])[data-status]:not([data-status=running])', { timeout: 600_000 });
+    return `${await view.getAttribute('data-status')}: ${(await view.innerText()).slice(0, 500)}`;
+  }
+
+  it('takes the chapters in with the real embedder, and retrieval by meaning puts the labelled chapter in the top 3', { timeout: 900_000 }, async () => {
+    const { page, errors } = await open();
+    const files = bookFiles();
+    await page.getByTestId('file-input').setInputFiles(files);
+    await page.getByTestId('batch-report').last().waitFor({ timeout: 600_000 });
+    await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(files.length);
+    expect(await page.getByTestId('doc-pending').count()).toBe(0);
+    titles = new Map(
+      await page.getByTestId('doc').evaluateAll((els) => els.map((e) => [e.getAttribute('data-name')!, e.querySelector('.doc-title')!.textContent!] as [string, string])),
+    );
+    // Evidence-only mode lists the passages retrieval ranks first, by meaning alone, without the re-ranker.
+    await page.getByTestId('use-evidence-only').click();
+    await page.getByTestId('search-meaning').check();
+    if (await page.getByTestId('rerank').isChecked()) await page.getByTestId('rerank').uncheck();
+    const misses: string[] = [];
+    for (const { question, chapter } of BOOK_QUESTIONS) {
+      expect(await ask(page, question)).toMatch(/^done: /);
+      const top = (await page.getByTestId('evidence-passage').locator('h3').allInnerTexts()).slice(0, 3).map((t) => t.replace(/ · passage \d+$/, ''));
+      if (!top.includes(titles.get(chapter)!)) misses.push(`${question} → ${chapter} ("${titles.get(chapter)}"), got ${JSON.stringify(top)}`);
+    }
+    // Real MiniLM finds every labelled chapter here; the hashed tiny embedder finds few of them.
+    expect(misses).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('writes a Self-RAG answer with SmolLM2: every candidate read, probabilities valid, a citation; then a follow-up is rewritten', { timeout: 900_000 }, async () => {
+    const { page, errors } = await open();
+    // Always retrieve, so the answer must cite (the model's own decision is measured in the benchmarks).
+    await page.locator('#mode').selectOption('always');
+    expect(await ask(page, BOOK_QUESTIONS[0]!.question)).toMatch(/^done: /);
+    expect(await page.getByTestId('generator-calls').innerText()).toMatch(/^[1-9]/);
+    const segments = page.getByTestId('segment');
+    expect(await segments.count()).toBeGreaterThan(0);
+    expect(await segments.first().getByTestId('citation').innerText()).toMatch(/\S/);
+    for (const kind of ['isrel', 'issup', 'isuse'] as const) {
+      const badge = segments.first().locator(`[data-badge=${kind}]`);
+      expect(await badge.count()).toBe(1);
+      await badge.focus();
+      const tip = await badge.locator('[role=tooltip]').innerText();
+      for (const pct of tip.match(/\d+(?:\.\d+)?%/g) ?? []) expect(Number(pct.slice(0, -1))).toBeLessThanOrEqual(100);
+      expect(tip).toMatch(/\d%/);
+    }
+    // Every candidate of the first step was written and critiqued (none dropped as unreadable).
+    await segments.first().getByRole('button', { name: /why this segment/i }).click();
+    const rows = page.getByTestId('why-row');
+    expect(await rows.count()).toBeGreaterThanOrEqual(1);
+    // A follow-up that leans on the first question is rewritten into a standalone query by the model.
+    expect(await ask(page, 'And how do several producers send on the same one?')).toMatch(/^done: /);
+    const chip = page.getByTestId('rewrite-chip').last();
+    expect(await chip.locator('label').innerText()).toBe('Searched as');
+    expect((await chip.locator('input').inputValue()).trim().toLowerCase()).not.toBe('and how do several producers send on the same one?');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('runs Self-CRAG: each retrieval is judged and the answer completes', { timeout: 900_000 }, async () => {
+    const { page, errors } = await open();
+    await page.locator('#mode').selectOption('always');
+    await page.getByTestId('corrective').check();
+    await page.getByTestId('new-thread').click();
+    expect(await ask(page, BOOK_QUESTIONS[2]!.question)).toMatch(/^done: /);
+    const segment = page.getByTestId('segment').first();
+    await segment.getByRole('button', { name: /why this segment/i }).click();
+    expect(await page.getByTestId('correction-action').first().innerText()).toMatch(/Correct|Ambiguous|Incorrect/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('stops mid-answer when asked, and keeps what was written', { timeout: 900_000 }, async () => {
+    const { page, errors } = await open();
+    await page.locator('#mode').selectOption('always');
+    await page.getByTestId('depth').fill('6');
+    await page.getByTestId('new-thread').click();
+    await page.fill('#question', BOOK_QUESTIONS[5]!.question);
+    await page.getByTestId('ask').click();
+    await page.waitForSelector('[data-testid=answer][data-status=running]');
+    // Let the model start writing (its prompt is being prefilled or a candidate decoded), then stop.
+    await expect.poll(() => page.getByTestId('generator-calls').innerText(), { timeout: 300_000 }).toMatch(/^[1-9]/);
+    await page.getByTestId('stop').click();
+    await page.waitForSelector('[data-testid=answer]:not([data-status=running])', { timeout: 120_000 });
+    expect(await page.getByTestId('answer').getAttribute('data-status')).toBe('stopped');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

