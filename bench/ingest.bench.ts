@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import { DEFAULT_BATCH_SIZE } from '../src/evaluator/config';
 import { embeddingText, embedDocument, readAndPrepare, type PreparedDocument } from '../src/library/ingest';
 import { loadPdfJsInNode } from '../src/library/parse/pdf-node';
-import type { Passage } from '../src/core/ports';
 import { writeRealShapedSet } from '../test/doubles/document-sets';
 import type { EmbedBenchRun } from '../test/browser/pages/embed-bench-page';
 import { launchBrowser, serveDir } from '../test/browser/harness';

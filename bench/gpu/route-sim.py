@@ -5,7 +5,7 @@
 # (the same mean, low-rank directions, 2,000 topics and noise; torch's generator, so not the
 # same rows), trains the lists as the embedding job would (spherical k-means on 32 passages a
 # list, 128 passages a list, every passage filed in its nearest list: the `--centroids` path
-# the README recommends at tens of millions), groups them under 2√lists tops (k-means over the
+# docs/large-corpora.md recommends at tens of millions), groups them under 2√lists tops (k-means over the
 # lists' centroids, each list under its nearest top), and answers fresh questions exactly as
 # src/library/sharded/reader.ts does: tops ranked by their centroids, the sub-centroids of the
 # `ntop` nearest ranked by the asymmetric score of their 1-bit codes (sign of centroid minus

@@ -1,6 +1,6 @@
 // The main thread's handle on the index worker. 'auto' is the default: the flat index (it
 // measured faster than voy at every size in `npm run bench`) while the library is small, the
-// compact one once it is large (index-host.ts, README).
+// compact one once it is large (index-host.ts, docs/compact-index.md).
 import * as Comlink from 'comlink';
 import { CompactIndex } from '../core/compact-index';
 import { FlatIndex } from '../core/flat-index';

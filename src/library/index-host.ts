@@ -32,7 +32,7 @@ export const FUSION_DEPTH = 50;
 /**
  * Passages at which 'auto' leaves exact search for the compact index. At 384-d the flat index
  * then holds 316 MB of float32 in the tab and a query scans all of it; the compact index holds
- * about 19 MB, answers faster and finds 0.99 of the same top 10 (bench/scale.bench.ts, README).
+ * about 19 MB, answers faster and finds 0.99 of the same top 10 (bench/scale.bench.ts, docs/benchmarks.md).
  */
 export const AUTO_COMPACT_AT = 200_000;
 

@@ -18,9 +18,7 @@ export interface LoadedEmbedder extends Embedder {
   dispose(): Promise<void>;
 }
 
-type Extractor = Awaited<ReturnType<Transformers['pipeline']>> & {
-  (texts: string[], opts: { pooling: 'mean'; normalize: boolean }): Promise<{ data: ArrayLike<number>; dims: number[] }>;
-};
+type Extractor = Awaited<ReturnType<Transformers['pipeline']>> & ((texts: string[], opts: { pooling: 'mean'; normalize: boolean }) => Promise<{ data: ArrayLike<number>; dims: number[] }>);
 type Transformers = typeof import('@huggingface/transformers');
 
 export function createEmbedder(config: EmbedderConfig): LoadedEmbedder {

@@ -75,7 +75,7 @@ describe('npm run models (model pack download)', () => {
   it('names the missing required file and keeps an earlier complete pack intact', async () => {
     const out = mkdtempSync(join(tmpdir(), 'packs-'));
     await downloadModelPack({ id: 'Xenova/tiny', outDir: out, endpoint: HUB, fetch: fakeHub(PACK), log: () => {} });
-    const { ['onnx/model.onnx']: _gone, ...broken } = PACK;
+    const { 'onnx/model.onnx': _gone, ...broken } = PACK;
     await expect(downloadModelPack({ id: 'Xenova/tiny', outDir: out, endpoint: HUB, fetch: fakeHub(broken), log: () => {} })).rejects.toThrow(
       /Xenova\/tiny: onnx\/model\.onnx could not be downloaded \(HTTP 404/,
     );
