@@ -16,9 +16,8 @@ import { calibrate, CALIBRATION_QUERIES, NeighbourTracker, TARGET_RECALL, type C
 import { groupLists, ListAssigner, trainFlat, trainHierarchical, type Coarse } from './coarse';
 import { int8Codec } from '../../src/core/row-store';
 import { vectorNorm } from '../../src/core/vector-index';
+import { idf, tfPart, withIdf } from '../../src/library/lexical/bm25';
 import {
-  bm25Weight,
-  idf,
   CENTROIDS_FILE,
   centroidBlockBytes,
   codeBytes,
@@ -35,6 +34,7 @@ import {
   ROWS_FILE,
   SHORT_HASH_BYTES,
   POSTINGS_PER_TERM,
+  postingWeight,
   SHARDED_FORMAT,
   SHARDED_MANIFEST,
   SHARDED_VERSION,
@@ -409,13 +409,13 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       int8Codec.encode(v, row);
       encodeRowRecord(row, pointer, record.subarray(4 + cb));
       records.write(record);
-      const terms = tokenize(`${r.title}\n${r.text}`);
-      totalLength += terms.length;
+      // A passage's length is its number of distinct terms, as the in-tab index counts it (bm25.ts).
       const tf = new Map<string, number>();
-      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const t of tokenize(`${r.title}\n${r.text}`)) tf.set(t, (tf.get(t) ?? 0) + 1);
+      totalLength += tf.size;
       for (const [t, f] of tf) {
         if (t.includes('\t') || t.includes('\n')) continue;
-        buckets[bucketOf(termShard(t, wordShards))]!.write(`${t}\t${pointer.offset}\t${pointer.bytes}\t${pointer.hash}\t${f}\t${terms.length}\n`);
+        buckets[bucketOf(termShard(t, wordShards))]!.write(`${t}\t${pointer.offset}\t${pointer.bytes}\t${pointer.hash}\t${f}\t${tf.size}\n`);
       }
       if (++done % 100000 === 0) log(`assigned ${done} / ${n}`);
     }
@@ -525,8 +525,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     // A term keeps its POSTINGS_PER_TERM best postings. Its idf is the same for all of them, so
     // they are the best by the tf part alone, which is known line by line: each term holds at
     // most twice the cap while its bucket is read (in chunks), however common the term (at 21M,
-    // "the" alone would be a gigabyte of lines).
-    const tfPart = (f: number, dl: number) => bm25Weight(f, dl, avgLength, 0, 1);
+    // "the" alone would be a gigabyte of lines). The weight kept is the whole term score (bm25.ts).
     type Posting = [offset: number, bytes: number, hashHigh: number, hashLow: number, key: number];
     const byKey = (x: Posting, y: Posting) => y[4] - x[4];
     const hex = (h: number, l: number) => h.toString(16).padStart(8, '0') + l.toString(16).padStart(8, '0');
@@ -547,7 +546,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
           // and the hash is kept as two numbers.
           if (!term) postings.set(Buffer.from(t).toString(), (term = { df: 0, p: [] }));
           term.df++;
-          term.p.push([Number(off), Number(len), parseInt(hash.slice(0, 8), 16), parseInt(hash.slice(8), 16), tfPart(Number(f), Number(dl))]);
+          term.p.push([Number(off), Number(len), parseInt(hash.slice(0, 8), 16), parseInt(hash.slice(8), 16), tfPart(Number(f), Number(dl), avgLength)]);
           if (term.p.length >= 2 * POSTINGS_PER_TERM) term.p = term.p.sort(byKey).slice(0, POSTINGS_PER_TERM);
         }
         lineBuf.copy(lineBuf, 0, cut, end);
@@ -562,7 +561,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
         const weighted = list
           .sort(byKey)
           .slice(0, POSTINGS_PER_TERM)
-          .map(([off, len, h, l, key]) => [off, len, hex(h, l), Math.round(1000 * w * key)] as [number, number, string, number]);
+          .map(([off, len, h, l, key]) => [off, len, hex(h, l), postingWeight(withIdf(w, key))] as [number, number, string, number]);
         const s = termShard(t, wordShards);
         let shard = shards.get(s);
         if (!shard) shards.set(s, (shard = {}));

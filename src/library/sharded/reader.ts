@@ -15,6 +15,7 @@ import { asymmetricTable } from '../../core/compact-index';
 import { fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../../core/fusion';
 import { int8Codec } from '../../core/row-store';
 import { normalise } from '../../core/vector-index';
+import { idealScore, idf, scaledScore } from '../lexical/bm25';
 import { tokenize } from '../lexical/tokenize';
 import {
   checkManifest,
@@ -25,8 +26,8 @@ import {
   decodeRowRecord,
   decodeText,
   decodeWordShard,
-  idf,
   pointerKey,
+  postingScore,
   rowRecordBytes,
   sha256Hex,
   SHARDED_MANIFEST,
@@ -297,7 +298,8 @@ export class ShardedCorpus {
     }
     // Rows arrive in any order; ties break by id so an answer does not depend on network timing.
     dense.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-    const lexicalScores = new Map<string, number>();
+    // Per passage: the sum of its terms' scores and how many question terms it holds (bm25.ts).
+    const lexicalScores = new Map<string, { sum: number; matched: number }>();
     const df = new Map<string, number>();
     wordBlocks.forEach((r) => {
       if (r.status === 'rejected') return problems.push(reason(r.reason));
@@ -310,17 +312,20 @@ export class ShardedCorpus {
           for (const [offset, bytes, hash, weight] of entry.p) {
             const key = `${offset}`;
             pointers.set(key, { offset, bytes, hash });
-            lexicalScores.set(key, (lexicalScores.get(key) ?? 0) + weight / 1000);
+            const s = lexicalScores.get(key) ?? { sum: 0, matched: 0 };
+            s.sum += postingScore(weight, entry.df, m.words.passages, m.version);
+            s.matched++;
+            lexicalScores.set(key, s);
           }
         }
       } catch (e) {
         problems.push(reason(e));
       }
     });
-    // BM25 over the question's ideal score (every term once in a passage of average length), as the
-    // in-tab word index scales it, so the weighted fusion means the same for both.
-    const ideal = terms.reduce((s, t) => s + idf(df.get(t) ?? 0, m.words.passages), 0) || 1;
-    const lexical = [...lexicalScores].map(([id, score]) => ({ id, score: Math.min(1, score / ideal) })).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    // On the in-tab word index's scale (bm25.ts), so the weighted fusion, and the merge with the
+    // user's library, mean the same for both.
+    const ideal = idealScore(terms.map((t) => idf(df.get(t) ?? 0, m.words.passages)));
+    const lexical = [...lexicalScores].map(([id, s]) => ({ id, score: scaledScore(s.sum, s.matched, ideal) })).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
     // A passage found by words alone sits in a list that was not probed, so its cosine is unknown
     // here; it is taken as the weakest dense candidate's (the in-tab index reads the true one).
     const denseTop = dense.slice(0, DEPTH);
