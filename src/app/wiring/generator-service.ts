@@ -73,13 +73,17 @@ export function createGeneratorService(deps: GeneratorServiceDeps, initial: Sett
   const { status } = deps;
   let source = initial;
   let unfollow = () => {};
-  // The address's engine applies to the stored choice the page opened with; a choice made since is the user's.
+  // The address's engine applies to the stored choice the page opened with, until the user picks one.
   let openedEngine = JSON.stringify(initial.get().engine);
-  const wantedFrom = (s: AppSettings): GeneratorWanted => ({
-    model: modelChoice(s.model, s.customModel) ?? { kind: 'catalogue', id: DEFAULT_MODEL_ID },
-    engine: JSON.stringify(s.engine) === openedEngine ? engineInput(deps.search, s.engine) : s.engine,
-    temperature: s.temperature,
-  });
+  let picked = false;
+  const wantedFrom = (s: AppSettings): GeneratorWanted => {
+    picked ||= JSON.stringify(s.engine) !== openedEngine;
+    return {
+      model: modelChoice(s.model, s.customModel) ?? { kind: 'catalogue', id: DEFAULT_MODEL_ID },
+      engine: picked ? s.engine : engineInput(deps.search, s.engine),
+      temperature: s.temperature,
+    };
+  };
   let wanted = wantedFrom(initial.get());
 
   let handle: GeneratorHandle | null = null;
@@ -202,6 +206,7 @@ export function createGeneratorService(deps: GeneratorServiceDeps, initial: Sett
       unfollow();
       source = settings;
       openedEngine = JSON.stringify(settings.get().engine);
+      picked = false;
       unfollow = settings.subscribe(apply);
       apply();
     },

@@ -148,6 +148,9 @@ describe('generator service', () => {
     service.generator().catch(() => undefined);
     await tick();
     expect(made[1]!.engine).toBe('webllm');
+    // Back to the stored choice: still the user's pick, not the address's.
+    change({ engine: defaultSettings().engine });
+    expect(service.engine.get().choice.engine).toBe(defaultSettings().engine.engine);
   });
 
   it('says at start that WebGPU is missing, and keeps saying it when a model is dropped', async () => {
