@@ -95,9 +95,8 @@ export function createServices(search: string, baseURI: string, storage: Storage
   const generator = generators.generator;
 
   // The library opens with the index the settings name when it opens; a later choice waits for a reload.
-  let openedWith: ReturnType<SettingsSource['get']>['indexKind'] | null = null;
   const library = connectLibrary({
-    indexKind: () => (openedWith ??= settings.get().indexKind),
+    indexKind: () => settings.get().indexKind,
     status,
     baseURI,
     embedder: async () => (await evaluator()).embedder,
@@ -138,7 +137,7 @@ export function createServices(search: string, baseURI: string, storage: Storage
     cancelGenerator: generators.cancelLoad,
     engine: generators.engine,
     models: generators.models,
-    indexKindInUse: () => openedWith ?? settings.get().indexKind,
+    indexKindInUse: () => library.openedWith() ?? settings.get().indexKind,
     webgpu,
     start() {
       generators.start();
