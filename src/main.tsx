@@ -2,11 +2,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createController, type DecodeFn } from './app/wiring/controller';
 import { startEmbedBridge } from './app/wiring/embed-wiring';
-import { modelChoice } from './app/persist/custom-model';
-import { engineInput } from './app/state/engine-choice';
 import { getServices } from './app/wiring/services';
+import { controllerSettings } from './app/wiring/settings-source';
 import { startOfflineWiring } from './app/wiring/offline-panel';
-import { DEFAULT_MODEL_ID } from './generator/catalogue';
 import { loadSettings } from './app/persist/settings';
 import { readUrlState, writeUrlState } from './app/persist/url-state';
 import { rerank } from './core/rerank';
@@ -34,14 +32,11 @@ const storage = framed
     })();
 
 const fromUrl = readUrlState(location.search, loadSettings(storage));
-services.selectModel(modelChoice(fromUrl.settings.model, fromUrl.settings.customModel) ?? { kind: 'catalogue', id: DEFAULT_MODEL_ID });
-services.setTemperature(fromUrl.settings.temperature);
-// The stored engine, unless the address overrides it for this visit (not stored: a later save keeps the user's own).
-services.engine?.select(engineInput(location.search, fromUrl.settings.engine));
-services.selectIndexKind(fromUrl.settings.indexKind);
 // The decode loop loads with the first question; re-ranking (sliders) is needed at once.
 const decode: DecodeFn = (...args) => import('./core/decode').then((m) => m.decode(...args));
 const controller = createController({ ports: services.ports, decode, rerank, settings: fromUrl.settings, storage });
+// The controller owns the settings; the services follow them (the address may name an engine for this visit).
+services.follow(controllerSettings(controller));
 
 // The follow-up rewrite: one short call on whichever engine is loaded (none is loaded for it alone).
 const complete = async (): Promise<CompleteFn | null> => {

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
+import { fnv1aString } from '../../src/core/fnv1a';
 
 export const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]'] as const;
 
@@ -83,10 +84,5 @@ export function scanCorpus(root: string, generatorSources: string[]): CorpusScan
 
 /** FNV-1a: a stable 32-bit hash, so the same word lands in the same bucket on every run. */
 export function fnv1a(word: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) {
-    h ^= word.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  return fnv1aString(word) >>> 0;
 }

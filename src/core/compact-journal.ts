@@ -7,6 +7,7 @@
 // code), so it follows adds and removes without a pass over the library; a crash between writes,
 // a truncated file or a foreign file leaves a head that no longer matches, and the state is
 // reported corrupt (the library rebuilds it once from its stored vectors).
+import { fnv1aString, fnv1aWords } from './fnv1a';
 import type { ByteFile } from './byte-file';
 import { removeRow, takeRow } from './row-ids';
 
@@ -60,10 +61,7 @@ const VERSION = 1;
 
 /** FNV-1a over a row's id and code words. */
 export function rowHash(id: string, codes: Uint32Array, offset: number, words: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  for (let w = 0; w < words; w++) h = Math.imul(h ^ codes[offset + w]!, 0x01000193);
-  return h >>> 0;
+  return fnv1aWords(codes, offset, words, fnv1aString(id)) >>> 0;
 }
 
 const enc = new TextEncoder();

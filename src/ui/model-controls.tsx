@@ -26,16 +26,12 @@ export function useModelControls(controller: Controller, services: AppServices, 
     const choice = modelChoice(id, settings.customModel);
     if (!choice) return;
     controller.setModel(id);
-    services.selectModel(choice);
   };
   const smallest = smallestModelId();
   const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
   const smallestGguf = [...GGUF_CATALOGUE].sort((a, b) => a.sizeMB - b.sizeMB)[0]!.id;
   const onCpu = engine?.inUse === 'wllama';
-  const selectEngine = (choice: EngineChoice) => {
-    controller.setEngine(choice);
-    services.engine?.select(choice);
-  };
+  const selectEngine = (choice: EngineChoice) => controller.setEngine(choice);
   const ggufIsSmallest = engine?.choice.gguf.kind === 'gguf' && engine.choice.gguf.id === smallestGguf;
 
   return {
@@ -65,15 +61,10 @@ export function useModelControls(controller: Controller, services: AppServices, 
             const checked = checkCustomModel(input, location.href);
             if ('problem' in checked) return checked.problem;
             controller.setCustomModel(checked.model);
-            const choice: ModelChoice = { kind: 'custom', ...checked.model };
-            services.selectModel(choice);
-            void services.models.refresh([choice]);
+            void services.models.refresh([{ kind: 'custom', ...checked.model }]);
             return null;
           }}
-          onTemperature={(t) => {
-            controller.setTemperature(t);
-            services.setTemperature(t);
-          }}
+          onTemperature={(t) => controller.setTemperature(t)}
           onDelete={(choice) => void services.models.remove(choice)}
         />
       </>

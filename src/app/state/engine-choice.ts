@@ -100,12 +100,10 @@ export interface EngineState {
   ggufCached: boolean | null;
 }
 
-/** The engine picker's state, for the UI (a tiny observable store). */
+/** The engine picker's state, for the UI (a tiny observable store). The choice itself is a setting: `controller.setEngine`. */
 export interface EngineStore {
   get(): EngineState;
   subscribe(fn: () => void): () => void;
-  /** Switches engine or GGUF model; it loads on the next question. */
-  select(choice: EngineChoice): void;
   /** Checks whether the chosen GGUF model is downloaded. */
   refresh(): Promise<void>;
   /** Deletes the chosen GGUF model from this browser's storage (unloading it first). */

@@ -23,6 +23,7 @@ import {
   cragProblem,
   defaultSettings,
   saveSettings,
+  sanitizeSettings,
   decodeChanges,
   type AppSettings,
   type CragChoice,
@@ -92,6 +93,13 @@ export interface Controller {
   /** Stores the engine and GGUF model the user picked. */
   setEngine(engine: EngineChoice): void;
   setTemperature(t: number): void;
+  /**
+   * Sets one setting, checked by the same sanitiser that reads stored and linked settings (a value
+   * it refuses leaves the current one). A new setting needs no setter of its own: it is declared
+   * once in persist/settings.ts (field, default, sanitiser line), and whatever uses it reads or
+   * follows the settings (services follow them through `services.follow`).
+   */
+  setSetting<K extends keyof AppSettings>(key: K, value: AppSettings[K]): void;
   setTheme(theme: Theme): void;
   /**
    * The embedding page's theme: shown, never saved. A frame shares the saved settings of the app's
@@ -333,6 +341,10 @@ export function createController(opts: {
     },
     setTemperature(temperature) {
       persist({ ...store.get().settings, temperature });
+    },
+    setSetting(key, value) {
+      const current = store.get().settings;
+      persist(sanitizeSettings({ ...current, [key]: value }, current, globalThis.location?.href));
     },
     setTheme(theme) {
       ownTheme = null;

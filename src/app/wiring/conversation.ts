@@ -189,10 +189,19 @@ export function createConversation(deps: ConversationDeps): Conversation {
     }
   }
 
+  /**
+   * Whether an answer is being written: a turn of this conversation (from before its rewrite until
+   * the controller finishes it), or an answer the controller was asked for directly (Rerun, an
+   * embedding page). The one test every "wait for it" below uses.
+   */
+  function answering(): boolean {
+    return cur.state.running !== null || controller.getState().answer.status === 'running';
+  }
+
   async function askUnder(parentId: string | null, question: string, userQuery?: string): Promise<void> {
     const q = question.trim();
     if (!q) return set({ notice: { kind: 'info', text: 'Type a question first.' } });
-    if (cur.state.running || cur.state.rewriting || controller.getState().answer.status === 'running') {
+    if (answering()) {
       return set({ notice: { kind: 'info', text: 'An answer is still being written. Wait for it to finish or press Stop, then ask again.' } });
     }
     let thread = cur.state.thread ?? emptyThread(newId(), now());
@@ -290,25 +299,25 @@ export function createConversation(deps: ConversationDeps): Conversation {
       return askUnder(t.parentId, t.question, query);
     },
     step(turnId, delta) {
-      if (!cur.state.thread || cur.state.running) return;
+      if (!cur.state.thread || answering()) return;
       const thread = stepSibling(cur.state.thread, turnId, delta);
       setThread(thread);
       showTurn(thread, last(thread));
     },
     view(turnId) {
-      if (!cur.state.thread?.turns[turnId] || cur.state.running) return;
+      if (!cur.state.thread?.turns[turnId] || answering()) return;
       const thread = selectTurn(cur.state.thread, turnId);
       set({ thread });
       showTurn(thread, turnId);
     },
     newThread() {
-      if (cur.state.running) return set({ notice: { kind: 'info', text: 'An answer is still being written. Stop it before starting a new thread.' } });
+      if (answering()) return set({ notice: { kind: 'info', text: 'An answer is still being written. Stop it before starting a new thread.' } });
       set({ thread: null, notice: null });
       deletedElsewhere = false;
       showTurn(emptyThread('', 0), null);
     },
     async open(id) {
-      if (cur.state.running) return set({ notice: { kind: 'info', text: 'An answer is still being written. Stop it before opening another thread.' } });
+      if (answering()) return set({ notice: { kind: 'info', text: 'An answer is still being written. Stop it before opening another thread.' } });
       const thread = await store?.get(id);
       if (!thread) {
         await refreshList();
@@ -345,7 +354,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       const imported = threadFromJson(text);
       // Always a new thread: an import never overwrites one already kept.
       const thread = { ...imported, id: newId(), updatedAt: now() };
-      if (cur.state.running) throw new Error('An answer is still being written. Stop it before importing.');
+      if (answering()) throw new Error('An answer is still being written. Stop it before importing.');
       set({ thread, notice: null });
       save(thread);
       await saving;

@@ -11,6 +11,7 @@ import { createStore } from '../state/store';
 import type { StatusStore } from '../state/worker-status';
 import { quotaMessage } from '../persist/storage-quota';
 import type { LibraryStorage } from '../../library/store';
+import { lazy } from './lazy';
 
 export type LibraryConnection = Library;
 
@@ -146,40 +147,39 @@ export function connectLibrary(opts: {
     }
   };
 
-  let opened: Promise<Library> | null = null;
-  const connection = (): Promise<Library> => {
-    opened ??= (async () => {
-      opts.status.update('library', { state: 'loading' });
-      try {
-        const [{ openBrowserLibrary }, embedder] = await Promise.all([import('../../library/browser'), opts.embedder()]);
-        const lib = await openBrowserLibrary({
-          indexKind: opts.indexKind?.(),
-          embedder,
-          embedderId: await opts.embedderId?.(),
-          ...(opts.rerank ? { rerank: opts.rerank } : {}),
-          ...(opts.openStore ? { openStore: opts.openStore } : {}),
-          baseUrl: opts.baseURI,
-          onProgress,
-          // Another tab added or removed a document: show the same list here.
-          onExternalChange: () => void refresh().catch(() => undefined),
-        });
-        // Opening may have started the starter library; whatever it left unfinished is over now.
-        jobStarted.clear();
-        set({ jobs: [] });
-        for (const w of lib.warnings) say('error', w);
-        await describeIndex(lib);
-        opts.status.update('library', { state: 'ready', device: 'cpu', reason: baseReason });
-        return lib;
-      } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
-        opts.status.update('library', { state: 'error', error: `The library could not open: ${message}` });
-        set({ ready: true });
-        say('error', `The library could not open: ${message}`);
-        throw e;
-      }
-    })();
-    return opened;
-  };
+  /** The vector index the library was opened with; null until it opens. */
+  let openedWith: IndexChoice | null = null;
+  const connection = lazy(async (): Promise<Library> => {
+    opts.status.update('library', { state: 'loading' });
+    openedWith = opts.indexKind?.() ?? null;
+    try {
+      const [{ openBrowserLibrary }, embedder] = await Promise.all([import('../../library/browser'), opts.embedder()]);
+      const lib = await openBrowserLibrary({
+        ...(openedWith ? { indexKind: openedWith } : {}),
+        embedder,
+        embedderId: await opts.embedderId?.(),
+        ...(opts.rerank ? { rerank: opts.rerank } : {}),
+        ...(opts.openStore ? { openStore: opts.openStore } : {}),
+        baseUrl: opts.baseURI,
+        onProgress,
+        // Another tab added or removed a document: show the same list here.
+        onExternalChange: () => void refresh().catch(() => undefined),
+      });
+      // Opening may have started the starter library; whatever it left unfinished is over now.
+      jobStarted.clear();
+      set({ jobs: [] });
+      for (const w of lib.warnings) say('error', w);
+      await describeIndex(lib);
+      opts.status.update('library', { state: 'ready', device: 'cpu', reason: baseReason });
+      return lib;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      opts.status.update('library', { state: 'error', error: `The library could not open: ${message}` });
+      set({ ready: true });
+      say('error', `The library could not open: ${message}`);
+      throw e;
+    }
+  });
 
   let baseReason = '';
   /** Which vector index serves and why ('auto' may have switched since the last time). */
@@ -253,6 +253,8 @@ export function connectLibrary(opts: {
       return settings ? lib.retrieverWith(settings) : lib.retriever;
     },
     connection,
+    /** The vector index the library opened with (null before it opens: the settings' choice is what it will open with). */
+    openedWith: () => openedWith,
     /** Embeds the documents kept without vectors (the embedding model loads now), then lists them anew. */
     async embedPending(): Promise<void> {
       const lib = await connection();

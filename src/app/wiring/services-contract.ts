@@ -4,10 +4,10 @@ import type { IndexChoice } from '../../core/vector-index';
 import type { AnswerPorts } from './controller';
 import type { LibraryActions, LibraryViewState } from '../view/library-panel';
 import type { StatusStore } from '../state/worker-status';
-import type { ModelChoice } from '../../generator/catalogue';
 import type { ModelCacheStore } from '../state/model-downloads';
 import type { EngineStore } from '../state/engine-choice';
 import type { StoragePlan } from './storage-plan';
+import type { SettingsSource } from './settings-source';
 
 export interface WebGpuCheck {
   ok: boolean;
@@ -22,6 +22,12 @@ export interface AppServices {
     actions: LibraryActions;
   };
   ports: AnswerPorts;
+  /**
+   * Hands the services the user's settings (the controller's, their one owner): the generator
+   * follows the model, engine and temperature from then on; the library opens with the index kind.
+   * Before this, the defaults apply.
+   */
+  follow(settings: SettingsSource): void;
   /** Starts loading the generator model (otherwise it loads on the first question). */
   loadGenerator(): void;
   /**
@@ -31,20 +37,14 @@ export interface AppServices {
   retryEvaluator?(): void;
   /** Stops a model download in progress (files already fetched stay cached). */
   cancelGenerator(): void;
-  /** Switches the generator to another model (catalogue or custom); it loads on the next question. */
-  selectModel(choice: ModelChoice): void;
   /** Which engine writes answers (Auto, web-llm on WebGPU, llama.cpp on the CPU) and the CPU's GGUF model. */
   engine?: EngineStore;
-  /** Sampling temperature for the next calls; the loaded model stays. */
-  setTemperature(t: number): void;
   /** Which models this browser has downloaded; deleting one frees its storage. */
   models: ModelCacheStore;
   /**
-   * The vector index the library opens with. Only the choice made before the library opens
-   * counts (it opens after first paint); a later change takes effect on the next page load.
+   * The index the library opened (or will open) with: the settings' choice when it opened (after
+   * first paint); a later change takes effect on the next page load.
    */
-  selectIndexKind(kind: IndexChoice): void;
-  /** The index the library opened (or will open) with. */
   indexKindInUse(): IndexChoice;
   /** Whether a WebGPU adapter exists, and why not. */
   webgpu(): Promise<WebGpuCheck>;

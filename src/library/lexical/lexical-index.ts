@@ -1,7 +1,7 @@
 // The lexical (BM25) index beside the vector index: one index for every library size, built
 // to hold a million passages in a tab (issue 22). It scores exactly as MiniSearch 7 did
-// before it (BM25+ with k = 1.2, b = 0.7, d = 0.5, terms OR-ed, the score multiplied by how
-// many query terms matched, ties in MiniSearch's order); MiniSearch stays as the test oracle.
+// before it (bm25.ts: BM25+, terms OR-ed, the score multiplied by how many query terms
+// matched, ties in MiniSearch's order); MiniSearch stays as the test oracle.
 // MiniSearch kept a radix tree of term strings and a Map per term: 2.9 GB of heap at 1M
 // passages, and its JSON snapshot passed V8's string limit. Here:
 // - terms are 64-bit hashes (term-hash.ts) in an open-addressing table of typed arrays;
@@ -12,6 +12,7 @@
 // - a removed passage is a tombstone until the next snapshot compacts it away;
 // - the snapshot is one binary buffer (word-snapshot.ts), loaded by viewing it, not parsing.
 import type { RankedHit } from '../../core/fusion';
+import { idealScore, idf, scaledScore, termScore } from './bm25';
 import { grown } from './grown';
 import { IdTable } from './id-table';
 import { TermChains } from './term-chains';
@@ -35,7 +36,6 @@ export interface LexicalSnapshot {
 /** What a store may hold: the current snapshot, or one from an older version (rebuilt once, e.g. MiniSearch's 'minisearch-7' JSON). */
 export type StoredLexicalSnapshot = LexicalSnapshot | { format: string };
 
-const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 /** Passages scored per question at most (beyond the rarest term); see `search`. */
 export const POSTINGS_BUDGET = 2000;
 /** Doc gaps are written as (gap << 1 | tf is 1) in a 31-bit varint. */
@@ -219,14 +219,14 @@ export class LexicalIndex {
       postings += dfs[i]!;
     }
     const touched = this.score(kept.map((i) => termNos[i]!), kept.map((i) => dfs[i]!));
-    const ideal = this.idealScore(dfs);
+    const ideal = idealScore(dfs.map((df) => idf(df, this.live)));
     const best = this.top(touched, limit);
     for (let i = 0; i < touched; i++) {
       const doc = this.touched[i]!;
       this.acc[doc] = 0;
       this.hits[doc] = 0;
     }
-    return best.map(([doc, score]) => ({ id: this.ids.id(doc), score: Math.min(1, score / ideal) }));
+    return best.map(([doc, sum, matched]) => ({ id: this.ids.id(doc), score: scaledScore(sum, matched, ideal) }));
   }
 
   /**
@@ -238,7 +238,6 @@ export class LexicalIndex {
     this.acc = grown(this.acc, this.docCount);
     this.hits = grown(this.hits, this.docCount);
     this.touched = grown(this.touched, this.docCount);
-    const { k, b, d } = BM25;
     const n = this.live;
     const avg = this.avgLen;
     let touched = 0;
@@ -247,14 +246,12 @@ export class LexicalIndex {
       const matching = dfs[j]!;
       if (t < 0 || matching === 0) continue;
       const count = this.decode(t);
-      const invDocFreq = Math.log(1 + (n - matching + 0.5) / (matching + 0.5));
+      const invDocFreq = idf(matching, n);
       const { docs, tfs, acc, hits, dead, docLen } = this;
       for (let i = 0; i < count; i++) {
         const doc = docs[i]!;
         if (dead[doc]) continue;
-        const termFreq = tfs[i]!;
-        const fieldLength = docLen[doc]!;
-        const rawScore = invDocFreq * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / avg)));
+        const rawScore = termScore(invDocFreq, tfs[i]!, docLen[doc]!, avg);
         if (hits[doc] === 0) {
           acc[doc] = rawScore;
           this.touched[touched++] = doc;
@@ -267,8 +264,8 @@ export class LexicalIndex {
     return touched;
   }
 
-  /** The best `limit` touched passages by score × terms matched; equal scores keep first-seen order (MiniSearch's stable sort). */
-  private top(touched: number, limit: number): Array<[number, number]> {
+  /** The best `limit` touched passages by score × terms matched, as [doc, score, terms matched]; equal scores keep first-seen order (MiniSearch's stable sort). */
+  private top(touched: number, limit: number): Array<[number, number, number]> {
     const best: Array<[number, number, number]> = [];
     // Sorted best first; insertion keeps it so (limit is small: 10–50).
     for (let i = 0; i < touched; i++) {
@@ -280,20 +277,7 @@ export class LexicalIndex {
       best.splice(at, 0, [doc, s, i]);
       if (best.length > limit) best.pop();
     }
-    return best.map(([doc, s]) => [doc, s]);
-  }
-
-  /**
-   * What a passage of average length holding every query term once would score (BM25+ with
-   * k = 1.2, b = 0.7, d = 0.5). Dividing by it puts BM25 on a scale that means the same for
-   * every question: near 1 when the passage holds the question's rare terms, near 0 when it
-   * shares only a common word, even if that is the best the library has.
-   */
-  private idealScore(dfs: readonly number[]): number {
-    const n = this.live;
-    let ideal = 0;
-    for (const df of dfs) ideal += Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (BM25.d + 1);
-    return ideal > 0 ? ideal : 1;
+    return best.map(([doc]) => [doc, this.acc[doc]!, this.hits[doc]!]);
   }
 
   isDirty(): boolean {

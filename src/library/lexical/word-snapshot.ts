@@ -8,6 +8,7 @@
 //   passage lengths u32[D] · id starts u32[D+1] · postings u8[P] · ids (UTF-8, end to end)
 // The checksum covers the whole body, so a truncated or damaged buffer is refused with a
 // message instead of scoring garbage.
+import { FNV_OFFSET, fnv1aStep } from '../../core/fnv1a';
 import { TOKENIZER_VERSION } from './tokenize';
 
 export const SNAPSHOT_FORMAT = 'words-1';
@@ -51,10 +52,11 @@ function layout(docCount: number, termCount: number, postingsBytes: number, idBy
   return { hashes, df, last, offsets, docLen, idStarts, postings, ids, total };
 }
 
+/** FNV-1a over the body's words with a shift after each step, so every bit of a word reaches the low bits (saved snapshots carry it: keep it). */
 function checksum(words: Uint32Array): number {
-  let h = 0x811c9dc5;
+  let h = FNV_OFFSET;
   for (let i = 0; i < words.length; i++) {
-    h = Math.imul(h ^ words[i]!, 16777619);
+    h = fnv1aStep(h, words[i]!);
     h ^= h >>> 15;
   }
   return h >>> 0;

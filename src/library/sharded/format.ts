@@ -17,7 +17,8 @@
 //   texts.bin       one deflated JSON passage per record, addressed by the pointers
 //   wordtable.bin   the word-shard table in pages: each shard's size and hash
 //   words.bin       the word index in hashed-term shards: for each term, the passages with
-//                   the highest BM25 weight (impact-ordered, capped), with text pointers
+//                   the highest BM25+ term score (lexical/bm25.ts; impact-ordered, capped),
+//                   with text pointers
 //
 // Integrity is a chain: the manifest holds the SHA-256 of index.bin; index.bin holds the
 // first 16 bytes of the SHA-256 of every centroid block and word-table page; a centroid block
@@ -25,18 +26,25 @@
 // row record's, and a row record or a posting the first 8 of its text's. A block that does not
 // match is refused with a message naming it.
 import { deflateSync, inflateSync } from 'fflate';
+import { fnv1aString } from '../../core/fnv1a';
 import { int8Codec } from '../../core/row-store';
+import { BM25, idf } from '../lexical/bm25';
 import type { ProbeCalibration } from './probe';
 
 export const SHARDED_MANIFEST = 'manifest.json';
 export const SHARDED_FORMAT = 'selfrag-sharded';
 /**
+ * 5: a posting's weight is its term's BM25+ score (lexical/bm25.ts, the in-tab index's), length
+ * in distinct terms; version 4's was plain BM25 with lengths in all terms, times ln 4, and is
+ * still read (`postingScore`), on nearly the same scale. The other blocks are as in 4.
  * 4: sub-centroids in the centroid blocks as 1-bit codes (68 B an entry at 384-d, was 408).
  * (3: int8 sub-centroids; two-level coarse structure (top centroids at start-up, sub-centroid
  * blocks by range) and a paged word-shard table. 2: all centroids and block tables in
  * index.bin; 1: int8 rows in the lists, tables in the manifest.)
  */
-export const SHARDED_VERSION = 4;
+export const SHARDED_VERSION = 5;
+/** Versions this page reads: the blocks are the same, only the word weights' scale differs. */
+export const READABLE_VERSIONS: readonly number[] = [4, 5];
 export const INDEX_FILE = 'index.bin';
 export const CENTROIDS_FILE = 'centroids.bin';
 export const WORD_TABLE_FILE = 'wordtable.bin';
@@ -47,15 +55,13 @@ export const WORDS_FILE = 'words.bin';
 /** What a site runs to (re)build its corpus, named when a page meets one it cannot read. */
 export const REBUILD_COMMAND = 'npm run index -- --sharded';
 
-/** BM25 as the in-tab word index uses it. */
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.7;
 /** Postings kept per term, best weight first: deeper than the in-tab fusion reads (50). */
 export const POSTINGS_PER_TERM = 400;
 
 export interface ShardedManifest {
   format: typeof SHARDED_FORMAT;
-  version: typeof SHARDED_VERSION;
+  /** SHARDED_VERSION when written now; any of READABLE_VERSIONS is read. */
+  version: number;
   /** Embedding model of the vectors; the page's query embedder must be the same. */
   model: string | null;
   dim: number;
@@ -325,12 +331,20 @@ export function decodeText(bytes: Uint8Array): TextRecord {
   return { id: v[0], docId: String(v[1]), title: String(v[2]), text: v[3], index: Number(v[4]) };
 }
 
-/** A word shard: term → its document frequency and postings [text offset, text bytes, hash, BM25 weight × 1000], best weight first. */
+/** A word shard: term → its document frequency and postings [text offset, text bytes, hash, weight × 1000], best weight first. */
 export type WordShard = Record<string, { df: number; p: Array<[number, number, string, number]> }>;
 
-/** BM25 inverse document frequency, as MiniSearch computes it. */
-export function idf(df: number, passages: number): number {
-  return Math.log(1 + (passages - df + 0.5) / (df + 0.5));
+/** A posting's stored weight: its term's BM25+ score (bm25.ts `termScore`) to 1/1000. */
+export const postingWeight = (score: number) => Math.round(1000 * score);
+
+/**
+ * A posting's term score on the in-tab index's scale, from its stored weight. Version 4 wrote
+ * plain BM25 times a stray ln 4 (its term part was computed with the idf of one term in one
+ * passage): dividing it out and adding δ·idf gives BM25+, with that version's lengths.
+ */
+export function postingScore(weight: number, df: number, passages: number, version: number): number {
+  if (version >= 5) return weight / 1000;
+  return weight / 1000 / Math.log(4) + BM25.delta * idf(df, passages);
 }
 
 export function encodeWordShard(shard: WordShard): Uint8Array {
@@ -345,16 +359,7 @@ export function decodeWordShard(bytes: Uint8Array): WordShard {
 
 /** Which word shard holds a term: FNV-1a of its UTF-16 code units, modulo the shard count. */
 export function termShard(term: string, shards: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < term.length; i++) {
-    h ^= term.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) % shards;
-}
-
-export function bm25Weight(tf: number, length: number, avgLength: number, df: number, passages: number): number {
-  return (idf(df, passages) * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgLength));
+  return (fnv1aString(term) >>> 0) % shards;
 }
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
@@ -366,7 +371,7 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 export class FormatVersionError extends Error {
   constructor(readonly found: unknown) {
     super(
-      `the site's sharded corpus is format version ${String(found)}, and this page reads version ${SHARDED_VERSION}: ` +
+      `the site's sharded corpus is format version ${String(found)}, and this page reads version ${READABLE_VERSIONS.join(' or ')}: ` +
         `the site must rebuild it with \`${REBUILD_COMMAND}\` (or \`npm run index -- --parquet\`); until then its passages are left out`,
     );
   }
@@ -375,7 +380,7 @@ export class FormatVersionError extends Error {
 export function checkManifest(m: unknown): ShardedManifest {
   const v = m as Partial<ShardedManifest> | null;
   if (!v || v.format !== SHARDED_FORMAT) throw new Error(`not a sharded corpus manifest (format is not "${SHARDED_FORMAT}")`);
-  if (v.version !== SHARDED_VERSION) throw new FormatVersionError(v.version);
+  if (!READABLE_VERSIONS.includes(v.version as number)) throw new FormatVersionError(v.version);
   if (!v.dim || !v.index || !v.lists || !v.rows || !v.words || !v.texts) throw new Error('sharded corpus manifest is missing fields');
   if (!v.centroids || !(v.centroids.tops >= 1) || !(v.words.page >= 1)) throw new Error('sharded corpus manifest is missing fields');
   if (!(v.lists.count >= 1) || !(v.words.count >= 1)) throw new Error('sharded corpus manifest: no lists or no word shards');

@@ -33,6 +33,7 @@ describe('src/ does not depend on workers/', () => {
     const adapters = files(WORKERS).map((f) => relative(WORKERS, f));
     expect(adapters.filter((f) => /lexical|tokeni[sz]e/.test(f))).toEqual([]);
     expect(files(join(SRC, 'library/lexical')).map((f) => relative(SRC, f)).sort()).toEqual([
+      'library/lexical/bm25.ts',
       'library/lexical/byte-pool.ts',
       'library/lexical/grown.ts',
       'library/lexical/id-table.ts',

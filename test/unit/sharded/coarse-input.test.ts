@@ -9,7 +9,8 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexParquet } from '../../../scripts/index-folder';
 import { writeSharded, type ShardedSource } from '../../../scripts/sharded/write-sharded';
-import { bm25Weight, decodeCentroidBlock, decodeRowRecord, decodeText, decodeWordShard, POSTINGS_PER_TERM, rowRecordBytes } from '../../../src/library/sharded/format';
+import { decodeCentroidBlock, decodeRowRecord, decodeText, decodeWordShard, POSTINGS_PER_TERM, rowRecordBytes } from '../../../src/library/sharded/format';
+import { idf, termScore } from '../../../src/library/lexical/bm25';
 import { tokenize } from '../../../src/library/lexical/tokenize';
 import { ShardedCorpus } from '../../../src/library/sharded/reader';
 import { embedText } from '../../doubles/hash-embedder';
@@ -205,9 +206,11 @@ describe('word buckets', () => {
     expect(res.wordBuckets).toBe(1);
     const kept = decodeWordShard(readFileSync(join(dir, 'common', 'words.bin')))['common']!;
     const lengths = many.map((r) => tokenize(`${r.title}\n${r.text}`));
-    const avg = lengths.reduce((a, t) => a + t.length, 0) / many.length;
+    // Lengths in distinct terms, as the in-tab index counts them.
+    const distinct = lengths.map((t) => new Set(t).size);
+    const avg = distinct.reduce((a, l) => a + l, 0) / many.length;
     const expected = lengths
-      .map((t) => Math.round(1000 * bm25Weight(t.filter((w) => w === 'common').length, t.length, avg, many.length, many.length)))
+      .map((t, i) => Math.round(1000 * termScore(idf(many.length, many.length), t.filter((w) => w === 'common').length, distinct[i]!, avg)))
       .sort((a, b) => b - a)
       .slice(0, POSTINGS_PER_TERM);
     expect(kept.df).toBe(1000);

@@ -67,7 +67,7 @@ afterAll(() => process.env.KEEP || rmSync(dir, { recursive: true, force: true })
 describe('sharded corpus from Parquet', () => {
   it('streams every row of the Parquet file into the lists, rows and word shards, behind a manifest of a few hundred bytes', async () => {
     const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
-    expect(m).toMatchObject({ format: 'selfrag-sharded', version: 4, model: 'Xenova/all-MiniLM-L6-v2', dim: DIM, passages: 600, documents: 60 });
+    expect(m).toMatchObject({ format: 'selfrag-sharded', version: 5, model: 'Xenova/all-MiniLM-L6-v2', dim: DIM, passages: 600, documents: 60 });
     // About the lists asked for (each top cell gets its share), under fewer top centroids.
     expect(m.lists.count).toBeGreaterThanOrEqual(18);
     expect(m.lists.count).toBeLessThanOrEqual(30);
@@ -290,7 +290,7 @@ describe('sharded corpus from Parquet', () => {
     const m = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8'));
     writeFileSync(join(copy, 'manifest.json'), JSON.stringify({ ...m, version: 2 }));
     await expect(open(rangeFetch(copy, BASE))).rejects.toThrow(
-      "the site's sharded corpus is format version 2, and this page reads version 4: the site must rebuild it with `npm run index -- --sharded`",
+      "the site's sharded corpus is format version 2, and this page reads version 4 or 5: the site must rebuild it with `npm run index -- --sharded`",
     );
   });
 

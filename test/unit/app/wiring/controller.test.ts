@@ -25,6 +25,17 @@ function setup(generator: Promise<Generator> | (() => Promise<Generator>)) {
 }
 
 describe('answer controller', () => {
+  it('sets any one setting through the sanitiser that reads stored settings, saving it, and refuses a value out of range', () => {
+    const { c, saved } = setup(Promise.resolve(syntheticGenerator({ seed: 1 })));
+    c.setSetting('temperature', 0.4);
+    expect(c.getState().settings.temperature).toBe(0.4);
+    expect(JSON.parse(saved[saved.length - 1]!).settings.temperature).toBe(0.4);
+    c.setSetting('temperature', 99);
+    expect(c.getState().settings.temperature).toBe(0.4);
+    c.setSetting('engine', { engine: 'wllama', gguf: { kind: 'gguf-url', url: 'javascript:alert(1)', native: false } });
+    expect(c.getState().settings.engine).toEqual({ ...defaultSettings().engine, engine: 'wllama' });
+  });
+
   it("shows an embedding host's theme without saving it over the visitor's own; the visitor's choice is saved", () => {
     const { c, saved } = setup(Promise.resolve(syntheticGenerator({ seed: 1 })));
     c.setTheme('light');
