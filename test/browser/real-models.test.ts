@@ -10,12 +10,16 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_DIR, PROD_DIR, ROOT, launchBrowser, serveDir, type Served } from './harness';
 import { realModelsAvailable } from '../real/available';
+import type { WllamaPageApi } from './pages/wllama-page';
 import { BOOK_QUESTIONS, SITE_GGUF, addRealModels, bookFiles, realSite } from '../real/site';
 
 const ref = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/real/minilm-reference.json'), 'utf8')) as { sentences: string[]; embeddings: number[][] };
 const cosines = (vs: number[][]) => vs.map((v, i) => v.reduce((s, x, j) => s + x * ref.embeddings[i]![j]!, 0));
 
 const ready = realModelsAvailable('real-model browser tier');
+const t0 = Date.now();
+/** Progress lines: this tier takes minutes on a loaded 2-core machine, and a silent wait hides where. */
+const step = (what: string) => console.log(`[real tier +${((Date.now() - t0) / 1000).toFixed(0)} s] ${what}`);
 
 describe.runIf(ready)('real all-MiniLM-L6-v2 in the browser against sentence-transformers', () => {
   let browser: Browser;
@@ -30,23 +34,75 @@ describe.runIf(ready)('real all-MiniLM-L6-v2 in the browser against sentence-tra
     await served?.close();
   });
 
-  it('the evaluator worker embeds 50 sentences as the reference does: fp32 to cosine 0.999 on WASM and WebGPU, q8 (the WASM default) to 0.98', { timeout: 600_000 }, async () => {
+  it('the evaluator worker embeds sentences as the reference does: fp32 to cosine 0.999 on WASM (50) and WebGPU (12), q8 (the WASM default) to 0.98', { timeout: 600_000 }, async () => {
     const page = await browser.newPage();
     await page.goto(`${served.url}test/browser/pages/evaluator.html`);
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
-    const embed = (device: 'wasm' | 'webgpu', dtype: 'fp32' | 'q8') =>
-      page.evaluate(([d, t, s]) => window.embedWith(d, 'real/embedder', t, s), [device, dtype, ref.sentences] as const);
+    const embed = (device: 'wasm' | 'webgpu', dtype: 'fp32' | 'q8', n = ref.sentences.length) =>
+      page.evaluate(([d, t, s]) => window.embedWith(d, 'real/embedder', t, s), [device, dtype, ref.sentences.slice(0, n)] as const);
     const wasm32 = await embed('wasm', 'fp32');
     expect(wasm32.device).toBe('wasm');
     expect(Math.min(...cosines(wasm32.vectors))).toBeGreaterThanOrEqual(0.999);
     const q8 = cosines((await embed('wasm', 'q8')).vectors);
     expect(Math.min(...q8)).toBeGreaterThanOrEqual(0.98);
     expect(q8.reduce((a, b) => a + b) / q8.length).toBeGreaterThanOrEqual(0.99);
-    const gpu = await embed('webgpu', 'fp32');
+    // WebGPU here is SwiftShader, a CPU emulation several times slower than WASM: a dozen sentences of every length.
+    const gpu = await embed('webgpu', 'fp32', 12);
     expect(gpu.device).toBe('webgpu');
+    expect(gpu.vectors).toHaveLength(12);
     expect(Math.min(...cosines(gpu.vectors))).toBeGreaterThanOrEqual(0.999);
     await page.close();
   });
+});
+
+describe.runIf(ready)('real GGUF models through the Self-RAG generator on llama.cpp', () => {
+  let browser: Browser;
+  let served: Served;
+  let page: Page;
+  beforeAll(async () => {
+    addRealModels(E2E_DIR);
+    served = await serveDir(E2E_DIR);
+    browser = await launchBrowser({ webgpu: false });
+    page = await browser.newPage();
+    await page.goto(`${served.url}test/browser/pages/wllama.html`);
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'loaded');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+
+  interface Answer {
+    best: { rel?: Record<string, number>; sup?: Record<string, number>; use?: number[] }[];
+    candidates: number;
+    problems: string[];
+    prefill: { prefilled: number; cached: number; decoded: number };
+  }
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+  for (const [name, file] of [
+    ['SmolLM2-135M-Instruct (ChatML)', SITE_GGUF.smollm2],
+    ['Gemma 3 270M base (no template of its own, sliding-window attention)', SITE_GGUF.gemma],
+  ] as const) {
+    it(`${name}: every candidate's slots are read, each group's probabilities sum to 1, and candidates share the prompt prefix`, { timeout: 900_000 }, async () => {
+      const info = await page.evaluate((u) => (window as unknown as { wl: WllamaPageApi }).wl.load(u, { nProbs: 20 }), `${served.url}${file}`);
+      expect(info.nVocab).toBeGreaterThan(1000);
+      step(`${name} loaded`);
+      const a = (await page.evaluate(() => (window as unknown as { wl: WllamaPageApi }).wl.answer('always', 1))) as Answer;
+      step(`${name} answered`);
+      expect(a.candidates).toBeGreaterThanOrEqual(3);
+      expect(a.problems).toEqual([]);
+      for (const c of a.best) {
+        for (const group of [Object.values(c.rel ?? {}), Object.values(c.sup ?? {}), c.use ?? []]) {
+          expect(group.every((p) => p >= 0 && p <= 1)).toBe(true);
+          expect(sum(group)).toBeCloseTo(1, 5);
+        }
+      }
+      // The passage comes last in each candidate's prompt: the shared part is computed once (for
+      // Gemma only with the full KV cache its sliding window would otherwise drop: load-fixes.ts).
+      expect(a.prefill.cached).toBeGreaterThan(a.prefill.prefilled / 2);
+    });
+  }
 });
 
 describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on the CPU)', () => {
@@ -89,8 +145,10 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
   it('takes the chapters in with the real embedder, and retrieval by meaning puts the labelled chapter in the top 3', { timeout: 900_000 }, async () => {
     const { page, errors } = await open();
     const files = bookFiles();
+    step(`adding ${files.length} chapters`);
     await page.getByTestId('file-input').setInputFiles(files);
     await page.getByTestId('batch-report').last().waitFor({ timeout: 600_000 });
+    step('chapters added');
     await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(files.length);
     expect(await page.getByTestId('doc-pending').count()).toBe(0);
     titles = new Map(
@@ -103,6 +161,7 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
     const misses: string[] = [];
     for (const { question, chapter } of BOOK_QUESTIONS) {
       expect(await ask(page, question)).toMatch(/^done: /);
+      step(`searched: ${question}`);
       const top = (await page.getByTestId('evidence-passage').locator('h3').allInnerTexts()).slice(0, 3).map((t) => t.replace(/ · passage \d+$/, ''));
       if (!top.includes(titles.get(chapter)!)) misses.push(`${question} → ${chapter} ("${titles.get(chapter)}"), got ${JSON.stringify(top)}`);
     }
@@ -116,7 +175,9 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
     const { page, errors } = await open();
     // Always retrieve, so the answer must cite (the model's own decision is measured in the benchmarks).
     await page.locator('#mode').selectOption('always');
+    step('asking with SmolLM2');
     expect(await ask(page, BOOK_QUESTIONS[0]!.question)).toMatch(/^done: /);
+    step('answered');
     expect(await page.getByTestId('generator-calls').innerText()).toMatch(/^[1-9]/);
     const segments = page.getByTestId('segment');
     expect(await segments.count()).toBeGreaterThan(0);
@@ -135,6 +196,7 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
     expect(await rows.count()).toBeGreaterThanOrEqual(1);
     // A follow-up that leans on the first question is rewritten into a standalone query by the model.
     expect(await ask(page, 'And how do several producers send on the same one?')).toMatch(/^done: /);
+    step('follow-up answered');
     const chip = page.getByTestId('rewrite-chip').last();
     expect(await chip.locator('label').innerText()).toBe('Searched as');
     expect((await chip.locator('input').inputValue()).trim().toLowerCase()).not.toBe('and how do several producers send on the same one?');
@@ -148,6 +210,7 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
     await page.getByTestId('corrective').check();
     await page.getByTestId('new-thread').click();
     expect(await ask(page, BOOK_QUESTIONS[2]!.question)).toMatch(/^done: /);
+    step('Self-CRAG answered');
     const segment = page.getByTestId('segment').first();
     await segment.getByRole('button', { name: /why this segment/i }).click();
     expect(await page.getByTestId('correction-action').first().innerText()).toMatch(/Correct|Ambiguous|Incorrect/);

@@ -3,7 +3,8 @@
 // The wasm is the package's own file, served by the site: never a CDN.
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { Wllama } from '@wllama/wllama/esm/index.js';
-import { readVocab, tokenIds, type Vocab } from './vocab';
+import { headerBytes, loadFixes } from './load-fixes';
+import { readHeader, readVocab, tokenIds, type Vocab } from './vocab';
 import { errorForWire } from '../../src/generator/wllama/errors';
 import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from '../../src/generator/wllama/protocol';
 import { relayedFiles } from '../saved-storage/relay';
@@ -50,28 +51,36 @@ export function createWllamaHost(): WllamaHost {
     async load(source: WllamaModelSource, opts: WllamaLoadOptions, onProgress?: (loaded: number, total: number) => void): Promise<WllamaLoadInfo> {
       const w = await instance();
       errors.length = 0;
-      const params = { n_ctx: opts.nCtx, n_threads: opts.nThreads, n_batch: opts.nBatch ?? 512, n_gpu_layers: opts.gpuLayers ?? 0 };
+      const base = { n_ctx: opts.nCtx, n_threads: opts.nThreads, n_batch: opts.nBatch ?? 512, n_gpu_layers: opts.gpuLayers ?? 0 };
+      // What the file needs beyond the defaults (load-fixes.ts), read from its header before loading.
+      const withFixes = async (first: Blob) => {
+        const header = await readHeader(first);
+        vocab = header?.vocab ?? null;
+        return { ...base, ...(header ? loadFixes(header.traits) : {}) };
+      };
       try {
         vocab = null;
         if ('blob' in source) {
-          await w.loadModel([source.blob], params);
-          vocab = await readVocab(source.blob);
+          await w.loadModel([source.blob], await withFixes(source.blob));
         } else if (source.noCache) {
           // wllama's loadModelFromUrl always goes through its OPFS cache; without storage the
           // files are fetched into memory and handed over as blobs (downloaded again next visit).
           download = new AbortController();
           const blobs = await fetchBlobs(source.urls, download.signal, onProgress);
-          await w.loadModel(blobs, params);
-          vocab = await readVocab(blobs[0]!);
+          await w.loadModel(blobs, await withFixes(blobs[0]!));
         } else {
           download = new AbortController();
+          const cached = await w.cacheManager.open(source.urls[0]!);
+          const params = await withFixes(cached ?? (await headerBytes(source.urls[0]!, download.signal)));
           await w.loadModelFromUrl(source.urls.length === 1 ? source.urls[0]! : source.urls.join(','), {
             ...params,
             signal: download.signal,
             progressCallback: ({ loaded, total }) => onProgress?.(loaded, total),
           } as Parameters<Wllama['loadModelFromUrl']>[1]);
-          const first = await w.cacheManager.open(source.urls[0]!);
-          vocab = first ? await readVocab(first) : null;
+          if (!vocab) {
+            const first = await w.cacheManager.open(source.urls[0]!);
+            vocab = first ? await readVocab(first) : null;
+          }
         }
       } catch (e) {
         throw errorForWire(e, 'load', errors.length ? ` ${errors.slice(-3).join(' ')}` : '');

@@ -9,7 +9,26 @@ export interface Vocab {
 
 const SIZES: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
 
+/** What the header says about how llama.cpp should run the model (see load-fixes.ts). */
+export interface GgufTraits {
+  architecture: string | null;
+  /** `<arch>.attention.sliding_window` is set: some layers attend to a window only (Gemma 2 and 3). */
+  slidingWindow: boolean;
+  /** `tokenizer.chat_template` is set. */
+  chatTemplate: boolean;
+}
+
+export interface GgufHeader {
+  vocab: Vocab | null;
+  traits: GgufTraits;
+}
+
 export async function readVocab(blob: Blob): Promise<Vocab | null> {
+  return (await readHeader(blob))?.vocab ?? null;
+}
+
+/** The header (vocabulary and traits), reading more of the file until it fits; null when it is not a GGUF file. */
+export async function readHeader(blob: Blob): Promise<GgufHeader | null> {
   let window = 1 << 22;
   for (;;) {
     const buf = new Uint8Array(await blob.slice(0, Math.min(window, blob.size)).arrayBuffer());
@@ -17,12 +36,12 @@ export async function readVocab(blob: Blob): Promise<Vocab | null> {
       return parse(buf);
     } catch (e) {
       if (!(e instanceof RangeError) || window >= blob.size) return null;
-      window *= 4; // the vocabulary did not fit: read more
+      window *= 4; // the header did not fit: read more
     }
   }
 }
 
-function parse(buf: Uint8Array): Vocab | null {
+function parse(buf: Uint8Array): GgufHeader | null {
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const text = new TextDecoder();
   let at = 0;
@@ -41,6 +60,7 @@ function parse(buf: Uint8Array): Vocab | null {
   const kvs = u64();
   let model = '';
   let tokens: string[] | null = null;
+  const traits: GgufTraits = { architecture: null, slidingWindow: false, chatTemplate: false };
   const skip = (type: number): void => {
     if (type === 8) str();
     else if (type === 9) {
@@ -55,15 +75,19 @@ function parse(buf: Uint8Array): Vocab | null {
     const key = str();
     const type = u32();
     if (key === 'tokenizer.ggml.model' && type === 8) model = str();
+    else if (key === 'general.architecture' && type === 8) traits.architecture = str();
     else if (key === 'tokenizer.ggml.tokens' && type === 9) {
       u32();
       const n = u64();
       tokens = new Array<string>(n);
       for (let i = 0; i < n; i++) tokens[i] = str();
-    } else skip(type);
-    if (tokens && model) break;
+    } else {
+      if (key === 'tokenizer.chat_template') traits.chatTemplate = true;
+      if (key.endsWith('.attention.sliding_window')) traits.slidingWindow = true;
+      skip(type);
+    }
   }
-  return tokens ? { model, tokens } : null;
+  return { vocab: tokens ? { model, tokens } : null, traits };
 }
 
 const BYTE_CHARS = (() => {

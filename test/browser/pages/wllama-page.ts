@@ -45,6 +45,8 @@ const api = {
     return {
       best: result.ranking.best.map(({ candidate: c }) => ({ text: c.text, passageId: c.passage?.id ?? null, rel: c.fromGenerator.rel, sup: c.fromGenerator.sup, use: c.fromGenerator.use, problem: c.problem })),
       candidates: result.tree.candidates.length,
+      /** What could not be read from each candidate's reply (empty when every slot was read). */
+      problems: result.tree.candidates.flatMap((c) => (c.problem ? [c.problem] : [])),
       prefill: gen!.prefill(),
     };
   },
@@ -156,5 +158,6 @@ const api = {
   },
 };
 
-(window as unknown as { wl: typeof api }).wl = api;
+export type WllamaPageApi = typeof api;
+(window as unknown as { wl: WllamaPageApi }).wl = api;
 document.getElementById('status')!.textContent = 'loaded';
