@@ -42,6 +42,7 @@ services.selectIndexKind(fromUrl.settings.indexKind);
 // The decode loop loads with the first question; re-ranking (sliders) is needed at once.
 const decode: DecodeFn = (...args) => import('./core/decode').then((m) => m.decode(...args));
 const controller = createController({ ports: services.ports, decode, rerank, settings: fromUrl.settings, storage });
+services.followKeepOriginals?.(() => controller.getState().settings.keepOriginals);
 
 // The follow-up rewrite: one short call on whichever engine is loaded (none is loaded for it alone).
 const complete = async (): Promise<CompleteFn | null> => {

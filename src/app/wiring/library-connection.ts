@@ -27,6 +27,8 @@ export function connectLibrary(opts: {
   rerank?: RelevanceScorer;
   /** Where the library keeps its documents (IndexedDB, shared IndexedDB, or memory). */
   openStore?: (dbName: string) => Promise<LibraryStorage>;
+  /** Whether to keep each added file for the source viewer (the user's setting). */
+  keepOriginals?: () => boolean;
 }) {
   const store = createStore<LibraryViewState>(emptyLibraryView);
   const set = (patch: Partial<LibraryViewState>) => store.set((v) => ({ ...v, ...patch }));
@@ -158,6 +160,7 @@ export function connectLibrary(opts: {
           embedderId: await opts.embedderId?.(),
           ...(opts.rerank ? { rerank: opts.rerank } : {}),
           ...(opts.openStore ? { openStore: opts.openStore } : {}),
+          ...(opts.keepOriginals ? { keepOriginals: opts.keepOriginals } : {}),
           baseUrl: opts.baseURI,
           onProgress,
           // Another tab added or removed a document: show the same list here.
@@ -228,6 +231,8 @@ export function connectLibrary(opts: {
     remove: guarded(async (lib, id: string) => {
       await lib.remove(id);
     }),
+    // A read, not a change: no job, no relisting; a library that cannot open says so in its status.
+    source: async (docId: string) => (await connection()).source(docId),
     loadSample: guarded(async (lib) => {
       const base = new URL('sample/', opts.baseURI);
       const res = await fetch(new URL('manifest.json', base));

@@ -50,6 +50,8 @@ export interface AppServices {
   webgpu(): Promise<WebGpuCheck>;
   /** Where this visit keeps the library and models (own, partitioned, shared or memory). */
   storage?: StoragePlan;
+  /** Where the library asks, at each batch, whether to keep the added files (the settings' owner answers). */
+  followKeepOriginals?(read: () => boolean): void;
   /** Starts the workers: called after the first paint. */
   start(): void;
 }

@@ -295,6 +295,7 @@ export function createServices(search: string, baseURI: string, storage: Storage
 
   let indexKind: IndexChoice = 'auto';
   let libraryOpening = false;
+  let keepOriginals = () => true;
   const library = connectLibrary({
     indexKind: () => {
       libraryOpening = true;
@@ -309,6 +310,7 @@ export function createServices(search: string, baseURI: string, storage: Storage
       return embedderId;
     },
     openStore: (name) => storage.openStore(name),
+    keepOriginals: () => keepOriginals(),
   });
 
   const critic = async (): Promise<Critic | undefined> => (await evaluator()).critic;
@@ -351,6 +353,9 @@ export function createServices(search: string, baseURI: string, storage: Storage
       handle?.setTemperature(t);
     },
     models,
+    followKeepOriginals(read) {
+      keepOriginals = read;
+    },
     selectIndexKind(kind) {
       if (!libraryOpening) indexKind = kind;
     },

@@ -1,0 +1,90 @@
+// A passage where it stands in its document: the PDF page with the supporting sentence marked
+// on its text layer, the scan with the recognised lines boxed, or the document's text around
+// it. Falls back to the text when the original was not kept, and says why.
+import { useEffect, useMemo, useState } from 'react';
+import type { DocumentSource } from '../../app/view/library-panel';
+import { pdfPageOf, sentenceInDocument } from '../../app/view/source-view';
+import type { Passage } from '../../core/ports';
+import { PLACE_NOT_KNOWN } from '../../core/source-location';
+import { splitByRange, supportingSentence } from '../../app/view/highlight';
+import type { SourceLoader } from './loader';
+import './source.css';
+import { PdfPageView } from './PdfPageView';
+import { ScanImageView } from './ScanImageView';
+import { TextContextView } from './TextContextView';
+
+type Loaded = { state: 'loading' } | { state: 'ready'; source: DocumentSource | undefined } | { state: 'error'; message: string };
+
+export default function SourceView({ passage, segment, load }: { passage: Passage; segment: string; load: SourceLoader | null }) {
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  useEffect(() => {
+    let live = true;
+    if (!load) {
+      setLoaded({ state: 'ready', source: undefined });
+      return;
+    }
+    load(passage.docId).then(
+      (source) => live && setLoaded({ state: 'ready', source }),
+      (e: unknown) => live && setLoaded({ state: 'error', message: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [load, passage.docId]);
+  const sentence = useMemo(() => sentenceInDocument(passage, segment), [passage, segment]);
+
+  if (loaded.state === 'loading') return <p className="muted">Opening the document…</p>;
+  if (loaded.state === 'error') return <p className="error">The document could not be opened: {loaded.message}</p>;
+  const source = loaded.source;
+  const old = !passage.source && <p className="muted" data-testid="place-unknown">The {PLACE_NOT_KNOWN}.</p>;
+  if (!source) return <NotInLibrary passage={passage} segment={segment} />;
+  const { doc, original } = source;
+  const fallback = !original && (
+    <p className="muted" data-testid="no-original">
+      {doc.origin === 'user' ? 'The original file was not kept (it was added before originals were kept, or with “keep original files” off): ' : ''}showing the document’s text.
+    </p>
+  );
+  const passageRange = { start: passage.start ?? sentence.start, end: passage.end ?? sentence.end };
+  if (original && doc.format === 'pdf') {
+    return (
+      <>
+        {old}
+        <PdfPageView blob={original.blob} firstPage={pdfPageOf(passage, doc.layout, sentence)} sentence={doc.text.slice(sentence.start, sentence.end)} layout={doc.layout} />
+      </>
+    );
+  }
+  if (original && doc.format === 'image') {
+    return (
+      <>
+        {old}
+        <ScanImageView blob={original.blob} lines={doc.layout?.ocrLines?.[1] ?? []} sentence={doc.text.slice(sentence.start, sentence.end)} />
+      </>
+    );
+  }
+  return (
+    <>
+      {old}
+      {fallback}
+      <TextContextView text={doc.text} layout={doc.layout} paged={doc.format === 'pdf' || doc.format === 'image'} passage={passageRange} sentence={sentence} />
+    </>
+  );
+}
+
+/** A passage of the site's corpus: its text, and the original on the site when the site serves it. */
+function NotInLibrary({ passage, segment }: { passage: Passage; segment: string }) {
+  const parts = splitByRange(passage.text, supportingSentence(passage.text, segment));
+  const url = passage.source?.url;
+  return (
+    <div data-testid="source-corpus">
+      <p className="muted">This passage is from the site’s collection, not your library.</p>
+      <p className="source-text">{parts.map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}</p>
+      {url && /^https?:\/\//i.test(new URL(url, document.baseURI).href) && (
+        <p>
+          <a href={new URL(url, document.baseURI).href} target="_blank" rel="noopener noreferrer" data-testid="source-link">
+            Open the original file on the site
+          </a>
+        </p>
+      )}
+    </div>
+  );
+}
