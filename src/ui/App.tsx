@@ -198,7 +198,12 @@ export function App(props: { controller: Controller; conversation: Conversation;
               <ThreadList state={convo} actions={threadActions} />
             </Drawer>
             <Drawer name="library" label="Library">
-              <LibraryPanel view={library} actions={services.library.actions} now={now} />
+              <LibraryPanel
+                view={library}
+                actions={services.library.actions}
+                now={now}
+                originals={{ keep: state.settings.keepOriginals, onKeep: controller.setKeepOriginals, forVisitOnly: services.storage?.get().mode === 'memory' }}
+              />
             </Drawer>
           </div>
           <Drawer name="tuning" label="Tuning" className="side side-right">

@@ -20,6 +20,8 @@ export interface LibraryDocView {
   bytes?: number;
   /** Kept without vectors (the embedding model did not run): found by words until embedded. */
   pending?: boolean;
+  /** Bytes of the original file kept for the source viewer (absent when none is kept). */
+  originalBytes?: number;
 }
 
 export interface LibraryJobView extends Progress {

@@ -34,8 +34,8 @@ export function textPages(text: string, layout: DocLayout | undefined): TextPage
     if (end < text.length) {
       // Cut after a blank line, else a line break, else a space, in the second half of the stretch.
       const half = start + STRETCH_CHARS / 2;
-      const cut = [text.lastIndexOf('\n\n', end), text.lastIndexOf('\n', end), text.lastIndexOf(' ', end)].find((i) => i > half);
-      if (cut !== undefined) end = cut + 1;
+      const cut = (['\n\n', '\n', ' '] as const).map((sep) => ({ at: text.lastIndexOf(sep, end - sep.length), len: sep.length })).find((c) => c.at > half);
+      if (cut) end = cut.at + cut.len;
     }
     out.push({ number: out.length + 1, start, end });
     start = end;

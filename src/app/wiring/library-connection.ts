@@ -202,7 +202,7 @@ export function connectLibrary(opts: {
     if (baseReason) opts.status.update('library', { reason: libraryReason(pending) });
     set({
       ready: true,
-      docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}) })),
+      docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}), ...(d.originalBytes !== undefined ? { originalBytes: d.originalBytes } : {}) })),
     });
   }
 
