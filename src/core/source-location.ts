@@ -88,7 +88,9 @@ export function locatePassage(layout: DocLayout | undefined, start: number, end:
     if (first !== undefined && layout.ocrLines?.[first]) out.scanned = true;
   }
   if (layout?.headings?.length) {
-    const path = headingPathAt(layout.headings, start);
+    // The middle, not the start: a passage opens with the overlap from the one before, often
+    // the end of the previous section, while most of it stands under the heading it is about.
+    const path = headingPathAt(layout.headings, start + Math.floor((end - start) / 2));
     if (path.length) out.headings = path;
   }
   return out;
