@@ -112,7 +112,8 @@ export class Catalog {
     await this.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
     this.passageIds.set(id, ids);
     this.announce(id);
-    const { text: _text, ...listed } = doc;
+    // As stored: the store decides what of the original is kept (originalBytes).
+    const { text: _text, ...listed } = (await this.store.getDocument(id)) ?? doc;
     return listed;
   }
 

@@ -32,13 +32,24 @@ export default function SourceView({ passage, segment, load }: { passage: Passag
     };
   }, [load, passage.docId]);
   const sentence = useMemo(() => sentenceInDocument(passage, segment), [passage, segment]);
+  // No copy kept here, but the site serves the original (a pre-built or sharded corpus written with --link-originals).
+  const kept = loaded.state === 'ready' && loaded.source?.original;
+  const site = useSiteFile(loaded.state === 'ready' && !kept ? passage.source?.url : undefined);
 
-  if (loaded.state === 'loading') return <p className="muted">Opening the document…</p>;
+  if (loaded.state === 'loading' || site === 'loading') return <p className="muted">Opening the document…</p>;
   if (loaded.state === 'error') return <p className="error">The document could not be opened: {loaded.message}</p>;
   const source = loaded.source;
   const old = !passage.source && <p className="muted" data-testid="place-unknown">The {PLACE_NOT_KNOWN}.</p>;
-  if (!source) return <NotInLibrary passage={passage} segment={segment} />;
-  const { doc, original } = source;
+  if (!source) {
+    if (site && /\.pdf$/i.test(passage.source?.url ?? '')) {
+      const text = passage.text;
+      const r = supportingSentence(text, segment);
+      return <PdfPageView blob={site} firstPage={passage.source?.page ?? 1} sentence={r ? text.slice(r.start, r.end) : text} layout={undefined} />;
+    }
+    return <NotInLibrary passage={passage} segment={segment} />;
+  }
+  const { doc } = source;
+  const original = source.original ?? (site ? { blob: site } : undefined);
   const fallback = !original && (
     <p className="muted" data-testid="no-original">
       {doc.origin === 'user' ? 'The original file was not kept (it was added before originals were kept, or with “keep original files” off): ' : ''}showing the document’s text.
@@ -68,6 +79,30 @@ export default function SourceView({ passage, segment, load }: { passage: Passag
       <TextContextView text={doc.text} layout={doc.layout} paged={doc.format === 'pdf' || doc.format === 'image'} passage={passageRange} sentence={sentence} />
     </>
   );
+}
+
+/**
+ * The original file at `url` on this site, fetched for the viewer: only from the page's own
+ * origin (a corpus's address elsewhere is a link to follow, not a file to load); null when
+ * there is none or it could not be fetched.
+ */
+function useSiteFile(url: string | undefined): Blob | null | 'loading' {
+  const [file, setFile] = useState<{ url: string; blob: Blob | null } | null>(null);
+  const target = url ? new URL(url, document.baseURI) : null;
+  const href = target && target.origin === location.origin ? target.href : null;
+  useEffect(() => {
+    if (!href) return;
+    let live = true;
+    fetch(href)
+      .then((r) => (r.ok ? r.blob() : null))
+      .catch(() => null)
+      .then((blob) => live && setFile({ url: href, blob }));
+    return () => {
+      live = false;
+    };
+  }, [href]);
+  if (!href) return null;
+  return file?.url === href ? file.blob : 'loading';
 }
 
 /** A passage of the site's corpus: its text, and the original on the site when the site serves it. */
