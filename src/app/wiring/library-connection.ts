@@ -5,8 +5,8 @@ import type { Embedder, Retriever } from '../../core/ports';
 import type { RelevanceScorer, RetrievalSettings } from '../../core/hybrid';
 import type { IndexChoice } from '../../core/vector-index';
 import type { NamedBlob } from '../../library/ingest';
-import type { AddResult, Library, LibraryProgress } from '../../library/library';
-import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
+import type { AddResult, Library, LibraryDocument, LibraryProgress } from '../../library/library';
+import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryDocView, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
 import { createStore } from '../state/store';
 import type { StatusStore } from '../state/worker-status';
 import { quotaMessage } from '../persist/storage-quota';
@@ -83,7 +83,7 @@ export function connectLibrary(opts: {
       // document's text) per file would cost the page's main thread more than the files do.
       if (p.stage === 'added' && p.doc) {
         const d = p.doc;
-        const row = { id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}) };
+        const row = docView(d);
         // The same text added again replaces its document (content-addressed), so it is listed once.
         set({ docs: [...store.get().docs.filter((x) => x.id !== d.id), row] });
       }
@@ -202,7 +202,7 @@ export function connectLibrary(opts: {
     if (baseReason) opts.status.update('library', { reason: libraryReason(pending) });
     set({
       ready: true,
-      docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}), ...(d.originalBytes !== undefined ? { originalBytes: d.originalBytes } : {}) })),
+      docs: docs.map(docView),
     });
   }
 
@@ -267,5 +267,18 @@ export function connectLibrary(opts: {
     start() {
       void refresh().catch(() => undefined);
     },
+  };
+}
+
+/** A document as the library panel lists it. */
+function docView(d: LibraryDocument): LibraryDocView {
+  return {
+    id: d.id,
+    title: d.title,
+    name: d.name,
+    passages: d.passageCount,
+    ...(d.bytes !== undefined ? { bytes: d.bytes } : {}),
+    ...(d.pendingEmbedding ? { pending: true } : {}),
+    ...(d.originalBytes !== undefined ? { originalBytes: d.originalBytes } : {}),
   };
 }
