@@ -119,6 +119,10 @@ describe('source viewer', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => dialog.evaluate((d) => d.getBoundingClientRect().right <= 390)).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The page is drawn again to the phone's width, the sentence marked again.
+    await expect.poll(() => dialog.locator('canvas').evaluate((c) => c.getBoundingClientRect().right <= 390)).toBe(true);
+    await dialog.locator('[data-testid=pdf-frame][data-marked]').waitFor();
+    expect((await dialog.locator('.textLayer .highlight').allTextContents()).join('')).toContain('nineteen brass lanterns');
     await shot(page, 'pdf-phone');
 
     await page.keyboard.press('Escape');

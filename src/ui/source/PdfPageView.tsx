@@ -16,6 +16,17 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
   const layer = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLDivElement>(null);
   const opened = useRef(performance.now());
+  // The page is drawn to the frame's width, and again when it changes (a phone turned, a window resized).
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const f = frame.current;
+    if (!f) return;
+    const fit = () => setWidth(Math.max(200, Math.min(900, Math.floor(f.clientWidth / 10) * 10)));
+    fit();
+    const watch = new ResizeObserver(fit);
+    watch.observe(f);
+    return () => watch.disconnect();
+  }, []);
 
   useEffect(() => {
     let live = true;
@@ -36,10 +47,9 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
 
   const scanned = props.layout?.ocrLines?.[page];
   useEffect(() => {
-    if (!pdf || !canvas.current || !layer.current || !frame.current) return;
+    if (!pdf || !width || !canvas.current || !layer.current || !frame.current) return;
     let live = true;
     setMarked(null);
-    const width = Math.max(200, Math.min(900, frame.current.clientWidth));
     pdf.show(page, canvas.current, layer.current, width, !scanned).then(
       ({ items, spans }) => {
         if (!live) return;
@@ -57,7 +67,7 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
     return () => {
       live = false;
     };
-  }, [pdf, page, props.sentence, scanned]);
+  }, [pdf, page, width, props.sentence, scanned]);
 
   if (error) return <p className="error">The PDF could not be shown: {error}</p>;
   return (
