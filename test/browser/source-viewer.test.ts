@@ -286,6 +286,17 @@ describe('from an answer, on the page and embedded', () => {
       }),
     ).toBe(true);
     await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+
+    // "Why this segment": each candidate's passage opens the same viewer.
+    const segment = page.getByTestId('segment').first();
+    await segment.getByRole('button', { name: /Why this segment/ }).click();
+    const rowLink = segment.getByTestId('why-open-source').first();
+    expect(await rowLink.innerText()).toMatch(/^Why the Sea Has Tides|^How |^The |^Baking |^Ownership /);
+    await rowLink.click();
+    await dialog.getByTestId('source-text').waitFor();
+    expect(await dialog.getByTestId('source-text').locator('mark').count()).toBe(1);
+    await page.keyboard.press('Escape');
     expect(errors).toEqual([]);
 
     const context = await app.browser.newContext({ viewport: { width: 1100, height: 800 } });

@@ -39,7 +39,7 @@ export default function SourceView({ passage, segment, load }: { passage: Passag
   if (loaded.state === 'loading' || site === 'loading') return <p className="muted">Opening the document…</p>;
   if (loaded.state === 'error') return <p className="error">The document could not be opened: {loaded.message}</p>;
   const source = loaded.source;
-  const old = !passage.source && <p className="muted" data-testid="place-unknown">The {PLACE_NOT_KNOWN}.</p>;
+  const old = !passage.source && <p className="muted" data-testid="place-unknown">Where in the document: {PLACE_NOT_KNOWN}.</p>;
   if (!source) {
     if (site && /\.pdf$/i.test(passage.source?.url ?? '')) {
       const text = passage.text;
@@ -88,8 +88,8 @@ export default function SourceView({ passage, segment, load }: { passage: Passag
  */
 function useSiteFile(url: string | undefined): Blob | null | 'loading' {
   const [file, setFile] = useState<{ url: string; blob: Blob | null } | null>(null);
-  const target = url ? new URL(url, document.baseURI) : null;
-  const href = target && target.origin === location.origin ? target.href : null;
+  const target = siteHref(url);
+  const href = target && new URL(target).origin === location.origin ? target : null;
   useEffect(() => {
     if (!href) return;
     let live = true;
@@ -108,18 +108,29 @@ function useSiteFile(url: string | undefined): Blob | null | 'loading' {
 /** A passage of the site's corpus: its text, and the original on the site when the site serves it. */
 function NotInLibrary({ passage, segment }: { passage: Passage; segment: string }) {
   const parts = splitByRange(passage.text, supportingSentence(passage.text, segment));
-  const url = passage.source?.url;
+  const href = siteHref(passage.source?.url);
   return (
     <div data-testid="source-corpus">
       <p className="muted">This passage is from the site’s collection, not your library.</p>
       <p className="source-text">{parts.map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}</p>
-      {url && /^https?:\/\//i.test(new URL(url, document.baseURI).href) && (
+      {href && (
         <p>
-          <a href={new URL(url, document.baseURI).href} target="_blank" rel="noopener noreferrer" data-testid="source-link">
+          <a href={href} target="_blank" rel="noopener noreferrer" data-testid="source-link">
             Open the original file on the site
           </a>
         </p>
       )}
     </div>
   );
+}
+
+/** A corpus's link to an original as an http(s) address, or null (malformed, or another scheme). */
+function siteHref(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url, document.baseURI);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
 }
