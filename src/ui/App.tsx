@@ -17,7 +17,7 @@ import { Notices } from './Notices';
 import { StorageNotice } from './StorageNotice';
 import { siteName } from '../app/view/storage-notice';
 import { PassageDialog } from './PassageDialog';
-import { SourceLoaderContext } from './source/loader';
+import { SourceLoaderContext } from './source/SourceLoader';
 import { OfflineBanner, OfflinePanel, type OfflineWiring } from './OfflineStatus';
 import { StatusPanel } from './StatusPanel';
 import { ThemeSwitch } from './ThemeSwitch';

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { itemsHolding } from '../../app/view/source-view';
 import type { DocLayout } from '../../core/source-location';
-import { openPdf, type OpenedPdf } from './pdf-page';
+import { openPdf, type OpenedPdf } from '../../app/browser/pdf-page';
 import { LineBoxes } from './ScanImageView';
 import { PageNav } from './PageNav';
 

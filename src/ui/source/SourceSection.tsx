@@ -2,7 +2,7 @@
 // it) is a chunk of its own, so the page's entry chunk does not grow.
 import { lazy, Suspense, useContext } from 'react';
 import type { Passage } from '../../core/ports';
-import { SourceLoaderContext } from './loader';
+import { SourceLoaderContext } from './SourceLoader';
 
 const SourceView = lazy(() => import('./SourceView'));
 

@@ -7,7 +7,7 @@ import { pdfPageOf, sentenceInDocument } from '../../app/view/source-view';
 import type { Passage } from '../../core/ports';
 import { PLACE_NOT_KNOWN } from '../../core/source-location';
 import { splitByRange, supportingSentence } from '../../app/view/highlight';
-import type { SourceLoader } from './loader';
+import type { SourceLoader } from './SourceLoader';
 import './source.css';
 import { PdfPageView } from './PdfPageView';
 import { ScanImageView } from './ScanImageView';
