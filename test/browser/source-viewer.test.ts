@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostilePdf } from '../doubles/hostile-pdf';
+import { imagePdf } from '../doubles/image-pdf';
 import { tinyPdf } from '../doubles/tiny-pdf';
 import { useApp } from './app-page';
 import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, writeEmbedHost, type Served } from './harness';
@@ -174,7 +175,7 @@ describe('source viewer', () => {
     expect(errors).toEqual([]);
   });
 
-  it('shows a scanned page as its image with the recognised lines of the sentence boxed', async () => {
+  it('shows a scanned page or photo as its image with the recognised lines of the sentence boxed', async () => {
     const scanner = await plain.newContext();
     app.track(scanner);
     const sp = await scanner.newPage();
@@ -182,10 +183,16 @@ describe('source viewer', () => {
     await sp.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
     const lines = ['Dear Margaret, the swallows returned to the barn on Tuesday morning.', 'Father says the hay will be ready to cut within a fortnight.'];
     const scan = (await sp.evaluate(([l]) => (window as unknown as { scanTest: ScanPageApi }).scanTest.scan(l, 200, 0.5), [lines] as const)) as { png: string };
+    const pdfLines = ['The lighthouse keeper recorded seventeen storms in the winter of 1893.', 'Every storm was entered in a green ledger with the wind direction.'];
+    const pdfScan = (await sp.evaluate(([l]) => (window as unknown as { scanTest: ScanPageApi }).scanTest.scan(l, 200, 0.5), [pdfLines] as const)) as { width: number; height: number; greyZlib: string };
+    const scannedPdf = imagePdf([{ width: pdfScan.width, height: pdfScan.height, zlib: new Uint8Array(Buffer.from(pdfScan.greyZlib, 'base64')) }]);
 
     const { page, errors } = await app.open(plain);
     const seen = watch(page);
-    await addFiles(page, [{ name: 'letter.png', bytes: Buffer.from(scan.png, 'base64') }]);
+    await addFiles(page, [
+      { name: 'letter.png', bytes: Buffer.from(scan.png, 'base64') },
+      { name: 'keeper-scan.pdf', bytes: scannedPdf },
+    ]);
     await evidenceOnly(page);
     const { dialog, label } = await openEvidence(page, 'When did the swallows return to the barn?', 'letter');
     expect(label).toMatch(/letter, p\. 1/);
@@ -200,6 +207,15 @@ describe('source viewer', () => {
     expect(box!.y + box!.height).toBeLessThan(img!.y + img!.height / 2);
     expect(await boxes.first().getAttribute('title')).toMatch(/swallows|barn/);
     await shot(page, 'scan-desktop');
+    await page.keyboard.press('Escape');
+
+    // A scanned PDF page: drawn by pdf.js, without a text layer to mark, its recognised lines boxed instead.
+    const scanned = await openEvidence(page, 'How many storms did the lighthouse keeper record in the winter?', 'keeper-scan');
+    expect(scanned.label).toMatch(/keeper-scan, p\. 1/);
+    await scanned.dialog.locator('[data-testid=pdf-frame][data-marked]').waitFor({ timeout: 60_000 });
+    expect(await scanned.dialog.locator('.textLayer span').count()).toBe(0);
+    expect(await scanned.dialog.locator('.pdf-page [data-testid=line-box]').count()).toBeGreaterThanOrEqual(1);
+    expect(await scanned.dialog.locator('.pdf-page [data-testid=line-box]').first().getAttribute('title')).toMatch(/storms|lighthouse|winter/);
     expect(seen.offsite).toEqual([]);
     expect(errors).toEqual([]);
   });
