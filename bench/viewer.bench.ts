@@ -53,35 +53,35 @@ async function usage(page: Page): Promise<number> {
  * estimate moves with the service worker's precache and LevelDB compaction, so it is reported
  * beside this, not instead.
  */
-async function libraryBytes(page: Page) {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((ok, fail) => {
-      const r = indexedDB.open('selfrag-library');
-      r.onsuccess = () => ok(r.result);
-      r.onerror = () => fail(r.error);
-    });
-    const all = (store: string) =>
-      new Promise<unknown[]>((ok, fail) => {
-        const r = db.transaction(store).objectStore(store).getAll();
-        r.onsuccess = () => ok(r.result);
-        r.onerror = () => fail(r.error);
-      });
-    const [docs, passages, vectors, originals] = await Promise.all(['documents', 'passages', 'vectors', 'originals'].map(all));
-    db.close();
-    const enc = new TextEncoder();
-    const json = (xs: unknown[]) => xs.reduce<number>((n, x) => n + enc.encode(JSON.stringify(x)).length, 0);
-    return {
-      documents: docs!.length,
-      text: json(docs!),
-      passages: json(passages!),
-      vectors: (vectors as { data: ArrayBuffer }[]).reduce((n, v) => n + v.data.byteLength, 0),
-      originals: (originals as { blob: Blob }[]).reduce((n, o) => n + o.blob.size, 0),
-      kept: originals!.length,
-    };
-  });
+interface LibraryBytes {
+  documents: number;
+  text: number;
+  passages: number;
+  vectors: number;
+  originals: number;
+  kept: number;
 }
 
-const breakdown = (b: Awaited<ReturnType<typeof libraryBytes>>) =>
+// A string, not a function: tsx's helpers (__name) do not exist in the page.
+const LIBRARY_BYTES = `(async () => {
+  const db = await new Promise((ok, fail) => { const r = indexedDB.open('selfrag-library'); r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error); });
+  const all = (store) => new Promise((ok, fail) => { const r = db.transaction(store).objectStore(store).getAll(); r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error); });
+  const [docs, passages, vectors, originals] = await Promise.all(['documents', 'passages', 'vectors', 'originals'].map(all));
+  db.close();
+  const enc = new TextEncoder();
+  const json = (xs) => xs.reduce((n, x) => n + enc.encode(JSON.stringify(x)).length, 0);
+  return {
+    documents: docs.length, text: json(docs), passages: json(passages),
+    vectors: vectors.reduce((n, v) => n + v.data.byteLength, 0),
+    originals: originals.reduce((n, o) => n + o.blob.size, 0), kept: originals.length,
+  };
+})()`;
+
+async function libraryBytes(page: Page): Promise<LibraryBytes> {
+  return (await page.evaluate(LIBRARY_BYTES)) as LibraryBytes;
+}
+
+const breakdown = (b: LibraryBytes) =>
   `${b.documents} documents: originals ${mb(b.originals)} (${b.kept} files), document records with text ${mb(b.text)}, passages ${mb(b.passages)}, vectors ${mb(b.vectors)}`;
 
 async function openApp(browser: Browser, url: string): Promise<Page> {
@@ -116,7 +116,7 @@ export async function run(): Promise<void> {
     for (const keep of [true, false]) {
       const page = await openApp(browser, served.url);
       // Let the service worker finish its precache, so the estimate moves with the library only.
-      await page.evaluate(() => navigator.serviceWorker?.ready);
+      await page.evaluate(() => Promise.race([navigator.serviceWorker?.ready, new Promise((r) => setTimeout(r, 10_000))]).then(() => true));
       const sample = await libraryBytes(page);
       if (!keep) await page.getByTestId('keep-originals').uncheck();
       const before = await usage(page);
