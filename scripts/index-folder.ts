@@ -30,6 +30,16 @@ export interface IndexFolderOptions {
   log?: (line: string) => void;
   /** Write the sharded corpus instead of the single-file index. */
   sharded?: { lists?: number; wordShards?: number; targetRecall?: number };
+  /**
+   * Where the site serves the indexed folder's files, relative to the site's base (e.g. `docs/`):
+   * each passage then links to its original, which the viewer opens. Absent: no link.
+   */
+  linkOriginals?: string;
+}
+
+/** The address of a file of the folder under `base`, each path segment escaped. */
+export function originalUrl(base: string, name: string): string {
+  return (base.endsWith('/') ? base : `${base}/`) + name.split('/').map(encodeURIComponent).join('/');
 }
 
 export interface IndexFolderResult {
@@ -79,7 +89,8 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
       seen.add(prepared.id);
       const vs = await embedPassages(opts.embedder, prepared.passages);
       documents.push({ id: prepared.id, ...prepared.parsed });
-      passages.push(...prepared.passages);
+      const url = opts.linkOriginals !== undefined ? originalUrl(opts.linkOriginals, name) : undefined;
+      passages.push(...(url ? prepared.passages.map((p) => ({ ...p, source: { ...p.source, url } })) : prepared.passages));
       vectors.push(...vs);
       log(`added ${name}: ${prepared.passages.length} passages`);
     } catch (e) {
@@ -90,7 +101,7 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
   }
   if (!documents.length) throw new Error(`no documents could be indexed in ${opts.folder}`);
   if (opts.sharded) {
-    const rows = passages.map((p, i): ShardedRow => ({ id: p.id, docId: p.docId, title: p.title, text: p.text, index: p.index, embedding: vectors[i]! }));
+    const rows = passages.map((p, i): ShardedRow => ({ id: p.id, docId: p.docId, title: p.title, text: p.text, index: p.index, ...(p.source ? { source: p.source } : {}), embedding: vectors[i]! }));
     const res = await writeSharded({
       out: outDir,
       model: opts.model,
@@ -133,8 +144,9 @@ function parseArgs(argv: string[]): { folder?: string; flags: Map<string, string
 }
 
 const USAGE = [
-  'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>]',
+  'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>] [--link-originals <site path>]',
   '       npm run index -- --parquet <file-or-folder> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>]',
+  '  --link-originals: where the site serves the folder (e.g. docs/): each passage links to its original file for the viewer',
   '  --recall: the recall@10 the sharded writer chooses its probe depth for, measured on the corpus\'s own passages (default 0.95)',
 ].join('\n');
 
@@ -167,7 +179,7 @@ async function main(): Promise<void> {
     return;
   }
   const { folder, flags } = parseArgs(argv);
-  const known = new Set(['out', 'model', 'models-dir', 'target', 'overlap', 'sharded', 'parquet', 'centroids', 'lists', 'tops', 'assign-tops', 'word-shards', 'recall']);
+  const known = new Set(['out', 'model', 'models-dir', 'target', 'overlap', 'sharded', 'parquet', 'centroids', 'lists', 'tops', 'assign-tops', 'word-shards', 'recall', 'link-originals']);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
   const model = flags.get('model') ?? DEFAULT_EMBEDDER;
   const modelsDir = flags.get('models-dir');
@@ -204,7 +216,8 @@ async function main(): Promise<void> {
   const embedder = createEmbedder({ model: { id: model }, ...(modelsDir ? { source: 'local', localModelPath: resolve(modelsDir) } : { source: 'hub' }) });
   const started = performance.now();
   const sharded = flags.has('sharded') ? { ...(lists ? { lists } : {}), ...(wordShards ? { wordShards } : {}), ...(targetRecall ? { targetRecall } : {}) } : undefined;
-  const res = await indexFolder({ folder, out: flags.get('out') ?? 'public/index', embedder, model, chunk, log: (l) => console.log(l), ...(sharded ? { sharded } : {}) });
+  const linkOriginals = flags.get('link-originals');
+  const res = await indexFolder({ folder, out: flags.get('out') ?? 'public/index', embedder, model, chunk, log: (l) => console.log(l), ...(sharded ? { sharded } : {}), ...(linkOriginals !== undefined ? { linkOriginals } : {}) });
   await embedder.dispose();
   console.log(`\n${res.documents} documents, ${res.passages} passages, ${res.refused.length} refused, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   console.log(`wrote ${res.files.join(', ')}`);

@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import { createWorker, OEM, PSM, type ImageLike, type Worker as Tesseract } from 'tesseract.js';
 import { OCR_ASSET_DIR, OCR_FILES } from '../src/library/ocr/assets';
 import type { Recognition } from '../src/library/ocr/recognition';
+import type { OcrLine } from '../src/core/source-location';
 import type { OcrWorkerApi } from '../src/library/protocol/ocr-worker';
 
 let engine: Promise<Tesseract> | null = null;
@@ -55,6 +56,7 @@ function toPgm(bitmap: ImageBitmap): Uint8Array {
 
 const api: OcrWorkerApi = {
   async recognise(bitmap: ImageBitmap, dpi?: number): Promise<Recognition> {
+    const { width, height } = bitmap;
     let image: Uint8Array;
     try {
       image = toPgm(bitmap);
@@ -69,8 +71,17 @@ const api: OcrWorkerApi = {
     // A PGM carries no resolution; a photo's is unknown, and 300 is what a page photo roughly comes to.
     await worker.setParameters({ user_defined_dpi: String(Math.round(dpi ?? 300)) });
     // Raw bytes are what tesseract.js hands Leptonica anyway; its typings only list Node's Buffer for them.
-    const { data } = await worker.recognize(image as unknown as ImageLike, {}, { text: true });
-    return { text: data.text, confidence: data.confidence };
+    // Blocks carry each line's box, for the source viewer to outline the cited lines on the scan.
+    const { data } = await worker.recognize(image as unknown as ImageLike, {}, { text: true, blocks: true });
+    const lines: OcrLine[] = [];
+    for (const block of data.blocks ?? [])
+      for (const para of block.paragraphs)
+        for (const line of para.lines) {
+          const text = line.text.trim();
+          const { x0, y0, x1, y1 } = line.bbox;
+          if (text) lines.push({ text, box: [x0 / width, y0 / height, x1 / width, y1 / height] });
+        }
+    return { text: data.text, confidence: data.confidence, lines };
   },
 };
 

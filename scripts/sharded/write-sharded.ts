@@ -7,6 +7,7 @@
 // pointer) and its word postings to temporary files; then each list block and its rows
 // are laid out from the counts, and each word bucket is turned into shards one at a time.
 // Memory holds the sample, the centroids and one word bucket, never the corpus.
+import type { PassageSource } from '../../src/core/source-location';
 import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -55,6 +56,8 @@ export interface ShardedRow {
   title: string;
   text: string;
   index: number;
+  /** Its place in the document and the original's address on the site, when known. */
+  source?: PassageSource;
   embedding: Float32Array;
   /** The list this passage belongs to, as computed elsewhere (a row of `centroids`); then the writer assigns nothing. */
   list?: number;

@@ -1,6 +1,7 @@
 // The only doors between the pure core and the outside world. Workers implement
 // these; tests implement them with scripted doubles. Nothing here may import a
 // model library, React, the DOM or a worker API.
+import type { PassageSource } from './source-location';
 
 /** A passage of a document, the unit the retriever returns and citations point to. */
 export interface Passage {
@@ -15,6 +16,8 @@ export interface Passage {
   /** Character offsets of the passage in the document's extracted text. */
   start?: number;
   end?: number;
+  /** Where in the document it stands (pages, headings); absent on passages stored before places were recorded. */
+  source?: PassageSource;
 }
 
 export interface ScoredPassage extends Passage {

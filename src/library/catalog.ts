@@ -6,7 +6,7 @@ import type { Passage } from '../core/ports';
 import { normalise } from '../core/vector-index';
 import type { IndexHandle } from './index-host';
 import { embeddingText, type PreparedDocument } from './ingest';
-import { rowsOf, type LibraryStorage, type StoredDocument } from './store';
+import { rowsOf, type LibraryStorage, type StoredDocument, type StoredOriginal } from './store';
 import type { LibraryDocument } from './types';
 
 /** The document a passage id belongs to (`${docId}#${index}`, core/chunk.ts); an id of another shape matches no document and is re-read. */
@@ -85,7 +85,7 @@ export class Catalog {
     { id, parsed, passages }: PreparedDocument,
     vectors: Float32Array[],
     origin: StoredDocument['origin'],
-    opts: { signal?: AbortSignal; bytes?: number; pendingEmbedding?: boolean } = {},
+    opts: { signal?: AbortSignal; bytes?: number; pendingEmbedding?: boolean; original?: StoredOriginal } = {},
   ): Promise<LibraryDocument> {
     // Checked before anything is written, so a bad vector cannot leave a half-indexed document.
     vectors.forEach((v) => normalise(v, v.length));
@@ -99,19 +99,21 @@ export class Catalog {
       text: parsed.text,
       passageCount: passages.length,
       ...(parsed.ocr ? { ocr: parsed.ocr } : {}),
+      ...(parsed.layout ? { layout: parsed.layout } : {}),
       ...(opts.bytes !== undefined ? { bytes: opts.bytes } : {}),
       addedAt: existing?.addedAt ?? addedNow(),
       origin: existing?.origin ?? origin,
       ...(opts.pendingEmbedding ? { pendingEmbedding: true as const } : {}),
     };
-    await this.store.putDocument(doc, passages, vectors);
+    await this.store.putDocument(doc, passages, vectors, opts.original);
     await this.index.remove(this.passageIds.get(id) ?? []);
     const ids = passages.map((p) => p.id);
     if (vectors.length > 0) await this.index.add(ids, vectors);
     await this.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
     this.passageIds.set(id, ids);
     this.announce(id);
-    const { text: _text, ...listed } = doc;
+    // As stored: the store decides what of the original is kept (originalBytes).
+    const { text: _text, ...listed } = (await this.store.getDocument(id)) ?? doc;
     return listed;
   }
 

@@ -7,7 +7,7 @@ import type { Catalog } from './catalog';
 import { embedDocument, readAndPrepare, sizeOf, type FileLike, type PrepareOptions, type PreparedDocument } from './ingest';
 import { pageProgress } from './ocr/progress';
 import { isQuotaError, storageFullMessage } from './quota';
-import type { StoredDocument } from './store';
+import type { StoredDocument, StoredOriginal } from './store';
 import type { AddResult, LibraryDocument, LibraryOptions, LibraryProgress } from './types';
 
 /**
@@ -32,11 +32,16 @@ export async function ingestDocument(
   embedder: Embedder,
   prepared: PreparedDocument,
   origin: StoredDocument['origin'],
-  opts: { signal?: AbortSignal; onBatch?: (done: number, total: number) => void; vectors?: Float32Array[]; bytes?: number } = {},
+  opts: { signal?: AbortSignal; onBatch?: (done: number, total: number) => void; vectors?: Float32Array[]; bytes?: number; original?: StoredOriginal } = {},
 ): Promise<IngestOutcome> {
-  const { signal, onBatch, bytes } = opts;
+  const { signal, onBatch, bytes, original } = opts;
   const write = (passages: PreparedDocument['passages'], vectors: Float32Array[], pendingEmbedding = false) =>
-    catalog.put({ ...prepared, passages }, vectors, origin, { ...(signal ? { signal } : {}), ...(bytes !== undefined ? { bytes } : {}), ...(pendingEmbedding ? { pendingEmbedding } : {}) });
+    catalog.put({ ...prepared, passages }, vectors, origin, {
+      ...(signal ? { signal } : {}),
+      ...(bytes !== undefined ? { bytes } : {}),
+      ...(pendingEmbedding ? { pendingEmbedding } : {}),
+      ...(original ? { original } : {}),
+    });
   if (opts.vectors) return { doc: await write(prepared.passages, opts.vectors), pending: false, dropped: 0 };
   const embedded = await embedDocument(embedder, prepared.passages, { ...(signal ? { signal } : {}), ...(onBatch ? { onBatch } : {}) });
   const outcome = { dropped: embedded.dropped, ...(embedded.reason !== undefined ? { reason: embedded.reason } : {}) };
@@ -44,7 +49,19 @@ export async function ingestDocument(
   return { doc: await write(embedded.passages, embedded.vectors), pending: false, ...outcome };
 }
 
-export type BatchOptions = Pick<LibraryOptions, 'embedder' | 'onProgress' | 'prepare' | 'measure' | 'chunk' | 'pdf' | 'maxFileBytes'>;
+export type BatchOptions = Pick<LibraryOptions, 'embedder' | 'onProgress' | 'prepare' | 'measure' | 'chunk' | 'pdf' | 'maxFileBytes' | 'keepOriginals'>;
+
+const MIME: Record<string, string> = { pdf: 'application/pdf', html: 'text/html', markdown: 'text/markdown', text: 'text/plain', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', epub: 'application/epub+zip' };
+
+/**
+ * The file as it came, for the source viewer: the user's File or Blob itself (no copy is read),
+ * or the bytes a caller handed over. Pasted text has no file beyond its text.
+ */
+function originalOf(file: FileLike, prepared: PreparedDocument): StoredOriginal {
+  const { format, name } = prepared.parsed;
+  const blob = 'blob' in file ? file.blob : 'bytes' in file && file.bytes instanceof Uint8Array ? new Blob([file.bytes as Uint8Array<ArrayBuffer>]) : (file as unknown as Blob);
+  return { docId: prepared.id, name, type: blob.type || (file as { type?: string }).type || MIME[format] || 'application/octet-stream', blob };
+}
 
 /** Adds files one after another; a file that fails is refused by name and the batch goes on. */
 export async function ingestBatch(
@@ -91,8 +108,10 @@ export async function ingestBatch(
       }
       // Content-addressed: the same text under another name replaces its document, so say which.
       const same = await catalog.store.getDocument(outcome.doc.id);
+      const keep = !title && (opts.keepOriginals?.() ?? true);
       const { doc, pending, dropped, reason } = await ingestDocument(catalog, opts.embedder, outcome.doc, origin, {
         ...(signal ? { signal } : {}),
+        ...(keep ? { original: originalOf(file, outcome.doc) } : {}),
         onBatch: (done, total) => report({ name, fileIndex, stage: 'embedding', passagesDone: done, passagesTotal: total }, total ? (size * done) / total : 0),
         bytes: outcome.bytes,
       });

@@ -2,6 +2,7 @@
 // browser library and the Node indexer so both produce the same passages and vectors.
 import { chunkText, type ChunkOptions } from '../core/chunk';
 import { cyrb53 } from '../core/cyrb53';
+import { locatePassage } from '../core/source-location';
 import type { Embedder, Passage } from '../core/ports';
 import { checkDeclaredSize, MAX_FILE_BYTES, parseDocument, RefusedFile, type ParseOptions, type ParsedDocument, type RawFile } from './parse';
 
@@ -27,7 +28,10 @@ export async function documentId(text: string): Promise<string> {
 
 export async function prepare(parsed: ParsedDocument, chunk?: ChunkOptions): Promise<PreparedDocument> {
   const id = await documentId(parsed.text);
-  return { id, parsed, passages: chunkText({ docId: id, title: parsed.title, text: parsed.text }, chunk) };
+  // Every passage gets its place (an empty one for a text without pages or headings), so a
+  // passage without one is known to come from a library made before places were recorded.
+  const passages = chunkText({ docId: id, title: parsed.title, text: parsed.text }, chunk).map((p) => ({ ...p, source: locatePassage(parsed.layout, p.start ?? 0, p.end ?? p.text.length) }));
+  return { id, parsed, passages };
 }
 
 export async function prepareFile(file: RawFile, opts: ParseOptions & { chunk?: ChunkOptions } = {}): Promise<PreparedDocument> {

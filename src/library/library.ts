@@ -19,7 +19,7 @@ import { followEmbedder } from './reembed';
 import { libraryRetriever } from './retrieval';
 import { seedLibrary } from './seed';
 import { siteCorpus, type SiteCorpus } from './sharded/site-corpus';
-import { DEFAULT_DB_NAME, LibraryStore, type LibraryStorage, type StoredDocument } from './store';
+import { DEFAULT_DB_NAME, LibraryStore, type LibraryStorage, type StoredDocument, type StoredOriginal } from './store';
 import { openSync, type LibrarySync } from './sync';
 import type { VectorStatus } from './index-host';
 import type { AddResult, LibraryDocument, LibraryOptions } from './types';
@@ -95,8 +95,8 @@ export class Library {
         const passages = await this.store.passagesOf(d.id);
         const embedded = await embedDocument(this.opts.embedder, passages);
         if (embedded.passages.length === 0) continue;
-        const { name, title, format, text, ocr } = d;
-        await this.catalog.put({ id: d.id, parsed: { name, title, format, text, ...(ocr ? { ocr } : {}) }, passages: embedded.passages }, embedded.vectors, d.origin, d.bytes !== undefined ? { bytes: d.bytes } : {});
+        const { name, title, format, text, ocr, layout } = d;
+        await this.catalog.put({ id: d.id, parsed: { name, title, format, text, ...(ocr ? { ocr } : {}), ...(layout ? { layout } : {}) }, passages: embedded.passages }, embedded.vectors, d.origin, d.bytes !== undefined ? { bytes: d.bytes } : {});
         done++;
       }
       return done;
@@ -149,6 +149,14 @@ export class Library {
   async document(docId: string): Promise<{ doc: StoredDocument; passages: Passage[] } | undefined> {
     const doc = await this.store.getDocument(docId);
     return doc && { doc, passages: await this.store.passagesOf(docId) };
+  }
+
+  /** A document with its passages and the original file kept with it, for the source viewer; undefined when it is not in the library. */
+  async source(docId: string): Promise<{ doc: StoredDocument; passages: Passage[]; original?: StoredOriginal } | undefined> {
+    const doc = await this.store.getDocument(docId);
+    if (!doc) return undefined;
+    const [passages, original] = await Promise.all([this.store.passagesOf(docId), this.store.getOriginal(docId)]);
+    return { doc, passages, ...(original ? { original } : {}) };
   }
 
   async size(): Promise<number> {

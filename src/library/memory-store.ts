@@ -4,7 +4,7 @@
 // a caller changing an object it got back cannot change the library.
 import type { Passage } from '../core/ports';
 import type { LexicalSnapshot, StoredLexicalSnapshot } from './lexical/lexical-index';
-import { packVectors, type DocumentVectors, type LibraryStorage, type StoredDocument } from './store';
+import { packVectors, type DocumentVectors, type LibraryStorage, type StoredDocument, type StoredOriginal } from './store';
 
 const LEXICAL_KEY = 'lexicalIndex';
 
@@ -14,13 +14,18 @@ export class MemoryLibraryStore implements LibraryStorage {
   private passages = new Map<string, Passage>();
   private vectors = new Map<string, DocumentVectors>();
   private meta = new Map<string, unknown>();
+  /** Blobs are immutable: kept as given, for the visit only. */
+  private originals = new Map<string, StoredOriginal>();
 
-  async putDocument(doc: StoredDocument, passages: Passage[], vectors: Float32Array[]): Promise<void> {
+  async putDocument(doc: StoredDocument, passages: Passage[], vectors: Float32Array[], original?: StoredOriginal): Promise<void> {
     const { dim, data } = packVectors(doc, passages, vectors);
     // Checked before anything changes, as IndexedDB's transaction would roll back a keyless put.
     if (passages.some((p) => typeof p.id !== 'string')) throw new Error('every passage needs an id');
     this.dropPassages(doc.id);
-    this.documents.set(doc.id, structuredClone({ ...doc, passageCount: passages.length }));
+    const { originalBytes: _stale, ...rest } = doc;
+    const kept = original ? original.blob.size : this.originals.has(doc.id) ? this.documents.get(doc.id)?.originalBytes : undefined;
+    this.documents.set(doc.id, structuredClone({ ...rest, passageCount: passages.length, ...(kept !== undefined ? { originalBytes: kept } : {}) }));
+    if (original) this.originals.set(doc.id, { ...original });
     for (const p of passages) this.passages.set(p.id, structuredClone(p));
     if (doc.pendingEmbedding) this.vectors.delete(doc.id);
     else this.vectors.set(doc.id, { docId: doc.id, dim, ids: passages.map((p) => p.id), data: data.buffer });
@@ -29,6 +34,7 @@ export class MemoryLibraryStore implements LibraryStorage {
   async removeDocument(id: string): Promise<boolean> {
     const exists = this.documents.delete(id);
     this.vectors.delete(id);
+    this.originals.delete(id);
     this.dropPassages(id);
     return exists;
   }
@@ -51,6 +57,11 @@ export class MemoryLibraryStore implements LibraryStorage {
 
   async passagesOf(docId: string): Promise<Passage[]> {
     return [...this.passages.values()].filter((p) => p.docId === docId).map((p) => structuredClone(p)).sort((a, b) => a.index - b.index);
+  }
+
+  async getOriginal(docId: string): Promise<StoredOriginal | undefined> {
+    const o = this.originals.get(docId);
+    return o && { ...o };
   }
 
   async getVectors(docId: string): Promise<DocumentVectors | undefined> {
@@ -87,6 +98,7 @@ export class MemoryLibraryStore implements LibraryStorage {
     this.passages.clear();
     this.vectors.clear();
     this.meta.clear();
+    this.originals.clear();
   }
 
   close(): void {

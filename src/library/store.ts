@@ -3,6 +3,7 @@
 // document is always written, replaced or removed together, in one transaction.
 import { openDB, wrap, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Passage } from '../core/ports';
+import type { DocLayout } from '../core/source-location';
 import type { DocFormat, OcrRecord } from './parse';
 import type { LexicalSnapshot, StoredLexicalSnapshot } from './lexical/lexical-index';
 
@@ -27,6 +28,19 @@ export interface StoredDocument {
   pendingEmbedding?: true;
   /** Pages whose text was recognised from their image, and the recogniser's mean confidence (scans and photos only). */
   ocr?: OcrRecord;
+  /** Where its pages and headings stand in `text` (absent for documents added before places were recorded, and for plain text). */
+  layout?: DocLayout;
+  /** Size in bytes of the original file kept beside it for the source viewer (absent when none is kept). */
+  originalBytes?: number;
+}
+
+/** The file a document was made from, kept for the source viewer. */
+export interface StoredOriginal {
+  docId: string;
+  name: string;
+  /** MIME type, when known. */
+  type: string;
+  blob: Blob;
 }
 
 export interface DocumentVectors {
@@ -43,7 +57,15 @@ interface LibrarySchema extends DBSchema {
   passages: { key: string; value: Passage; indexes: { docId: string } };
   vectors: { key: string; value: DocumentVectors };
   meta: { key: string; value: unknown };
+  originals: { key: string; value: StoredOriginal };
 }
+
+/**
+ * 1: documents, passages, vectors, meta. 2: originals (the files kept for the source viewer).
+ * A version-1 library opens unchanged: its documents simply have no original and their
+ * passages no place.
+ */
+export const LIBRARY_DB_VERSION = 2;
 
 export const DEFAULT_DB_NAME = 'selfrag-library';
 
@@ -65,6 +87,7 @@ export type LibraryStorage = Pick<
   | 'putLexical'
   | 'getMeta'
   | 'setMeta'
+  | 'getOriginal'
   | 'clear'
   | 'close'
 > & {
@@ -83,14 +106,17 @@ export class LibraryStore {
    * unpartitioned IndexedDB a Storage Access handle gives an embedded page.
    */
   static async open(name = DEFAULT_DB_NAME, factory?: IDBFactory): Promise<LibraryStore> {
-    const upgrade = (db: IDBPDatabase<LibrarySchema>) => {
-      db.createObjectStore('documents', { keyPath: 'id' });
-      db.createObjectStore('passages', { keyPath: 'id' }).createIndex('docId', 'docId');
-      db.createObjectStore('vectors', { keyPath: 'docId' });
-      db.createObjectStore('meta');
+    const upgrade = (db: IDBPDatabase<LibrarySchema>, oldVersion: number) => {
+      if (oldVersion < 1) {
+        db.createObjectStore('documents', { keyPath: 'id' });
+        db.createObjectStore('passages', { keyPath: 'id' }).createIndex('docId', 'docId');
+        db.createObjectStore('vectors', { keyPath: 'docId' });
+        db.createObjectStore('meta');
+      }
+      if (oldVersion < 2) db.createObjectStore('originals', { keyPath: 'docId' });
     };
-    if (factory) return new LibraryStore(await openWith(factory, name, upgrade));
-    const db = await openDB<LibrarySchema>(name, 1, {
+    if (factory) return new LibraryStore(await openWith(factory, name, upgrade, LIBRARY_DB_VERSION));
+    const db = await openDB<LibrarySchema>(name, LIBRARY_DB_VERSION, {
       upgrade,
       // Another tab upgrading the schema: let it, this connection is stale anyway.
       blocking() {
@@ -101,16 +127,20 @@ export class LibraryStore {
   }
 
   /**
-   * Writes (or replaces) a document with its passages and vectors in one
-   * transaction: if anything fails, the library is as it was before.
+   * Writes (or replaces) a document with its passages and vectors, and its original file when
+   * given, in one transaction: if anything fails, the library is as it was before. Without an
+   * original, one kept earlier stays (re-embedding does not have the file at hand).
    */
-  async putDocument(doc: StoredDocument, passages: Passage[], vectors: Float32Array[]): Promise<void> {
+  async putDocument(doc: StoredDocument, passages: Passage[], vectors: Float32Array[], original?: StoredOriginal): Promise<void> {
     const { dim, data } = packVectors(doc, passages, vectors);
-    const tx = this.db.transaction(['documents', 'passages', 'vectors'], 'readwrite');
+    const tx = this.db.transaction(['documents', 'passages', 'vectors', 'originals'], 'readwrite');
     try {
       const old = await tx.objectStore('passages').index('docId').getAllKeys(doc.id);
       await Promise.all(old.map((k) => tx.objectStore('passages').delete(k)));
-      await tx.objectStore('documents').put({ ...doc, passageCount: passages.length });
+      const kept = original ? original.blob.size : (await tx.objectStore('originals').getKey(doc.id)) !== undefined ? (await tx.objectStore('documents').get(doc.id))?.originalBytes : undefined;
+      const { originalBytes: _stale, ...rest } = doc;
+      await tx.objectStore('documents').put({ ...rest, passageCount: passages.length, ...(kept !== undefined ? { originalBytes: kept } : {}) });
+      if (original) await tx.objectStore('originals').put(original);
       for (const p of passages) await tx.objectStore('passages').put(p);
       if (doc.pendingEmbedding) await tx.objectStore('vectors').delete(doc.id);
       else await tx.objectStore('vectors').put({ docId: doc.id, dim, ids: passages.map((p) => p.id), data: data.buffer });
@@ -122,15 +152,16 @@ export class LibraryStore {
     }
   }
 
-  /** Removes a document, its passages and its vectors; false if it was not there. */
+  /** Removes a document, its passages, its vectors and its original; false if it was not there. */
   async removeDocument(id: string): Promise<boolean> {
-    const tx = this.db.transaction(['documents', 'passages', 'vectors'], 'readwrite');
+    const tx = this.db.transaction(['documents', 'passages', 'vectors', 'originals'], 'readwrite');
     const exists = (await tx.objectStore('documents').getKey(id)) !== undefined;
     if (exists) {
       const keys = await tx.objectStore('passages').index('docId').getAllKeys(id);
       await Promise.all([
         tx.objectStore('documents').delete(id),
         tx.objectStore('vectors').delete(id),
+        tx.objectStore('originals').delete(id),
         ...keys.map((k) => tx.objectStore('passages').delete(k)),
       ]);
     }
@@ -157,6 +188,11 @@ export class LibraryStore {
   async passagesOf(docId: string): Promise<Passage[]> {
     const ps = await this.db.getAllFromIndex('passages', 'docId', docId);
     return ps.sort((a, b) => a.index - b.index);
+  }
+
+  /** The original file of a document, when one was kept. */
+  async getOriginal(docId: string): Promise<StoredOriginal | undefined> {
+    return this.db.get('originals', docId);
   }
 
   async getVectors(docId: string): Promise<DocumentVectors | undefined> {
@@ -195,8 +231,8 @@ export class LibraryStore {
   }
 
   async clear(): Promise<void> {
-    const tx = this.db.transaction(['documents', 'passages', 'vectors', 'meta'], 'readwrite');
-    await Promise.all([tx.objectStore('documents').clear(), tx.objectStore('passages').clear(), tx.objectStore('vectors').clear(), tx.objectStore('meta').clear(), tx.done]);
+    const tx = this.db.transaction(['documents', 'passages', 'vectors', 'meta', 'originals'], 'readwrite');
+    await Promise.all([tx.objectStore('documents').clear(), tx.objectStore('passages').clear(), tx.objectStore('vectors').clear(), tx.objectStore('meta').clear(), tx.objectStore('originals').clear(), tx.done]);
   }
 
   close(): void {
@@ -218,10 +254,10 @@ export function packVectors(doc: StoredDocument, passages: Passage[], vectors: F
   return { dim, data };
 }
 
-/** idb's openDB (version 1), on a given IDBFactory (idb's own always uses the global one): the Storage Access handle's. */
-export async function openWith<S extends DBSchema>(factory: IDBFactory, name: string, upgrade: (db: IDBPDatabase<S>) => void): Promise<IDBPDatabase<S>> {
-  const request = factory.open(name, 1);
-  request.addEventListener('upgradeneeded', () => upgrade(wrap(request.result) as unknown as IDBPDatabase<S>));
+/** idb's openDB, on a given IDBFactory (idb's own always uses the global one): the Storage Access handle's. */
+export async function openWith<S extends DBSchema>(factory: IDBFactory, name: string, upgrade: (db: IDBPDatabase<S>, oldVersion: number) => void, version = 1): Promise<IDBPDatabase<S>> {
+  const request = factory.open(name, version);
+  request.addEventListener('upgradeneeded', (e) => upgrade(wrap(request.result) as unknown as IDBPDatabase<S>, e.oldVersion));
   const db = (await wrap(request)) as unknown as IDBPDatabase<S>;
   db.addEventListener('versionchange', () => db.close());
   return db;

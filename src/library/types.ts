@@ -81,6 +81,11 @@ export interface LibraryOptions {
   onClose?: () => void;
   /** Another tab (or window) added or removed a document; this library's index already follows. */
   onExternalChange?: () => void;
+  /**
+   * Whether to keep each added file beside its document for the source viewer (default yes);
+   * read at every batch, so the user's setting applies from the next file added.
+   */
+  keepOriginals?: () => boolean;
   /** The cross-encoder, for re-ranking retrieved candidates (see core/hybrid.ts). */
   rerank?: RelevanceScorer;
 }

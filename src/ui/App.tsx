@@ -17,6 +17,7 @@ import { Notices } from './Notices';
 import { StorageNotice } from './StorageNotice';
 import { siteName } from '../app/view/storage-notice';
 import { PassageDialog } from './PassageDialog';
+import { SourceLoaderContext } from './source/SourceLoader';
 import { OfflineBanner, OfflinePanel, type OfflineWiring } from './OfflineStatus';
 import { StatusPanel } from './StatusPanel';
 import { ThemeSwitch } from './ThemeSwitch';
@@ -61,7 +62,7 @@ export function App(props: { controller: Controller; conversation: Conversation;
   const { onUseLlama, ...modelControls } = useModelControls(controller, services, state.settings, status.generator.state === 'loading');
   const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
   const [webgpu, setWebgpu] = useState<WebGpuCheck | null>(null);
-  const [passageOf, setPassageOf] = useState<Candidate | null>(null);
+  const [passageOf, setPassageOf] = useState<Pick<Candidate, 'passage' | 'text'> | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
   const loading = library.jobs.length > 0 || Object.values(status).some((s) => s.state === 'loading');
   const now = useNow(loading);
@@ -168,7 +169,7 @@ export function App(props: { controller: Controller; conversation: Conversation;
               busy={busy}
               viewedAnswer={
                 evidence ? (
-                  <EvidenceView answer={state.answer} />
+                  <EvidenceView answer={state.answer} onOpenPassage={setPassageOf} />
                 ) : (
                   state.answer.status !== 'idle' && (
                     <AnswerView
@@ -197,7 +198,12 @@ export function App(props: { controller: Controller; conversation: Conversation;
               <ThreadList state={convo} actions={threadActions} />
             </Drawer>
             <Drawer name="library" label="Library">
-              <LibraryPanel view={library} actions={services.library.actions} now={now} />
+              <LibraryPanel
+                view={library}
+                actions={services.library.actions}
+                now={now}
+                originals={{ keep: state.settings.keepOriginals, onKeep: controller.setKeepOriginals, forVisitOnly: services.storage?.get().mode === 'memory' }}
+              />
             </Drawer>
           </div>
           <Drawer name="tuning" label="Tuning" className="side side-right">
@@ -222,7 +228,9 @@ export function App(props: { controller: Controller; conversation: Conversation;
           </Drawer>
         </div>
       )}
-      <PassageDialog candidate={passageOf} onClose={() => setPassageOf(null)} />
+      <SourceLoaderContext.Provider value={services.library.actions.source ?? null}>
+        <PassageDialog candidate={passageOf} onClose={() => setPassageOf(null)} />
+      </SourceLoaderContext.Provider>
     </div>
   );
 }

@@ -4,8 +4,10 @@ import type { AnswerState } from '../app/state/answer';
 import { relCritique } from '../app/view/critique-badges';
 import { RelBadge } from './Badges';
 import { PassageRanks } from './PassageRanks';
+import type { ScoredPassage } from '../core/ports';
+import { citationLabel } from '../core/source-location';
 
-export function EvidenceView({ answer }: { answer: AnswerState }) {
+export function EvidenceView({ answer, onOpenPassage }: { answer: AnswerState; onOpenPassage?: (c: { passage: ScoredPassage; text: string }) => void }) {
   const ev = answer.evidence;
   return (
     <section
@@ -32,6 +34,12 @@ export function EvidenceView({ answer }: { answer: AnswerState }) {
                 {passage.text}
               </p>
               <div className="segment-meta">
+                {onOpenPassage && (
+                  <button type="button" className="citation" data-testid="evidence-open-source" onClick={() => onOpenPassage({ passage, text: answer.question })}>
+                    <span aria-hidden="true">¶ </span>
+                    {citationLabel(passage)}
+                  </button>
+                )}
                 {critique && <RelBadge rel={critique} />}
                 {passage.ranks ? <PassageRanks ranks={passage.ranks} /> : <span className="muted">similarity {passage.score.toFixed(2)}</span>}
               </div>

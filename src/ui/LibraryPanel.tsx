@@ -4,6 +4,7 @@ import { memo, useRef, useState } from 'react';
 import type { LibraryActions, LibraryDocView, LibraryViewState } from '../app/view/library-panel';
 import { filterDocs, FIND_FROM, moreText } from '../app/view/doc-filter';
 import { formatBytes } from '../app/view/progress';
+import { KeepOriginalsSwitch, type KeepOriginals } from './source/KeepOriginals';
 import { collectPicked, takeDropped } from '../library/folder';
 import { OCR_DOWNLOAD_BYTES } from '../library/ocr/assets';
 import { BatchReport } from './BatchReport';
@@ -12,7 +13,7 @@ import { ProgressBar } from './ProgressBar';
 const ACCEPT =
   '.pdf,.md,.markdown,.txt,.html,.htm,.xhtml,.docx,.epub,.png,.jpg,.jpeg,.webp,text/plain,text/markdown,text/html,application/pdf,application/epub+zip,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/png,image/jpeg,image/webp';
 
-export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryActions; now: number }) {
+export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryActions; now: number; originals?: KeepOriginals }) {
   const { view, actions } = props;
   const fileRef = useRef<HTMLInputElement>(null);
   const folderRef = useRef<HTMLInputElement>(null);
@@ -49,6 +50,7 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
           Scanned PDFs and photos of pages (PNG, JPEG, WebP) are read by text recognition in your browser; the first scan downloads the recogniser
           ({formatBytes(OCR_DOWNLOAD_BYTES)}) once, and it is kept for offline use.
         </p>
+        {props.originals && <KeepOriginalsSwitch {...props.originals} docs={view.docs} />}
         <button type="button" onClick={() => fileRef.current?.click()}>
           Choose files…
         </button>{' '}
@@ -166,6 +168,7 @@ const DocList = memo(function DocList({ docs, onRemove }: { docs: LibraryDocView
               {' '}
               {d.passages} passage{d.passages === 1 ? '' : 's'}
               {d.bytes !== undefined ? ` · ${formatBytes(d.bytes)}` : ''}
+              {d.originalBytes !== undefined ? ' · original kept' : ''}
             </span>
             {d.pending && (
               <span className="muted" data-testid="doc-pending" title="Found by its words until the embedding model loads; it is embedded then.">

@@ -3,8 +3,11 @@
 import { useEffect, useRef } from 'react';
 import type { Candidate } from '../core/types';
 import { splitByRange, supportingSentence } from '../app/view/highlight';
+import { placeLabel } from '../core/source-location';
+import { SourceSection } from './source/SourceSection';
 
-export function PassageDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
+/** A citation's candidate, or a passage opened from the evidence list with the question as what it should support. */
+export function PassageDialog({ candidate, onClose }: { candidate: Pick<Candidate, 'passage' | 'text'> | null; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -21,10 +24,14 @@ export function PassageDialog({ candidate, onClose }: { candidate: Candidate | n
           <h2 id="passage-title">
             {passage.title} · passage {passage.index + 1}
           </h2>
+          <p className="passage-place" data-testid="passage-place">
+            {placeLabel(passage)}
+          </p>
           <p className="passage-text" data-testid="passage-text">
             {parts.map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
           </p>
           <p className="muted">Highlighted: the sentence that shares the most words with the segment.</p>
+          <SourceSection passage={passage} segment={candidate.text} />
         </>
       )}
       <form method="dialog">

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Candidate, Ranking, ScoredCandidate } from '../core/types';
 import { CritiqueBadges } from './Badges';
 import { WhyPanel } from './WhyPanel';
+import { citationLabel, placeLabel, PLACE_NOT_KNOWN } from '../core/source-location';
 
 export function Citation({ candidate, onOpen }: { candidate: Candidate; onOpen: (c: Candidate) => void }) {
   if (!candidate.passage) {
@@ -15,7 +16,8 @@ export function Citation({ candidate, onOpen }: { candidate: Candidate; onOpen: 
   return (
     <button type="button" className="citation" data-testid="citation" onClick={() => onOpen(candidate)}>
       <span aria-hidden="true">¶ </span>
-      {candidate.passage.title} · passage {candidate.passage.index + 1}
+      {citationLabel(candidate.passage)}
+      {placeLabel(candidate.passage) === PLACE_NOT_KNOWN && <span className="muted"> ({PLACE_NOT_KNOWN})</span>}
     </button>
   );
 }
@@ -57,7 +59,7 @@ export function Segment(props: {
           {open ? 'Hide why' : `Why this segment (${props.siblings.length} candidate${props.siblings.length === 1 ? '' : 's'})`}
         </button>
       </div>
-      {open && <WhyPanel id={panelId} siblings={props.siblings} ranking={props.ranking} chosenId={c.id} />}
+      {open && <WhyPanel id={panelId} siblings={props.siblings} ranking={props.ranking} chosenId={c.id} onOpenPassage={props.onOpenPassage} />}
     </li>
   );
 }

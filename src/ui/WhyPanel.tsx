@@ -4,12 +4,13 @@ import type { Candidate, Ranking } from '../core/types';
 import { critiqueOf } from '../app/view/critique-badges';
 import { CorrectionDetails } from './CorrectionDetails';
 import { PassageRanks } from './PassageRanks';
+import { citationLabel } from '../core/source-location';
 
 function fmt(n: number | undefined, digits = 2): string {
   return n === undefined || !Number.isFinite(n) ? '–' : n.toFixed(digits);
 }
 
-export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ranking; chosenId: string }) {
+export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ranking; chosenId: string; onOpenPassage?: (c: Candidate) => void }) {
   const rows = [...props.siblings].sort(
     (a, b) => (props.ranking.scored.get(b.id)?.segmentScore ?? -Infinity) - (props.ranking.scored.get(a.id)?.segmentScore ?? -Infinity),
   );
@@ -50,7 +51,15 @@ export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ra
                   {chosen && <strong>Chosen: </strong>}
                   {c.text}
                 </td>
-                <td>{c.passage ? c.passage.title : 'none'}</td>
+                <td>
+                  {c.passage && props.onOpenPassage ? (
+                    <button type="button" className="link" data-testid="why-open-source" onClick={() => props.onOpenPassage?.(c)}>
+                      {citationLabel(c.passage)}
+                    </button>
+                  ) : (
+                    c.passage?.title ?? 'none'
+                  )}
+                </td>
                 <td>{c.passage ? <PassageRanks ranks={c.passage.ranks} /> : '–'}</td>
                 <td>{fmt(k.rel?.probs.relevant)}</td>
                 <td>

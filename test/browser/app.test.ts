@@ -49,7 +49,7 @@ describe('answer page', () => {
     const segments = page.getByTestId('segment');
     expect(await segments.count()).toBeGreaterThan(0);
     const first = segments.first();
-    expect(await first.getByTestId('citation').innerText()).toMatch(/Why the Sea Has Tides · passage \d+/);
+    expect(await first.getByTestId('citation').innerText()).toMatch(/Why the Sea Has Tides( › [^·]+| · passage \d+)/);
     for (const kind of ['isrel', 'issup', 'isuse']) {
       expect(await first.locator(`[data-badge=${kind}]`).count()).toBe(1);
     }

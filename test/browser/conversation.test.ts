@@ -81,7 +81,7 @@ describe('a conversation', () => {
     expect(md.name).toMatch(/\.md$/);
     expect(md.text).toContain('How do bees make honey?');
     expect(md.text).toContain('How long does that take them?');
-    expect(md.text).toMatch(/\[\^1\]: How Honeybee Colonies Work, passage \d+: “.+”/);
+    expect(md.text).toMatch(/\[\^1\]: How Honeybee Colonies Work(, passage \d+| › [^:]+): “.+”/);
     writeFileSync(join(OUTPUT_DIR, 'thread.md'), md.text);
 
     const json = await download(page, 'export-json');

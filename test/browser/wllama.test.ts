@@ -215,7 +215,7 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
     const segments = p.getByTestId('segment');
     expect(await segments.count()).toBeGreaterThan(0);
     const first = segments.first();
-    expect(await first.getByTestId('citation').innerText()).toMatch(/passage \d+/);
+    expect(await first.getByTestId('citation').innerText()).toMatch(/passage \d+| › |, pp?\. \d/);
     for (const kind of ['isrel', 'issup', 'isuse']) expect(await first.locator(`[data-badge=${kind}]`).count()).toBe(1);
     await first.locator('[data-badge=isrel]').focus();
     expect(await first.locator('[data-badge=isrel] [role=tooltip]').innerText()).toMatch(/Relevant \d+%/);

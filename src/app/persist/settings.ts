@@ -37,6 +37,8 @@ export interface AppSettings {
   /** Sampling temperature; 0 decodes greedily with the fixed seed, so the same question gives the same tree. */
   temperature: number;
   theme: Theme;
+  /** Keep each added file beside its document, for the source viewer (off: the viewer shows the extracted text). */
+  keepOriginals: boolean;
 }
 
 /** What a new decode depends on: the core's decode settings plus the corrective switch. */
@@ -94,6 +96,7 @@ export function defaultSettings(): AppSettings {
     engine: defaultEngineChoice(),
     temperature: 0,
     theme: 'system',
+    keepOriginals: true,
   };
 }
 
@@ -175,6 +178,7 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
     engine: r.engine === undefined ? base.engine : sanitizeEngineChoice(r.engine, base.engine, pageUrl),
     temperature: num(r.temperature, base.temperature, RANGES.temperature),
     theme: oneOf(r.theme, THEMES, base.theme),
+    keepOriginals: bool(r.keepOriginals, base.keepOriginals),
   };
 }
 

@@ -2,6 +2,14 @@
 // this, so the panel renders before the library (and its models) has loaded.
 import type { NamedBlob } from '../../library/ingest';
 import type { Progress } from '../state/worker-status';
+import type { Passage } from '../../core/ports';
+import type { StoredDocument, StoredOriginal } from '../../library/store';
+
+export interface DocumentSource {
+  doc: StoredDocument;
+  passages: Passage[];
+  original?: StoredOriginal;
+}
 
 export interface LibraryDocView {
   id: string;
@@ -12,6 +20,8 @@ export interface LibraryDocView {
   bytes?: number;
   /** Kept without vectors (the embedding model did not run): found by words until embedded. */
   pending?: boolean;
+  /** Bytes of the original file kept for the source viewer (absent when none is kept). */
+  originalBytes?: number;
 }
 
 export interface LibraryJobView extends Progress {
@@ -55,6 +65,8 @@ export interface LibraryActions {
   addText(title: string, text: string): Promise<void>;
   remove(id: string): Promise<void>;
   loadSample(): Promise<void>;
+  /** A document with its passages and kept original, for the source viewer; undefined when it is not in the library (a site corpus's passage). */
+  source?(docId: string): Promise<DocumentSource | undefined>;
   dismiss(messageId: number): void;
 }
 

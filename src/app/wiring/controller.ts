@@ -101,6 +101,8 @@ export interface Controller {
    */
   setSetting<K extends keyof AppSettings>(key: K, value: AppSettings[K]): void;
   setTheme(theme: Theme): void;
+  /** Whether files added from now on are kept beside their documents. */
+  setKeepOriginals(on: boolean): void;
   /**
    * The embedding page's theme: shown, never saved. A frame shares the saved settings of the app's
    * site (same site, or Storage Access), and a host's choice must not replace the visitor's own.
@@ -349,6 +351,9 @@ export function createController(opts: {
     setTheme(theme) {
       ownTheme = null;
       persist({ ...store.get().settings, theme });
+    },
+    setKeepOriginals(keepOriginals) {
+      persist({ ...store.get().settings, keepOriginals });
     },
     showHostTheme(theme) {
       ownTheme ??= store.get().settings.theme;

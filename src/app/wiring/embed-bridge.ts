@@ -17,7 +17,13 @@ export type EmbedRequest =
 
 export interface EmbedSegment {
   text: string;
-  citation: { passageId: string; title: string } | null;
+  /**
+   * `place` and what it is made of are optional additions within version 2 (older hosts ignore
+   * them): the page or pages and the heading path the passage stands at, and `place` as the page
+   * shows it ("p. 12", "Ch. 16 › Using Message Passing"); absent where the document has none, and
+   * for passages stored before places were recorded.
+   */
+  citation: { passageId: string; title: string; place?: string; page?: number; pageEnd?: number; headings?: string[] } | null;
   isrel: number | null;
   issup: number | null;
   isuse: number | null;

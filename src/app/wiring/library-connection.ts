@@ -5,8 +5,8 @@ import type { Embedder, Retriever } from '../../core/ports';
 import type { RelevanceScorer, RetrievalSettings } from '../../core/hybrid';
 import type { IndexChoice } from '../../core/vector-index';
 import type { NamedBlob } from '../../library/ingest';
-import type { AddResult, Library, LibraryProgress } from '../../library/library';
-import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
+import type { AddResult, Library, LibraryDocument, LibraryProgress } from '../../library/library';
+import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryDocView, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
 import { createStore } from '../state/store';
 import type { StatusStore } from '../state/worker-status';
 import { quotaMessage } from '../persist/storage-quota';
@@ -28,6 +28,8 @@ export function connectLibrary(opts: {
   rerank?: RelevanceScorer;
   /** Where the library keeps its documents (IndexedDB, shared IndexedDB, or memory). */
   openStore?: (dbName: string) => Promise<LibraryStorage>;
+  /** Whether to keep each added file for the source viewer (the user's setting). */
+  keepOriginals?: () => boolean;
 }) {
   const store = createStore<LibraryViewState>(emptyLibraryView);
   const set = (patch: Partial<LibraryViewState>) => store.set((v) => ({ ...v, ...patch }));
@@ -82,7 +84,7 @@ export function connectLibrary(opts: {
       // document's text) per file would cost the page's main thread more than the files do.
       if (p.stage === 'added' && p.doc) {
         const d = p.doc;
-        const row = { id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}) };
+        const row = docView(d);
         // The same text added again replaces its document (content-addressed), so it is listed once.
         set({ docs: [...store.get().docs.filter((x) => x.id !== d.id), row] });
       }
@@ -160,6 +162,7 @@ export function connectLibrary(opts: {
         embedderId: await opts.embedderId?.(),
         ...(opts.rerank ? { rerank: opts.rerank } : {}),
         ...(opts.openStore ? { openStore: opts.openStore } : {}),
+        ...(opts.keepOriginals ? { keepOriginals: opts.keepOriginals } : {}),
         baseUrl: opts.baseURI,
         onProgress,
         // Another tab added or removed a document: show the same list here.
@@ -199,7 +202,7 @@ export function connectLibrary(opts: {
     if (baseReason) opts.status.update('library', { reason: libraryReason(pending) });
     set({
       ready: true,
-      docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}) })),
+      docs: docs.map(docView),
     });
   }
 
@@ -228,6 +231,8 @@ export function connectLibrary(opts: {
     remove: guarded(async (lib, id: string) => {
       await lib.remove(id);
     }),
+    // A read, not a change: no job, no relisting; a library that cannot open says so in its status.
+    source: async (docId: string) => (await connection()).source(docId),
     loadSample: guarded(async (lib) => {
       const base = new URL('sample/', opts.baseURI);
       const res = await fetch(new URL('manifest.json', base));
@@ -264,5 +269,18 @@ export function connectLibrary(opts: {
     start() {
       void refresh().catch(() => undefined);
     },
+  };
+}
+
+/** A document as the library panel lists it. */
+function docView(d: LibraryDocument): LibraryDocView {
+  return {
+    id: d.id,
+    title: d.title,
+    name: d.name,
+    passages: d.passageCount,
+    ...(d.bytes !== undefined ? { bytes: d.bytes } : {}),
+    ...(d.pendingEmbedding ? { pending: true } : {}),
+    ...(d.originalBytes !== undefined ? { originalBytes: d.originalBytes } : {}),
   };
 }

@@ -103,6 +103,7 @@ export function createServices(search: string, baseURI: string, storage: Storage
     rerank: async (query, texts, signal) => (await evaluator()).relevanceScores(query, texts, signal),
     embedderId: evaluators.embedderId,
     openStore: (name) => storage.openStore(name),
+    keepOriginals: () => settings.get().keepOriginals,
   });
 
   const critic = async (): Promise<Critic | undefined> => (await evaluator()).critic;

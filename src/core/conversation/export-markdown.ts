@@ -2,7 +2,9 @@
 // every citation as a footnote quoting the sentence that supports it, and the critique
 // badges as words. Only the shown versions (the active path) are written; the JSON export
 // keeps every sibling. Document text and model output are escaped so they stay text.
+import type { Passage } from '../ports';
 import { rerank } from '../rerank';
+import { citationLabel, placeLabel, PLACE_NOT_KNOWN } from '../source-location';
 import { normaliseRel, normaliseSup, normaliseUse } from '../scores';
 import type { Candidate, RankSettings } from '../types';
 import { activePath, siblingPosition, type Thread, type Turn } from './thread';
@@ -21,6 +23,18 @@ export function escapeMarkdown(text: string): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/** "Debian Policy, p. 12", "Rust book › Ch. 16 › Using Message Passing", or "Notes, passage 3" where the place is not known. */
+function where(p: Passage): string {
+  const label = citationLabel({ ...p, title: oneLine(p.title) });
+  return label.endsWith(` · passage ${p.index + 1}`) ? `${oneLine(p.title)}, passage ${p.index + 1}` : label;
+}
+
+/** The place alone, after the title: "p. 12", "Ch. 16 › Threads", or "passage 3". */
+function whereIn(p: Passage): string {
+  const place = placeLabel(p);
+  return place && place !== PLACE_NOT_KNOWN ? place : `passage ${p.index + 1}`;
 }
 
 function top<T extends string>(entries: [T, number][]): T {
@@ -89,7 +103,7 @@ export function threadToMarkdown(thread: Thread, opts: MarkdownOptions): string 
           line += `[^${n}]`;
           const range = opts.supporting?.(c.passage.text, c.text) ?? null;
           const quote = oneLine(range ? c.passage.text.slice(range.start, range.end) : c.passage.text.slice(0, 200));
-          notes.push(`[^${n}]: ${escapeMarkdown(oneLine(c.passage.title))}, passage ${c.passage.index + 1}: “${escapeMarkdown(quote)}”`);
+          notes.push(`[^${n}]: ${escapeMarkdown(where(c.passage))}: “${escapeMarkdown(quote)}”`);
         }
         const badges = badgeText(c);
         if (badges) line += ` *(${badges})*`;
@@ -97,7 +111,7 @@ export function threadToMarkdown(thread: Thread, opts: MarkdownOptions): string 
       }
     } else if (turn.passages && turn.passages.length > 0) {
       lines.push('*Passages found (no written answer):*', '');
-      for (const p of turn.passages) lines.push(`- **${escapeMarkdown(oneLine(p.title))}**, passage ${p.index + 1}: ${escapeMarkdown(oneLine(p.text).slice(0, 300))}`);
+      for (const p of turn.passages) lines.push(`- **${escapeMarkdown(oneLine(p.title))}**, ${escapeMarkdown(whereIn(p))}: ${escapeMarkdown(oneLine(p.text).slice(0, 300))}`);
       lines.push('');
     } else if (turn.answerText.trim()) {
       lines.push(escapeMarkdown(oneLine(turn.answerText)), '');

@@ -1,12 +1,15 @@
 // What recognition returns and how a document records it: which pages were
 // recognised, the recogniser's mean confidence, and the notes a batch report
 // shows (pages kept despite low confidence, pages with nothing recognisable).
+import type { OcrLine } from '../../core/source-location';
 import { LOW_CONFIDENCE, MIN_RECOGNISED_CHARS } from './limits';
 
 export interface Recognition {
   text: string;
   /** Tesseract's mean word confidence, 0-100. */
   confidence: number;
+  /** The lines read, boxed as fractions of the page (absent from recognisers that do not box them). */
+  lines?: OcrLine[];
 }
 
 /** The part of a document that came from recognition, stored with it. */

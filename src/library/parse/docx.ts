@@ -1,10 +1,11 @@
 // Word documents through mammoth, which turns the document's structure
 // (headings, lists, tables) into HTML; the HTML path then reads it as text, so
 // a .docx and the same text saved as HTML give the same passages.
+import type { HeadingMark } from '../../core/source-location';
 import { parseHtml } from './html';
 import { RefusedFile } from './refusal';
 
-export async function parseDocx(name: string, bytes: Uint8Array): Promise<{ text: string; title?: string }> {
+export async function parseDocx(name: string, bytes: Uint8Array): Promise<{ text: string; title?: string; headings?: HeadingMark[] }> {
   const mammoth = (await import('mammoth')).default;
   const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   let html: string;

@@ -3,6 +3,7 @@
 // chapter goes through the same HTML path as a web page.
 import { unzipSync } from 'fflate';
 import { Parser } from 'htmlparser2';
+import type { HeadingMark } from '../../core/source-location';
 import { parseHtml } from './html';
 import { RefusedFile } from './refusal';
 import { visibleTitle } from './title';
@@ -51,7 +52,7 @@ function resolve(base: string, href: string): string {
   return out.join('/');
 }
 
-export function parseEpub(name: string, bytes: Uint8Array): { text: string; title?: string; notes: string[] } {
+export function parseEpub(name: string, bytes: Uint8Array): { text: string; title?: string; notes: string[]; headings?: HeadingMark[] } {
   const bad = (why: string) => new RefusedFile(name, `the EPUB could not be read (${why}); check that it opens in an e-book reader`);
   let files: Record<string, Uint8Array>;
   try {
@@ -73,6 +74,9 @@ export function parseEpub(name: string, bytes: Uint8Array): { text: string; titl
   const manifest = new Map(tags.filter((t) => t.name === 'item' && t.attrs.id && t.attrs.href).map((t) => [t.attrs.id!, t.attrs.href!]));
   const chapters: string[] = [];
   const notes: string[] = [];
+  // Each chapter's headings, moved to where the chapter lands in the joined text.
+  const headings: HeadingMark[] = [];
+  let offset = 0;
   for (const ref of tags.filter((t) => t.name === 'itemref')) {
     const href = manifest.get(ref.attrs.idref ?? '');
     if (!href) continue;
@@ -81,10 +85,13 @@ export function parseEpub(name: string, bytes: Uint8Array): { text: string; titl
       notes.push(`chapter ${href} is missing from the book and was skipped`);
       continue;
     }
-    const text = parseHtml(xhtml).text;
-    if (text) chapters.push(text);
+    const chapter = parseHtml(xhtml);
+    if (!chapter.text) continue;
+    for (const h of chapter.headings ?? []) headings.push({ ...h, start: h.start + offset });
+    chapters.push(chapter.text);
+    offset += chapter.text.length + 2;
   }
   const t = visibleTitle(title);
   const text = chapters.join('\n\n');
-  return t ? { text, title: t, notes } : { text, notes };
+  return { text, notes, ...(t ? { title: t } : {}), ...(headings.length ? { headings } : {}) };
 }

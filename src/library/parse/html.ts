@@ -3,6 +3,7 @@
 // or load. The same code runs in the browser and in the Node indexer, so both
 // see the same text.
 import { Parser } from 'htmlparser2';
+import type { HeadingMark } from '../../core/source-location';
 import { normaliseNewlines } from './validate';
 
 // Elements whose content is never text a reader sees.
@@ -14,8 +15,13 @@ const CELL = new Set(['td', 'th']);
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-export function parseHtml(source: string): { text: string; title?: string } {
+const HEADING = /^h([1-6])$/;
+
+export function parseHtml(source: string): { text: string; title?: string; headings?: HeadingMark[] } {
   const out: string[] = [];
+  // Headings as read, placed in the final text once its spaces are settled.
+  const found: Array<{ level: number; title: string }> = [];
+  let heading: { level: number; title: string } | null = null;
   let hidden = 0;
   let inTitle = false;
   let title = '';
@@ -30,6 +36,8 @@ export function parseHtml(source: string): { text: string; title?: string } {
         if (BLOCK.has(name)) out.push('\n');
         else if (CELL.has(name)) out.push(' ');
         if (name === 'h1' && !h1Done) h1Depth++;
+        const h = HEADING.exec(name);
+        if (h && hidden === 0) heading = { level: Number(h[1]), title: '' };
       },
       onclosetag(name) {
         if (name === 'title') inTitle = false;
@@ -37,6 +45,11 @@ export function parseHtml(source: string): { text: string; title?: string } {
         if (BLOCK.has(name)) out.push('\n');
         else if (CELL.has(name)) out.push(' ');
         if (name === 'h1' && h1Depth > 0 && --h1Depth === 0) h1Done = true;
+        if (heading && HEADING.test(name)) {
+          const title = squash(heading.title);
+          if (title) found.push({ level: heading.level, title });
+          heading = null;
+        }
       },
       ontext(text) {
         // The title lives in <head>, which is otherwise hidden.
@@ -44,6 +57,7 @@ export function parseHtml(source: string): { text: string; title?: string } {
         if (hidden > 0) return;
         out.push(text);
         if (h1Depth > 0) h1 += text;
+        if (heading) heading.title += text;
       },
     },
     { decodeEntities: true, lowerCaseTags: true },
@@ -60,5 +74,19 @@ export function parseHtml(source: string): { text: string; title?: string } {
   // <title> is raw text to the tokenizer: markup written inside it is not what a reader sees.
   const titleText = title.includes('<') ? parseHtml(title).text : title;
   const name = squash(titleText) || squash(h1);
-  return name ? { text, title: name } : { text };
+  const headings = placeHeadings(text, found);
+  return { text, ...(name ? { title: name } : {}), ...(headings.length ? { headings } : {}) };
+}
+
+/** Each heading at its first occurrence after the previous one; one the text does not hold as read (a line break inside it) is left out. */
+function placeHeadings(text: string, found: Array<{ level: number; title: string }>): HeadingMark[] {
+  const out: HeadingMark[] = [];
+  let cursor = 0;
+  for (const h of found) {
+    const at = text.indexOf(h.title, cursor);
+    if (at < 0) continue;
+    out.push({ ...h, start: at });
+    cursor = at + h.title.length;
+  }
+  return out;
 }

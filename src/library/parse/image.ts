@@ -1,12 +1,13 @@
 // A photographed or scanned page saved as an image: its header is checked before
 // anything decodes it, then it is recognised as one page.
+import type { DocLayout } from '../../core/source-location';
 import { readImageHeader } from '../ocr/image-header';
 import { checkImageHeader } from '../ocr/limits';
 import { UndecodableImage, type OcrPort } from '../ocr/port';
 import { cleanRecognisedText, hasRecognisedText, ocrNotes, ocrRecord, type OcrRecord } from '../ocr/recognition';
 import { RefusedFile } from './refusal';
 
-export async function parseImage(name: string, bytes: Uint8Array, ocr: OcrPort | undefined): Promise<{ text: string; notes: string[]; ocr: OcrRecord }> {
+export async function parseImage(name: string, bytes: Uint8Array, ocr: OcrPort | undefined): Promise<{ text: string; notes: string[]; ocr: OcrRecord; layout: DocLayout }> {
   const size = checkImageHeader(name, readImageHeader(bytes));
   if (!ocr) throw new RefusedFile(name, 'images are read by recognising their text, which only the web page does; add it there');
   ocr.onProgress?.({ done: 0, total: 1, page: 1 });
@@ -22,5 +23,7 @@ export async function parseImage(name: string, bytes: Uint8Array, ocr: OcrPort |
     throw new RefusedFile(name, 'no text was recognised in the image (it may be a photograph without writing, or too blurred, dark or small to read); it was left out');
   }
   const record = ocrRecord(new Map([[1, result]]));
-  return { text: cleanRecognisedText(result.text), notes: ocrNotes(record, 0), ocr: record };
+  // The image is the one page, its recognised lines boxed on it.
+  const layout: DocLayout = { pages: [{ page: 1, start: 0 }], ocrLines: { 1: result.lines ?? [] } };
+  return { text: cleanRecognisedText(result.text), notes: ocrNotes(record, 0), ocr: record, layout };
 }

@@ -1,4 +1,5 @@
 // One entry point from raw bytes to extracted text, or a refusal naming the file and the reason.
+import type { DocLayout, HeadingMark } from '../../core/source-location';
 import { parseDocx } from './docx';
 import { parseEpub } from './epub';
 import { parseHtml } from './html';
@@ -37,6 +38,8 @@ export interface ParsedDocument {
   notes?: string[];
   /** Pages whose text was recognised from their image (scans, photos), with the recogniser's confidence. */
   ocr?: OcrRecord;
+  /** Where pages and headings stand in `text`, and the lines read on scanned pages; absent when the document has none. */
+  layout?: DocLayout;
 }
 
 export interface ParseOptions {
@@ -77,7 +80,7 @@ export async function parseDocument(file: RawFile, opts: ParseOptions = {}): Pro
   const { name, bytes } = file;
   checkSize(name, bytes, opts.maxBytes ?? MAX_FILE_BYTES);
   const format = detectFormat(name, file.type, bytes);
-  let parsed: { text: string; title?: string; notes?: string[]; ocr?: OcrRecord };
+  let parsed: { text: string; title?: string; notes?: string[]; ocr?: OcrRecord; headings?: HeadingMark[]; layout?: DocLayout };
   if (format === 'pdf') {
     if (!opts.pdf) throw new RefusedFile(name, 'PDF files are not supported here');
     if (!isPdf(bytes)) throw new RefusedFile(name, 'the file is named .pdf but is not a PDF');
@@ -99,5 +102,6 @@ export async function parseDocument(file: RawFile, opts: ParseOptions = {}): Pro
   }
   if (!parsed.text.trim()) throw new RefusedFile(name, format === 'html' || format === 'markdown' || format === 'text' ? 'the file has no text (it is blank or only markup)' : 'the file has no text');
   const notes = parsed.notes?.length ? { notes: parsed.notes } : {};
-  return { name, format, title: parsed.title ?? baseName(name), text: parsed.text, ...notes, ...(parsed.ocr ? { ocr: parsed.ocr } : {}) };
+  const layout = parsed.layout ?? (parsed.headings?.length ? { headings: parsed.headings } : undefined);
+  return { name, format, title: parsed.title ?? baseName(name), text: parsed.text, ...notes, ...(parsed.ocr ? { ocr: parsed.ocr } : {}), ...(layout ? { layout } : {}) };
 }

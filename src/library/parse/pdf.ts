@@ -6,6 +6,7 @@ import { pageNeedsOcr } from '../ocr/page-rule';
 import type { OcrPort, RenderablePage } from '../ocr/port';
 import { cleanRecognisedText, hasRecognisedText, ocrNotes, ocrRecord, type OcrRecord, type Recognition } from '../ocr/recognition';
 import { RefusedFile } from './refusal';
+import type { DocLayout, OcrLine, PageStart } from '../../core/source-location';
 
 /** The slice of pdfjs-dist's API this file uses. */
 export interface PdfJs {
@@ -29,7 +30,7 @@ export function isPdf(bytes: Uint8Array): boolean {
   return bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46; // %PDF
 }
 
-export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader, ocr?: OcrPort): Promise<{ text: string; title?: string; notes: string[]; ocr?: OcrRecord }> {
+export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader, ocr?: OcrPort): Promise<{ text: string; title?: string; notes: string[]; ocr?: OcrRecord; layout: DocLayout }> {
   const pdfjs = await load();
   let doc;
   try {
@@ -63,6 +64,7 @@ export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader,
     // text layer is read: the page limit is then known before the first costly render.
     const scanned = ocr ? pages.flatMap((text, i) => (text !== undefined && pageNeedsOcr(text) ? [i + 1] : [])) : [];
     let record: OcrRecord | undefined;
+    const ocrLines: Record<number, OcrLine[]> = {};
     if (ocr && scanned.length) {
       checkOcrPageCount(name, scanned.length);
       const results = new Map<number, Recognition>();
@@ -83,7 +85,10 @@ export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader,
         }
         results.set(n, r);
         // A recognised page replaces its thin text layer; a page with nothing recognisable keeps what it had.
-        if (hasRecognisedText(r)) pages[n - 1] = cleanRecognisedText(r.text);
+        if (hasRecognisedText(r)) {
+          pages[n - 1] = cleanRecognisedText(r.text);
+          ocrLines[n] = r.lines ?? [];
+        }
       }
       ocr.onProgress?.({ done: scanned.length, total: scanned.length, page: scanned[scanned.length - 1]! });
       record = ocrRecord(results);
@@ -91,14 +96,23 @@ export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader,
     let title: string | undefined;
     const info = (await doc.getMetadata?.().catch(() => undefined))?.info;
     if (info && typeof info === 'object' && 'Title' in info && typeof info.Title === 'string' && info.Title.trim()) title = info.Title.trim();
-    const text = pages.filter(Boolean).join('\n\n');
+    // Pages joined by a blank line, each one's start recorded for the passages that fall on it.
+    const starts: PageStart[] = [];
+    let text = '';
+    pages.forEach((page, i) => {
+      if (!page) return;
+      if (text) text += '\n\n';
+      starts.push({ page: i + 1, start: text.length });
+      text += page;
+    });
+    const layout: DocLayout = { pages: starts, ...(Object.keys(ocrLines).length ? { ocrLines } : {}) };
     if (!text && record) throw new RefusedFile(name, `no text was recognised on its ${doc.numPages === 1 ? 'page' : `${doc.numPages} pages`} (they may be blank, photographs, or too faint or small to read; a scan at 300 dpi reads best)`);
     if (!text && broken.length) throw new RefusedFile(name, `none of its ${doc.numPages} pages could be read; open it in a PDF viewer and print it to a new PDF`);
     if (!text) throw new RefusedFile(name, 'the PDF has no extractable text (it may be scanned images: add it on the web page, which recognises them, or run it through OCR first)');
     broken.sort((a, b) => a - b);
     const notes = broken.length ? [`${broken.length === 1 ? 'page' : 'pages'} ${broken.join(', ')} could not be read and ${broken.length === 1 ? 'was' : 'were'} skipped`] : [];
     if (record) notes.push(...ocrNotes(record, doc.numPages));
-    return { text, notes, ...(title ? { title } : {}), ...(record ? { ocr: record } : {}) };
+    return { text, notes, layout, ...(title ? { title } : {}), ...(record ? { ocr: record } : {}) };
   } finally {
     await doc.destroy();
   }

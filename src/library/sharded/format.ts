@@ -25,6 +25,7 @@
 // those of its lists, a page those of its word shards; a list holds the first 8 bytes of each
 // row record's, and a row record or a posting the first 8 of its text's. A block that does not
 // match is refused with a message naming it.
+import type { PassageSource } from '../../core/source-location';
 import { deflateSync, inflateSync } from 'fflate';
 import { fnv1aString } from '../../core/fnv1a';
 import { int8Codec } from '../../core/row-store';
@@ -319,16 +320,37 @@ export interface TextRecord {
   title: string;
   text: string;
   index: number;
+  /** Where it stands in its document, and the original's address on the site, where the writer knew them (a sixth element, written only then). */
+  source?: PassageSource;
 }
 
 export function encodeText(p: TextRecord): Uint8Array {
-  return deflateSync(new TextEncoder().encode(JSON.stringify([p.id, p.docId, p.title, p.text, p.index])), { level: 9 });
+  const fields: unknown[] = [p.id, p.docId, p.title, p.text, p.index];
+  if (p.source && Object.keys(p.source).length > 0) fields.push(p.source);
+  return deflateSync(new TextEncoder().encode(JSON.stringify(fields)), { level: 9 });
 }
 
 export function decodeText(bytes: Uint8Array): TextRecord {
   const v: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(inflateSync(bytes)));
-  if (!Array.isArray(v) || v.length !== 5 || typeof v[0] !== 'string' || typeof v[3] !== 'string') throw new Error('passage record is malformed');
-  return { id: v[0], docId: String(v[1]), title: String(v[2]), text: v[3], index: Number(v[4]) };
+  if (!Array.isArray(v) || (v.length !== 5 && v.length !== 6) || typeof v[0] !== 'string' || typeof v[3] !== 'string') throw new Error('passage record is malformed');
+  const source = v.length === 6 ? checkedSource(v[5]) : undefined;
+  return { id: v[0], docId: String(v[1]), title: String(v[2]), text: v[3], index: Number(v[4]), ...(source ? { source } : {}) };
+}
+
+/** A corpus is fetched data: only well-formed parts of a place are kept, anything else is dropped. */
+function checkedSource(raw: unknown): PassageSource | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const r = raw as Record<string, unknown>;
+  const page = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : undefined);
+  const out: PassageSource = {};
+  const first = page(r.page);
+  const last = page(r.pageEnd);
+  if (first !== undefined) out.page = first;
+  if (first !== undefined && last !== undefined && last > first) out.pageEnd = last;
+  if (Array.isArray(r.headings) && r.headings.every((h) => typeof h === 'string')) out.headings = (r.headings as string[]).slice(0, 12).map((h) => h.slice(0, 200));
+  if (r.scanned === true) out.scanned = true;
+  if (typeof r.url === 'string' && r.url.length < 2000 && !/^[a-z][a-z0-9+.-]*:/i.test(r.url.replace(/^https?:/i, ''))) out.url = r.url;
+  return out;
 }
 
 /** A word shard: term → its document frequency and postings [text offset, text bytes, hash, weight × 1000], best weight first. */

@@ -1,0 +1,120 @@
+// What the source viewer shows, decided without the DOM: which page the supporting sentence
+// stands on, the stretch of text around it, which text-layer items and which recognised lines
+// to mark. The components only draw what these return.
+import type { Passage } from '../../core/ports';
+import { pageAt, type DocLayout, type OcrLine } from '../../core/source-location';
+import { supportingSentence, type TextRange } from './highlight';
+
+/** The supporting sentence as a range of the document's text (or of the passage's, when its offsets are unknown). */
+export function sentenceInDocument(passage: Passage, segment: string): TextRange {
+  const base = passage.start ?? 0;
+  const r = supportingSentence(passage.text, segment);
+  return r ? { start: base + r.start, end: base + r.end } : { start: base, end: base + passage.text.length };
+}
+
+/** A page of text to show: the document's own page, or a stretch cut at paragraph breaks where it has none. */
+export interface TextPage {
+  /** The document's page number, or the stretch's 1-based position. */
+  number: number;
+  start: number;
+  end: number;
+}
+
+/** About how many characters a stretch holds when the document has no pages. */
+export const STRETCH_CHARS = 3000;
+
+/** The document cut into the pages the viewer steps through. */
+export function textPages(text: string, layout: DocLayout | undefined): TextPage[] {
+  const pages = layout?.pages;
+  if (pages?.length) return pages.map((p, i) => ({ number: p.page, start: p.start, end: pages[i + 1]?.start ?? text.length }));
+  const out: TextPage[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + STRETCH_CHARS);
+    if (end < text.length) {
+      // Cut after a blank line, else a line break, else a space, in the second half of the stretch.
+      const half = start + STRETCH_CHARS / 2;
+      const cut = (['\n\n', '\n', ' '] as const).map((sep) => ({ at: text.lastIndexOf(sep, end - sep.length), len: sep.length })).find((c) => c.at > half);
+      if (cut) end = cut.at + cut.len;
+    }
+    out.push({ number: out.length + 1, start, end });
+    start = end;
+  }
+  return out;
+}
+
+/** Index in `pages` of the page holding `offset`. */
+export function pageIndexAt(pages: readonly TextPage[], offset: number): number {
+  const i = pages.findIndex((p) => offset >= p.start && offset < p.end);
+  return i >= 0 ? i : Math.max(0, pages.length - 1);
+}
+
+/** The PDF page the sentence starts on, from the layout; else the passage's own first page; else 1. */
+export function pdfPageOf(passage: Passage, layout: DocLayout | undefined, sentence: TextRange): number {
+  if (layout?.pages?.length) return pageAt(layout.pages, sentence.start) ?? 1;
+  return passage.source?.page ?? 1;
+}
+
+/** Text pieces of a page, the sentence marked and the rest of the passage set apart. */
+export function pagePieces(text: string, page: TextPage, passage: TextRange, sentence: TextRange): Array<{ text: string; kind: 'plain' | 'passage' | 'sentence' }> {
+  const cuts = [page.start, page.end, passage.start, passage.end, sentence.start, sentence.end].map((n) => Math.min(page.end, Math.max(page.start, n)));
+  const points = [...new Set(cuts)].sort((a, b) => a - b);
+  const out: Array<{ text: string; kind: 'plain' | 'passage' | 'sentence' }> = [];
+  for (let i = 0; i + 1 < points.length; i++) {
+    const [a, b] = [points[i]!, points[i + 1]!];
+    const kind = a >= sentence.start && b <= sentence.end ? 'sentence' : a >= passage.start && b <= passage.end ? 'passage' : 'plain';
+    const last = out[out.length - 1];
+    if (last && last.kind === kind) last.text += text.slice(a, b);
+    else out.push({ text: text.slice(a, b), kind });
+  }
+  return out;
+}
+
+const squeeze = (s: string) => s.toLowerCase().replace(/[\s\u00ad-]+/g, '');
+
+/**
+ * The text-layer items (pdf.js's strings, in order) that hold the sentence: the sentence is
+ * looked up with spaces and hyphens squeezed out, since the page's items break lines and
+ * words where the extracted text does not; when it is not found whole, its first and last
+ * forty characters are tried, so a sentence running on to the next page still marks its part.
+ */
+export function itemsHolding(items: readonly string[], sentence: string): number[] {
+  const owner: number[] = [];
+  let joined = '';
+  items.forEach((s, i) => {
+    const q = squeeze(s);
+    joined += q;
+    for (let k = 0; k < q.length; k++) owner.push(i);
+  });
+  const target = squeeze(sentence);
+  if (!target) return [];
+  const spans: Array<[number, number]> = [];
+  const whole = joined.indexOf(target);
+  if (whole >= 0) spans.push([whole, whole + target.length]);
+  else {
+    const head = target.slice(0, 40);
+    const tail = target.slice(-40);
+    const h = joined.indexOf(head);
+    if (h >= 0) spans.push([h, Math.min(joined.length, h + target.length)]);
+    const t = joined.lastIndexOf(tail);
+    if (t >= 0) spans.push([Math.max(0, t + tail.length - target.length), t + tail.length]);
+  }
+  const hit = new Set<number>();
+  for (const [a, b] of spans) for (let k = a; k < b; k++) hit.add(owner[k]!);
+  return [...hit].sort((a, b) => a - b);
+}
+
+const WORDS = /[\p{L}\p{N}]+/gu;
+
+/** Recognised lines most of whose words are in the sentence: the lines to box on the scan. */
+export function linesHolding(lines: readonly OcrLine[], sentence: string): number[] {
+  const words = new Set(sentence.toLowerCase().match(WORDS) ?? []);
+  const out: number[] = [];
+  lines.forEach((l, i) => {
+    const ws = l.text.toLowerCase().match(WORDS) ?? [];
+    if (ws.length === 0) return;
+    const hits = ws.filter((w) => words.has(w)).length;
+    if (hits / ws.length >= 0.6) out.push(i);
+  });
+  return out;
+}
