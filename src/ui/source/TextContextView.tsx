@@ -11,7 +11,7 @@ export function TextContextView(props: { text: string; layout: DocLayout | undef
   const home = pageIndexAt(pages, props.sentence.start);
   const [index, setIndex] = useState(home);
   const mark = useRef<HTMLElement>(null);
-  const box = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLElement>(null);
   useEffect(() => {
     // Scrolls the text box only, not the page behind the dialog.
     const m = mark.current;
@@ -26,7 +26,7 @@ export function TextContextView(props: { text: string; layout: DocLayout | undef
     <div className="source-text-view" data-testid="source-text">
       <PageNav label={label} index={index} count={pages.length} onGo={setIndex} />
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard (axe: scrollable-region-focusable) */}
-      <div className="source-text" ref={box} tabIndex={0} role="region" aria-label={label}>
+      <section className="source-text" ref={box} tabIndex={0} aria-label={label}>
         {pieces.map((p, i) =>
           p.kind === 'sentence' ? (
             <mark key={i} ref={mark}>
@@ -38,7 +38,7 @@ export function TextContextView(props: { text: string; layout: DocLayout | undef
             </span>
           ),
         )}
-      </div>
+      </section>
     </div>
   );
 }
