@@ -134,12 +134,17 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
     return { page, errors };
   }
 
+  /** Asks and waits for this question's own turn to finish (not the turn shown before it). */
   async function ask(page: Page, question: string): Promise<string> {
+    const last = page.locator('[data-testid=turn]').last();
+    const before = (await last.count()) ? await last.getAttribute('data-turn-id') : null;
     await page.fill('#question', question);
     await page.getByTestId('ask').click();
-    const view = page.locator('[data-testid=answer], [data-testid=evidence]').first();
-    await page.waitForSelector(':is([data-testid=answer], [data-testid=evidence])[data-status]:not([data-status=running])', { timeout: 600_000 });
-    return `${await view.getAttribute('data-status')}: ${(await view.innerText()).slice(0, 500)}`;
+    const turn = `[data-testid=turn].viewed${before ? `:not([data-turn-id="${before}"])` : ''}`;
+    const view = `${turn} :is([data-testid=answer], [data-testid=evidence])`;
+    await page.waitForSelector(`${view}[data-status]:not([data-status=running])`, { timeout: 600_000 });
+    const shown = page.locator(view).first();
+    return `${await shown.getAttribute('data-status')}: ${(await shown.innerText()).slice(0, 500)}`;
   }
 
   it('takes the chapters in with the real embedder, and retrieval by meaning puts the labelled chapter in the top 3', { timeout: 900_000 }, async () => {
@@ -160,9 +165,11 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
     if (await page.getByTestId('rerank').isChecked()) await page.getByTestId('rerank').uncheck();
     const misses: string[] = [];
     for (const { question, chapter } of BOOK_QUESTIONS) {
+      // Each question on its own: in one thread the later ones would be follow-ups, searched with the earlier ones.
+      await page.getByTestId('new-thread').click();
       expect(await ask(page, question)).toMatch(/^done: /);
       step(`searched: ${question}`);
-      const top = (await page.getByTestId('evidence-passage').locator('h3').allInnerTexts()).slice(0, 3).map((t) => t.replace(/ · passage \d+$/, ''));
+      const top = (await page.locator('[data-testid=turn].viewed [data-testid=evidence-passage] h3').allInnerTexts()).slice(0, 3).map((t) => t.replace(/ · passage \d+$/, ''));
       if (!top.includes(titles.get(chapter)!)) misses.push(`${question} → ${chapter} ("${titles.get(chapter)}"), got ${JSON.stringify(top)}`);
     }
     // Real MiniLM finds every labelled chapter here; the hashed tiny embedder finds few of them.
