@@ -5,7 +5,7 @@ import { relCritique } from '../app/view/critique-badges';
 import { RelBadge } from './Badges';
 import { PassageRanks } from './PassageRanks';
 
-export function EvidenceView({ answer }: { answer: AnswerState }) {
+export function EvidenceView({ answer, showQuestion = false }: { answer: AnswerState; showQuestion?: boolean }) {
   const ev = answer.evidence;
   return (
     <section
@@ -16,9 +16,9 @@ export function EvidenceView({ answer }: { answer: AnswerState }) {
       data-testid="evidence"
     >
       <h2 id="evidence-heading">Best passages</h2>
-      {answer.question && <p className="question">Q: {answer.question}</p>}
+      {showQuestion && answer.question && <p className="question">{answer.question}</p>}
       {answer.status === 'running' && <p className="muted">Searching…</p>}
-      {ev && ev.passages.length === 0 && <p>No passage in the library matches. Add documents on the left.</p>}
+      {ev && ev.passages.length === 0 && <p>No passage in the library matches. Add documents in the Library.</p>}
       {ev && (
         <ol className="passages">
           {ev.passages.map(({ passage, rel }) => {

@@ -12,6 +12,28 @@ export interface LibraryDocView {
   bytes?: number;
   /** Kept without vectors (the embedding model did not run): found by words until embedded. */
   pending?: boolean;
+  /** One of the site's sample documents, not the visitor's own. */
+  sample?: boolean;
+}
+
+/** A stored document as the list shows it. */
+export function docRow(d: { id: string; title: string; name: string; passageCount: number; bytes?: number; pendingEmbedding?: true; origin?: string }): LibraryDocView {
+  return {
+    id: d.id,
+    title: d.title,
+    name: d.name,
+    passages: d.passageCount,
+    ...(d.bytes !== undefined ? { bytes: d.bytes } : {}),
+    ...(d.pendingEmbedding ? { pending: true } : {}),
+    ...(d.origin === 'sample' ? { sample: true } : {}),
+  };
+}
+
+/** The library's folded heading on a phone: a newcomer reads there where documents are added. */
+export function libraryLabel(docs: readonly LibraryDocView[]): string {
+  const own = docs.filter((d) => !d.sample).length;
+  if (own === 0) return 'Library: add your documents';
+  return `Library: ${own.toLocaleString('en')} document${own === 1 ? '' : 's'}`;
 }
 
 export interface LibraryJobView extends Progress {
@@ -55,6 +77,8 @@ export interface LibraryActions {
   addText(title: string, text: string): Promise<void>;
   remove(id: string): Promise<void>;
   loadSample(): Promise<void>;
+  /** Removes every sample document at once (the visitor's own stay). */
+  removeSamples?(): Promise<void>;
   dismiss(messageId: number): void;
 }
 

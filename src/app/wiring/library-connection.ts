@@ -6,7 +6,7 @@ import type { RelevanceScorer, RetrievalSettings } from '../../core/hybrid';
 import type { IndexChoice } from '../../core/vector-index';
 import type { NamedBlob } from '../../library/ingest';
 import type { AddResult, Library, LibraryProgress } from '../../library/library';
-import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
+import { docRow, emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
 import { createStore } from '../state/store';
 import type { StatusStore } from '../state/worker-status';
 import { quotaMessage } from '../persist/storage-quota';
@@ -81,7 +81,7 @@ export function connectLibrary(opts: {
       // document's text) per file would cost the page's main thread more than the files do.
       if (p.stage === 'added' && p.doc) {
         const d = p.doc;
-        const row = { id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}) };
+        const row = docRow(d);
         // The same text added again replaces its document (content-addressed), so it is listed once.
         set({ docs: [...store.get().docs.filter((x) => x.id !== d.id), row] });
       }
@@ -127,13 +127,13 @@ export function connectLibrary(opts: {
   };
 
   /** Runs one user batch with its own Stop; batches queue in the library one after another. */
-  const runBatch = async (lib: Library, files: Array<File | NamedBlob>, skipped: number, title?: { title: string; text: string }) => {
+  const runBatch = async (lib: Library, files: Array<File | NamedBlob>, skipped: number, title?: { title: string; text: string }, origin: 'user' | 'sample' = 'user') => {
     const controller = new AbortController();
     const entry = { startedAt: Date.now(), controller };
     batches.push(entry);
     set({ busy: true });
     try {
-      const r = title ? await lib.addText(title.title, title.text, { signal: controller.signal }) : await lib.addFiles(files, { signal: controller.signal });
+      const r = title ? await lib.addText(title.title, title.text, { signal: controller.signal }) : await lib.addFiles(files, { signal: controller.signal, origin });
       report(r, title ? 1 : files.length, skipped);
       // A batch may have taken the library past the size where 'auto' switches index.
       await describeIndex(lib);
@@ -199,7 +199,7 @@ export function connectLibrary(opts: {
     if (baseReason) opts.status.update('library', { reason: libraryReason(pending) });
     set({
       ready: true,
-      docs: docs.map((d) => ({ id: d.id, title: d.title, name: d.name, passages: d.passageCount, ...(d.bytes !== undefined ? { bytes: d.bytes } : {}), ...(d.pendingEmbedding ? { pending: true } : {}) })),
+      docs: docs.map(docRow),
     });
   }
 
@@ -238,7 +238,10 @@ export function connectLibrary(opts: {
         const r = await fetch(new URL(d.file, base));
         if (r.ok) files.push(new File([await r.arrayBuffer()], d.file, { type: d.type ?? 'text/plain' }));
       }
-      await runBatch(lib, files, 0);
+      await runBatch(lib, files, 0, undefined, 'sample');
+    }),
+    removeSamples: guarded(async (lib) => {
+      for (const d of await lib.list()) if (d.origin === 'sample') await lib.remove(d.id);
     }),
   };
 

@@ -1,0 +1,101 @@
+// The page a newcomer meets (issue 31): how to add documents and where to ask come first on a
+// phone as on a desktop, the engine and model pickers are one step away, the question box is
+// ready for the follow-up, and the sample documents are marked and cleared at once.
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useApp } from './app-page';
+import { OUTPUT_DIR } from './harness';
+
+const QUERY = '?modelPack=tiny';
+const app = useApp(QUERY);
+
+async function ask(page: Page, question: string): Promise<void> {
+  await page.fill('#question', question);
+  await page.getByTestId('ask').click();
+  await page.waitForSelector('[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 120_000 });
+}
+
+async function phone(): Promise<Page> {
+  const context = await app.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  app.track(context);
+  const page = await context.newPage();
+  await page.goto(app.url + QUERY);
+  await page.locator('[data-testid=doc]').first().waitFor({ state: 'attached', timeout: 120_000 });
+  return page;
+}
+
+/** Whether the element lies wholly inside the first screen (no scrolling). */
+const onFirstScreen = async (page: Page, selector: string) => {
+  const box = await page.locator(selector).first().boundingBox();
+  const height = page.viewportSize()!.height;
+  return !!box && box.y >= 0 && box.y + box.height <= height;
+};
+
+describe('the first screen of a first visit', () => {
+  it('on a phone shows where to ask and how to add documents, with the models folded', async () => {
+    const page = await phone();
+    await page.getByRole('button', { name: 'Choose files…' }).waitFor();
+    await page.screenshot({ path: join(OUTPUT_DIR, 'newcomer-phone-first.png') });
+    expect(await onFirstScreen(page, '#question')).toBe(true);
+    expect(await onFirstScreen(page, '[data-testid=ask]')).toBe(true);
+    expect(await onFirstScreen(page, 'button:text-is("Choose files…")')).toBe(true);
+    // Engine and model pickers are one tap away, under a heading that says how the model stands.
+    expect(await page.getByTestId('engine').isVisible()).toBe(false);
+    expect(await page.getByTestId('load-model').isVisible()).toBe(false);
+    const models = page.locator('[data-testid=drawer-models] > summary');
+    expect(await models.innerText()).toMatch(/^Models: language model loads with the first question/);
+    await models.click();
+    await page.getByTestId('engine').waitFor();
+    expect(await page.locator('html').evaluate((e) => e.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  it('on a desktop puts the status beside the answer, not above it, and the CPU model picker only where llama.cpp writes', async () => {
+    const { page } = await app.open();
+    const status = (await page.getByTestId('status').boundingBox())!;
+    const question = (await page.locator('#question').boundingBox())!;
+    expect(status.x).toBeGreaterThanOrEqual(question.x + question.width);
+    // WebGPU works here, so WebLLM writes: no GGUF picker.
+    expect(await page.getByTestId('engine').inputValue()).toBe('auto');
+    expect(await page.getByTestId('gguf').count()).toBe(0);
+    await page.getByTestId('engine').selectOption('wllama');
+    await page.getByTestId('gguf').waitFor();
+    // "not started" and its button are on two lines, never run together.
+    const generator = page.locator('[data-worker=generator]');
+    const state = (await generator.locator('strong').boundingBox())!;
+    const button = (await page.getByTestId('load-model').boundingBox())!;
+    expect(button.y).toBeGreaterThanOrEqual(state.y + state.height);
+  });
+});
+
+describe('asking', () => {
+  it('empties the question box for the follow-up and heads the answer with the question once', async () => {
+    const { page, errors } = await app.open();
+    await ask(page, 'How do bees make honey?');
+    expect(await page.locator('#question').inputValue()).toBe('');
+    const turn = page.locator('[data-testid=turn].viewed');
+    expect(await turn.locator('.turn-question').innerText()).toMatch(/How do bees make honey\?/);
+    expect(await turn.innerText()).not.toMatch(/Q: /);
+    expect((await turn.innerText()).split('How do bees make honey?').length - 1).toBe(1);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the sample documents', () => {
+  it('are marked as samples and removed at once, leaving the visitor’s own', async () => {
+    const { page } = await app.open();
+    const docs = await page.getByTestId('doc').count();
+    expect(docs).toBeGreaterThan(0);
+    expect(await page.getByTestId('sample-tag').count()).toBe(docs);
+    expect(await page.getByTestId('samples-note').innerText()).toMatch(new RegExp(`${docs} sample documents`));
+    await page.locator('details.paste > summary').click();
+    await page.getByTestId('paste-title').fill('My notes');
+    await page.getByTestId('paste-text').fill('Kettles boil water faster at sea level than on a mountain? No: slower, since water boils at a higher temperature there.');
+    await page.getByTestId('paste-add').click();
+    await expect.poll(() => page.getByTestId('doc').count()).toBe(docs + 1);
+    await page.getByTestId('remove-samples').click();
+    await expect.poll(() => page.getByTestId('doc').allInnerTexts()).toEqual([expect.stringMatching(/My notes/)]);
+    expect(await page.getByTestId('samples-note').count()).toBe(0);
+    expect(await page.getByTestId('sample-tag').count()).toBe(0);
+  });
+});
