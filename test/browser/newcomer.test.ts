@@ -99,3 +99,25 @@ describe('the sample documents', () => {
     expect(await page.getByTestId('sample-tag').count()).toBe(0);
   });
 });
+
+describe('"Why this segment" on a phone', () => {
+  it('shows one card per candidate, nothing scrolling sideways', async () => {
+    const page = await phone();
+    await ask(page, 'How do bees make honey?');
+    await page.getByRole('button', { name: /Why this segment/ }).first().click();
+    const panel = page.getByTestId('why-panel').first();
+    await panel.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(OUTPUT_DIR, 'newcomer-phone-why.png') });
+    expect(await panel.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+    const rows = panel.getByTestId('why-row');
+    expect(await rows.count()).toBeGreaterThan(1);
+    for (const box of await rows.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
+      expect(box.width).toBeLessThanOrEqual(390);
+      expect(box.x).toBeGreaterThanOrEqual(0);
+    }
+    // Each value sits beside its column's name: the cells are laid out as two-column grids.
+    const cell = rows.first().locator('td').nth(3);
+    expect(await cell.evaluate((e) => getComputedStyle(e).display)).toBe('grid');
+    expect(await cell.evaluate((e) => getComputedStyle(e, '::before').content)).toBe('"p(Relevant)"');
+  });
+});
