@@ -43,7 +43,7 @@ export function Notices(props: {
       {props.webgpu && !props.webgpu.ok && !props.evidenceOnly && (
         <div className="notice warn" role="status" data-testid="no-webgpu">
           <p>
-            <strong>No WebGPU here.</strong> {props.webgpu.reason} {props.noWebGpu.message}
+            <strong>WebGPU cannot be used here.</strong> {props.webgpu.reason} {props.noWebGpu.message}
           </p>
           {props.noWebGpu.offerLlama && props.onUseLlama && (
             <button type="button" data-testid="use-llama" onClick={props.onUseLlama}>

@@ -93,6 +93,9 @@ describe('the sample documents', () => {
     await page.getByTestId('paste-text').fill('Kettles boil water faster at sea level than on a mountain? No: slower, since water boils at a higher temperature there.');
     await page.getByTestId('paste-add').click();
     await expect.poll(() => page.getByTestId('doc').count()).toBe(docs + 1);
+    // A batch with nothing refused is reported plainly, not in a red error box.
+    await expect.poll(() => page.getByTestId('batch-summary').last().innerText()).toBe('1 added, 0 refused');
+    expect(await page.getByTestId('batch-report').last().getAttribute('class')).not.toMatch(/\berror\b/);
     await page.getByTestId('remove-samples').click();
     await expect.poll(() => page.getByTestId('doc').allInnerTexts()).toEqual([expect.stringMatching(/My notes/)]);
     expect(await page.getByTestId('samples-note').count()).toBe(0);
