@@ -3,6 +3,7 @@
 import type { WebGpuCheck } from '../app/wiring/services-contract';
 import type { NoWebGpuPlan } from '../app/state/engine-choice';
 import type { DecodeKey } from '../app/persist/settings';
+import { evidenceNoticeReason } from '../app/view/evidence-notice';
 
 const SETTING_NAMES: Record<DecodeKey, string> = {
   corrective: 'corrective retrieval',
@@ -62,7 +63,7 @@ export function Notices(props: {
       {props.evidenceOnly && (
         <div className="notice" role="status" data-testid="evidence-only">
           <p>
-            <strong>Evidence-only mode.</strong> {props.evidenceOnly.reason} Questions return the best passages with their
+            <strong>Evidence-only mode.</strong> {evidenceNoticeReason(props.evidenceOnly.reason)} Questions return the best passages with their
             relevance instead of a written answer.
           </p>
           {props.webgpu?.ok && (
