@@ -44,6 +44,8 @@ export interface AddResult {
    * `notes` so the page can say it once for the batch instead of once per document.
    */
   notEmbedded: Array<{ name: string; reason: string }>;
+  /** Files whose text the library already holds (`as`: the name it is kept under): not added again, not counted as added. */
+  already: Array<{ name: string; as: string }>;
   /** The batch was stopped; documents before the stop are in, the one in progress is not. */
   aborted: boolean;
 }

@@ -4,6 +4,7 @@ import type { BatchReportView } from '../app/view/library-panel';
 
 function summary(r: BatchReportView): string {
   const parts = [`${r.added} added`, `${r.refused.length} refused`];
+  if (r.already) parts.push(`${r.already} already in the library`);
   if (r.skipped) parts.push(`${r.skipped} skipped (not documents)`);
   if (r.aborted) parts.push(`stopped${r.notTried ? `, ${r.notTried} not tried` : ''}`);
   return parts.join(', ');

@@ -124,3 +124,32 @@ describe('"Why this segment" on a phone', () => {
     expect(await cell.evaluate((e) => getComputedStyle(e, '::before').content)).toBe('"p(Relevant)"');
   });
 });
+
+describe('the batch report', () => {
+  it('does not count a document already in the library as added, and stays across a reload until dismissed', async () => {
+    const { page } = await app.open();
+    const paste = async () => {
+      if (!(await page.getByTestId('paste-title').isVisible())) await page.locator('details.paste > summary').click();
+      await page.getByTestId('paste-title').fill('Harbour pilots');
+      await page.getByTestId('paste-text').fill('Harbour pilots board incoming ships at the fairway buoy and steer them to their berth.');
+      await page.getByTestId('paste-add').click();
+    };
+    const docs = await page.getByTestId('doc').count();
+    await paste();
+    await expect.poll(() => page.getByTestId('batch-summary').last().innerText()).toBe('1 added, 0 refused');
+    await paste();
+    await expect.poll(() => page.getByTestId('batch-report').count()).toBe(2);
+    expect(await page.getByTestId('batch-summary').last().innerText()).toBe('0 added, 0 refused, 1 already in the library');
+    expect(await page.getByTestId('doc').count()).toBe(docs + 1);
+
+    await page.reload();
+    await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('batch-summary').allInnerTexts()).toEqual(['1 added, 0 refused', '0 added, 0 refused, 1 already in the library']);
+    await page.getByRole('button', { name: 'Dismiss this report' }).first().click();
+    await page.getByRole('button', { name: 'Dismiss this report' }).first().click();
+    expect(await page.getByTestId('batch-report').count()).toBe(0);
+    await page.reload();
+    await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('batch-report').count()).toBe(0);
+  });
+});

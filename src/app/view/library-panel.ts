@@ -45,6 +45,8 @@ export interface LibraryJobView extends Progress {
 export interface BatchReportView {
   id: number;
   added: number;
+  /** Files whose text the library already held: neither added again nor counted as added. */
+  already?: number;
   refused: { name: string; reason: string }[];
   /** Documents added with something left out or guessed. */
   notes: { name: string; note: string }[];

@@ -10,6 +10,7 @@ import { docRow, emptyLibraryView, type BatchReportView, type LibraryActions, ty
 import { createStore } from '../state/store';
 import type { StatusStore } from '../state/worker-status';
 import { quotaMessage } from '../persist/storage-quota';
+import { reportShelf, type ReportShelf } from '../persist/batch-reports';
 import type { LibraryStorage } from '../../library/store';
 
 export type LibraryConnection = Library;
@@ -27,8 +28,16 @@ export function connectLibrary(opts: {
   rerank?: RelevanceScorer;
   /** Where the library keeps its documents (IndexedDB, shared IndexedDB, or memory). */
   openStore?: (dbName: string) => Promise<LibraryStorage>;
+  /** Where batch reports are kept until dismissed (localStorage by default). */
+  reports?: ReportShelf;
 }) {
-  const store = createStore<LibraryViewState>(emptyLibraryView);
+  const shelf = opts.reports ?? reportShelf();
+  const kept = shelf.load();
+  const store = createStore<LibraryViewState>({ ...emptyLibraryView, ...(kept.length ? { reports: kept } : {}) });
+  const setReports = (reports: BatchReportView[]) => {
+    set({ reports });
+    shelf.save(reports);
+  };
   const set = (patch: Partial<LibraryViewState>) => store.set((v) => ({ ...v, ...patch }));
   const say = (kind: 'error' | 'info', text: string) =>
     set({ messages: [...store.get().messages.slice(-3), { id: ++messageId, kind, text }] });
@@ -108,14 +117,15 @@ export function connectLibrary(opts: {
     set({ jobs: [...others, job] });
   };
 
-  let reportId = 0;
+  let reportId = Math.max(0, ...kept.map((r) => r.id));
   const report = (r: AddResult, files: number, skipped = 0) => {
-    const tried = r.added.length + r.refused.length;
+    const tried = r.added.length + r.refused.length + r.already.length;
     const notEmbedded = new Map<string, string[]>();
     for (const d of r.notEmbedded) notEmbedded.set(d.reason, [...(notEmbedded.get(d.reason) ?? []), d.name]);
     const entry: BatchReportView = {
       id: ++reportId,
       added: r.added.length,
+      ...(r.already.length ? { already: r.already.length } : {}),
       refused: r.refused,
       notes: r.notes,
       notEmbedded: [...notEmbedded].map(([reason, names]) => ({ reason, names })),
@@ -123,7 +133,7 @@ export function connectLibrary(opts: {
       aborted: r.aborted,
       notTried: Math.max(0, files - tried),
     };
-    set({ reports: [...(store.get().reports ?? []), entry] });
+    setReports([...(store.get().reports ?? []), entry]);
   };
 
   /** Runs one user batch with its own Stop; batches queue in the library one after another. */
@@ -224,7 +234,7 @@ export function connectLibrary(opts: {
     addFiles: guarded(async (lib, files: Array<File | NamedBlob>, skipped?: number) => runBatch(lib, files, skipped ?? 0), false),
     addText: guarded(async (lib, title: string, text: string) => runBatch(lib, [], 0, { title, text })),
     stop: () => batches.forEach((b) => b.controller.abort(new DOMException('Stopped by the user', 'AbortError'))),
-    dismissReport: (id) => set({ reports: (store.get().reports ?? []).filter((r) => r.id !== id) }),
+    dismissReport: (id) => setReports((store.get().reports ?? []).filter((r) => r.id !== id)),
     remove: guarded(async (lib, id: string) => {
       await lib.remove(id);
     }),
