@@ -53,7 +53,7 @@ export class Library {
     this.corpus =
       opts.siteCorpus === false || !opts.baseUrl
         ? null
-        : siteCorpus({ baseUrl: opts.baseUrl, ...(opts.fetch ? { fetch: opts.fetch } : {}), ...(opts.embedderId ? { embedderId: opts.embedderId } : {}), onProblem: (m) => this.warnings.push(m) });
+        : siteCorpus({ baseUrl: opts.baseUrl, ...(opts.fetch ? { fetch: opts.fetch } : {}), ...(opts.embedderId ? { embedderId: opts.embedderId } : {}), onProblem: (m) => this.warnings.push(m), ...(opts.onSiteCorpus ? { onOpen: opts.onSiteCorpus } : {}) });
     this.retriever = this.retrieverWith(DEFAULT_RETRIEVAL);
   }
 

@@ -68,6 +68,8 @@ export interface LibraryOptions {
   baseUrl?: string;
   /** Search the site's sharded corpus (`index/manifest.json`) beside the library when the site ships one (default true). */
   siteCorpus?: boolean;
+  /** The site's sharded corpus opened (on the first question): how much of it is searched beside the library. */
+  onSiteCorpus?: (about: { documents: number; passages: number }) => void;
   /** Load the pre-built index or the sample corpus into an empty library on first visit (default true). */
   seed?: boolean;
   fetch?: typeof fetch;

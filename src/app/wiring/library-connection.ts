@@ -172,13 +172,18 @@ export function connectLibrary(opts: {
           onProgress,
           // Another tab added or removed a document: show the same list here.
           onExternalChange: () => void refresh().catch(() => undefined),
+          // The site's corpus is searched from the first question on: the status says how much of it.
+          onSiteCorpus: (about) => {
+            corpusNote = siteCorpusNote(about);
+            opts.status.update('library', { reason: libraryReason(store.get().docs.filter((d) => d.pending).length) });
+          },
         });
         // Opening may have started the starter library; whatever it left unfinished is over now.
         jobStarted.clear();
         set({ jobs: [] });
         for (const w of lib.warnings) say('error', w);
         await describeIndex(lib);
-        opts.status.update('library', { state: 'ready', device: 'cpu', reason: baseReason });
+        opts.status.update('library', { state: 'ready', device: 'cpu', reason: baseReason + corpusNote });
         return lib;
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
@@ -197,10 +202,11 @@ export function connectLibrary(opts: {
     const index = await lib.indexStatus();
     baseReason = `Vectors: ${index.reason}. Words: a BM25 index. Both in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`;
     // The switch runs in the worker; the panel follows it to its end.
-    if (index.switching) setTimeout(() => void describeIndex(lib).then(() => opts.status.update('library', { reason: baseReason }), () => undefined), 2000);
+    if (index.switching) setTimeout(() => void describeIndex(lib).then(() => opts.status.update('library', { reason: baseReason + corpusNote }), () => undefined), 2000);
   }
+  let corpusNote = '';
   const libraryReason = (pending: number) =>
-    pending ? `${baseReason}. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads` : baseReason;
+    (pending ? `${baseReason}. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads` : baseReason) + corpusNote;
   async function refresh() {
     const lib = await connection();
     if (baseReason) await describeIndex(lib);
@@ -276,4 +282,10 @@ export function connectLibrary(opts: {
       void refresh().catch(() => undefined);
     },
   };
+}
+
+/** What the status adds once the site's sharded corpus is searched: it answers too, so its size is said. */
+export function siteCorpusNote(about: { documents: number; passages: number }): string {
+  const n = (x: number, one: string) => `${x.toLocaleString('en')} ${one}${x === 1 ? '' : 's'}`;
+  return `. Also searched: this site's corpus, ${n(about.documents, 'document')} (${n(about.passages, 'passage')}), read in blocks as questions need them`;
 }
