@@ -153,3 +153,21 @@ describe('the batch report', () => {
     expect(await page.getByTestId('batch-report').count()).toBe(0);
   });
 });
+
+describe('the Threads panel at 1000 px', () => {
+  it('keeps the Import JSON control, "No file chosen" included, inside the panel', async () => {
+    const context = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
+    app.track(context);
+    const page = await context.newPage();
+    await page.goto(app.url + QUERY);
+    const input = page.getByTestId('import-json');
+    await input.waitFor({ state: 'attached' });
+    const panel = (await page.locator('[data-testid=threads]').boundingBox())!;
+    const box = (await input.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width);
+    // The control's own painted width (its "No file chosen" text) does not overflow its box.
+    expect(await input.evaluate((e) => e.scrollWidth <= e.clientWidth + 1)).toBe(true);
+    await input.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(OUTPUT_DIR, 'newcomer-1000-threads.png') });
+  });
+});
