@@ -274,10 +274,13 @@ describe('answer page', () => {
     expect(await page.getByTestId('beam').inputValue()).toBe('1');
     expect(await page.getByTestId('segment').count()).toBeGreaterThan(0);
 
-    // Asking something else updates the address bar, so copying it shares the new answer.
+    // Asking something else updates the address bar, so copying it shares the new answer. It is a
+    // follow-up in the linked question's thread: the address carries the query it was searched with.
     await ask(page, 'How do bees make honey?');
     const params = new URL(page.url()).searchParams;
-    expect(params.get('q')).toBe('How do bees make honey?');
+    const searched = await page.locator('[data-testid=turn]').nth(1).getByTestId('rewrite-input').inputValue();
+    expect(searched).toMatch(/^How do bees make honey\?/);
+    expect(params.get('q')).toBe(searched);
     expect(params.get('wsup')).toBe('2');
     expect(params.get('modelPack')).toBe('tiny');
   });
