@@ -16,6 +16,8 @@ import {
   MAX_HISTORY_TURNS,
   questionWithHistory,
   rewritePrompt,
+  cleanRewrite,
+  newWords,
   type HistoryTurn,
 } from '../src/core/conversation';
 import { DEFAULT_DECODE_SETTINGS } from '../src/core/defaults';
@@ -69,6 +71,41 @@ function retrieval(): void {
   console.log('|---|---:|');
   for (const [name, qs] of rows) console.log(`| ${name} | ${f3(recallAt3(qs.map(search), gold))} |`);
   console.log('No real LLM runs here: a small model\'s rewrite lands between the literal and the ideal rows; when its output is unusable the page falls back to the joined row.');
+}
+
+/**
+ * How many follow-ups are searched with their rewrite unchanged (no word the follow-up lacked),
+ * by the page's rule before and after issue 31, for two rewriters: the e2e engine double's
+ * mechanical one, and one that hands every follow-up back (what small models often do).
+ */
+function unchangedRewrites(): void {
+  const { passages, questions } = labelledSet();
+  const lexical = new LexicalIndex();
+  lexical.add(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
+  const search = (q: string) => lexical.search(q, 10).map((h) => h.id);
+  const gold = questions.map((q) => q.gold);
+  const follow = questions.map(followUpOf);
+  const rewriters: [string, (first: string, followUp: string) => string][] = [
+    ['mechanical (e2e engine double)', (first, f) => rewriteFollowUp(rewritePrompt([{ question: first, answer: '' }], f)!.prompt)],
+    ['hands the follow-up back', (_first, f) => f],
+  ];
+  const unchanged = 'the rewrite added nothing to the follow-up';
+  console.log(`\nFollow-ups searched with an unchanged rewrite (${questions.length} labelled pairs, BM25 recall@3 of the first question's gold passage):`);
+  console.log('| rewriter | rule | unchanged rewrite searched | recall@3 |');
+  console.log('|---|---|---:|---:|');
+  for (const [name, rewrite] of rewriters) {
+    for (const rule of ['before (any usable rewrite)', 'after (unchanged → joined with the earlier question)'] as const) {
+      const queries = questions.map((q, i) => {
+        const cleaned = cleanRewrite(rewrite(q.question, follow[i]!), follow[i]!);
+        // Before issue 31 a rewrite was used whenever it was usable, unchanged or not.
+        const used = cleaned.usedRewrite || (rule.startsWith('before') && cleaned.reason === unchanged);
+        const text = cleaned.usedRewrite ? cleaned.query : rewrite(q.question, follow[i]!).trim();
+        return used ? text : joinedQuery([q.question], follow[i]!);
+      });
+      const same = queries.filter((q, i) => newWords(q, follow[i]!).length === 0).length;
+      console.log(`| ${name} | ${rule} | ${same} of ${queries.length} | ${f3(recallAt3(queries.map(search), gold))} |`);
+    }
+  }
 }
 
 const samplePassages = (): Passage[] => {
@@ -137,5 +174,6 @@ async function tokens(): Promise<void> {
 
 export async function run(): Promise<void> {
   retrieval();
+  unchangedRewrites();
   await tokens();
 }

@@ -52,5 +52,9 @@ export interface EmbeddedApp {
   destroy(): void;
 }
 
-/** Places the app in `container` and resolves once it answered the handshake. */
+/**
+ * Places the app in `container` and resolves once it answered the handshake. Rejects at once, with
+ * the app's reason, when this page's origin is not in `allowedOrigins` of the app's embed.json
+ * (an app older than that refusal is only noticed at `timeoutMs`).
+ */
 export function embed(container: HTMLElement, options?: EmbedOptions): Promise<EmbeddedApp>;

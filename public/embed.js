@@ -42,6 +42,8 @@ export function embed(container, options = {}) {
   let started = false;
   let onReady = () => {};
   const ready = new Promise((resolve) => (onReady = resolve));
+  /** @type {(e: Error) => void} */
+  let onRefused = () => {};
 
   const post = (message) => frame.contentWindow?.postMessage(message, appOrigin);
 
@@ -66,6 +68,12 @@ export function embed(container, options = {}) {
       pending.delete(m.id);
       if (m.type === 'answer') p.resolve({ question: m.question, segments: m.segments, aborted: m.aborted, evidenceOnly: m.evidenceOnly });
       else p.reject(new Error(m.message));
+    } else if (m.type === 'refused' && typeof m.message === 'string') {
+      // This page's origin is not in the app's embed.json: say so now rather than after the timeout.
+      const err = new Error(m.message);
+      for (const p of pending.values()) p.reject(err);
+      pending.clear();
+      onRefused(err);
     }
   };
   addEventListener('message', onMessage);
@@ -79,6 +87,11 @@ export function embed(container, options = {}) {
       clearInterval(ping);
       reject(new Error(`The app at ${appOrigin} did not answer within ${Math.round(timeoutMs / 1000)} s. Is ${location.origin} listed in its embed.json?`));
     }, timeoutMs);
+    onRefused = (err) => {
+      clearTimeout(timer);
+      clearInterval(ping);
+      reject(err);
+    };
     void ready.then(() => {
       clearTimeout(timer);
       clearInterval(ping);

@@ -38,9 +38,11 @@ const controller = createController({ ports: services.ports, decode, rerank, set
 // The controller owns the settings; the services follow them (the address may name an engine for this visit).
 services.follow(controllerSettings(controller));
 
-// The follow-up rewrite: one short call on whichever engine is loaded (none is loaded for it alone).
+// The follow-up rewrite: one short call on the generator. The answer loads it next anyway (after a
+// reload it is not loaded yet), so the rewrite waits for it rather than searching without it;
+// a generator that failed to load is not tried again for the rewrite.
 const complete = async (): Promise<CompleteFn | null> => {
-  if (services.status.get().generator.state !== 'ready') return null;
+  if (services.status.get().generator.state === 'error') return null;
   const handle = await services.generator();
   return (req) => handle.complete(req);
 };
@@ -62,9 +64,17 @@ const conversation = createConversation({
 // A reload of the page's own address (which carries the last question) re-opens the thread instead of asking again.
 const started = conversation.start({ linkedQuestion: fromUrl.question });
 
+/** What a link reproduces: a follow-up's standalone query ("and how do I use it with Rc?" means nothing alone). */
+const linkQuestion = (): string | null => {
+  const { thread, viewed } = conversation.get();
+  const turn = viewed ? thread?.turns[viewed] : undefined;
+  if (turn && turn.parentId !== null && turn.searchQuery) return turn.rewrite ?? turn.searchQuery;
+  return controller.getState().answer.question || null;
+};
+
 const shareUrl = () => {
   const s = controller.getState();
-  return new URL(writeUrlState(location.search, s.answer.question || null, s.settings) + location.hash, location.href).href;
+  return new URL(writeUrlState(location.search, linkQuestion(), s.settings) + location.hash, location.href).href;
 };
 
 // Keep the address bar a shareable link to the current question and settings.

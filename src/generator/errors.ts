@@ -87,7 +87,7 @@ const RULES: { kind: GeneratorErrorKind; test: RegExp; message: string; suggesti
     kind: 'download',
     test: /Failed to fetch|NetworkError|fetch|network|404|403|CORS|Load failed|Cannot find model record|net::|ERR_/i,
     message: 'The model files could not be downloaded.',
-    suggestion: 'Check the connection and retry, serve a local model pack (npm run models -- --generator <id>), or use evidence-only mode.',
+    suggestion: 'Check the connection and try again, or choose a smaller model.',
   },
 ];
 

@@ -71,12 +71,12 @@ export async function ingestBatch(
   batch: { origin: StoredDocument['origin']; signal?: AbortSignal; title?: string },
 ): Promise<AddResult> {
   const { origin, signal, title } = batch;
-  const result: AddResult = { added: [], refused: [], notes: [], notEmbedded: [], aborted: false };
+  const result: AddResult = { added: [], refused: [], notes: [], notEmbedded: [], already: [], aborted: false };
   const sizes = opts.measure ? await opts.measure(files) : files.map((f) => sizeOf(f) ?? 0);
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   let bytesDone = 0;
   const report = (p: Omit<LibraryProgress, 'fileCount' | 'filesDone' | 'bytesDone' | 'bytesTotal'>, partial = 0) =>
-    opts.onProgress?.({ ...p, fileCount: files.length, filesDone: result.added.length + result.refused.length, bytesDone: bytesDone + partial, bytesTotal });
+    opts.onProgress?.({ ...p, fileCount: files.length, filesDone: result.added.length + result.refused.length + result.already.length, bytesDone: bytesDone + partial, bytesTotal });
   const prepare = opts.prepare ?? ((f: FileLike, o: PrepareOptions) => readAndPrepare(f, o));
   const prepareOpts: PrepareOptions = {
     ...(opts.chunk ? { chunk: opts.chunk } : {}),
@@ -106,8 +106,17 @@ export async function ingestBatch(
         refuse(outcome.reason);
         continue;
       }
-      // Content-addressed: the same text under another name replaces its document, so say which.
+      // Content-addressed: the same text is one document. Already kept (embedded, from the same
+      // kind of source) it is not added again, nor counted as added; a copy of a sample the user
+      // adds becomes the user's, and one kept without vectors gets its chance to be embedded.
       const same = await catalog.store.getDocument(outcome.doc.id);
+      if (same && same.origin === origin && !same.pendingEmbedding) {
+        result.already.push({ name, as: same.name });
+        bytesDone += size;
+        const { text: _text, ...kept } = same;
+        report({ name, fileIndex, stage: 'added', passagesDone: same.passageCount, passagesTotal: same.passageCount, doc: kept });
+        continue;
+      }
       const keep = !title && (opts.keepOriginals?.() ?? true);
       const { doc, pending, dropped, reason } = await ingestDocument(catalog, opts.embedder, outcome.doc, origin, {
         ...(signal ? { signal } : {}),

@@ -53,7 +53,7 @@ export class Library {
     this.corpus =
       opts.siteCorpus === false || !opts.baseUrl
         ? null
-        : siteCorpus({ baseUrl: opts.baseUrl, ...(opts.fetch ? { fetch: opts.fetch } : {}), ...(opts.embedderId ? { embedderId: opts.embedderId } : {}), onProblem: (m) => this.warnings.push(m) });
+        : siteCorpus({ baseUrl: opts.baseUrl, ...(opts.fetch ? { fetch: opts.fetch } : {}), ...(opts.embedderId ? { embedderId: opts.embedderId } : {}), onProblem: (m) => this.warnings.push(m), ...(opts.onSiteCorpus ? { onOpen: opts.onSiteCorpus } : {}) });
     this.retriever = this.retrieverWith(DEFAULT_RETRIEVAL);
   }
 
@@ -126,8 +126,9 @@ export class Library {
     await this.queue;
   }
 
-  async addFiles(files: FileLike[], opts: { signal?: AbortSignal } = {}): Promise<AddResult> {
-    return this.exclusive(() => ingestBatch(this.catalog, this.opts, files, { origin: 'user', ...(opts.signal ? { signal: opts.signal } : {}) }));
+  /** `origin: 'sample'` marks the site's sample documents, which the page lists apart and clears at once. */
+  async addFiles(files: FileLike[], opts: { signal?: AbortSignal; origin?: 'user' | 'sample' } = {}): Promise<AddResult> {
+    return this.exclusive(() => ingestBatch(this.catalog, this.opts, files, { origin: opts.origin ?? 'user', ...(opts.signal ? { signal: opts.signal } : {}) }));
   }
 
   async addText(title: string, text: string, opts: { signal?: AbortSignal } = {}): Promise<AddResult> {

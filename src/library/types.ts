@@ -44,6 +44,8 @@ export interface AddResult {
    * `notes` so the page can say it once for the batch instead of once per document.
    */
   notEmbedded: Array<{ name: string; reason: string }>;
+  /** Files whose text the library already holds (`as`: the name it is kept under): not added again, not counted as added. */
+  already: Array<{ name: string; as: string }>;
   /** The batch was stopped; documents before the stop are in, the one in progress is not. */
   aborted: boolean;
 }
@@ -66,6 +68,8 @@ export interface LibraryOptions {
   baseUrl?: string;
   /** Search the site's sharded corpus (`index/manifest.json`) beside the library when the site ships one (default true). */
   siteCorpus?: boolean;
+  /** The site's sharded corpus opened (on the first question): how much of it is searched beside the library. */
+  onSiteCorpus?: (about: { documents: number; passages: number }) => void;
   /** Load the pre-built index or the sample corpus into an empty library on first visit (default true). */
   seed?: boolean;
   fetch?: typeof fetch;

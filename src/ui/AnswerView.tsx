@@ -16,8 +16,11 @@ export function AnswerView({
   onOpenPassage,
   figures,
   onFigures,
+  showQuestion = false,
 }: {
   answer: AnswerState;
+  /** Outside a conversation nothing else on screen says what was asked; a turn heads its answer with it. */
+  showQuestion?: boolean;
   onOpenPassage: (c: Candidate) => void;
   /** RAGAS figures kept with the conversation turn shown, and where new ones go. */
   figures?: Record<string, number | null>;
@@ -28,7 +31,7 @@ export function AnswerView({
   return (
     <section className="answer" aria-labelledby="answer-heading" aria-busy={running} data-status={answer.status} data-testid="answer">
       <h2 id="answer-heading">Answer</h2>
-      {answer.question && <p className="question">Q: {answer.question}</p>}
+      {showQuestion && answer.question && <p className="question">{answer.question}</p>}
       {abstainedAtStart(ranking) && (
         <p className="notice" role="status" data-testid="abstained">
           No answer: corrective retrieval (Self-CRAG) found no reliable evidence for this question in your library, so it

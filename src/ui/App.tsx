@@ -1,5 +1,7 @@
 // The answer page: library, ask box, answer or evidence, tuning, status.
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { libraryLabel } from '../app/view/library-panel';
+import { modelsSummary } from '../app/view/models-summary';
 import type { AppServices, WebGpuCheck } from '../app/wiring/services-contract';
 import type { Controller } from '../app/wiring/controller';
 import { noWebGpuPlan } from '../app/state/engine-choice';
@@ -59,9 +61,9 @@ export function App(props: { controller: Controller; conversation: Conversation;
   const status = useStore(services.status, services.status.get);
   const library = useStore(services.library, services.library.get);
   const route = useHashRoute();
-  const { onUseLlama, ...modelControls } = useModelControls(controller, services, state.settings, status.generator.state === 'loading');
-  const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
   const [webgpu, setWebgpu] = useState<WebGpuCheck | null>(null);
+  const { onUseLlama, ...modelControls } = useModelControls(controller, services, state.settings, status.generator.state === 'loading', webgpu !== null && !webgpu.ok);
+  const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
   const [passageOf, setPassageOf] = useState<Pick<Candidate, 'passage' | 'text'> | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
   const loading = library.jobs.length > 0 || Object.values(status).some((s) => s.state === 'loading');
@@ -80,6 +82,7 @@ export function App(props: { controller: Controller; conversation: Conversation;
   const busy = state.answer.status === 'running' || convo.rewriting || convo.running !== null;
   const evidence = state.evidenceOnly !== null || state.answer.evidence !== null;
   const onEval = route.startsWith('#/eval');
+  const inThread = !!convo.thread && convo.thread.roots.length > 0;
 
   return (
     <div className="app">
@@ -169,11 +172,12 @@ export function App(props: { controller: Controller; conversation: Conversation;
               busy={busy}
               viewedAnswer={
                 evidence ? (
-                  <EvidenceView answer={state.answer} onOpenPassage={setPassageOf} />
+                  <EvidenceView answer={state.answer} showQuestion={!inThread} onOpenPassage={setPassageOf} />
                 ) : (
                   state.answer.status !== 'idle' && (
                     <AnswerView
                       answer={state.answer}
+                      showQuestion={!inThread}
                       onOpenPassage={setPassageOf}
                       figures={viewedTurn?.figures}
                       onFigures={viewedTurn ? (f) => conversation.setFigures(viewedTurn.id, f) : undefined}
@@ -182,22 +186,9 @@ export function App(props: { controller: Controller; conversation: Conversation;
                 )
               }
             />
-            <StatusPanel
-              status={status}
-              generatorCalls={state.generatorCalls}
-              now={now}
-              {...modelControls}
-              onLoadGenerator={services.loadGenerator}
-              onCancelGenerator={services.cancelGenerator}
-              {...(services.retryEvaluator ? { onRetryEvaluator: services.retryEvaluator } : {})}
-            />
-            {props.offline && <OfflinePanel {...props.offline} />}
           </main>
           <div className="side side-left">
-            <Drawer name="threads" label="Threads">
-              <ThreadList state={convo} actions={threadActions} />
-            </Drawer>
-            <Drawer name="library" label="Library">
+            <Drawer name="library" label={libraryLabel(library.docs)} suggestOpen={library.ready && !library.docs.some((d) => !d.sample)}>
               <LibraryPanel
                 view={library}
                 actions={services.library.actions}
@@ -205,27 +196,45 @@ export function App(props: { controller: Controller; conversation: Conversation;
                 originals={{ keep: state.settings.keepOriginals, onKeep: controller.setKeepOriginals, forVisitOnly: services.storage?.get().mode === 'memory' }}
               />
             </Drawer>
+            <Drawer name="threads" label="Threads">
+              <ThreadList state={convo} actions={threadActions} />
+            </Drawer>
           </div>
-          <Drawer name="tuning" label="Tuning" className="side side-right">
-            <TuningPanel
-              rank={state.settings.rank}
-              decode={state.settings.decode}
-              onRank={controller.setRank}
-              onDecode={controller.setDecode}
-              corrective={state.settings.corrective}
-              lastRerankMs={state.answer.ranking ? state.lastRerankMs : null}
-              onCorrective={controller.setCorrective}
-              crag={state.settings.crag}
-              onCrag={controller.setCrag}
-              indexKind={state.settings.indexKind}
-              indexKindInUse={services.indexKindInUse()}
-              onIndexKind={controller.setIndexKind}
-              retrieval={state.settings.retrieval}
-              onRetrieval={controller.setRetrieval}
-              onReload={() => location.reload()}
-              onReset={controller.resetSettings}
-            />
-          </Drawer>
+          <div className="side side-right">
+            {/* Engines and models are one step away from a newcomer: beside the answer on a wide screen, folded on a phone. */}
+            <Drawer name="models" label={`Models: ${modelsSummary(status)}`}>
+              <StatusPanel
+                status={status}
+                generatorCalls={state.generatorCalls}
+                now={now}
+                {...modelControls}
+                onLoadGenerator={services.loadGenerator}
+                onCancelGenerator={services.cancelGenerator}
+                {...(services.retryEvaluator ? { onRetryEvaluator: services.retryEvaluator } : {})}
+              />
+              {props.offline && <OfflinePanel {...props.offline} />}
+            </Drawer>
+            <Drawer name="tuning" label="Tuning">
+              <TuningPanel
+                rank={state.settings.rank}
+                decode={state.settings.decode}
+                onRank={controller.setRank}
+                onDecode={controller.setDecode}
+                corrective={state.settings.corrective}
+                lastRerankMs={state.answer.ranking ? state.lastRerankMs : null}
+                onCorrective={controller.setCorrective}
+                crag={state.settings.crag}
+                onCrag={controller.setCrag}
+                indexKind={state.settings.indexKind}
+                indexKindInUse={services.indexKindInUse()}
+                onIndexKind={controller.setIndexKind}
+                retrieval={state.settings.retrieval}
+                onRetrieval={controller.setRetrieval}
+                onReload={() => location.reload()}
+                onReset={controller.resetSettings}
+              />
+            </Drawer>
+          </div>
         </div>
       )}
       <SourceLoaderContext.Provider value={services.library.actions.source ?? null}>

@@ -13,6 +13,8 @@ export function AskBox(props: {
     e.preventDefault();
     // Empty, or asked while an answer is being written: the conversation answers with a message instead of mixing.
     props.onAsk(q.trim());
+    // The question now heads its turn; the box is ready for the follow-up. A refused one stays to be asked again.
+    if (q.trim() && !props.busy) setQ('');
   };
   return (
     <form className="ask" onSubmit={submit} role="search" aria-label="Ask a question">

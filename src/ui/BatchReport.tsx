@@ -4,6 +4,7 @@ import type { BatchReportView } from '../app/view/library-panel';
 
 function summary(r: BatchReportView): string {
   const parts = [`${r.added} added`, `${r.refused.length} refused`];
+  if (r.already) parts.push(`${r.already} already in the library`);
   if (r.skipped) parts.push(`${r.skipped} skipped (not documents)`);
   if (r.aborted) parts.push(`stopped${r.notTried ? `, ${r.notTried} not tried` : ''}`);
   return parts.join(', ');
@@ -18,9 +19,10 @@ function which(names: string[]): string {
 
 export function BatchReport({ report, onDismiss }: { report: BatchReportView; onDismiss: () => void }) {
   const notEmbedded = report.notEmbedded ?? [];
-  const problems = report.refused.length > 0 || report.notes.length > 0 || notEmbedded.length > 0;
+  // Only a refused file is an error; a document added with something left out is worth a warning, not red.
+  const tone = report.refused.length > 0 ? 'error' : report.notes.length > 0 || notEmbedded.length > 0 ? 'notice warn' : 'notice';
   return (
-    <section className={`batch-report message ${problems ? 'error' : 'notice'}`} data-testid="batch-report" aria-label="What the last batch did">
+    <section className={`batch-report message ${tone}`} data-tone={tone} data-testid="batch-report" aria-label="What the last batch did">
       <div>
         <p className="batch-summary" data-testid="batch-summary" role={report.refused.length ? 'alert' : 'status'}>
           {summary(report)}

@@ -19,6 +19,8 @@ export function EnginePicker(props: {
   onSelect: (choice: EngineChoice) => void;
   /** Checks a typed .gguf address; returns why it cannot be used, or null once chosen. */
   onGgufUrl: (url: string, native: boolean) => string | null;
+  /** WebGPU is missing here, so Auto will write on the CPU (before the engine is picked). */
+  noWebGpu?: boolean;
 }) {
   const state = useStore(props.engine, props.engine.get);
   const [confirming, setConfirming] = useState(false);
@@ -48,7 +50,7 @@ export function EnginePicker(props: {
         </select>
       </label>
       {state.inUse && <p className="hint">Answers are written by {state.inUse === 'wllama' ? 'llama.cpp on the CPU' : 'WebLLM on WebGPU'}.</p>}
-      {choice.engine !== 'webllm' && (
+      {writesOnCpu(choice.engine, state.inUse, props.noWebGpu ?? false) && (
         <>
           <label>
             CPU model (GGUF){' '}
@@ -124,4 +126,10 @@ export function EnginePicker(props: {
       )}
     </div>
   );
+}
+
+/** The CPU model matters only where llama.cpp writes: chosen by hand, or what Auto picked (or will pick without WebGPU). */
+function writesOnCpu(engine: EngineName, inUse: 'webllm' | 'wllama' | undefined, noWebGpu: boolean): boolean {
+  if (engine !== 'auto') return engine === 'wllama';
+  return inUse ? inUse === 'wllama' : noWebGpu;
 }

@@ -7,7 +7,15 @@ import { PassageRanks } from './PassageRanks';
 import type { ScoredPassage } from '../core/ports';
 import { citationLabel } from '../core/source-location';
 
-export function EvidenceView({ answer, onOpenPassage }: { answer: AnswerState; onOpenPassage?: (c: { passage: ScoredPassage; text: string }) => void }) {
+export function EvidenceView({
+  answer,
+  showQuestion = false,
+  onOpenPassage,
+}: {
+  answer: AnswerState;
+  showQuestion?: boolean;
+  onOpenPassage?: (c: { passage: ScoredPassage; text: string }) => void;
+}) {
   const ev = answer.evidence;
   return (
     <section
@@ -18,9 +26,9 @@ export function EvidenceView({ answer, onOpenPassage }: { answer: AnswerState; o
       data-testid="evidence"
     >
       <h2 id="evidence-heading">Best passages</h2>
-      {answer.question && <p className="question">Q: {answer.question}</p>}
+      {showQuestion && answer.question && <p className="question">{answer.question}</p>}
       {answer.status === 'running' && <p className="muted">Searching…</p>}
-      {ev && ev.passages.length === 0 && <p>No passage in the library matches. Add documents on the left.</p>}
+      {ev && ev.passages.length === 0 && <p>No passage in the library matches. Add documents in the Library.</p>}
       {ev && (
         <ol className="passages">
           {ev.passages.map(({ passage, rel }) => {

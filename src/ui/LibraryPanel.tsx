@@ -140,6 +140,7 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
           </button>
         </p>
       )}
+      <SamplesNote docs={view.docs} onRemoveSamples={actions.removeSamples} />
       <DocList docs={view.docs} onRemove={actions.remove} />
     </aside>
   );
@@ -164,6 +165,11 @@ const DocList = memo(function DocList({ docs, onRemove }: { docs: LibraryDocView
         {found.shown.map((d) => (
           <li key={d.id} data-testid="doc" data-doc-id={d.id} data-name={d.name}>
             <span className="doc-title">{d.title}</span>
+            {d.sample && (
+              <span className="sample-tag" data-testid="sample-tag">
+                sample
+              </span>
+            )}
             <span className="muted">
               {' '}
               {d.passages} passage{d.passages === 1 ? '' : 's'}
@@ -190,3 +196,21 @@ const DocList = memo(function DocList({ docs, onRemove }: { docs: LibraryDocView
     </>
   );
 });
+
+/** The site's sample documents are there to try the page with: said so, and cleared with one button. */
+function SamplesNote({ docs, onRemoveSamples }: { docs: LibraryDocView[]; onRemoveSamples: (() => Promise<void>) | undefined }) {
+  const samples = docs.filter((d) => d.sample).length;
+  if (samples === 0) return null;
+  return (
+    <p className="samples-note" data-testid="samples-note">
+      <span>
+        {samples === docs.length ? 'These are' : 'The library includes'} {samples} sample document{samples === 1 ? '' : 's'} to try questions on; add your own above.
+      </span>
+      {onRemoveSamples && (
+        <button type="button" onClick={() => void onRemoveSamples()} data-testid="remove-samples">
+          Remove the samples
+        </button>
+      )}
+    </p>
+  );
+}

@@ -3,6 +3,7 @@
 import type { WebGpuCheck } from '../app/wiring/services-contract';
 import type { NoWebGpuPlan } from '../app/state/engine-choice';
 import type { DecodeKey } from '../app/persist/settings';
+import { evidenceNoticeReason } from '../app/view/evidence-notice';
 
 const SETTING_NAMES: Record<DecodeKey, string> = {
   corrective: 'corrective retrieval',
@@ -43,7 +44,7 @@ export function Notices(props: {
       {props.webgpu && !props.webgpu.ok && !props.evidenceOnly && (
         <div className="notice warn" role="status" data-testid="no-webgpu">
           <p>
-            <strong>No WebGPU here.</strong> {props.webgpu.reason} {props.noWebGpu.message}
+            <strong>WebGPU cannot be used here.</strong> {props.webgpu.reason} {props.noWebGpu.message}
           </p>
           {props.noWebGpu.offerLlama && props.onUseLlama && (
             <button type="button" data-testid="use-llama" onClick={props.onUseLlama}>
@@ -62,7 +63,7 @@ export function Notices(props: {
       {props.evidenceOnly && (
         <div className="notice" role="status" data-testid="evidence-only">
           <p>
-            <strong>Evidence-only mode.</strong> {props.evidenceOnly.reason} Questions return the best passages with their
+            <strong>Evidence-only mode.</strong> {evidenceNoticeReason(props.evidenceOnly.reason)} Questions return the best passages with their
             relevance instead of a written answer.
           </p>
           {props.webgpu?.ok && (

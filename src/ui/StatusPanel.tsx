@@ -48,36 +48,38 @@ export function StatusPanel(props: {
               {s.error && (
                 <p className="error">{sentences(s.error, s.suggestion)}</p>
               )}
-              {name === 'evaluator' && s.state === 'error' && props.onRetryEvaluator && (
-                <button type="button" onClick={props.onRetryEvaluator} data-testid="retry-evaluator">
-                  Try again
-                </button>
-              )}
-              {name === 'generator' && s.state === 'loading' && (
-                <button type="button" onClick={props.onCancelGenerator} data-testid="cancel-model">
-                  Cancel download
-                </button>
-              )}
-              {name === 'generator' && (s.state === 'idle' || s.state === 'error') && (
-                <button type="button" onClick={props.onLoadGenerator} data-testid="load-model">
-                  {s.state === 'error' ? 'Try loading again' : 'Load the model now'}
-                </button>
-              )}
-              {name === 'generator' && s.state === 'error' && (
-                <>
-                  {props.onSmallerModel && (
-                    <>
-                      {' '}
-                      <button type="button" onClick={props.onSmallerModel} data-testid="smaller-model">
-                        Use the smallest model
-                      </button>
-                    </>
-                  )}{' '}
-                  <button type="button" onClick={() => props.onEvidenceOnly(s.error ?? 'The language model could not be loaded.')} data-testid="model-evidence-only">
-                    Use evidence-only mode
+              <div className="worker-actions">
+                {name === 'evaluator' && s.state === 'error' && props.onRetryEvaluator && (
+                  <button type="button" onClick={props.onRetryEvaluator} data-testid="retry-evaluator">
+                    Try again
                   </button>
-                </>
-              )}
+                )}
+                {name === 'generator' && s.state === 'loading' && (
+                  <button type="button" onClick={props.onCancelGenerator} data-testid="cancel-model">
+                    Cancel download
+                  </button>
+                )}
+                {name === 'generator' && (s.state === 'idle' || s.state === 'error') && (
+                  <button type="button" onClick={props.onLoadGenerator} data-testid="load-model">
+                    {s.state === 'error' ? 'Try loading again' : 'Load the model now'}
+                  </button>
+                )}
+                {name === 'generator' && s.state === 'error' && (
+                  <>
+                    {props.onSmallerModel && (
+                      <>
+                        {' '}
+                        <button type="button" onClick={props.onSmallerModel} data-testid="smaller-model">
+                          Use the smallest model
+                        </button>
+                      </>
+                    )}{' '}
+                    <button type="button" onClick={() => props.onEvidenceOnly(s.error ?? 'The language model could not be loaded.')} data-testid="model-evidence-only">
+                      Use evidence-only mode
+                    </button>
+                  </>
+                )}
+              </div>
             </li>
           );
         })}

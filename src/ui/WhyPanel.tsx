@@ -10,6 +10,20 @@ function fmt(n: number | undefined, digits = 2): string {
   return n === undefined || !Number.isFinite(n) ? '–' : n.toFixed(digits);
 }
 
+// Each cell carries its column's name, so a phone shows one card per candidate with the names beside the values.
+const COLUMNS = [
+  'Candidate',
+  'Passage',
+  'Found by (words rank · meaning rank · re-rank score)',
+  'p(Relevant)',
+  'p(Full / Partial / None)',
+  'ISSUP',
+  'ISUSE (−1…1)',
+  'Segment score',
+  'Path score',
+  'Beam',
+];
+
 export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ranking; chosenId: string; onOpenPassage?: (c: Candidate) => void }) {
   const rows = [...props.siblings].sort(
     (a, b) => (props.ranking.scored.get(b.id)?.segmentScore ?? -Infinity) - (props.ranking.scored.get(a.id)?.segmentScore ?? -Infinity),
@@ -28,16 +42,11 @@ export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ra
         <caption>Candidates at this step, one per passage, best score first</caption>
         <thead>
           <tr>
-            <th scope="col">Candidate</th>
-            <th scope="col">Passage</th>
-            <th scope="col">Found by (words rank · meaning rank · re-rank score)</th>
-            <th scope="col">p(Relevant)</th>
-            <th scope="col">p(Full / Partial / None)</th>
-            <th scope="col">ISSUP</th>
-            <th scope="col">ISUSE (−1…1)</th>
-            <th scope="col">Segment score</th>
-            <th scope="col">Path score</th>
-            <th scope="col">Beam</th>
+            {COLUMNS.map((c) => (
+              <th scope="col" key={c}>
+                {c}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -47,29 +56,29 @@ export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ra
             const chosen = c.id === props.chosenId;
             return (
               <tr key={c.id} className={chosen ? 'chosen' : undefined} data-testid="why-row" data-candidate-id={c.id}>
-                <td>
+                <td data-label={COLUMNS[0]}>
                   {chosen && <strong>Chosen: </strong>}
                   {c.text}
                 </td>
-                <td>
+                <td data-label={COLUMNS[1]}>
                   {c.passage && props.onOpenPassage ? (
                     <button type="button" className="link" data-testid="why-open-source" onClick={() => props.onOpenPassage?.(c)}>
                       {citationLabel(c.passage)}
                     </button>
                   ) : (
-                    c.passage?.title ?? 'none'
+                    (c.passage?.title ?? 'none')
                   )}
                 </td>
-                <td>{c.passage ? <PassageRanks ranks={c.passage.ranks} /> : '–'}</td>
-                <td>{fmt(k.rel?.probs.relevant)}</td>
-                <td>
+                <td data-label={COLUMNS[2]}>{c.passage ? <PassageRanks ranks={c.passage.ranks} /> : '–'}</td>
+                <td data-label={COLUMNS[3]}>{fmt(k.rel?.probs.relevant)}</td>
+                <td data-label={COLUMNS[4]}>
                   {k.sup ? `${fmt(k.sup.probs.full)} / ${fmt(k.sup.probs.partial)} / ${fmt(k.sup.probs.none)}` : '–'}
                 </td>
-                <td>{fmt(k.sup?.score)}</td>
-                <td>{fmt(k.use?.score)}</td>
-                <td>{fmt(s?.segmentScore, 3)}</td>
-                <td>{fmt(s?.pathScore, 3)}</td>
-                <td>{s?.pruned ? `dropped (${s.pruned})` : s?.inBeam ? 'kept' : 'not kept'}</td>
+                <td data-label={COLUMNS[5]}>{fmt(k.sup?.score)}</td>
+                <td data-label={COLUMNS[6]}>{fmt(k.use?.score)}</td>
+                <td data-label={COLUMNS[7]}>{fmt(s?.segmentScore, 3)}</td>
+                <td data-label={COLUMNS[8]}>{fmt(s?.pathScore, 3)}</td>
+                <td data-label={COLUMNS[9]}>{s?.pruned ? `dropped (${s.pruned})` : s?.inBeam ? 'kept' : 'not kept'}</td>
               </tr>
             );
           })}

@@ -12,7 +12,7 @@ import { GGUF_CATALOGUE } from '../generator/gguf-catalogue';
 import { EnginePicker } from './EnginePicker';
 import { ModelPicker } from './ModelPicker';
 
-export function useModelControls(controller: Controller, services: AppServices, settings: AppSettings, generatorLoading: boolean) {
+export function useModelControls(controller: Controller, services: AppServices, settings: AppSettings, generatorLoading: boolean, noWebGpu = false) {
   const cache = useStore(services.models, services.models.get);
   const custom: ModelChoice | null = settings.customModel ? { kind: 'custom', ...settings.customModel } : null;
   const customKey = custom ? choiceKey(custom) : '';
@@ -41,6 +41,7 @@ export function useModelControls(controller: Controller, services: AppServices, 
           <EnginePicker
             engine={services.engine}
             loading={generatorLoading}
+            noWebGpu={noWebGpu}
             onSelect={selectEngine}
             onGgufUrl={(url, native) => {
               const problem = ggufUrlProblem(url, location.href);

@@ -274,10 +274,13 @@ describe('answer page', () => {
     expect(await page.getByTestId('beam').inputValue()).toBe('1');
     expect(await page.getByTestId('segment').count()).toBeGreaterThan(0);
 
-    // Asking something else updates the address bar, so copying it shares the new answer.
+    // Asking something else updates the address bar, so copying it shares the new answer. It is a
+    // follow-up in the linked question's thread: the address carries the query it was searched with.
     await ask(page, 'How do bees make honey?');
     const params = new URL(page.url()).searchParams;
-    expect(params.get('q')).toBe('How do bees make honey?');
+    const searched = await page.locator('[data-testid=turn]').nth(1).getByTestId('rewrite-input').inputValue();
+    expect(searched).toMatch(/^How do bees make honey\?/);
+    expect(params.get('q')).toBe(searched);
     expect(params.get('wsup')).toBe('2');
     expect(params.get('modelPack')).toBe('tiny');
   });
@@ -482,7 +485,7 @@ describe('embedded in an iframe', () => {
   // `embedOrigin` in the URL is what an embedder controls: it must grant nothing.
   const appUrl = (claimed: string) => `${app.url}${QUERY}&embedOrigin=${encodeURIComponent(claimed)}`;
 
-  it('answers an allowed origin and ignores an unknown one', async () => {
+  it('answers an allowed origin and refuses an unknown one with the reason', async () => {
     const allowedOrigin = new URL(parent.url).origin;
     const context = await own.newContext();
     app.track(context);
@@ -506,17 +509,19 @@ describe('embedded in an iframe', () => {
     expect(reply.data.segments[0]!.citation).toBeTruthy();
     expect(reply.origin).toBe(new URL(app.url).origin);
 
-    // Same app, same allow-list, embedded by another origin: its messages are ignored and logged.
+    // Same app, same allow-list, embedded by another origin: its messages are refused (with the reason) and logged.
     const other = await context.newPage();
     const logs: string[] = [];
     other.on('console', (m) => logs.push(m.text()));
     await other.goto(`${stranger.url}?app=${encodeURIComponent(appUrl(new URL(stranger.url).origin))}`);
     await other.frameLocator('iframe').getByTestId('doc').first().waitFor({ timeout: 120_000 });
     await other.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'));
-    await expect.poll(() => logs.some((l) => l.includes('[embed] ignored') && l.includes(new URL(stranger.url).origin)), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => logs.some((l) => l.includes('[embed] refused') && l.includes(new URL(stranger.url).origin)), { timeout: 30_000 }).toBe(true);
     const frame = other.frames().find((f) => f.url().startsWith(app.url))!;
     expect(await frame.locator('[data-testid=answer]').count()).toBe(0);
-    // Its pings were ignored too: the stranger got nothing back, not even 'ready'.
-    expect(await other.evaluate(() => (window as unknown as { replies: unknown[] }).replies)).toEqual([]);
+    // Its pings and its question were refused: the stranger got refusals only, not even 'ready'.
+    const types = await other.evaluate(() => (window as unknown as { replies: { data: { type: string } }[] }).replies.map((r) => r.data.type));
+    expect(types.length).toBeGreaterThan(0);
+    expect(new Set(types)).toEqual(new Set(['refused']));
   });
 });

@@ -69,6 +69,46 @@ describe('a conversation', () => {
     expect(errors).toEqual([]);
   });
 
+  it('after a reload the first follow-up waits for the generator to rewrite it, and its link carries the standalone question', async () => {
+    const { page, errors } = await app.open();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await ask(page, 'How do bees make honey?');
+    await page.reload();
+    await page.locator('[data-testid=turn]').first().waitFor({ timeout: 60_000 });
+    // The model is not ready yet (loading or not started): the rewrite used to give up here.
+    expect(await page.locator('[data-worker=generator]').getAttribute('data-state')).not.toBe('ready');
+    await ask(page, 'How long does that take them?');
+    // Rewritten by the model the answer loaded, not searched without it.
+    expect(await page.getByTestId('conversation-notice').count()).toBe(0);
+    const chip = page.locator('[data-testid=turn]').nth(1).getByTestId('rewrite-chip');
+    expect(await chip.locator('label').innerText()).toBe('Searched as');
+    const standalone = await chip.getByTestId('rewrite-input').inputValue();
+    expect(standalone).toMatch(/bees/i);
+    expect(standalone).not.toBe('How long does that take them?');
+    await page.getByRole('button', { name: 'Copy link to this question' }).click();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(new URL(link).searchParams.get('q')).toBe(standalone);
+    expect(new URL(page.url()).searchParams.get('q')).toBe(standalone);
+    // Reloading that address re-opens the thread instead of asking again.
+    await page.reload();
+    await page.locator('[data-testid=turn]').nth(1).waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-testid=turn]').count()).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
+  it('a rewrite that hands the follow-up back unchanged is searched with the earlier question added', async () => {
+    const { page } = await app.open();
+    await ask(page, 'How do bees make honey?');
+    // No pronoun to replace: the engine double returns the follow-up as it is, as small models often do.
+    await ask(page, 'And what about the wax?');
+    const chip = page.locator('[data-testid=turn]').nth(1).getByTestId('rewrite-chip');
+    expect(await chip.locator('label').innerText()).toBe('Searched with');
+    expect(await chip.getByTestId('rewrite-input').inputValue()).toBe('And what about the wax? How do bees make honey?');
+    expect(await page.getByTestId('conversation-notice').innerText()).toMatch(/added nothing to the follow-up/);
+    const citations = await page.locator('[data-testid=turn].viewed [data-testid=citation]').allInnerTexts();
+    expect(citations[0]).toMatch(/How Honeybee Colonies Work/);
+  });
+
   it('exports Markdown with both questions and a citation, and JSON that imports back into an equal tree', async () => {
     const { page, errors } = await app.open();
     // An empty question gets a clear answer, not silence.

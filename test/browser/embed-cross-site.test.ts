@@ -215,17 +215,24 @@ describe('embedded by another site', () => {
     await page.screenshot({ path: join(OUTPUT_DIR, 'embed-cross-site-blocked.png') });
   });
 
-  it('answers nothing to a host not in embed.json, whatever the address claims', async () => {
+  it('refuses a host not in embed.json at once, with the reason, whatever the address claims', async () => {
     const { page, logs } = await newPage();
     const strangerOrigin = new URL(onLocalhost(stranger)).origin;
     // `embedOrigin` in the app's address is the host's to choose: it must widen nothing.
-    const frame = await openHost(page, stranger, { extra: `&embedOrigin=${encodeURIComponent(strangerOrigin)}`, timeout: 10_000 });
-    expect(await page.evaluate(() => (window as unknown as { embedded: Promise<string> }).embedded)).toMatch(/^failed: The app at .* did not answer/);
+    // The host script's own timeout is long: the refusal, not the timeout, must end the wait.
+    const frame = await openHost(page, stranger, { extra: `&embedOrigin=${encodeURIComponent(strangerOrigin)}`, timeout: 150_000 });
+    expect(await page.evaluate(() => (window as unknown as { embedded: Promise<string> }).embedded)).toBe(
+      `failed: This app answers only the sites listed in allowedOrigins of its embed.json, and ${strangerOrigin} is not one of them.`,
+    );
     await frame.getByTestId('doc').first().waitFor({ timeout: 120_000 });
-    // Asked directly, by hand: ignored and logged by the app, nothing comes back.
+    // Asked directly, by hand: refused and logged by the app; only refusals come back, never an answer.
     await page.evaluate((q) => document.querySelector('iframe')!.contentWindow!.postMessage({ type: 'ask', question: q, id: 'x' }, '*'), QUESTION);
-    await expect.poll(() => logs.some((l) => l.includes('[embed] ignored') && l.includes(strangerOrigin)), { timeout: 30_000 }).toBe(true);
-    expect(await page.evaluate(() => (window as unknown as { log: unknown[] }).log)).toEqual([]);
+    await expect.poll(() => logs.some((l) => l.includes('[embed] refused') && l.includes(strangerOrigin) && l.includes('allowedOrigins')), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { log: { data: { type: string; id?: string } }[] }).log.some((r) => r.data.id === 'x')), { timeout: 30_000 })
+      .toBe(true);
+    const types = await page.evaluate(() => (window as unknown as { log: { data: { type: string } }[] }).log.map((r) => r.data.type));
+    expect(new Set(types)).toEqual(new Set(['refused']));
     expect(await frame.locator('[data-testid=answer], [data-testid=evidence]').count()).toBe(0);
   });
 

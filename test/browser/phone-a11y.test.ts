@@ -1,5 +1,5 @@
 // A phone-sized page and an accessibility scan: at 390 px nothing scrolls sideways and the
-// question and answer come before the library and tuning (folded into sections); every
+// question and answer come before the library and tuning (the library open for a newcomer, the rest folded); every
 // control is reachable from the keyboard; axe-core finds no serious or critical violation.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -61,11 +61,14 @@ describe('on a phone (390 px)', () => {
     expect(await top('#question')).toBeLessThan(await top('[data-testid=drawer-library]'));
     expect(await top('[data-testid=answer]')).toBeLessThan(await top('[data-testid=drawer-library]'));
     expect(await top('[data-testid=answer]')).toBeLessThan(await top('[data-testid=drawer-tuning]'));
-    expect(await page.getByTestId('doc').first().isVisible()).toBe(false);
+    // A newcomer's library is open (how to add documents); tuning and the models are folded.
+    expect(await page.getByTestId('doc').first().isVisible()).toBe(true);
+    expect(await page.getByTestId('w-sup').isVisible()).toBe(false);
+    expect(await page.getByTestId('engine').isVisible()).toBe(false);
     // Opening a section from the keyboard shows it, still without sideways scroll.
-    await page.locator('[data-testid=drawer-library] > summary').focus();
+    await page.locator('[data-testid=drawer-models] > summary').focus();
     await page.keyboard.press('Enter');
-    await page.getByTestId('doc').first().waitFor();
+    await page.getByTestId('engine').waitFor();
     await page.locator('[data-testid=drawer-tuning] > summary').focus();
     await page.keyboard.press('Enter');
     await page.getByTestId('w-sup').waitFor();

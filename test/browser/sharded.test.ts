@@ -151,6 +151,9 @@ describe('the app embedded in an iframe, with a sharded site corpus', () => {
       expect(reply.data.segments.map((s) => s.citation?.title)).toContain(titles[41]);
       const corpus = appServer.sent.filter((s) => s.path.startsWith('/docs/rag/index/'));
       expect(corpus.filter((s) => s.range === null).map((s) => s.path)).toEqual(['/docs/rag/index/manifest.json']);
+      // The page says the corpus is searched too, and how much of it: not only the library's few passages.
+      const frame = host.frames().find((f) => f.url().includes('/docs/rag/'))!;
+      await expect.poll(() => frame.locator('[data-worker=library]').innerText()).toMatch(/Also searched: this site's corpus, 60 documents \([\d,]+ passages\)/);
     } finally {
       await ctx.close();
       await appServer.close();

@@ -14,7 +14,7 @@ export async function checkWebGpu(nav: { gpu?: GpuLike } = navigator as unknown 
   }
   try {
     const adapter = await nav.gpu.requestAdapter();
-    if (!adapter) return { ok: false, reason: 'WebGPU is present but found no usable GPU adapter (it may be disabled or blocklisted).' };
+    if (!adapter) return { ok: false, reason: 'This browser knows WebGPU but has no graphics adapter it may use (it may be switched off or blocked for this GPU).' };
     return { ok: true, reason: 'A WebGPU adapter is available.' };
   } catch (e) {
     return { ok: false, reason: `Asking for a WebGPU adapter failed: ${e instanceof Error ? e.message : String(e)}` };

@@ -3,7 +3,7 @@
 // in the same transaction. Every change is announced on a BroadcastChannel so another open
 // tab can refresh its list or notice that the thread it shows was deleted.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { Thread } from '../../core/conversation';
+import { activePath, type Thread } from '../../core/conversation';
 import { isQuotaError } from '../../library/quota';
 import { openWith } from '../../library/store';
 
@@ -36,8 +36,9 @@ export class ThreadSaveError extends Error {
   }
 }
 
+/** A thread as its list shows it; its turn count is the questions on the shown path, not every version kept. */
 export function summaryOf(t: Thread): ThreadSummary {
-  return { id: t.id, title: t.title, createdAt: t.createdAt, updatedAt: t.updatedAt, turnCount: Object.keys(t.turns).length };
+  return { id: t.id, title: t.title, createdAt: t.createdAt, updatedAt: t.updatedAt, turnCount: activePath(t).length };
 }
 
 export class ThreadStore {

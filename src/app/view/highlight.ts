@@ -1,5 +1,6 @@
 // Which sentence of a passage supports a segment, as character ranges. The UI
 // renders the ranges as text slices, so passage text never becomes markup.
+import { sentenceSpans } from '../../core/sentences';
 
 export interface TextRange {
   start: number;
@@ -15,20 +16,9 @@ function words(text: string): string[] {
   return (text.toLowerCase().match(WORD) ?? []).filter((w) => !STOP.has(w));
 }
 
-/** Sentence boundaries as ranges covering the text (trimmed of surrounding space). */
+/** Sentence boundaries as ranges (trimmed of surrounding space), by the answer path's one splitter. */
 export function sentenceRanges(text: string): TextRange[] {
-  const out: TextRange[] = [];
-  const re = /[^.!?\n]+(?:[.!?]+|\n|$)/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (m[0].length === 0) {
-      re.lastIndex++;
-      continue;
-    }
-    const lead = m[0].length - m[0].trimStart().length;
-    const body = m[0].trim();
-    if (body) out.push({ start: m.index + lead, end: m.index + lead + body.length });
-  }
-  return out;
+  return sentenceSpans(text).map(({ start, end }) => ({ start, end }));
 }
 
 /** The passage sentence sharing the most content words with the segment, or none when nothing overlaps. */

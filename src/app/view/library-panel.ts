@@ -22,6 +22,38 @@ export interface LibraryDocView {
   pending?: boolean;
   /** Bytes of the original file kept for the source viewer (absent when none is kept). */
   originalBytes?: number;
+  /** One of the site's sample documents, not the visitor's own. */
+  sample?: boolean;
+}
+
+/** A stored document as the list shows it. */
+export function docRow(d: {
+  id: string;
+  title: string;
+  name: string;
+  passageCount: number;
+  bytes?: number;
+  pendingEmbedding?: true;
+  origin?: string;
+  originalBytes?: number;
+}): LibraryDocView {
+  return {
+    id: d.id,
+    title: d.title,
+    name: d.name,
+    passages: d.passageCount,
+    ...(d.bytes !== undefined ? { bytes: d.bytes } : {}),
+    ...(d.pendingEmbedding ? { pending: true } : {}),
+    ...(d.origin === 'sample' ? { sample: true } : {}),
+    ...(d.originalBytes !== undefined ? { originalBytes: d.originalBytes } : {}),
+  };
+}
+
+/** The library's folded heading on a phone: a newcomer reads there where documents are added. */
+export function libraryLabel(docs: readonly LibraryDocView[]): string {
+  const own = docs.filter((d) => !d.sample).length;
+  if (own === 0) return 'Library: add your documents';
+  return `Library: ${own.toLocaleString('en')} document${own === 1 ? '' : 's'}`;
 }
 
 export interface LibraryJobView extends Progress {
@@ -33,6 +65,8 @@ export interface LibraryJobView extends Progress {
 export interface BatchReportView {
   id: number;
   added: number;
+  /** Files whose text the library already held: neither added again nor counted as added. */
+  already?: number;
   refused: { name: string; reason: string }[];
   /** Documents added with something left out or guessed. */
   notes: { name: string; note: string }[];
@@ -67,6 +101,8 @@ export interface LibraryActions {
   loadSample(): Promise<void>;
   /** A document with its passages and kept original, for the source viewer; undefined when it is not in the library (a site corpus's passage). */
   source?(docId: string): Promise<DocumentSource | undefined>;
+  /** Removes every sample document at once (the visitor's own stay). */
+  removeSamples?(): Promise<void>;
   dismiss(messageId: number): void;
 }
 

@@ -277,7 +277,9 @@ export function createConversation(deps: ConversationDeps): Conversation {
       const thread = await store.get(latest.id);
       if (!thread) return false;
       const linked = opts.linkedQuestion?.trim();
-      if (linked && activePath(thread).at(-1)?.question !== linked) return false;
+      const end = activePath(thread).at(-1);
+      // The page's address carries a follow-up's standalone query (its share link), not its words.
+      if (linked && end?.question !== linked && (end?.rewrite ?? end?.searchQuery) !== linked) return false;
       set({ thread });
       showTurn(thread, last(thread));
       return true;

@@ -34,7 +34,9 @@ export type EmbedReply =
   | { type: 'pong'; id?: string; version: number }
   | { type: 'resize'; height: number }
   | { type: 'answer'; id?: string; question: string; segments: EmbedSegment[]; aborted: boolean; evidenceOnly: boolean }
-  | { type: 'error'; id?: string; message: string };
+  | { type: 'error'; id?: string; message: string }
+  /** To an embedding page whose origin is not allowed: at once, so its host script need not wait out its timeout. */
+  | { type: 'refused'; id?: string; origin: string; message: string };
 
 /**
  * Exact http(s) origins from a list; anything else (paths are cut, `null`,
@@ -115,9 +117,26 @@ export function createEmbedBridge(opts: {
   const reply = (to: { origin: string; id?: string }, msg: EmbedReply) => {
     host.parent.postMessage(msg, to.origin);
   };
+  const refusedLogged = new Set<string>();
   const onMessage = (e: MessageEvent) => {
     if (!allowed.includes(e.origin)) {
-      log(`[embed] ignored a message from ${e.origin || 'an opaque origin'}: not in embedOrigin`);
+      if (!refusedLogged.has(e.origin)) {
+        refusedLogged.add(e.origin);
+        log(`[embed] refused messages from ${e.origin || 'an opaque origin'}: not in allowedOrigins of embed.json`);
+      }
+      // The embedding page hears why at once (nothing from the library goes with it); an opaque origin cannot be addressed.
+      if (e.source === host.parent && e.origin && e.origin !== 'null') {
+        const id = e.data && typeof e.data === 'object' && typeof (e.data as { id?: unknown }).id === 'string' ? (e.data as { id: string }).id : undefined;
+        reply(
+          { origin: e.origin },
+          {
+            type: 'refused',
+            ...(id !== undefined ? { id } : {}),
+            origin: e.origin,
+            message: `This app answers only the sites listed in allowedOrigins of its embed.json, and ${e.origin} is not one of them.`,
+          },
+        );
+      }
       return;
     }
     // Another window of an allowed origin (a popup, a sibling frame) is not the embedder.

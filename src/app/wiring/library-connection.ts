@@ -5,11 +5,12 @@ import type { Embedder, Retriever } from '../../core/ports';
 import type { RelevanceScorer, RetrievalSettings } from '../../core/hybrid';
 import type { IndexChoice } from '../../core/vector-index';
 import type { NamedBlob } from '../../library/ingest';
-import type { AddResult, Library, LibraryDocument, LibraryProgress } from '../../library/library';
-import { emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryDocView, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
+import type { AddResult, Library, LibraryProgress } from '../../library/library';
+import { docRow, emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
 import { createStore } from '../state/store';
 import type { StatusStore } from '../state/worker-status';
 import { quotaMessage } from '../persist/storage-quota';
+import { reportShelf, type ReportShelf } from '../persist/batch-reports';
 import type { LibraryStorage } from '../../library/store';
 import { lazy } from './lazy';
 
@@ -30,8 +31,16 @@ export function connectLibrary(opts: {
   openStore?: (dbName: string) => Promise<LibraryStorage>;
   /** Whether to keep each added file for the source viewer (the user's setting). */
   keepOriginals?: () => boolean;
+  /** Where batch reports are kept until dismissed (localStorage by default). */
+  reports?: ReportShelf;
 }) {
-  const store = createStore<LibraryViewState>(emptyLibraryView);
+  const shelf = opts.reports ?? reportShelf();
+  const kept = shelf.load();
+  const store = createStore<LibraryViewState>({ ...emptyLibraryView, ...(kept.length ? { reports: kept } : {}) });
+  const setReports = (reports: BatchReportView[]) => {
+    set({ reports });
+    shelf.save(reports);
+  };
   const set = (patch: Partial<LibraryViewState>) => store.set((v) => ({ ...v, ...patch }));
   const say = (kind: 'error' | 'info', text: string) =>
     set({ messages: [...store.get().messages.slice(-3), { id: ++messageId, kind, text }] });
@@ -84,7 +93,7 @@ export function connectLibrary(opts: {
       // document's text) per file would cost the page's main thread more than the files do.
       if (p.stage === 'added' && p.doc) {
         const d = p.doc;
-        const row = docView(d);
+        const row = docRow(d);
         // The same text added again replaces its document (content-addressed), so it is listed once.
         set({ docs: [...store.get().docs.filter((x) => x.id !== d.id), row] });
       }
@@ -111,14 +120,15 @@ export function connectLibrary(opts: {
     set({ jobs: [...others, job] });
   };
 
-  let reportId = 0;
+  let reportId = Math.max(0, ...kept.map((r) => r.id));
   const report = (r: AddResult, files: number, skipped = 0) => {
-    const tried = r.added.length + r.refused.length;
+    const tried = r.added.length + r.refused.length + r.already.length;
     const notEmbedded = new Map<string, string[]>();
     for (const d of r.notEmbedded) notEmbedded.set(d.reason, [...(notEmbedded.get(d.reason) ?? []), d.name]);
     const entry: BatchReportView = {
       id: ++reportId,
       added: r.added.length,
+      ...(r.already.length ? { already: r.already.length } : {}),
       refused: r.refused,
       notes: r.notes,
       notEmbedded: [...notEmbedded].map(([reason, names]) => ({ reason, names })),
@@ -126,17 +136,17 @@ export function connectLibrary(opts: {
       aborted: r.aborted,
       notTried: Math.max(0, files - tried),
     };
-    set({ reports: [...(store.get().reports ?? []), entry] });
+    setReports([...(store.get().reports ?? []), entry]);
   };
 
   /** Runs one user batch with its own Stop; batches queue in the library one after another. */
-  const runBatch = async (lib: Library, files: Array<File | NamedBlob>, skipped: number, title?: { title: string; text: string }) => {
+  const runBatch = async (lib: Library, files: Array<File | NamedBlob>, skipped: number, title?: { title: string; text: string }, origin: 'user' | 'sample' = 'user') => {
     const controller = new AbortController();
     const entry = { startedAt: Date.now(), controller };
     batches.push(entry);
     set({ busy: true });
     try {
-      const r = title ? await lib.addText(title.title, title.text, { signal: controller.signal }) : await lib.addFiles(files, { signal: controller.signal });
+      const r = title ? await lib.addText(title.title, title.text, { signal: controller.signal }) : await lib.addFiles(files, { signal: controller.signal, origin });
       report(r, title ? 1 : files.length, skipped);
       // A batch may have taken the library past the size where 'auto' switches index.
       await describeIndex(lib);
@@ -167,13 +177,18 @@ export function connectLibrary(opts: {
         onProgress,
         // Another tab added or removed a document: show the same list here.
         onExternalChange: () => void refresh().catch(() => undefined),
+        // The site's corpus is searched from the first question on: the status says how much of it.
+        onSiteCorpus: (about) => {
+          corpusNote = siteCorpusNote(about);
+          opts.status.update('library', { reason: libraryReason(store.get().docs.filter((d) => d.pending).length) });
+        },
       });
       // Opening may have started the starter library; whatever it left unfinished is over now.
       jobStarted.clear();
       set({ jobs: [] });
       for (const w of lib.warnings) say('error', w);
       await describeIndex(lib);
-      opts.status.update('library', { state: 'ready', device: 'cpu', reason: baseReason });
+      opts.status.update('library', { state: 'ready', device: 'cpu', reason: baseReason + corpusNote });
       return lib;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -190,10 +205,11 @@ export function connectLibrary(opts: {
     const index = await lib.indexStatus();
     baseReason = `Vectors: ${index.reason}. Words: a BM25 index. Both in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`;
     // The switch runs in the worker; the panel follows it to its end.
-    if (index.switching) setTimeout(() => void describeIndex(lib).then(() => opts.status.update('library', { reason: baseReason }), () => undefined), 2000);
+    if (index.switching) setTimeout(() => void describeIndex(lib).then(() => opts.status.update('library', { reason: baseReason + corpusNote }), () => undefined), 2000);
   }
+  let corpusNote = '';
   const libraryReason = (pending: number) =>
-    pending ? `${baseReason}. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads` : baseReason;
+    (pending ? `${baseReason}. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads` : baseReason) + corpusNote;
   async function refresh() {
     const lib = await connection();
     if (baseReason) await describeIndex(lib);
@@ -202,7 +218,7 @@ export function connectLibrary(opts: {
     if (baseReason) opts.status.update('library', { reason: libraryReason(pending) });
     set({
       ready: true,
-      docs: docs.map(docView),
+      docs: docs.map(docRow),
     });
   }
 
@@ -227,7 +243,7 @@ export function connectLibrary(opts: {
     addFiles: guarded(async (lib, files: Array<File | NamedBlob>, skipped?: number) => runBatch(lib, files, skipped ?? 0), false),
     addText: guarded(async (lib, title: string, text: string) => runBatch(lib, [], 0, { title, text })),
     stop: () => batches.forEach((b) => b.controller.abort(new DOMException('Stopped by the user', 'AbortError'))),
-    dismissReport: (id) => set({ reports: (store.get().reports ?? []).filter((r) => r.id !== id) }),
+    dismissReport: (id) => setReports((store.get().reports ?? []).filter((r) => r.id !== id)),
     remove: guarded(async (lib, id: string) => {
       await lib.remove(id);
     }),
@@ -243,7 +259,10 @@ export function connectLibrary(opts: {
         const r = await fetch(new URL(d.file, base));
         if (r.ok) files.push(new File([await r.arrayBuffer()], d.file, { type: d.type ?? 'text/plain' }));
       }
-      await runBatch(lib, files, 0);
+      await runBatch(lib, files, 0, undefined, 'sample');
+    }),
+    removeSamples: guarded(async (lib) => {
+      for (const d of await lib.list()) if (d.origin === 'sample') await lib.remove(d.id);
     }),
   };
 
@@ -272,15 +291,8 @@ export function connectLibrary(opts: {
   };
 }
 
-/** A document as the library panel lists it. */
-function docView(d: LibraryDocument): LibraryDocView {
-  return {
-    id: d.id,
-    title: d.title,
-    name: d.name,
-    passages: d.passageCount,
-    ...(d.bytes !== undefined ? { bytes: d.bytes } : {}),
-    ...(d.pendingEmbedding ? { pending: true } : {}),
-    ...(d.originalBytes !== undefined ? { originalBytes: d.originalBytes } : {}),
-  };
+/** What the status adds once the site's sharded corpus is searched: it answers too, so its size is said. */
+export function siteCorpusNote(about: { documents: number; passages: number }): string {
+  const n = (x: number, one: string) => `${x.toLocaleString('en')} ${one}${x === 1 ? '' : 's'}`;
+  return `. Also searched: this site's corpus, ${n(about.documents, 'document')} (${n(about.passages, 'passage')}), read in blocks as questions need them`;
 }

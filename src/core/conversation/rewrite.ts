@@ -55,7 +55,26 @@ export function cleanRewrite(output: string, original: string): CleanedRewrite {
   // An answer rather than a question: a statement longer than a keyword query that does not ask anything.
   const asks = /\?\s*$/.test(q) || /^(who|what|when|where|why|how|which|is|are|do|does|did|can|could|should|was|were|will|would)\b/i.test(q);
   if (!asks && q.split(' ').length > MAX_KEYWORD_WORDS) return fallback('the model answered instead of rewriting');
+  // A small model often hands the follow-up back ("and what about -R?"), or only swaps "it" for "this":
+  // searched alone it finds whatever shares its few words, so it is no better than no rewrite.
+  if (newWords(q, original).length === 0) return fallback('the rewrite added nothing to the follow-up');
   return { query: q, usedRewrite: true };
+}
+
+/** Words that carry no subject: a rewrite that adds only these to the follow-up is the follow-up unchanged. */
+const FILLER = new Set(
+  ('a an the this that these those it its they them their there he she him her his we us our you your i me my ' +
+    'and or but so then also about of in on at to for with from by as what which who whom whose when where why how ' +
+    'is are was were be been being do does did can could should would will shall may might must have has had ' +
+    'not no yes more else other another same one ones thing things stuff please tell me explain')
+    .split(' '),
+);
+
+/** The content words of `rewrite` (lower case) that the follow-up did not already have. */
+export function newWords(rewrite: string, followUp: string): string[] {
+  const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_.+#-]*/gu) ?? [];
+  const had = new Set(words(followUp));
+  return [...new Set(words(rewrite))].filter((w) => !had.has(w) && !FILLER.has(w) && !FILLER.has(w.replace(/s$/, '')));
 }
 
 /** A rewrite that does not ask may still be a keyword query ("bees honey ripening time"), up to this many words. */

@@ -84,8 +84,9 @@ export function createGenerator(config: GeneratorConfig = {}, hooks: WebllmHooks
     if (config.source === 'local' && !model.local && c.kind === 'catalogue') {
       throw new GeneratorError(
         'download',
-        `The site's model pack does not include ${model.modelId}.`,
-        `Run \`npm run models -- --generator ${c.id}\` before building, or allow downloads from the hub.`,
+        `This site does not include the model ${model.modelId}, and it does not download models from elsewhere.`,
+        // End users read this; the site's builder finds the command (npm run models -- --generator <id>) in the README.
+        'Choose another model in Models, or write no answers: use the passages only.',
       );
     }
     return { model, appConfig: appConfigFor(model, config.cacheBackend) };

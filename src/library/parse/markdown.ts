@@ -14,7 +14,7 @@ export function parseMarkdown(source: string): { text: string; title?: string; h
     title = visibleTitle(m?.[1]);
     text = text.slice(front[0].length);
   }
-  title ??= visibleTitle(/^#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1]);
+  title ??= visibleTitle(firstHeading(text));
   const body = text.trim();
   const headings = markdownHeadings(body);
   return { text: body, ...(title ? { title } : {}), ...(headings.length ? { headings } : {}) };
@@ -36,4 +36,17 @@ export function markdownHeadings(text: string): HeadingMark[] {
     offset += line.length + 1;
   }
   return out;
+}
+
+/**
+ * The first level-one heading, written either way Markdown allows: `# Title`, or the title
+ * underlined with `===` (Setext, as many READMEs are, PyYAML's among them). Failing both, the
+ * first Setext level-two heading (`---` under a line of text), which such READMEs often start with.
+ */
+function firstHeading(text: string): string | undefined {
+  const atx = /^#\s+(.+?)\s*#*\s*$/m.exec(text);
+  const setext1 = /^([^\s#>\-*=|`][^\n]*?)\s*\n=+\s*$/m.exec(text);
+  const first = [atx, setext1].filter((m): m is RegExpExecArray => m !== null).sort((a, b) => a.index - b.index)[0];
+  if (first) return first[1];
+  return /^([^\s#>\-*=|`][^\n]*?)\s*\n-{3,}\s*$/m.exec(text)?.[1];
 }

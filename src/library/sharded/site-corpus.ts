@@ -15,6 +15,8 @@ export interface SiteCorpusOptions {
   embedderId?: string;
   /** A problem worth telling the user (wrong model, corrupt or unreachable blocks), once per message. */
   onProblem?: (message: string) => void;
+  /** The corpus opened and is searched: its size, for the page to say so. */
+  onOpen?: (about: { documents: number; passages: number }) => void;
   nprobe?: number;
 }
 
@@ -48,6 +50,7 @@ export function siteCorpus(opts: SiteCorpusOptions): SiteCorpus {
           tell(`the site's corpus was embedded with ${model}, the page embeds questions with ${opts.embedderId}: its passages are left out until the same model is chosen`);
           return null;
         }
+        opts.onOpen?.({ documents: corpus.manifest.documents, passages: corpus.manifest.passages });
         return corpus;
       } catch (e) {
         const m = e instanceof Error ? e.message : String(e);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanRewrite, rewritePrompt } from '../../../src/core/conversation';
+import { cleanRewrite, newWords, rewritePrompt } from '../../../src/core/conversation';
 
 const history = [{ question: 'How do bees make honey?', answer: 'Foragers evaporate nectar.' }];
 
@@ -36,5 +36,25 @@ describe('follow-up rewrite', () => {
       expect(r.query).toBe(orig);
       expect(r.reason).toBeTruthy();
     }
+  });
+
+  it('falls back when the rewrite hands the follow-up back, or only swaps a pronoun or a filler word', () => {
+    for (const [out, orig] of [
+      ['and what about -R?', 'and what about -R?'],
+      ['What about -R?', 'and what about -R?'],
+      ['How do I use it with Rc?', 'and how do I use it with Rc?'],
+      ['How do I fix this?', 'How do I fix that?'],
+      ['Can you tell me more about it?', 'Tell me more about that.'],
+    ]) {
+      const r = cleanRewrite(out!, orig!);
+      expect(r, out).toEqual({ query: orig, usedRewrite: false, reason: 'the rewrite added nothing to the follow-up' });
+    }
+  });
+
+  it('keeps a rewrite that brings in the earlier subject', () => {
+    expect(cleanRewrite('How do I use RefCell with Rc?', 'and how do I use it with Rc?')).toEqual({ query: 'How do I use RefCell with Rc?', usedRewrite: true });
+    expect(cleanRewrite('What does ssh -R do?', 'and what about -R?').usedRewrite).toBe(true);
+    expect(newWords('How long do bees take to make honey?', 'How long does that take them?')).toEqual(['bees', 'make', 'honey']);
+    expect(newWords('How do I fix those?', 'How do I fix that?')).toEqual([]);
   });
 });

@@ -101,10 +101,14 @@ describe('adding a batch of files', () => {
     expect(await lib.size()).toBe(res.added[0]!.passageCount);
   });
 
-  it('says when a file has the same text as a document already in the library, which is kept once', async () => {
+  it('does not add or count a file whose text the library already holds, under its name or another', async () => {
     const lib = await library();
     const res = await lib.addFiles([BEES, { name: 'copy/bees.md', bytes: BEES.bytes }]);
-    expect(res.notes).toEqual([{ name: 'copy/bees.md', note: 'it has the same text as bees.md, so the library keeps it once' }]);
+    expect(res.added.map((d) => d.name)).toEqual(['bees.md']);
+    expect(res.already).toEqual([{ name: 'copy/bees.md', as: 'bees.md' }]);
+    const again = await lib.addFiles([BEES]);
+    expect(again.added).toEqual([]);
+    expect(again.already).toEqual([{ name: 'bees.md', as: 'bees.md' }]);
     expect((await lib.list()).length).toBe(1);
   });
 

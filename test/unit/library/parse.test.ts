@@ -25,6 +25,17 @@ describe('parseDocument', () => {
     expect(d).toEqual({ name: 'notes/garden log.txt', format: 'text', title: 'garden log', text: 'Tomatoes ripen in August.\nWater daily.' });
   });
 
+  it('takes the title from an underlined (Setext) heading, as READMEs write it', async () => {
+    // The opening of PyYAML's README as Debian ships it (/usr/share/doc/python3-yaml/README.md).
+    const pyyaml = await parseDocument(file('python3-yaml-README.md', 'PyYAML\n======\n\nA full-featured YAML processing framework for Python\n\n## Installation\n'));
+    expect(pyyaml.title).toBe('PyYAML');
+    expect((await parseDocument(file('a-README.md', 'Intro text.\n\nUsage\n-----\n\nRun it.\n'))).title).toBe('Usage');
+    // Whichever level-one heading comes first wins; a table rule or a list is no heading.
+    expect((await parseDocument(file('b.md', 'Top\n===\n\n# Later\n'))).title).toBe('Top');
+    expect((await parseDocument(file('c.md', '# First\n\nSecond\n======\n'))).title).toBe('First');
+    expect((await parseDocument(file('d-notes.md', '- item\n---\n| a |\n|---|\n'))).title).toBe('d-notes');
+  });
+
   it('keeps Markdown as written and takes the title from front matter or the first heading', async () => {
     const md = await parseDocument(file('bees.md', '# How Bees Dance\n\nThe *waggle* dance shows direction.'));
     expect(md.title).toBe('How Bees Dance');

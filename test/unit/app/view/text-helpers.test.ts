@@ -15,11 +15,11 @@ describe('supporting sentence highlight', () => {
   });
 
   it('splits into text pieces that rebuild the passage exactly, markup included', () => {
-    const evil = 'Safe start. <img src=x onerror=alert(1)> queen here. End';
+    const evil = 'Safe start. The <img src=x onerror=alert(1)> queen here. End';
     const r = supportingSentence(evil, 'queen');
     const parts = splitByRange(evil, r);
     expect(parts.map((p) => p.text).join('')).toBe(evil);
-    expect(parts.filter((p) => p.mark).map((p) => p.text)).toEqual(['<img src=x onerror=alert(1)> queen here.']);
+    expect(parts.filter((p) => p.mark).map((p) => p.text)).toEqual(['The <img src=x onerror=alert(1)> queen here.']);
     expect(sentenceRanges('One. Two').map((x) => x.end - x.start)).toEqual([4, 3]);
   });
 });

@@ -44,7 +44,7 @@ describe('embed bridge', () => {
     expect(asked).toEqual(['https://site.example/app/embed.json']);
   });
 
-  it('answers an allowed origin and ignores and logs an unknown one', () => {
+  it('answers an allowed origin, and refuses an unknown one at once with the reason, asking nothing', () => {
     const { host, sent, dispatch } = fakeHost();
     const asked: EmbedRequest[] = [];
     const logs: string[] = [];
@@ -60,10 +60,20 @@ describe('embed bridge', () => {
     expect(sent).toEqual([{ message: { type: 'ready', version: EMBED_PROTOCOL_VERSION }, origin: 'https://ok.example' }]);
     sent.length = 0;
 
-    dispatch({ type: 'ask', question: 'What is a tide?' }, 'https://evil.example');
+    dispatch({ type: 'ask', question: 'What is a tide?', id: 'e1' }, 'https://evil.example');
+    dispatch({ type: 'ping' }, 'https://evil.example');
     expect(asked).toEqual([]);
+    const message = 'This app answers only the sites listed in allowedOrigins of its embed.json, and https://evil.example is not one of them.';
+    expect(sent).toEqual([
+      { message: { type: 'refused', id: 'e1', origin: 'https://evil.example', message }, origin: 'https://evil.example' },
+      { message: { type: 'refused', origin: 'https://evil.example', message }, origin: 'https://evil.example' },
+    ]);
+    // Logged once per origin, naming the setting as embed.json spells it.
+    expect(logs).toEqual(['[embed] refused messages from https://evil.example: not in allowedOrigins of embed.json']);
+    // Another window of a refused origin (not the embedder) hears nothing.
+    sent.length = 0;
+    dispatch({ type: 'ping' }, 'https://evil.example', { postMessage() {} });
     expect(sent).toEqual([]);
-    expect(logs.join('\n')).toContain('https://evil.example');
 
     dispatch({ type: 'ask', question: '  What is a tide? ', id: 'q1' }, 'https://ok.example');
     expect(asked).toEqual([{ type: 'ask', question: 'What is a tide?', id: 'q1' }]);

@@ -103,12 +103,13 @@ describe('createGenerator', () => {
     expect(g.state).toBe('ready');
   });
 
-  it('requires the local model pack when told to, and says how to make one', async () => {
+  it('requires the local model pack when told to, and says so in an end user\'s words (no build command)', async () => {
     const { connect } = fakeConnect();
     const g = createGenerator({ ...base, source: 'local' }, { connect, detectGpu: noF16 });
     const err = (await g.load().catch((e: unknown) => e)) as GeneratorError;
     expect(err.kind).toBe('download');
-    expect(err.suggestion).toMatch(/npm run models -- --generator qwen2.5-1.5b/);
+    expect(err.message).toMatch(/does not include the model/);
+    expect(`${err.message} ${err.suggestion}`).not.toMatch(/npm|--generator/);
   });
 
   it('settles a call in flight when the model is unloaded, instead of leaving the answer waiting forever', async () => {
