@@ -1,6 +1,8 @@
-// Ingestion as a user feels it with an embedder of the real default's size: a
-// MiniLM-L6-shaped encoder (random weights, written here at bench time) embeds
-// the passages of real-shaped documents. The library's pipeline (read, parse,
+// Ingestion as a user feels it with the real default embedder: all-MiniLM-L6-v2 from
+// `npm run models -- --real`, fp32 and q8 weights, embeds the passages of real-shaped
+// documents. Without the real models it says so loudly and falls back to a
+// MiniLM-L6-shaped encoder with random weights written here at bench time (same cost per
+// token, meaningless outputs; fp32 only). The library's pipeline (read, parse,
 // chunk, embed in batches, check every vector) is compared with the same model
 // called directly through transformers.js on the same passages, in the same run
 // (target: the pipeline at >= 0.9x the raw call's throughput).
@@ -23,11 +25,23 @@ import type { EmbedBenchRun } from '../test/browser/pages/embed-bench-page';
 import { launchBrowser, serveDir } from '../test/browser/harness';
 import { createEmbedder } from '../workers/evaluator/embedder';
 import { writeMiniLmShaped } from './minilm/model';
+import { HOW_TO_FETCH, REAL, realModelsDir } from '../scripts/real-models/catalogue';
+import { realEmbedderDir } from './real/real-embedder';
+
+/** The model measured: the real MiniLM's folder and both weight variants, or the random-weight stand-in (fp32 only). */
+interface BenchModel {
+  label: string;
+  /** Folder holding `<id>/`. */
+  dir: string;
+  id: string;
+  dtypes: Array<'fp32' | 'q8'>;
+}
 
 const ROOT = join(import.meta.dirname, '..');
 /** A printed page of prose, for "seconds per 100 pages". */
 const PAGE_CHARS = 3000;
-const DOCS = 40;
+/** Documents embedded in Node (BENCH_INGEST_DOCS): fewer when the machine is busy, as a real model costs seconds per batch. */
+const DOCS = Number(process.env.BENCH_INGEST_DOCS ?? 40);
 /** Passages embedded per browser run (whole documents, so pages stay exact): small, as 2 cores run it. */
 const BROWSER_PASSAGES = Number(process.env.BENCH_BROWSER_PASSAGES ?? 32);
 /** SwiftShader runs WebGPU on the CPU, far slower than WASM here: fewer passages, from the smallest documents. */
@@ -47,13 +61,24 @@ export async function run(): Promise<void> {
       if (r.ok) prepared.push(r.doc);
     }
     const words = prepared.flatMap((d) => d.parsed.text.toLowerCase().split(/\W+/)).filter(Boolean);
-    const t0 = performance.now();
-    writeMiniLmShaped(join(dir, 'models'), 'minilm', [...new Set(words)]);
-    console.log(`MiniLM-L6-shaped model written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    let model: BenchModel;
+    const real = realEmbedderDir();
+    if (real) {
+      model = { label: 'REAL all-MiniLM-L6-v2', dir: realModelsDir(), id: REAL.embedder, dtypes: ['fp32', 'q8'] };
+      console.log(`MODEL: the REAL all-MiniLM-L6-v2 from ${real} (fp32 onnx/model.onnx and q8 onnx/model_quantized.onnx)`);
+    } else {
+      const t0 = performance.now();
+      writeMiniLmShaped(join(dir, 'models'), 'minilm', [...new Set(words)]);
+      model = { label: 'MiniLM-L6-SHAPED RANDOM WEIGHTS (stand-in)', dir: join(dir, 'models'), id: 'minilm', dtypes: ['fp32'] };
+      console.log(`!!! REAL EMBEDDER ABSENT: measuring a MiniLM-L6-shaped model with random weights (written in ${((performance.now() - t0) / 1000).toFixed(1)} s), fp32 only. ${HOW_TO_FETCH}`);
+    }
+    // BENCH_INGEST_DTYPES=q8 measures one variant only.
+    const only = process.env.BENCH_INGEST_DTYPES?.split(',');
+    if (only) model.dtypes = model.dtypes.filter((d) => only.includes(d));
 
     // BENCH_INGEST=browser skips the Node measurement (BENCH_INGEST=node the browser one).
-    if (process.env.BENCH_INGEST !== 'browser') await nodeRun(dir, files, prepared);
-    if (process.env.BENCH_INGEST !== 'node') await browserRuns(dir, prepared);
+    if (process.env.BENCH_INGEST !== 'browser') for (const dtype of model.dtypes) await nodeRun(model, dtype, files, prepared);
+    if (process.env.BENCH_INGEST !== 'node') await browserRuns(dir, model, prepared);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -77,14 +102,14 @@ const MODES: BrowserMode[] = [
   { name: 'WebGPU (SwiftShader)', device: 'webgpu', webgpu: true, isolated: false },
 ];
 
-async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<void> {
+async function browserRuns(dir: string, model: BenchModel, prepared: PreparedDocument[]): Promise<void> {
   const out = join(dir, 'e2e');
   execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'e2e', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   });
-  cpSync(join(dir, 'models', 'minilm'), join(out, 'models', 'bench', 'minilm'), { recursive: true });
+  cpSync(join(model.dir, model.id), join(out, 'models', 'bench', 'minilm'), { recursive: true });
 
   // Whole documents up to a passage budget, so "pages" is exact and the library embeds document by document.
   const sample = (budget: number, smallestFirst: boolean) => {
@@ -100,12 +125,16 @@ async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<v
       pages: docs.reduce((n, d) => n + d.parsed.text.length, 0) / PAGE_CHARS,
     };
   };
-  console.log(`\nBrowser (headless Chromium, e2e build; best of ${BROWSER_ROUNDS} alternated runs on WASM, ${BROWSER_GPU_ROUNDS} on WebGPU)\n`);
-  console.log('| browser path | passages (pages) | crossOriginIsolated | raw / library threads | raw passages/s | library passages/s | raw s per 100 pages | library s per 100 pages | library vs raw |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(`\nBrowser (headless Chromium, e2e build; best of ${BROWSER_ROUNDS} alternated runs on WASM, ${BROWSER_GPU_ROUNDS} on WebGPU); model: ${model.label}\n`);
+  console.log('| browser path | weights | passages (pages) | crossOriginIsolated | raw / library threads | raw passages/s | library passages/s | raw s per 100 pages | library s per 100 pages | library vs raw |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   // BENCH_BROWSER_MODES=webgpu (a substring of the names, comma-separated) runs only those.
   const only = process.env.BENCH_BROWSER_MODES?.toLowerCase().split(',');
-  for (const mode of MODES.filter((m) => !only || only.some((o) => m.name.toLowerCase().includes(o)))) {
+  const runs = MODES.filter((m) => !only || only.some((o) => m.name.toLowerCase().includes(o))).flatMap((mode) =>
+    // SwiftShader WebGPU is measured with fp32 only: a q8 pass there takes many minutes on 2 cores.
+    (mode.device === 'webgpu' ? model.dtypes.filter((d) => d === 'fp32') : model.dtypes).map((dtype) => ({ mode, dtype })),
+  );
+  for (const { mode, dtype } of runs) {
     const { documents, passages, pages } = mode.device === 'webgpu' ? sample(BROWSER_GPU_PASSAGES, true) : sample(BROWSER_PASSAGES, false);
     const served = await serveDir(out, mode.isolated ? { headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } } : {});
     const browser = await launchBrowser({ webgpu: mode.webgpu });
@@ -119,13 +148,13 @@ async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<v
       const threads = mode.rawThreads === 'all' ? await page.evaluate(() => navigator.hardwareConcurrency) : undefined;
       const r: EmbedBenchRun = await page.evaluate(
         (a) => window.embedBench(a),
-        { device: mode.device, model: 'bench/minilm', documents, rounds: mode.device === 'webgpu' ? BROWSER_GPU_ROUNDS : BROWSER_ROUNDS, ...(threads !== undefined ? { rawThreads: threads } : {}) },
+        { device: mode.device, dtype, model: 'bench/minilm', documents, rounds: mode.device === 'webgpu' ? BROWSER_GPU_ROUNDS : BROWSER_ROUNDS, ...(threads !== undefined ? { rawThreads: threads } : {}) },
       );
       if (r.device !== mode.device) throw new Error(`${mode.name}: the evaluator ran on ${r.device}`);
       const rawS = Math.min(...r.rawSeconds);
       const libS = Math.min(...r.librarySeconds);
       console.log(
-        `| ${mode.name} | ${passages} (${pages.toFixed(1)}) | ${r.crossOriginIsolated} | ${mode.device === 'wasm' ? `${r.rawThreads} / ${r.libraryThreads}` : '-'} | ${rate(passages / rawS)} | ${rate(passages / libS)} | ${((rawS / pages) * 100).toFixed(0)} | ${((libS / pages) * 100).toFixed(0)} | ${(rawS / libS).toFixed(2)}× |`,
+        `| ${mode.name} | ${dtype} | ${passages} (${pages.toFixed(1)}) | ${r.crossOriginIsolated} | ${mode.device === 'wasm' ? `${r.rawThreads} / ${r.libraryThreads}` : '-'} | ${rate(passages / rawS)} | ${rate(passages / libS)} | ${((rawS / pages) * 100).toFixed(0)} | ${((libS / pages) * 100).toFixed(0)} | ${(rawS / libS).toFixed(2)}× |`,
       );
     } finally {
       await browser.close();
@@ -134,16 +163,16 @@ async function browserRuns(dir: string, prepared: PreparedDocument[]): Promise<v
   }
 }
 
-async function nodeRun(dir: string, files: { name: string; bytes: Uint8Array }[], prepared: PreparedDocument[]): Promise<void> {
+async function nodeRun(model: BenchModel, dtype: 'fp32' | 'q8', files: { name: string; bytes: Uint8Array }[], prepared: PreparedDocument[]): Promise<void> {
   const passages = prepared.flatMap((d) => d.passages);
   const chars = prepared.reduce((n, d) => n + d.parsed.text.length, 0);
   const pages = chars / PAGE_CHARS;
-  const embedder = createEmbedder({ model: { id: 'minilm' }, source: 'local', localModelPath: join(dir, 'models') });
+  const embedder = createEmbedder({ model: { id: model.id, dtype }, source: 'local', localModelPath: model.dir });
   const { pipeline, env } = await import('@huggingface/transformers');
   env.allowLocalModels = true;
   env.allowRemoteModels = false;
-  env.localModelPath = `${join(dir, 'models')}/`;
-  const raw = (await pipeline('feature-extraction', 'minilm', { device: 'cpu' })) as unknown as (t: string[], o: object) => Promise<unknown>;
+  env.localModelPath = `${model.dir}/`;
+  const raw = (await pipeline('feature-extraction', model.id, { device: 'cpu', dtype })) as unknown as (t: string[], o: object) => Promise<unknown>;
   await embedder.embed(['warm up the session']);
   await raw(['warm up the session'], { pooling: 'mean', normalize: true });
 
@@ -174,7 +203,7 @@ async function nodeRun(dir: string, files: { name: string; bytes: Uint8Array }[]
   const ourS = Math.min(...ourTimes);
   const row = (name: string, s: number) =>
     `| ${name} | ${(passages.length / s).toFixed(1)} | ${((s / pages) * 100).toFixed(1)} | ${(rawS / s).toFixed(2)}× |`;
-  console.log(`\n${prepared.length} documents, ${passages.length} passages, ${(chars / 1e6).toFixed(2)} M characters (${pages.toFixed(0)} pages of ${PAGE_CHARS} characters); Node, onnxruntime-node CPU, default threads\n`);
+  console.log(`\n${model.label} ${dtype}: ${prepared.length} documents, ${passages.length} passages, ${(chars / 1e6).toFixed(2)} M characters (${pages.toFixed(0)} pages of ${PAGE_CHARS} characters); Node, onnxruntime-node CPU, default threads\n`);
   console.log('| path | passages/s | s per 100 pages | vs raw transformers.js |');
   console.log('| --- | --- | --- | --- |');
   console.log(row('raw transformers.js feature-extraction (embedding only)', rawS));

@@ -1,10 +1,13 @@
 // Hybrid retrieval: quality on the labelled set (bench/retrieval/labelled-set.ts) for
 // words / meaning / both / both + re-rank, the two fusions, MiniSearch vs Orama, and the
 // latency of each stage at 10k and 100k passages.
-// The models are the project's tiny generated ones: the embedder is a HASHED BAG OF WORDS
-// (no meaning beyond shared words, and words outside its small vocabulary are [UNK]), the
-// cross-encoder counts shared words. The dense figures are therefore not MiniLM's; the
-// lexical and fusion machinery is the real one.
+// Quality runs twice when the real models are on this machine (`npm run models -- --real`):
+// with the project's tiny generated embedder, a HASHED BAG OF WORDS (no meaning beyond shared
+// words, and words outside its small vocabulary are [UNK]), and with the real all-MiniLM-L6-v2
+// (fp32, the app's default embedder). Without the real models it says so loudly and runs the
+// tiny one only. The cross-encoder is always the tiny one (it counts shared words): no real
+// cross-encoder is in the registries these machines reach, so "+ re-rank" is not a real re-ranker's.
+// The latency part uses the tiny models.
 // BENCH_RETRIEVAL_SIZES=10000 limits the latency sizes.
 import { create as oramaCreate, insertMultiple, save as oramaSave, search as oramaSearch } from '@orama/orama';
 import { FlatIndex } from '../src/core/flat-index';
@@ -22,6 +25,9 @@ import { createReranker } from '../workers/evaluator/reranker';
 import { labelledSet, type LabelledQuestion, type QuestionKind } from './retrieval/labelled-set';
 import { join } from 'node:path';
 import { ROOT } from '../scripts/make-tiny-models';
+import { HOW_TO_FETCH, realModelsDir } from '../scripts/real-models/catalogue';
+import type { LoadedEmbedder } from '../workers/evaluator/embedder';
+import { createRealEmbedder, realEmbedderDir } from './real/real-embedder';
 
 const K = 10;
 const percentile = (xs: number[], p: number) => {
@@ -59,9 +65,9 @@ function score(ranked: string[][], qs: LabelledQuestion[]): Metrics {
   return { r3: r3 / qs.length, r10: r10 / qs.length, mrr: mrr / qs.length };
 }
 
-async function quality(): Promise<void> {
+async function quality(embedderName: string, embedder: LoadedEmbedder): Promise<void> {
   const { passages, questions } = labelledSet();
-  const { embedder, reranker } = tinyModels();
+  const { reranker } = tinyModels();
   const vectors = await embedder.embed(passages.map(embeddingText));
   const dense = new FlatIndex(vectors[0]!.length);
   dense.add(passages.map((p) => p.id), vectors);
@@ -77,7 +83,7 @@ async function quality(): Promise<void> {
 
   const configs: Array<{ name: string; search: SearchMode; rerank: boolean; fusion?: FusionMethod }> = [
     { name: 'words (BM25)', search: 'words', rerank: false },
-    { name: 'meaning (tiny embedder)', search: 'meaning', rerank: false },
+    { name: `meaning (${embedderName})`, search: 'meaning', rerank: false },
     { name: 'both, reciprocal rank fusion', search: 'both', rerank: false, fusion: 'rrf' },
     { name: 'both, weighted sum (default fusion)', search: 'both', rerank: false, fusion: 'weighted' },
     { name: 'both + re-rank (default)', search: 'both', rerank: true, fusion: 'weighted' },
@@ -86,7 +92,7 @@ async function quality(): Promise<void> {
   ];
   const kinds: QuestionKind[] = ['identifier', 'name', 'paraphrase', 'keyword'];
   console.log(`\nLabelled set: ${passages.length} passages, ${questions.length} questions (${kinds.map((k) => `${questions.filter((q) => q.kind === k).length} ${k}`).join(', ')}).`);
-  console.log('Tiny models: the embedder is a hashed bag of words, the cross-encoder counts shared words; dense figures are not MiniLM\'s.\n');
+  console.log(`EMBEDDER: ${embedderName}. RE-RANKER: the tiny stand-in cross-encoder (counts shared words; no real cross-encoder exists here).\n`);
   console.log(`| retrieval | recall@3 | recall@10 | MRR | ${kinds.map((k) => `MRR ${k}`).join(' | ')} |`);
   console.log(`|---|---:|---:|---:|${kinds.map(() => '---:').join('|')}|`);
   for (const c of configs) {
@@ -131,8 +137,22 @@ async function quality(): Promise<void> {
     questions,
   );
   console.log(`\nWords only, same questions: MiniSearch (our tokenizer) recall@10 ${f3(m.r10)} MRR ${f3(m.mrr)}; Orama (its default tokenizer) recall@10 ${f3(o.r10)} MRR ${f3(o.mrr)}.`);
-  await embedder.dispose();
   await reranker.dispose();
+}
+
+/** The tiny hashed embedder's figures, then the real MiniLM's beside them when its weights are here. */
+async function qualityBothEmbedders(): Promise<void> {
+  const tiny = tinyModels();
+  await tiny.reranker.dispose();
+  await quality('tiny hashed bag-of-words embedder, a stand-in', tiny.embedder);
+  await tiny.embedder.dispose();
+  if (!realEmbedderDir()) {
+    console.log(`\n!!! REAL EMBEDDER ABSENT from ${realModelsDir()}: the figures above are the tiny stand-in's only, not MiniLM's. ${HOW_TO_FETCH}\n`);
+    return;
+  }
+  const real = createRealEmbedder('fp32');
+  await quality('REAL all-MiniLM-L6-v2 fp32', real);
+  await real.dispose();
 }
 
 // Synthetic passages for latency: Zipf-distributed words from a 30k vocabulary, ~90 words each;
@@ -299,7 +319,7 @@ async function libraries(): Promise<void> {
 }
 
 export async function run(): Promise<void> {
-  await quality();
+  await qualityBothEmbedders();
   await libraries();
   await latency();
 }

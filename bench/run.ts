@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const wanted = process.argv.slice(2);
+// Options (`--real`) are the benches' own; the other arguments name benches.
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))

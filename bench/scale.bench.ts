@@ -3,7 +3,7 @@
 // × 384 (BENCH_SCALE_SIZES), for embedding-like and uniform vectors (bench/scale/vectors.ts
 // says how they are made); then the word index at the same passage counts
 // (BENCH_LEXICAL_SIZES; 0 skips), against MiniSearch up to BENCH_MINISEARCH_MAX (default 100k).
-// BENCH_SCALE_SIZES=0 skips the vector part. Ratios are against the flat index in the same run;
+// BENCH_SCALE_SIZES=0 skips the vector part. `--real` measures the real MiniLM's vectors instead (bench/real/scale-real.ts). Ratios are against the flat index in the same run;
 // the target for the compact p50 at 1M is the flat p50 at 100k.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { FileRowStore } from '../src/core/byte-file';
 import { NodeFile } from './scale/node-file';
 import { passageTexts } from './scale/text';
 import { describe, embeddingModel, embeddingVectors, uniformVectors, type VectorSet } from './scale/vectors';
+import { realScale } from './real/scale-real';
 
 const DIM = 384;
 const K = 10;
@@ -234,6 +235,12 @@ async function wordIndexRow(n: number, qs: string[], oracle: RankedHit[][] | nul
 }
 
 export async function run(): Promise<void> {
+  // `npm run bench -- scale --real` (or BENCH_SCALE_REAL=1): the real-embedding measurement only
+  // (bench/real/scale-real.ts); the default stays synthetic and as fast as before.
+  if (process.argv.includes('--real') || process.env.BENCH_SCALE_REAL) {
+    await realScale();
+    return;
+  }
   const sizes = (process.env.BENCH_SCALE_SIZES ?? '100000,1000000').split(',').map(Number).filter((x) => x > 0);
   const sets = (process.env.BENCH_SCALE_SETS ?? 'embedding,uniform').split(',') as Array<'embedding' | 'uniform'>;
   const dir = mkdtempSync(join(tmpdir(), 'scale-bench-'));

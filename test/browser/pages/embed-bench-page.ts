@@ -29,16 +29,17 @@ export interface EmbedBenchRun {
 
 type Extractor = (texts: string[], o: { pooling: 'mean'; normalize: boolean }) => Promise<unknown>;
 
-async function run(opts: { device: 'wasm' | 'webgpu'; model: string; documents: Passage[][]; rounds: number; rawThreads?: number }): Promise<EmbedBenchRun> {
+async function run(opts: { device: 'wasm' | 'webgpu'; model: string; documents: Passage[][]; rounds: number; rawThreads?: number; dtype?: 'fp32' | 'q8' }): Promise<EmbedBenchRun> {
   env.allowLocalModels = true;
   env.allowRemoteModels = false;
   env.localModelPath = new URL('models/', APP_BASE).pathname;
   const wasm = env.backends.onnx.wasm!;
   wasm.wasmPaths = { ...ortWasmFiles };
   if (opts.rawThreads !== undefined) wasm.numThreads = opts.rawThreads;
-  const raw = (await pipeline('feature-extraction', opts.model, { device: opts.device })) as unknown as Extractor;
+  // Unset, transformers.js picks the weights per device (q8 on wasm, fp32 on webgpu).
+  const raw = (await pipeline('feature-extraction', opts.model, { device: opts.device, ...(opts.dtype ? { dtype: opts.dtype } : {}) })) as unknown as Extractor;
 
-  const config = resolveEvaluatorConfig({ source: 'local', device: opts.device, embedder: opts.model, reranker: 'tiny/reranker', nli: 'tiny/nli' }, APP_BASE);
+  const config = resolveEvaluatorConfig({ source: 'local', device: opts.device, embedder: { id: opts.model, ...(opts.dtype ? { dtype: opts.dtype } : {}) }, reranker: 'tiny/reranker', nli: 'tiny/nli' }, APP_BASE);
   const evaluator = await createEvaluator(config);
   try {
     await evaluator.preload(['embedder']);
