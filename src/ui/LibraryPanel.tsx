@@ -6,7 +6,8 @@ import { filterDocs, FIND_FROM, moreText } from '../app/view/doc-filter';
 import { formatBytes } from '../app/view/progress';
 import { collectPicked, takeDropped } from '../library/folder';
 import { OCR_DOWNLOAD_BYTES } from '../library/ocr/assets';
-import { BatchReport } from './BatchReport';
+// Shown only after a batch of files: its code loads then (lazy-panels.tsx).
+import { BatchReport } from './lazy-panels';
 import { ProgressBar } from './ProgressBar';
 
 const ACCEPT =
