@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createController, type DecodeFn } from './app/wiring/controller';
-import { startEmbedBridge } from './app/wiring/embed-wiring';
 import { getServices } from './app/wiring/services';
 import { controllerSettings } from './app/wiring/settings-source';
 import { startOfflineWiring } from './app/wiring/offline-panel';
@@ -116,4 +115,5 @@ if (fromUrl.question) {
   });
 }
 
-void startEmbedBridge(controller);
+// Only a page in a frame answers a host page: the bridge's code loads only there.
+if (framed) void import('./app/wiring/embed-wiring').then((m) => m.startEmbedBridge(controller));

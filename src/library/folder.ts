@@ -6,7 +6,6 @@
 // recognise (OCR), and recognising the icons of a website folder would fetch the
 // 7 MB engine only to report each as "no text".
 import type { NamedBlob } from './ingest';
-import { readImageHeader } from './ocr/image-header';
 import { isDocumentName } from './parse/formats';
 
 /**
@@ -22,6 +21,8 @@ const HEADER_BYTES = 64 * 1024;
 /** True for an image whose header declares it smaller than a page; unreadable headers are left to the library to name. */
 export async function isDecorationImage(name: string, blob: Blob): Promise<boolean> {
   if (!IMAGE_NAME.test(name)) return false;
+  // Loaded with the first image in a folder, not with the page: the first screen never needs it.
+  const { readImageHeader } = await import('./ocr/image-header');
   const header = readImageHeader(new Uint8Array(await blob.slice(0, HEADER_BYTES).arrayBuffer()));
   if (!header?.width || !header.height) return false;
   return Math.max(header.width, header.height) < SMALLEST_PAGE_PX;

@@ -6,26 +6,23 @@ import type { AppServices, WebGpuCheck } from '../app/wiring/services-contract';
 import type { Controller } from '../app/wiring/controller';
 import { noWebGpuPlan } from '../app/state/engine-choice';
 import type { Conversation } from '../app/wiring/conversation';
-import { downloadText, fileNameFor } from '../app/browser/download';
 import type { Candidate } from '../core/types';
-import { AnswerView } from './AnswerView';
 import { AskBox } from './AskBox';
 import { Drawer } from './Drawer';
-import { EvidenceView } from './EvidenceView';
 import { useHashRoute, useNow, useStore } from './hooks';
 import { LibraryPanel } from './LibraryPanel';
+// What the first screen does not show loads on first use (lazy-panels.tsx).
+import { AnswerView, EvidenceView, OfflinePanel, PassageDialog, ThreadList, ThreadView, TuningPanel } from './lazy-panels';
 import { useModelControls } from './model-controls';
 import { Notices } from './Notices';
 import { StorageNotice } from './StorageNotice';
 import { siteName } from '../app/view/storage-notice';
-import { PassageDialog } from './PassageDialog';
 import { SourceLoaderContext } from './source/SourceLoader';
-import { OfflineBanner, OfflinePanel, type OfflineWiring } from './OfflineStatus';
+import type { OfflineWiring } from './OfflineStatus';
+import { OfflineBanner } from './UpdateBanner';
 import { StatusPanel } from './StatusPanel';
 import { ThemeSwitch } from './ThemeSwitch';
-import { TuningPanel } from './TuningPanel';
-import { ThreadList, type ThreadActions } from './ThreadList';
-import { ThreadView } from './ThreadView';
+import type { ThreadActions } from './ThreadList';
 
 const NO_ENGINE = { get: () => undefined, subscribe: () => () => {} };
 
@@ -42,12 +39,16 @@ export function App(props: { controller: Controller; conversation: Conversation;
     remove: (id) => void conversation.remove(id),
     newThread: conversation.newThread,
     exportMarkdown: () => {
-      const md = conversation.exportMarkdown();
-      if (md && convo.thread) downloadText(fileNameFor(convo.thread.title, 'md'), md, 'text/markdown');
+      const title = convo.thread?.title;
+      void Promise.all([conversation.exportMarkdown(), import('../app/browser/download')]).then(([md, { downloadText, fileNameFor }]) => {
+        if (md && title !== undefined) downloadText(fileNameFor(title, 'md'), md, 'text/markdown');
+      });
     },
     exportJson: () => {
-      const json = conversation.exportJson();
-      if (json && convo.thread) downloadText(fileNameFor(convo.thread.title, 'json'), json, 'application/json');
+      const title = convo.thread?.title;
+      void Promise.all([conversation.exportJson(), import('../app/browser/download')]).then(([json, { downloadText, fileNameFor }]) => {
+        if (json && title !== undefined) downloadText(fileNameFor(title, 'json'), json, 'application/json');
+      });
     },
     importFile: (file) => {
       void file

@@ -7,7 +7,8 @@ import { formatBytes } from '../app/view/progress';
 import { KeepOriginalsSwitch, type KeepOriginals } from './source/KeepOriginals';
 import { collectPicked, takeDropped } from '../library/folder';
 import { OCR_DOWNLOAD_BYTES } from '../library/ocr/assets';
-import { BatchReport } from './BatchReport';
+// Shown only after a batch of files: its code loads then (lazy-panels.tsx).
+import { BatchReport } from './lazy-panels';
 import { ProgressBar } from './ProgressBar';
 
 const ACCEPT =

@@ -1,5 +1,5 @@
-// Whether the page works without a network, what it keeps in this browser, and the
-// "new version" prompt. Renders state and sends intents only.
+// Whether the page works without a network and what it keeps in this browser (the "new version"
+// prompt is UpdateBanner.tsx). Renders state and sends intents only.
 import { APP_BUILD, type OfflineState } from '../app/state/offline-shell';
 import type { CachedModels } from '../app/state/offline-inventory';
 import type { OfflineWiring } from '../app/wiring/offline-panel';
@@ -21,19 +21,6 @@ export function missingOffline(offline: OfflineState, models: CachedModels | nul
   if (!models || models.evaluator.length === 0) missing.push('the evaluator models (they download when the page starts)');
   if (!models || models.generator.length === 0) missing.push('a language model (it downloads with your first question)');
   return missing;
-}
-
-export function UpdateBanner(props: { offline: OfflineState; onReload: () => void }) {
-  const { offline } = props;
-  if (!offline.updateReady && !offline.stale) return null;
-  return (
-    <div className="notice update" role="alert" data-testid="update-prompt">
-      {offline.updateReady ? 'A new version of this app is ready. ' : 'This app was updated in another tab or on the server; reload to keep working. '}
-      <button type="button" className="primary" onClick={props.onReload} data-testid="update-reload">
-        {offline.updateReady ? 'Reload to update' : 'Reload'}
-      </button>
-    </div>
-  );
 }
 
 /** A cross-site frame the browser gives no storage: what the panel says instead of errors and quotas that do not apply. */
@@ -102,11 +89,6 @@ export type { OfflineWiring };
 // The page's own storage (no plan: not framed, or a test page): a constant store for the hook.
 const OWN: { mode: StorageMode | null } = { mode: null };
 const NO_PLAN = { get: () => OWN, subscribe: () => () => undefined };
-
-export function OfflineBanner({ offline }: OfflineWiring) {
-  const state = useStore(offline, offline.get);
-  return <UpdateBanner offline={state} onReload={() => void offline.applyUpdate()} />;
-}
 
 export function OfflinePanel(props: OfflineWiring) {
   const offline = useStore(props.offline, props.offline.get);

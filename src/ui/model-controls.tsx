@@ -9,8 +9,8 @@ import { ggufUrlProblem, type EngineChoice } from '../app/state/engine-choice';
 import type { ModelChoice } from '../generator/catalogue';
 import { useStore } from './hooks';
 import { GGUF_CATALOGUE } from '../generator/gguf-catalogue';
-import { EnginePicker } from './EnginePicker';
-import { ModelPicker } from './ModelPicker';
+// The pickers load just after the first paint (lazy-panels.tsx).
+import { EnginePicker, ModelPicker } from './lazy-panels';
 
 export function useModelControls(controller: Controller, services: AppServices, settings: AppSettings, generatorLoading: boolean, noWebGpu = false) {
   const cache = useStore(services.models, services.models.get);

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './harness';
 
 const QUERY = '?modelPack=tiny';
+const COMMIT = { waitUntil: 'commit' } as const;
 let browser: Browser;
 let served: Served;
 const contexts: BrowserContext[] = [];
@@ -51,7 +52,11 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page; errors:
   return { context, page, errors, violations };
 }
 
-/** Milliseconds from navigation start until the library lists its documents (a usable page). */
+/**
+ * Milliseconds from navigation start until the library lists its documents (a usable page).
+ * `go` navigates with `waitUntil: 'commit'`: the test waits for the page's own state, not for a
+ * 'load' event under Playwright's 30 s default, which a loaded machine can overrun.
+ */
 async function untilUsable(page: Page, go: () => Promise<unknown>): Promise<number> {
   const t0 = Date.now();
   await go();
@@ -71,10 +76,14 @@ const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as 
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT_DIR, `offline-${name}.png`), fullPage: true });
 
+// A hang guard, not a speed limit: this one scenario runs eleven steps that each wait for their own
+// state (up to 120 s each); on a machine loaded by a second job it took 165 s of the project's 180 s.
+const WHOLE_SCENARIO_GUARD_MS = 600_000;
+
 describe('offline after one visit', () => {
-  it('reloads, answers with citations and adds a document with the network off, under a sub-path', async () => {
+  it('reloads, answers with citations and adds a document with the network off, under a sub-path', { timeout: WHOLE_SCENARIO_GUARD_MS }, async () => {
     const { context, page, errors } = await newPage();
-    const firstVisit = await untilUsable(page, () => page.goto(served.url + QUERY));
+    const firstVisit = await untilUsable(page, () => page.goto(served.url + QUERY, COMMIT));
     // Not ready offline until the language model has been downloaded once.
     await page.waitForSelector('[data-testid=offline-status][data-shell=ready]', { timeout: 120_000 });
     expect(await page.getByTestId('offline-status').getAttribute('data-ready')).toBe('false');
@@ -85,12 +94,12 @@ describe('offline after one visit', () => {
     expect(await page.getByTestId('storage-estimate').innerText()).toMatch(/used of .* this site may use/);
     await shot(page, 'ready');
 
-    const onlineReload = await untilUsable(page, () => page.reload());
+    const onlineReload = await untilUsable(page, () => page.reload(COMMIT));
     // The network off for the page, and the site itself gone: Chromium's offline emulation does
     // not cover the service worker's own fetches, so the server is stopped as well.
     await stopServer();
     await context.setOffline(true);
-    const offlineReload = await untilUsable(page, () => page.reload());
+    const offlineReload = await untilUsable(page, () => page.reload(COMMIT));
     expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     expect(await page.getByTestId('offline-status').getAttribute('data-ready')).toBe('true');
 
@@ -103,10 +112,11 @@ describe('offline after one visit', () => {
     await page.getByTestId('paste-title').fill('Offline notes');
     await page.getByTestId('paste-text').fill('The lighthouse keeper of the northern island counts seals every morning.');
     await page.getByTestId('paste-add').click();
-    await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBe(6);
+    await expect.poll(() => page.getByTestId('doc').count(), { timeout: 120_000 }).toBe(6);
     // ...is still there after another offline reload, and answers cite it.
-    await untilUsable(page, () => page.reload());
-    await expect.poll(() => page.getByTestId('doc').allInnerTexts()).toContainEqual(expect.stringContaining('Offline notes'));
+    await untilUsable(page, () => page.reload(COMMIT));
+    // The list fills from IndexedDB after the first document shows: wait for this one, not for one second (expect.poll's default).
+    await page.getByTestId('doc').filter({ hasText: 'Offline notes' }).waitFor({ timeout: 120_000 });
     await ask(page, 'Who counts seals every morning on the northern island?');
     expect(await page.getByTestId('segment').first().getByTestId('citation').innerText()).toMatch(/Offline notes · passage \d+/);
     await shot(page, 'offline-answer');
@@ -140,7 +150,7 @@ describe('models from the hub', () => {
         if (!file || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
         return route.fulfill({ status: 200, body: readFileSync(file), headers: { 'content-type': 'application/octet-stream', 'access-control-allow-origin': '*' } });
       });
-      await untilUsable(page, () => page.goto(site.url));
+      await untilUsable(page, () => page.goto(site.url, COMMIT));
       await ask(page, 'Why does the sea have tides?');
       await page.waitForSelector('[data-testid=offline-status][data-ready=true]', { timeout: 120_000 });
       expect(await page.getByTestId('offline-models').innerText()).toContain('Xenova/all-MiniLM-L6-v2');
@@ -149,7 +159,7 @@ describe('models from the hub', () => {
       await context.unroute('https://huggingface.co/**');
       await site.close();
       await context.setOffline(true);
-      await untilUsable(page, () => page.reload());
+      await untilUsable(page, () => page.reload(COMMIT));
       await ask(page, 'Why does the sea have tides?');
       expect(await page.getByTestId('segment').first().getByTestId('citation').innerText()).toMatch(/Why the Sea Has Tides( › [^·]+| · passage \d+)/);
       expect(await page.locator('[data-worker=evaluator]').getAttribute('data-state')).toBe('ready');
@@ -169,7 +179,7 @@ describe('Content-Security-Policy', () => {
       const host = new URL(r.url()).hostname;
       if (host !== '127.0.0.1' && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) elsewhere.push(r.url());
     });
-    await page.goto(site.url + QUERY);
+    await page.goto(site.url + QUERY, COMMIT);
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     const policy = await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content');
     expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval'/);
@@ -186,7 +196,7 @@ describe('Content-Security-Policy', () => {
     await page.getByTestId('paste-title').fill('Harbour pilot <img src="https://evil.test/title.png">');
     await page.getByTestId('paste-text').fill(hostile);
     await page.getByTestId('paste-add').click();
-    await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBe(6);
+    await expect.poll(() => page.getByTestId('doc').count(), { timeout: 120_000 }).toBe(6);
     // The scripted model copies passage text into its answer, so model output carries the markup too.
     await ask(page, 'Who steers every tanker at dawn in genoa?');
     const segment = page.getByTestId('segment').first();
@@ -205,7 +215,8 @@ describe('Content-Security-Policy', () => {
       return out;
     });
     expect(blocked).toEqual(['fetch refused']);
-    await expect.poll(() => cspViolations(page)).toContainEqual(expect.stringMatching(/^connect-src https:\/\/evil\.test/));
+    // The violation is reported by an event queued apart from the fetch's refusal: wait for it, not for one second.
+    await page.waitForFunction(() => ((window as unknown as { __csp?: string[] }).__csp ?? []).some((v) => v.startsWith('connect-src https://evil.test')), undefined, { timeout: 120_000 });
     expect((await cspViolations(page)).filter((v) => !v.includes('evil.test/exfiltrate'))).toEqual([]);
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);

@@ -62,12 +62,14 @@ describe('a new build', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(served.url + '?modelPack=tiny');
+    // Navigations wait for the state the test needs (below), never for 'load' under Playwright's
+    // 30 s default: on a loaded machine the service worker's install and the shell's chunks can take longer.
+    await page.goto(served.url + '?modelPack=tiny', { waitUntil: 'commit' });
     await page.waitForSelector('[data-testid=offline-status][data-shell=ready]', { timeout: 120_000 });
     expect(await page.getByTestId('update-prompt').count()).toBe(0);
 
     deploy(buildB);
-    await page.reload();
+    await page.reload({ waitUntil: 'commit' });
     await page.getByTestId('update-prompt').waitFor({ timeout: 120_000 });
     expect(await page.getByTestId('update-prompt').innerText()).toMatch(/new version/i);
     // Still build A, whole: its shell, and its lazily loaded chunks still load from its own cache.
@@ -75,18 +77,23 @@ describe('a new build', () => {
     expect(await page.getByTestId('offline-status').getAttribute('data-build')).toBe('');
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     await page.locator('a[href="#/eval"]').click();
-    await page.getByRole('heading', { level: 2 }).first().waitFor();
+    await page.getByRole('heading', { level: 2 }).first().waitFor({ timeout: 120_000 });
     for (const f of await loadedFiles(page)) expect(existsSync(join(E2E_DIR, f)), `${f} is from build A`).toBe(true);
     await page.locator('a[href="#/"]').click();
 
-    await Promise.all([page.waitForEvent('load'), page.getByTestId('update-reload').click()]);
+    // Accepting runs a chain the page does not bound in time: the waiting worker activates (deleting
+    // A's precache), takes control, the page reloads and B's shell loads from the new cache. Wait for
+    // its end state, a document running B's main chunk, not for a 'load' event under a 30 s default
+    // (which a loaded machine overran).
+    await page.getByTestId('update-reload').click();
+    await page.locator(`script[type=module][src="./${b}"]`).waitFor({ state: 'attached', timeout: 120_000 });
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     expect(await page.locator('script[type=module][src*="assets/main-"]').getAttribute('src')).toBe(`./${b}`);
     expect(await page.getByTestId('offline-status').getAttribute('data-build')).toBe('B');
     expect(await page.getByTestId('update-prompt').count()).toBe(0);
     // Load the lazy parts too (the evaluation page), then check every file the page ran.
     await page.locator('a[href="#/eval"]').click();
-    await page.getByRole('heading', { level: 2 }).first().waitFor();
+    await page.getByRole('heading', { level: 2 }).first().waitFor({ timeout: 120_000 });
     const files = await loadedFiles(page);
     expect(files).toContain(b);
     expect(files.filter((f) => f.includes('.worker-')).length).toBeGreaterThan(0);

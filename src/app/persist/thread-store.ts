@@ -5,7 +5,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { activePath, type Thread } from '../../core/conversation';
 import { isQuotaError } from '../../library/quota';
-import { openWith } from '../../library/store';
 
 export interface ThreadSummary {
   id: string;
@@ -59,7 +58,11 @@ export class ThreadStore {
       db.createObjectStore('threads', { keyPath: 'id' });
       db.createObjectStore('summaries', { keyPath: 'id' }).createIndex('updatedAt', 'updatedAt');
     };
-    if (factory) return new ThreadStore(await openWith<ThreadSchema>(factory, name, upgrade), `${CHANNEL}:${name}`);
+    // Only a frame granted the app site's storage passes a factory; the library's opener loads then.
+    if (factory) {
+      const { openWith } = await import('../../library/store');
+      return new ThreadStore(await openWith<ThreadSchema>(factory, name, upgrade), `${CHANNEL}:${name}`);
+    }
     const db = await openDB<ThreadSchema>(name, 1, {
       upgrade,
       blocking() {

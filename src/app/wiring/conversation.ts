@@ -6,19 +6,13 @@ import {
   activePath,
   addTurn,
   ancestors,
-  cleanRewrite,
   emptyThread,
   fitHistory,
   historyBudget,
   historyText,
   historyTurns,
-  joinedQuery,
-  rewritePrompt,
   selectTurn,
   stepSibling,
-  threadFromJson,
-  threadToJson,
-  threadToMarkdown,
   updateTurn,
   type Thread,
   type Turn,
@@ -26,7 +20,6 @@ import {
 } from '../../core/conversation';
 import { initialAnswerState, type AnswerState } from '../state/answer';
 import type { Controller } from './controller';
-import { supportingSentence } from '../view/highlight';
 import type { ThreadStore, ThreadSummary } from '../persist/thread-store';
 import { createStore } from '../state/store';
 import type { CompleteRequest, CompleteResult } from '../../generator/handle';
@@ -70,8 +63,9 @@ export interface Conversation {
   open(id: string): Promise<void>;
   rename(id: string, title: string): Promise<void>;
   remove(id: string): Promise<void>;
-  exportMarkdown(): string | null;
-  exportJson(): string | null;
+  /** The thread shown, as Markdown (null when none); the exporters load on first use. */
+  exportMarkdown(): Promise<string | null>;
+  exportJson(): Promise<string | null>;
   /** Reads an exported thread into a new thread; throws with the reason when the file cannot be read. */
   importJson(text: string): Promise<void>;
   setFigures(turnId: string, figures: TurnFigures): void;
@@ -167,6 +161,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
   });
 
   async function rewriteQuery(path: Turn[], question: string): Promise<{ query: string; rewrite: string | null; note?: string }> {
+    // The follow-up rewrite loads with the first question, not with the page.
+    const { joinedQuery, rewritePrompt, cleanRewrite } = await import('../../core/conversation/rewrite');
     const earlier = path.map((t) => t.question);
     const joined = joinedQuery(earlier, question);
     if (controller.getState().evidenceOnly) return { query: joined, rewrite: null };
@@ -346,13 +342,21 @@ export function createConversation(deps: ConversationDeps): Conversation {
       }
       await refreshList();
     },
-    exportMarkdown() {
-      return cur.state.thread ? threadToMarkdown(cur.state.thread, { rank: controller.getState().settings.rank, supporting: supportingSentence }) : null;
+    // Export and import load their code on first use: the first screen does not need it.
+    async exportMarkdown() {
+      const thread = cur.state.thread;
+      if (!thread) return null;
+      const [{ threadToMarkdown }, { supportingSentence }] = await Promise.all([import('../../core/conversation/export-markdown'), import('../view/highlight')]);
+      return threadToMarkdown(thread, { rank: controller.getState().settings.rank, supporting: supportingSentence });
     },
-    exportJson() {
-      return cur.state.thread ? threadToJson(cur.state.thread) : null;
+    async exportJson() {
+      const thread = cur.state.thread;
+      if (!thread) return null;
+      const { threadToJson } = await import('../../core/conversation/export-json');
+      return threadToJson(thread);
     },
     async importJson(text) {
+      const { threadFromJson } = await import('../../core/conversation/export-json');
       const imported = threadFromJson(text);
       // Always a new thread: an import never overwrites one already kept.
       const thread = { ...imported, id: newId(), updatedAt: now() };

@@ -188,7 +188,7 @@ describe('conversation wiring', () => {
     await a.conversation.start();
     await a.conversation.ask('How do bees make honey?');
     await a.conversation.ask('How long does that take them?');
-    const json = a.conversation.exportJson()!;
+    const json = (await a.conversation.exportJson())!;
     const b = setup({ db: a.db });
     await b.conversation.start();
     expect(activePath(b.conversation.get().thread!).map((t) => t.question)).toEqual(['How do bees make honey?', 'How long does that take them?']);
@@ -197,7 +197,7 @@ describe('conversation wiring', () => {
     expect(b.conversation.get().thread!.turns).toEqual(JSON.parse(json).thread.turns);
     await expect(b.conversation.importJson('{"nope":1}')).rejects.toThrow(/not a thread/);
     expect(b.conversation.get().threads).toHaveLength(2);
-    expect(b.conversation.exportMarkdown()).toContain('## 2. How long does that take them?');
+    expect(await b.conversation.exportMarkdown()).toContain('## 2. How long does that take them?');
   });
 
   it('storage full: the turn stays on screen and the page says it could not be kept', async () => {

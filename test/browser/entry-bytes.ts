@@ -1,0 +1,20 @@
+// What a first visit must download before the page runs: the entry script and every script the
+// built index.html loads or preloads with it, each gzipped at level 9 as a static host would.
+// One definition for the budget test (entry-size.test.ts) and the page bench (bench/ui.bench.ts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** The budget for that download: 100 KiB gzipped (issue 29; a bare Vite + React page is about 60). */
+export const ENTRY_BUDGET_BYTES = 100 * 1024;
+
+export function entryBytes(dist: string): { bytes: number; files: Array<{ file: string; bytes: number }> } {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const paths = [
+    ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
+  ].map((m) => m[1]!.replace(/^\.\//, ''));
+  if (paths.length === 0) throw new Error(`${join(dist, 'index.html')} loads no module script: is it a built page?`);
+  const files = [...new Set(paths)].map((file) => ({ file, bytes: gzipSync(readFileSync(join(dist, file)), { level: 9 }).length }));
+  return { bytes: files.reduce((n, f) => n + f.bytes, 0), files };
+}
