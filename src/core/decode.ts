@@ -26,7 +26,7 @@ import type {
 } from './ports';
 import { normaliseGroup, normaliseRel, normaliseSup, normaliseUse, retrieveProbability } from './scores';
 import { validateDecodeSettings, validateRankSettings } from './settings';
-import type { AnswerTree, Candidate, DecodeEvent, DecodeResult, DecodeSettings, RankSettings } from './types';
+import type { AnswerTree, Candidate, DecodeEvent, DecodeResult, DecodeSettings, RankSettings, SkippedPassage } from './types';
 
 export interface DecodePorts {
   generator: Generator;
@@ -179,8 +179,9 @@ export async function decode(
     const depth = parent ? parent.depth + 1 : 0;
     const parentId = parent?.id ?? null;
     const previous = pathTexts(parent);
-    const planned = await plan(parent, depth, previous);
-    if (!Array.isArray(planned)) return [planned];
+    const all = await plan(parent, depth, previous);
+    if (!Array.isArray(all)) return [all];
+    const { planned, rels: judged } = await gate(all, depth, parentId);
 
     const reqs: SegmentRequest[] = planned.map((p) => ({
       question,
@@ -199,7 +200,7 @@ export async function decode(
     }
     segments.forEach((s, i) => checkSegment(s, `Generated segment ${i + 1} at depth ${depth}`));
 
-    const fromEvaluator = await evaluate(planned, segments);
+    const fromEvaluator = await evaluate(planned, segments, judged);
     checkpoint();
 
     return planned.map((p, i): Candidate => {
@@ -231,9 +232,46 @@ export async function decode(
     });
   }
 
+  /**
+   * The relevance gate: the evaluator judges the step's passages before any candidate is
+   * written, and a passage below the gate gets no candidate (a candidate costs a whole
+   * constrained decode; a judgement, one cross-encoder pass). The step's most relevant
+   * passage is always kept, so the gate never leaves a step with nothing to write.
+   * Returns the kept plans and, aligned with them, the judgements already made.
+   */
+  async function gate(planned: Plan[], depth: number, parentId: string | null): Promise<{ planned: Plan[]; rels?: (RelProbs | undefined)[] }> {
+    const threshold = settings.relevanceGate ?? 0;
+    const critic = ports.critic;
+    const idx = planned.flatMap((p, i) => (p.passage ? [i] : []));
+    if (!(threshold > 0) || !critic || idx.length < 2) return { planned };
+    checkpoint();
+    const judged = await critic.relevance(question, idx.map((i) => planned[i]?.passage as ScoredPassage), signal);
+    checkpoint();
+    if (!Array.isArray(judged) || judged.length !== idx.length) {
+      throw new CoreInputError(`The evaluator returned a different number of judgements than the ${idx.length} passages it was given.`);
+    }
+    const isrel = judged.map((r, k) => withContext(`Evaluator relevance of passage ${k + 1}`, () => normaliseRel(r).relevant));
+    const best = isrel.reduce((b, x, k) => (x > isrel[b]! ? k : b), 0);
+    const rels: (RelProbs | undefined)[] = planned.map(() => undefined);
+    idx.forEach((i, k) => (rels[i] = judged[k]));
+    const skipped: SkippedPassage[] = [];
+    const keep = planned.map((p, i) => {
+      const k = idx.indexOf(i);
+      if (k < 0 || k === best || isrel[k]! >= threshold) return true;
+      skipped.push({ depth, parentId, passage: p.passage as ScoredPassage, rel: { ...(judged[k] as RelProbs) } });
+      return false;
+    });
+    if (skipped.length) {
+      tree.skipped = [...(tree.skipped ?? []), ...skipped];
+      emit({ type: 'gated', depth, parentId, skipped });
+    }
+    return { planned: planned.filter((_, i) => keep[i]), rels: rels.filter((_, i) => keep[i]) };
+  }
+
   async function evaluate(
     planned: Plan[],
     segments: GeneratedSegment[],
+    known?: (RelProbs | undefined)[],
   ): Promise<({ rel: RelProbs; sup: SupProbs } | undefined)[]> {
     const critic = ports.critic;
     const idx = planned.flatMap((p, i) => (p.passage ? [i] : []));
@@ -241,8 +279,10 @@ export async function decode(
     const passages = idx.map((i) => planned[i]?.passage as ScoredPassage);
     const pairs = idx.map((i) => ({ passage: planned[i]?.passage as ScoredPassage, text: segments[i]?.text ?? '' }));
     checkpoint();
+    // Judged by the gate already: the passages and the question are the same, so is the judgement.
+    const reuse = known && idx.every((i) => known[i] !== undefined);
     const [rels, sups] = await Promise.all([
-      critic.relevance(question, passages, signal),
+      reuse ? idx.map((i) => known[i] as RelProbs) : critic.relevance(question, passages, signal),
       critic.support(pairs, signal),
     ]);
     if (!Array.isArray(rels) || rels.length !== idx.length || !Array.isArray(sups) || sups.length !== idx.length) {

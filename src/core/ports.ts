@@ -169,7 +169,8 @@ export interface Corrector {
 
 /** Free-form instruction following: CRAG's query rewrite, RAGAS's statements and generated questions. */
 export interface Writer {
-  write(instruction: string, opts?: { maxTokens?: number; signal?: AbortSignal }): Promise<string>;
+  /** `onText` receives the reply written so far, for engines that stream (others may never call it). */
+  write(instruction: string, opts?: { maxTokens?: number; signal?: AbortSignal; onText?: (textSoFar: string) => void }): Promise<string>;
 }
 
 /** An optional outside source for CRAG (e.g. a public encyclopedia search), used only when enabled and online. */

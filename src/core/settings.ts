@@ -30,6 +30,7 @@ export function validateDecodeSettings(s: DecodeSettings): void {
   positiveInteger('Beam width', s.beamWidth);
   positiveInteger('Maximum depth', s.maxDepth);
   positiveInteger('Passages per step', s.passagesPerStep);
+  if (s.relevanceGate !== undefined) unitInterval('The relevance gate', s.relevanceGate);
 }
 
 export function validateRankSettings(r: RankSettings): void {

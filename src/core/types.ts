@@ -33,6 +33,22 @@ export interface DecodeSettings {
   critiqueSource: CritiqueSource;
   /** With critiqueSource 'blend': weight of the evaluator's probabilities (0..1). */
   blend: number;
+  /**
+   * The relevance gate (0..1; 0 or absent: off). Before a step writes its candidates, the
+   * evaluator's relevance model judges the retrieved passages, and no candidate is written from
+   * a passage whose ISREL is below the gate; the step's most relevant passage is always written.
+   * Needs the critic; without one the gate is skipped.
+   */
+  relevanceGate?: number;
+}
+
+/** A retrieved passage the relevance gate kept the generator from writing a candidate from. */
+export interface SkippedPassage {
+  depth: number;
+  parentId: string | null;
+  passage: ScoredPassage;
+  /** The evaluator's relevance probabilities that fell below the gate. */
+  rel: RelProbs;
 }
 
 /**
@@ -104,6 +120,8 @@ export interface AnswerTree {
   question: string;
   settings: DecodeSettings;
   candidates: Candidate[];
+  /** Passages the relevance gate skipped (absent when the gate is off). */
+  skipped?: SkippedPassage[];
 }
 
 export interface ScoredCandidate {
@@ -130,7 +148,8 @@ export type DecodeEvent =
   | { type: 'retrieved'; depth: number; parentId: string | null; passages: ScoredPassage[] }
   | { type: 'text'; depth: number; parentId: string | null; passageId: string | null; text: string }
   | { type: 'candidate'; candidate: Candidate }
-  | { type: 'beam'; depth: number; kept: string[] };
+  | { type: 'beam'; depth: number; kept: string[] }
+  | { type: 'gated'; depth: number; parentId: string | null; skipped: SkippedPassage[] };
 
 export interface DecodeResult {
   tree: AnswerTree;

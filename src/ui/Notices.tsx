@@ -16,6 +16,7 @@ const SETTING_NAMES: Record<DecodeKey, string> = {
   passagesPerStep: 'passages per step',
   critiqueSource: 'critique source',
   blend: 'blend',
+  relevanceGate: 'the relevance gate',
   'crag.upper': 'the CRAG upper threshold',
   'crag.lower': 'the CRAG lower threshold',
   'crag.stripThreshold': 'the CRAG strip threshold',

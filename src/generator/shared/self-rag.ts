@@ -84,9 +84,14 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
     return out;
   }
 
-  async write(instruction: string, opts: { maxTokens?: number; signal?: AbortSignal } = {}): Promise<string> {
+  async write(instruction: string, opts: { maxTokens?: number; signal?: AbortSignal; onText?: (textSoFar: string) => void } = {}): Promise<string> {
     throwIfAborted(opts.signal);
-    const reply = await this.decoder.text({ user: instruction, maxTokens: opts.maxTokens ?? 256, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const reply = await this.decoder.text({
+      user: instruction,
+      maxTokens: opts.maxTokens ?? 256,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onText ? { onText: opts.onText } : {}),
+    });
     return reply.text.trim();
   }
 
