@@ -15,6 +15,7 @@ import { createReranker } from '../../workers/evaluator/reranker';
 import { makeTinyModels, tinyModelsStale, TINY_MODEL_IDS } from '../../scripts/make-tiny-models';
 import { HOW_TO_FETCH, REAL, realModelsDir } from '../../scripts/real-models/catalogue';
 import { launchBrowser, OUTPUT_DIR, serveDir } from '../../test/browser/harness';
+import { cpuSeconds } from './cpu';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT = join(OUTPUT_DIR, 'answer-cost-bench');
@@ -64,6 +65,7 @@ export async function loadModels(): Promise<Models> {
   const embedder = createEmbedder({ source: 'local', localModelPath: dir, model: { id: REAL.embedder, dtype: 'q8' } });
   const reranker = createReranker({ source: 'local', localModelPath: join(ROOT, 'test/fixtures/models'), model: { id: TINY_MODEL_IDS.reranker, dtype: 'fp32' } });
   const passages = library();
+  console.log(`[bench] embedding ${passages.length} sample passages with the real MiniLM (q8)`);
   const vectors = await embedder.embed(passages.map(embeddingText));
   const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
   const embed = (texts: string[]) => embedder.embed(texts);
@@ -102,10 +104,14 @@ export async function openPage(models: Models): Promise<BenchPage> {
   await build({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir: OUT, emptyOutDir: true, rollupOptions: { input: { ac: join(ROOT, PAGE) } } } });
   mkdirSync(join(OUT, 'models/gguf'), { recursive: true });
   for (const g of [REAL.smollm2, REAL.gemma]) if (existsSync(join(realModelsDir(), g))) cpSync(join(realModelsDir(), g), join(OUT, 'models', g));
+  console.log('[bench] page built');
   const served = await serveDir(OUT, { headers: ISOLATED });
   const browser = await launchBrowser({ webgpu: false });
   const page = await browser.newPage();
   page.setDefaultTimeout(0);
+  page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && console.log(`[page ${m.type()}] ${m.text().slice(0, 300)}`));
+  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
+  await page.exposeFunction('benchCpu', () => cpuSeconds());
   await page.exposeFunction('benchRetrieve', (q: string, k: number) => models.retrieve(q, k));
   await page.exposeFunction('benchRelevance', (q: string, texts: string[], model: string) => models.relevance(q, texts, model));
   await page.goto(`${served.url}${PAGE}`);

@@ -11,6 +11,7 @@
 // port so a long generation can stop early too.
 import { runBeam } from './beam';
 import { combineRel, combineSup } from './critique';
+import { resolveCritiqueSource } from './critique-source';
 import { CoreInputError } from './errors';
 import type {
   Corrector,
@@ -65,15 +66,18 @@ export async function decode(
   validateDecodeSettings(settings);
   validateRankSettings(rank);
   if (!ports?.generator || !ports.retriever) throw new CoreInputError('decode needs a generator and a retriever.');
-  if (settings.critiqueSource !== 'generator' && !ports.critic) {
+  if (settings.critiqueSource !== 'generator' && settings.critiqueSource !== 'auto' && !ports.critic) {
     throw new CoreInputError(
       `Critique source '${settings.critiqueSource}' needs the evaluator (critic), which is not available; choose 'generator'.`,
     );
   }
 
+  // 'auto' is decided once per answer, from the generator's kind and whether the evaluator is here.
+  const source = resolveCritiqueSource(settings.critiqueSource, { nativeGenerator: ports.generator.native === true, critic: !!ports.critic });
   const { signal, onEvent } = opts;
   const emit = (e: DecodeEvent): void => onEvent?.(e);
   const tree: AnswerTree = { question, settings: { ...settings }, candidates: [] };
+  if (settings.critiqueSource === 'auto') tree.critiquesFrom = source;
   const byId = new Map<string, Candidate>();
   let nextId = 0;
 
@@ -218,8 +222,8 @@ export async function decode(
       };
       // Algorithm 1: without a passage only ISUSE is predicted, so only ISUSE scores.
       if (p.passage) {
-        const rel = combineRel(settings.critiqueSource, settings.blend, gen.rel, ev?.rel);
-        const sup = combineSup(settings.critiqueSource, settings.blend, gen.sup, ev?.sup);
+        const rel = combineRel(source, settings.blend, gen.rel, ev?.rel);
+        const sup = combineSup(source, settings.blend, gen.sup, ev?.sup);
         if (rel) c.rel = rel;
         if (sup) c.sup = sup;
       }
@@ -275,7 +279,7 @@ export async function decode(
   ): Promise<({ rel: RelProbs; sup: SupProbs } | undefined)[]> {
     const critic = ports.critic;
     const idx = planned.flatMap((p, i) => (p.passage ? [i] : []));
-    if (settings.critiqueSource === 'generator' || !critic || idx.length === 0) return planned.map(() => undefined);
+    if (source === 'generator' || !critic || idx.length === 0) return planned.map(() => undefined);
     const passages = idx.map((i) => planned[i]?.passage as ScoredPassage);
     const pairs = idx.map((i) => ({ passage: planned[i]?.passage as ScoredPassage, text: segments[i]?.text ?? '' }));
     checkpoint();
@@ -312,8 +316,11 @@ export async function decode(
       }
       const run = runBeam(tree, rank);
       const depth = (frontier[0]?.depth ?? -1) + 1;
-      emit({ type: 'beam', depth, kept: run.beams[depth] ?? [] });
+      const kept = run.beams[depth] ?? [];
+      emit({ type: 'beam', depth, kept });
       frontier = run.frontier;
+      // The best path so far has ended: the other beams would only be written to be compared with it.
+      if (settings.stopAtFirstAnswer && kept[0] !== undefined && byId.get(kept[0])?.done) frontier = [];
     }
     return result(false);
   } catch (e) {

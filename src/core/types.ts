@@ -5,6 +5,7 @@ import type {
   CritiqueSource,
   KnowledgeStrip,
   RelProbs,
+  ResolvedCritiqueSource,
   RetrieveProbs,
   ScoredPassage,
   SupProbs,
@@ -40,6 +41,12 @@ export interface DecodeSettings {
    * Needs the critic; without one the gate is skipped.
    */
   relevanceGate?: number;
+  /**
+   * Stop the search once the best path at a depth has ended the answer (the generator said it
+   * was complete), as a single answer would stop at its end, instead of writing on along the
+   * other beams to see whether one of them ends better. Absent: off (the paper's search).
+   */
+  stopAtFirstAnswer?: boolean;
 }
 
 /** A retrieved passage the relevance gate kept the generator from writing a candidate from. */
@@ -120,6 +127,8 @@ export interface AnswerTree {
   question: string;
   settings: DecodeSettings;
   candidates: Candidate[];
+  /** Where the critiques came from when the setting was 'auto' (./critique-source.ts). */
+  critiquesFrom?: ResolvedCritiqueSource;
   /** Passages the relevance gate skipped (absent when the gate is off). */
   skipped?: SkippedPassage[];
 }

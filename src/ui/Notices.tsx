@@ -17,6 +17,7 @@ const SETTING_NAMES: Record<DecodeKey, string> = {
   critiqueSource: 'critique source',
   blend: 'blend',
   relevanceGate: 'the relevance gate',
+  stopAtFirstAnswer: 'stop at the first answer',
   'crag.upper': 'the CRAG upper threshold',
   'crag.lower': 'the CRAG lower threshold',
   'crag.stripThreshold': 'the CRAG strip threshold',

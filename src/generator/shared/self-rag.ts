@@ -41,6 +41,11 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
     });
   }
 
+  /** A native Self-RAG model reads its own reflection tokens; a prompted one is asked for them. */
+  get native(): boolean {
+    return this.opts.native;
+  }
+
   /** Applies from the next call: the loaded model stays, only sampling changes. */
   setTemperature(temperature: number): void {
     this.decoder.checkTemperature(temperature);

@@ -15,6 +15,8 @@ import { connectWllama, type WllamaConnection } from '../../../src/generator/wll
 import { WllamaGenerator } from '../../../src/generator/wllama/decoder';
 
 interface NodeSide {
+  /** CPU seconds of the bench and the browser so far (bench/answer-cost/cpu.ts). */
+  benchCpu(): Promise<number>;
   benchRetrieve(query: string, k: number): Promise<ScoredPassage[]>;
   /** Relevance probability of each text for the question, from the named model. */
   benchRelevance(question: string, texts: string[], model: string): Promise<number[]>;
@@ -31,6 +33,8 @@ export interface RunOptions {
   /** The relevance model behind the critic (evaluator ISREL, the gate) and CRAG's evaluator. */
   critic?: string;
   maxSegmentTokens?: number;
+  /** Stop a Self-RAG answer after this long (the result says it was stopped). */
+  capSeconds?: number;
 }
 
 const retriever = { retrieve: (q: string, k: number) => node.benchRetrieve(q, k) };
@@ -61,16 +65,22 @@ const api = {
   async run(kind: Kind, question: string, opts: RunOptions = {}) {
     const g = opts.maxSegmentTokens ? new WllamaGenerator(conn!, { nProbs: 20, maxSegmentTokens: opts.maxSegmentTokens }) : gen!;
     g.resetCost();
+    const cpu0 = await node.benchCpu();
     const t0 = performance.now();
     let first: number | null = null;
+    let firstCpu: Promise<number> | null = null;
     const seen = (text: string) => {
-      if (first === null && /[\p{L}\p{N}]/u.test(text)) first = performance.now() - t0;
+      if (first === null && /[\p{L}\p{N}]/u.test(text)) {
+        first = performance.now() - t0;
+        firstCpu = node.benchCpu();
+      }
     };
     let text = '';
     let cited: string[] = [];
     let candidates = 0;
     let skipped = 0;
     let problems = 0;
+    let aborted = false;
     const rel: { passageId: string; generator?: number; evaluator?: number }[] = [];
     if (kind === 'plain' || kind === 'none') {
       const r = await plainRagAnswer(question, { retriever, writer: g }, { passages: kind === 'plain' ? 3 : 0, maxTokens: 192 }, { onText: seen });
@@ -81,13 +91,17 @@ const api = {
       const model = opts.critic ?? 'tiny-reranker';
       const corrector =
         kind === 'self-crag' ? createCorrector({ score: (q, texts) => node.benchRelevance(q, texts, model), writer: g, retriever }) : undefined;
+      const stop = new AbortController();
+      const timer = opts.capSeconds ? setTimeout(() => stop.abort(), opts.capSeconds * 1000) : undefined;
       const result = await decode(
         question,
         { generator: g, retriever, critic: critic(model), ...(corrector ? { corrector } : {}) },
         settings,
         DEFAULT_RANK_SETTINGS,
-        { onEvent: (e) => e.type === 'text' && seen(e.text) },
+        { signal: stop.signal, onEvent: (e) => e.type === 'text' && seen(e.text) },
       );
+      clearTimeout(timer);
+      aborted = result.aborted;
       text = result.ranking.best.map((b) => b.candidate.text).join(' ');
       cited = result.ranking.best.flatMap((b) => (b.candidate.passage ? [b.candidate.passage.id] : []));
       candidates = result.tree.candidates.length;
@@ -98,7 +112,9 @@ const api = {
       }
     }
     const ms = performance.now() - t0;
-    return { ms, firstMs: first ?? ms, text, cited, candidates, skipped, problems, rel, cost: g.cost(), prefill: g.prefill() };
+    const cpu = (await node.benchCpu()) - cpu0;
+    const cpuFirst = firstCpu ? (await firstCpu) - cpu0 : cpu;
+    return { ms, firstMs: first ?? ms, cpu, cpuFirst, aborted, text, cited, candidates, skipped, problems, rel, cost: g.cost(), prefill: g.prefill() };
   },
 
   /**
