@@ -4,7 +4,7 @@
 // stand-in: no real cross-encoder is in the registries), and a real GGUF's own prompted
 // ISREL slot (SmolLM2-135M-Instruct through the app's llama.cpp generator, the app's prompt).
 // Pairs: each sample question with its 10 nearest passages by MiniLM plus every passage that
-// holds a gold answer; a passage is labelled relevant when it holds a gold answer.
+// holds a gold answer; a passage is labelled relevant when it is from the question's document and holds a gold answer.
 //   ISREL_QUESTIONS=11  ISREL_GGUF=smollm2|gemma|none
 import { cpus, loadavg } from 'node:os';
 import { embeddingText } from '../src/library/ingest';
@@ -18,13 +18,19 @@ export interface Pair {
   relevant: boolean;
 }
 
+// Each sample question was written from one document (its id says which): a passage of another
+// document that happens to hold a short answer ("one") is not relevant to it.
+const DOCUMENT: Record<string, string> = { bees: 'honeybees.md', print: 'printing-press.md', rust: 'rust-ownership.md', bread: 'sourdough-bread.md', tides: 'tides.md' };
+
 export async function labelledPairs(models: Models, n: number): Promise<Pair[]> {
   const pairs: Pair[] = [];
   for (const q of questions().slice(0, n)) {
+    const doc = DOCUMENT[q.id.split('-')[0]!];
+    const relevant = (p: Passage) => p.docId === doc && containsAnswer(p.text, q);
     const near = await models.retrieve(q.question, 10);
     const ids = new Set(near.map((p) => p.id));
-    const gold = models.passages.filter((p) => containsAnswer(p.text, q) && !ids.has(p.id));
-    for (const p of [...near, ...gold]) pairs.push({ q: q.question, passage: p, relevant: containsAnswer(p.text, q) });
+    const gold = models.passages.filter((p) => relevant(p) && !ids.has(p.id));
+    for (const p of [...near, ...gold]) pairs.push({ q: q.question, passage: p, relevant: relevant(p) });
   }
   return pairs;
 }
@@ -74,12 +80,17 @@ export async function run(): Promise<void> {
   const pos = cos.filter((_, i) => labels[i]);
   const neg = cos.filter((_, i) => !labels[i]);
   console.log(`${pairs.length} (question, passage) pairs from ${new Set(pairs.map((p) => p.q)).size} sample questions, ${labels.filter(Boolean).length} labelled relevant (the passage holds a gold answer) · ${cpus().length}-core shared machine, load ${loadavg()[0]!.toFixed(1)}\n`);
-  console.log('| critique source | ISREL ROC AUC | mean on relevant | mean on irrelevant | unread |');
-  console.log('|---|---|---|---|---|');
+  console.log('| critique source | ISREL ROC AUC, all pairs | ISREL ROC AUC within a question (mean) | mean on relevant | mean on irrelevant | unread |');
+  console.log('|---|---|---|---|---|---|');
   for (const r of rows) {
     const read = r.scores.map((s, i) => [s, labels[i]] as const).filter((x): x is [number, boolean] => x[0] !== null);
     const a = auc(read.map((x) => x[0]), read.map((x) => x[1]));
-    console.log(`| ${r.source} | ${a.toFixed(3)} | ${mean(read.filter((x) => x[1]).map((x) => x[0])).toFixed(3)} | ${mean(read.filter((x) => !x[1]).map((x) => x[0])).toFixed(3)} | ${r.scores.length - read.length} |`);
+    // Within one question: how well the source orders that question's passages (what a beam step needs).
+    const perQ = [...new Set(pairs.map((p) => p.q))].map((q) => {
+      const at = pairs.flatMap((p, i) => (p.q === q && r.scores[i] !== null ? [i] : []));
+      return auc(at.map((i) => r.scores[i]!), at.map((i) => labels[i]!));
+    }).filter((x) => !Number.isNaN(x));
+    console.log(`| ${r.source} | ${a.toFixed(3)} | ${mean(perQ).toFixed(3)} (${perQ.length} q) | ${mean(read.filter((x) => x[1]).map((x) => x[0])).toFixed(3)} | ${mean(read.filter((x) => !x[1]).map((x) => x[0])).toFixed(3)} | ${r.scores.length - read.length} |`);
   }
   // The gate's threshold on the calibrated MiniLM probability: what each would skip and lose.
   console.log('\nrelevance gate on the real MiniLM (cosine → logistic, setup.ts): per threshold, irrelevant pairs skipped and relevant pairs lost');

@@ -42,7 +42,9 @@ export function questions(): Question[] {
     .filter((q) => !q.documents);
 }
 
-export const containsAnswer = (text: string, q: Question): boolean => q.answers.some((a) => text.toLowerCase().includes(a.toLowerCase()));
+/** A gold answer as whole words (so 'Arc' is not found in 'search'), case-insensitive. */
+export const containsAnswer = (text: string, q: Question): boolean =>
+  q.answers.some((a) => new RegExp(`(?<![\\p{L}\\p{N}])${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu').test(text));
 
 /** Real MiniLM cosine → a relevance probability: a logistic centred between the labelled classes (bench/isrel.bench.ts measures them). */
 export const MINILM_CENTRE = 0.45;
@@ -69,8 +71,11 @@ export async function loadModels(): Promise<Models> {
   const vectors = await embedder.embed(passages.map(embeddingText));
   const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
   const embed = (texts: string[]) => embedder.embed(texts);
+  // The question alone and the passages apart, as the app embeds them: q8 activations are
+  // quantised per batch, so a short question padded beside a long passage comes out different.
   const cosines = async (question: string, texts: string[]) => {
-    const [q, ...ts] = await embed([question, ...texts]);
+    const [q] = await embed([question]);
+    const ts = await embed(texts);
     return ts.map((t) => dot(q!, t));
   };
   return {
