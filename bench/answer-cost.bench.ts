@@ -32,6 +32,7 @@ export const ROWS: Record<string, Row> = {
   'self-rag-before': { label: 'Self-RAG, defaults before the levers', kind: 'self-rag', opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS }, capSeconds: CAP } },
   'self-rag-gate': { label: 'Self-RAG, before + relevance gate 0.5 only', kind: 'self-rag', opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS, relevanceGate: 0.5 }, capSeconds: CAP } },
   'self-rag-stop': { label: 'Self-RAG, before + stop at the first answer only', kind: 'self-rag', opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS, stopAtFirstAnswer: true }, capSeconds: CAP } },
+  'self-rag-budget': { label: 'Self-RAG, before + at most 3 candidates only', kind: 'self-rag', opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS, maxCandidates: 3 }, capSeconds: CAP } },
   'self-crag': { label: 'Self-CRAG, defaults (after the levers)', kind: 'self-crag', opts: { critic: 'minilm', capSeconds: CAP } },
   'self-crag-before': { label: 'Self-CRAG, defaults before the levers', kind: 'self-crag', opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS }, capSeconds: CAP } },
 };

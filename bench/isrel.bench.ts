@@ -5,7 +5,7 @@
 // ISREL slot (SmolLM2-135M-Instruct through the app's llama.cpp generator, the app's prompt).
 // Pairs: each sample question with its 10 nearest passages by MiniLM plus every passage that
 // holds a gold answer; a passage is labelled relevant when it is from the question's document and holds a gold answer.
-//   ISREL_QUESTIONS=11  ISREL_GGUF=smollm2|gemma|none
+//   ISREL_QUESTIONS=11  ISREL_NEAR=10 (nearest passages per question)  ISREL_GGUF=smollm2|gemma|none
 import { cpus, loadavg } from 'node:os';
 import { embeddingText } from '../src/library/ingest';
 import type { Passage } from '../src/core/ports';
@@ -22,15 +22,15 @@ export interface Pair {
 // document that happens to hold a short answer ("one") is not relevant to it.
 const DOCUMENT: Record<string, string> = { bees: 'honeybees.md', print: 'printing-press.md', rust: 'rust-ownership.md', bread: 'sourdough-bread.md', tides: 'tides.md' };
 
-export async function labelledPairs(models: Models, n: number): Promise<Pair[]> {
+export async function labelledPairs(models: Models, n: number, near = 10): Promise<Pair[]> {
   const pairs: Pair[] = [];
   for (const q of questions().slice(0, n)) {
     const doc = DOCUMENT[q.id.split('-')[0]!];
     const relevant = (p: Passage) => p.docId === doc && containsAnswer(p.text, q);
-    const near = await models.retrieve(q.question, 10);
-    const ids = new Set(near.map((p) => p.id));
+    const nearest = await models.retrieve(q.question, near);
+    const ids = new Set(nearest.map((p) => p.id));
     const gold = models.passages.filter((p) => relevant(p) && !ids.has(p.id));
-    for (const p of [...near, ...gold]) pairs.push({ q: q.question, passage: p, relevant: relevant(p) });
+    for (const p of [...nearest, ...gold]) pairs.push({ q: q.question, passage: p, relevant: relevant(p) });
   }
   return pairs;
 }
@@ -56,7 +56,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 
 export async function run(): Promise<void> {
   const models = await loadModels();
-  const pairs = await labelledPairs(models, Number(process.env.ISREL_QUESTIONS ?? '11'));
+  const pairs = await labelledPairs(models, Number(process.env.ISREL_QUESTIONS ?? '11'), Number(process.env.ISREL_NEAR ?? '10'));
   const labels = pairs.map((p) => p.relevant);
   const rows: { source: string; scores: (number | null)[] }[] = [];
   const cos: number[] = [];
@@ -71,7 +71,10 @@ export async function run(): Promise<void> {
     try {
       await page.call('load', modelUrl(REAL[gguf]), 1);
       const own: (number | null)[] = [];
-      for (const p of pairs) own.push(await page.call<number | null>('selfIsrel', p.q, p.passage));
+      for (const p of pairs) {
+        own.push(await page.call<number | null>('selfIsrel', p.q, p.passage));
+        console.log(`[isrel] ${own.length}/${pairs.length} ${p.relevant ? 'relevant' : 'irrelevant'} ${own.at(-1)?.toFixed(3)}`);
+      }
       rows.push({ source: `${REAL[gguf]} own prompted ISREL slot`, scores: own });
     } finally {
       await page.close();

@@ -80,6 +80,9 @@ export async function decode(
   if (settings.critiqueSource === 'auto') tree.critiquesFrom = source;
   const byId = new Map<string, Candidate>();
   let nextId = 0;
+  /** Candidates written so far, against settings.maxCandidates. */
+  let written = 0;
+  const budgetSpent = (): boolean => !!settings.maxCandidates && written >= settings.maxCandidates;
 
   const checkpoint = (): void => {
     if (signal?.aborted) throw new Stop();
@@ -185,7 +188,8 @@ export async function decode(
     const previous = pathTexts(parent);
     const all = await plan(parent, depth, previous);
     if (!Array.isArray(all)) return [all];
-    const { planned, rels: judged } = await gate(all, depth, parentId);
+    const gated = await gate(all, depth, parentId);
+    const { planned, rels: judged } = withinBudget(gated.planned, gated.rels);
 
     const reqs: SegmentRequest[] = planned.map((p) => ({
       question,
@@ -195,6 +199,7 @@ export async function decode(
       onText: (text: string) => emit({ type: 'text', depth, parentId, passageId: p.passage?.id ?? null, text }),
     }));
     checkpoint();
+    written += reqs.length;
     const segments = await ports.generator.generateSegments(reqs);
     checkpoint();
     if (!Array.isArray(segments) || segments.length !== reqs.length) {
@@ -272,6 +277,18 @@ export async function decode(
     return { planned: planned.filter((_, i) => keep[i]), rels: rels.filter((_, i) => keep[i]) };
   }
 
+  /** The candidate budget: what is left of it, most relevant passages first. */
+  function withinBudget(planned: Plan[], rels?: (RelProbs | undefined)[]): { planned: Plan[]; rels?: (RelProbs | undefined)[] } {
+    if (!settings.maxCandidates) return rels ? { planned, rels } : { planned };
+    const room = Math.max(0, settings.maxCandidates - written);
+    if (planned.length <= room) return rels ? { planned, rels } : { planned };
+    const order = planned.map((_, i) => i);
+    if (rels) order.sort((a, b) => relevance(rels[b]) - relevance(rels[a]));
+    const keep = order.slice(0, Math.max(1, room)).sort((a, b) => a - b);
+    return { planned: keep.map((i) => planned[i]!), ...(rels ? { rels: keep.map((i) => rels[i]) } : {}) };
+  }
+  const relevance = (r: RelProbs | undefined): number => (r ? normaliseRel(r).relevant : -1);
+
   async function evaluate(
     planned: Plan[],
     segments: GeneratedSegment[],
@@ -307,6 +324,8 @@ export async function decode(
     let frontier: (Candidate | null)[] = [null];
     while (frontier.length > 0) {
       for (const parent of frontier) {
+        // The budget is spent: the paths not yet extended end where they are.
+        if (budgetSpent()) break;
         checkpoint();
         for (const c of await expand(parent)) {
           tree.candidates.push(c);
@@ -321,6 +340,7 @@ export async function decode(
       frontier = run.frontier;
       // The best path so far has ended: the other beams would only be written to be compared with it.
       if (settings.stopAtFirstAnswer && kept[0] !== undefined && byId.get(kept[0])?.done) frontier = [];
+      if (budgetSpent()) frontier = [];
     }
     return result(false);
   } catch (e) {

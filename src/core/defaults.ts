@@ -16,7 +16,9 @@ import type { DecodeSettings, RankSettings } from './types';
 //   Self-RAG model grades its own (./critique-source.ts);
 // - relevanceGate 0.5: no candidate is written from a passage the evaluator's relevance model
 //   already judged irrelevant (the step's best passage is always written);
-// - stopAtFirstAnswer: once the best path has ended the answer, the other beams stop.
+// - stopAtFirstAnswer: once the best path has ended the answer, the other beams stop;
+// - maxCandidates 3: one candidate costs about half a plain answer (its passage prefilled,
+//   its segment and grades decoded), so three and the retrieval decision stay near twice one.
 export const DEFAULT_DECODE_SETTINGS: Readonly<DecodeSettings> = Object.freeze({
   mode: 'adaptive',
   threshold: 0.2,
@@ -27,6 +29,7 @@ export const DEFAULT_DECODE_SETTINGS: Readonly<DecodeSettings> = Object.freeze({
   blend: 0.5,
   relevanceGate: 0.5,
   stopAtFirstAnswer: true,
+  maxCandidates: 3,
 });
 
 /** The paper's search as this project shipped it before the cost levers: the "before" of the answer-cost bench. */
@@ -35,6 +38,7 @@ export const PAPER_DECODE_SETTINGS: Readonly<DecodeSettings> = Object.freeze({
   critiqueSource: 'generator',
   relevanceGate: 0,
   stopAtFirstAnswer: false,
+  maxCandidates: 0,
 });
 
 export const DEFAULT_RANK_SETTINGS: Readonly<RankSettings> = Object.freeze({

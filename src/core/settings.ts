@@ -31,6 +31,9 @@ export function validateDecodeSettings(s: DecodeSettings): void {
   positiveInteger('Maximum depth', s.maxDepth);
   positiveInteger('Passages per step', s.passagesPerStep);
   if (s.relevanceGate !== undefined) unitInterval('The relevance gate', s.relevanceGate);
+  if (s.maxCandidates !== undefined && (!Number.isInteger(s.maxCandidates) || s.maxCandidates < 0)) {
+    throw new CoreInputError(`The candidate budget must be a whole number of 0 (no limit) or more; got ${String(s.maxCandidates)}.`);
+  }
   if (s.stopAtFirstAnswer !== undefined && typeof s.stopAtFirstAnswer !== 'boolean') {
     throw new CoreInputError(`Stop at the first answer must be true or false; got ${String(s.stopAtFirstAnswer)}.`);
   }

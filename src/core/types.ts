@@ -47,6 +47,13 @@ export interface DecodeSettings {
    * other beams to see whether one of them ends better. Absent: off (the paper's search).
    */
   stopAtFirstAnswer?: boolean;
+  /**
+   * The most candidate segments one answer may write (0 or absent: no limit). Each is a whole
+   * constrained decode, and engines write them one after another, so this bounds an answer's
+   * cost. A step that would pass it writes its most relevant passages first (the evaluator's
+   * judgement when the gate made one, else the retriever's order); then the search stops.
+   */
+  maxCandidates?: number;
 }
 
 /** A retrieved passage the relevance gate kept the generator from writing a candidate from. */

@@ -18,6 +18,7 @@ const SETTING_NAMES: Record<DecodeKey, string> = {
   blend: 'blend',
   relevanceGate: 'the relevance gate',
   stopAtFirstAnswer: 'stop at the first answer',
+  maxCandidates: 'the candidate budget',
   'crag.upper': 'the CRAG upper threshold',
   'crag.lower': 'the CRAG lower threshold',
   'crag.stripThreshold': 'the CRAG strip threshold',

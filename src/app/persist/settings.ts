@@ -56,6 +56,7 @@ export const RANGES = {
   passagesPerStep: { min: 1, max: 10, step: 1 },
   blend: { min: 0, max: 1, step: 0.05 },
   relevanceGate: { min: 0, max: 1, step: 0.05 },
+  maxCandidates: { min: 0, max: 60, step: 1 },
   cragThreshold: { min: 0, max: 1, step: 0.01 },
   sentencesPerStrip: { min: 1, max: 5, step: 1 },
   temperature: { min: 0, max: 2, step: 0.1 },
@@ -158,6 +159,7 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
       blend: num(d.blend, bd.blend, RANGES.blend),
       relevanceGate: num(d.relevanceGate, bd.relevanceGate ?? 0, RANGES.relevanceGate),
       stopAtFirstAnswer: bool(d.stopAtFirstAnswer, bd.stopAtFirstAnswer ?? false),
+      maxCandidates: num(d.maxCandidates, bd.maxCandidates ?? 0, RANGES.maxCandidates, true),
     },
     rank: {
       weights: {

@@ -64,6 +64,9 @@ const api = {
 
   async run(kind: Kind, question: string, opts: RunOptions = {}) {
     const g = opts.maxSegmentTokens ? new WllamaGenerator(conn!, { nProbs: 20, maxSegmentTokens: opts.maxSegmentTokens }) : gen!;
+    // A cold prompt cache for every run: rows that share a prefix with the run before would
+    // otherwise reuse its KV cache, which a user's first question would not find.
+    await conn!.complete(0, { prompt: 'Hi', max_tokens: 1, cache_prompt: true });
     g.resetCost();
     const cpu0 = await node.benchCpu();
     const t0 = performance.now();
