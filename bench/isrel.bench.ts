@@ -67,7 +67,7 @@ export async function run(): Promise<void> {
   rows.push({ source: 'tiny cross-encoder (stand-in, lexical overlap)', scores: tiny });
   const gguf = (process.env.ISREL_GGUF ?? 'smollm2') as 'smollm2' | 'gemma' | 'none';
   if (gguf !== 'none') {
-    const page = await openPage(models);
+    const page = await openPage(models, 'isrel-bench');
     try {
       await page.call('load', modelUrl(REAL[gguf]), 1);
       const own: (number | null)[] = [];

@@ -18,7 +18,6 @@ import { launchBrowser, OUTPUT_DIR, serveDir } from '../../test/browser/harness'
 import { cpuSeconds } from './cpu';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const OUT = join(OUTPUT_DIR, 'answer-cost-bench');
 const PAGE = 'test/browser/pages/answer-cost.html';
 const ISOLATED = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 
@@ -104,8 +103,10 @@ export interface BenchPage {
   close(): Promise<void>;
 }
 
-/** Builds and opens the bench page with the models' functions exposed; `gguf` is a path under realModelsDir(). */
-export async function openPage(models: Models): Promise<BenchPage> {
+/** Builds and opens the bench page with the models' functions exposed, the real GGUFs copied beside it. */
+export async function openPage(models: Models, name = 'answer-cost-bench'): Promise<BenchPage> {
+  // One folder per bench: two benches running at once must not empty each other's build.
+  const OUT = join(OUTPUT_DIR, name);
   await build({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir: OUT, emptyOutDir: true, rollupOptions: { input: { ac: join(ROOT, PAGE) } } } });
   mkdirSync(join(OUT, 'models/gguf'), { recursive: true });
   for (const g of [REAL.smollm2, REAL.gemma]) if (existsSync(join(realModelsDir(), g))) cpSync(join(realModelsDir(), g), join(OUT, 'models', g));
