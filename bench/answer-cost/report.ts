@@ -68,7 +68,7 @@ export function report(file = join(OUTPUT_DIR, 'answer-cost.jsonl')): string {
     const loads = mine.map((r) => r.load);
     out.push(`**${model}**, llama.cpp (wllama 3.8.1) on ${threads} thread${threads === '1' ? '' : 's'}, headless Chromium, questions ${ids.join(', ')}; load average ${Math.min(...loads).toFixed(0)}–${Math.max(...loads).toFixed(0)} on this 2-core machine`);
     out.push('');
-    out.push('| answer | first words, CPU s | answer, CPU s | × plain, answer | × plain, first words | wall s (first / answer) | prefill tok/s | decode tok/s | prefilled/q | reused/q | decoded/q | candidates/q | skipped/q | gold in answer | on Qwen2.5-0.5B, est. CPU s (first / answer) |');
+    out.push('| answer | first words, CPU s | answer, CPU s | × plain, answer | × plain, first words | wall s (first / answer) | prefill tok/s (wall) | decode tok/s (wall) | prefilled/q | reused/q | decoded/q | candidates/q | skipped/q | gold in answer | on Qwen2.5-0.5B, est. CPU s (first / answer) |');
     out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     const plain = mine.filter((r) => r.key === 'plain');
     for (const key of Object.keys(LABELS)) {
