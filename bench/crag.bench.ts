@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chunkText } from '../src/core/chunk';
 import type { CragSettings } from '../src/core/crag/settings';
-import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../src/core/defaults';
+import { PAPER_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../src/core/defaults';
 import type { Generator, Retriever, ScoredPassage, Writer } from '../src/core/ports';
 import { CONFIGS, type ConfigId } from '../src/eval/configurations';
 import { parseQuestionSet } from '../src/eval/question-set';
@@ -93,7 +93,7 @@ export async function run(): Promise<void> {
     },
     models: { generator: 'quoting double', writer: 'keyword double', embedder: embedder.model, nli: nli.model },
   };
-  const decodeSettings = { ...DEFAULT_DECODE_SETTINGS, mode: 'always' as const, maxDepth: 1, passagesPerStep: 3 };
+  const decodeSettings = { ...PAPER_DECODE_SETTINGS, mode: 'always' as const, maxDepth: 1, passagesPerStep: 3 };
   const configs: ConfigId[] = ['self-rag', 'self-crag'];
   await runEvaluation(items.slice(0, 2), ports, { configs, decode: decodeSettings, rank: DEFAULT_RANK_SETTINGS, ragas: false }); // warm-up
 

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkText } from '../src/core/chunk';
 import { decode } from '../src/core/decode';
-import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../src/core/defaults';
+import { PAPER_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../src/core/defaults';
 import type { GeneratedSegment, Generator, GeneratorCost, Passage, RetrievalDecisionRequest, RetrieveProbs, Retriever, ScoredPassage, SegmentRequest, UseProbs } from '../src/core/ports';
 import type { ChatEngine } from '../src/generator/webllm/engine';
 import { EngineGenerator } from '../src/generator/webllm/decoder';
@@ -149,7 +149,7 @@ export interface Row {
 export async function measure(): Promise<Row[]> {
   const passages = library();
   const qs = questions();
-  const settings = { ...DEFAULT_DECODE_SETTINGS, maxDepth: 3 };
+  const settings = { ...PAPER_DECODE_SETTINGS, maxDepth: 3 };
   const run = async (name: string, make: (e: ChatEngine) => Generator & { cost(): GeneratorCost }, minRelevance = 0): Promise<Row> => {
     const engine = benchEngine();
     const generator = make(engine as unknown as ChatEngine);

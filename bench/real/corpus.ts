@@ -2,7 +2,7 @@
 // here wrote, from this machine (the Rust books rustup ships, Debian's /usr/share/doc, the
 // English man pages), parsed and chunked by the app's own code (prepareFile / prepare, as
 // `npm run index` does). Cached on disk outside git so reruns neither re-read nor re-embed.
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, type Dirent, existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join, relative } from 'node:path';
@@ -45,7 +45,7 @@ const HELD_OUT_EVERY = 40;
 const MAX_QUERIES = 1000;
 
 async function* walk(dir: string): AsyncGenerator<string> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
   } catch {

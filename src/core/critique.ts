@@ -3,7 +3,7 @@
 // probabilities from two models live on different scales (a generator reads a slot over
 // its few alternatives, a classifier softmaxes), so mixing them raw would let one dominate.
 import { normaliseRel, normaliseSup } from './scores';
-import type { CritiqueSource, RelProbs, SupProbs } from './ports';
+import type { RelProbs, ResolvedCritiqueSource, SupProbs } from './ports';
 
 function mix<T extends object>(a: T, b: T, weightOfB: number): T {
   const out = {} as Record<string, number>;
@@ -15,7 +15,7 @@ function mix<T extends object>(a: T, b: T, weightOfB: number): T {
 
 /** One rule for every group the evaluator can supply: pick a source, or mix the normalised groups. */
 function combiner<T extends object>(normalise: (p: T) => T) {
-  return (source: CritiqueSource, blend: number, fromGenerator: T | undefined, fromEvaluator: T | undefined): T | undefined => {
+  return (source: ResolvedCritiqueSource, blend: number, fromGenerator: T | undefined, fromEvaluator: T | undefined): T | undefined => {
     if (source === 'generator') return fromGenerator;
     if (source === 'evaluator' || !fromGenerator) return fromEvaluator ?? fromGenerator;
     if (!fromEvaluator) return fromGenerator;

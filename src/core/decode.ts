@@ -11,6 +11,7 @@
 // port so a long generation can stop early too.
 import { runBeam } from './beam';
 import { combineRel, combineSup } from './critique';
+import { resolveCritiqueSource } from './critique-source';
 import { CoreInputError } from './errors';
 import type {
   Corrector,
@@ -26,7 +27,7 @@ import type {
 } from './ports';
 import { normaliseGroup, normaliseRel, normaliseSup, normaliseUse, retrieveProbability } from './scores';
 import { validateDecodeSettings, validateRankSettings } from './settings';
-import type { AnswerTree, Candidate, DecodeEvent, DecodeResult, DecodeSettings, RankSettings } from './types';
+import type { AnswerTree, Candidate, DecodeEvent, DecodeResult, DecodeSettings, RankSettings, SkippedPassage } from './types';
 
 export interface DecodePorts {
   generator: Generator;
@@ -65,17 +66,23 @@ export async function decode(
   validateDecodeSettings(settings);
   validateRankSettings(rank);
   if (!ports?.generator || !ports.retriever) throw new CoreInputError('decode needs a generator and a retriever.');
-  if (settings.critiqueSource !== 'generator' && !ports.critic) {
+  if (settings.critiqueSource !== 'generator' && settings.critiqueSource !== 'auto' && !ports.critic) {
     throw new CoreInputError(
       `Critique source '${settings.critiqueSource}' needs the evaluator (critic), which is not available; choose 'generator'.`,
     );
   }
 
+  // 'auto' is decided once per answer, from the generator's kind and whether the evaluator is here.
+  const source = resolveCritiqueSource(settings.critiqueSource, { nativeGenerator: ports.generator.native === true, critic: !!ports.critic });
   const { signal, onEvent } = opts;
   const emit = (e: DecodeEvent): void => onEvent?.(e);
   const tree: AnswerTree = { question, settings: { ...settings }, candidates: [] };
+  if (settings.critiqueSource === 'auto') tree.critiquesFrom = source;
   const byId = new Map<string, Candidate>();
   let nextId = 0;
+  /** Candidates written so far, against settings.maxCandidates. */
+  let written = 0;
+  const budgetSpent = (): boolean => !!settings.maxCandidates && written >= settings.maxCandidates;
 
   const checkpoint = (): void => {
     if (signal?.aborted) throw new Stop();
@@ -179,8 +186,10 @@ export async function decode(
     const depth = parent ? parent.depth + 1 : 0;
     const parentId = parent?.id ?? null;
     const previous = pathTexts(parent);
-    const planned = await plan(parent, depth, previous);
-    if (!Array.isArray(planned)) return [planned];
+    const all = await plan(parent, depth, previous);
+    if (!Array.isArray(all)) return [all];
+    const gated = await gate(all, depth, parentId);
+    const { planned, rels: judged } = withinBudget(gated.planned, gated.rels);
 
     const reqs: SegmentRequest[] = planned.map((p) => ({
       question,
@@ -190,6 +199,7 @@ export async function decode(
       onText: (text: string) => emit({ type: 'text', depth, parentId, passageId: p.passage?.id ?? null, text }),
     }));
     checkpoint();
+    written += reqs.length;
     const segments = await ports.generator.generateSegments(reqs);
     checkpoint();
     if (!Array.isArray(segments) || segments.length !== reqs.length) {
@@ -199,7 +209,7 @@ export async function decode(
     }
     segments.forEach((s, i) => checkSegment(s, `Generated segment ${i + 1} at depth ${depth}`));
 
-    const fromEvaluator = await evaluate(planned, segments);
+    const fromEvaluator = await evaluate(planned, segments, judged);
     checkpoint();
 
     return planned.map((p, i): Candidate => {
@@ -217,8 +227,8 @@ export async function decode(
       };
       // Algorithm 1: without a passage only ISUSE is predicted, so only ISUSE scores.
       if (p.passage) {
-        const rel = combineRel(settings.critiqueSource, settings.blend, gen.rel, ev?.rel);
-        const sup = combineSup(settings.critiqueSource, settings.blend, gen.sup, ev?.sup);
+        const rel = combineRel(source, settings.blend, gen.rel, ev?.rel);
+        const sup = combineSup(source, settings.blend, gen.sup, ev?.sup);
         if (rel) c.rel = rel;
         if (sup) c.sup = sup;
       }
@@ -231,18 +241,69 @@ export async function decode(
     });
   }
 
+  /**
+   * The relevance gate: the evaluator judges the step's passages before any candidate is
+   * written, and a passage below the gate gets no candidate (a candidate costs a whole
+   * constrained decode; a judgement, one cross-encoder pass). The step's most relevant
+   * passage is always kept, so the gate never leaves a step with nothing to write.
+   * Returns the kept plans and, aligned with them, the judgements already made.
+   */
+  async function gate(planned: Plan[], depth: number, parentId: string | null): Promise<{ planned: Plan[]; rels?: (RelProbs | undefined)[] }> {
+    const threshold = settings.relevanceGate ?? 0;
+    const critic = ports.critic;
+    const idx = planned.flatMap((p, i) => (p.passage ? [i] : []));
+    if (!(threshold > 0) || !critic || idx.length < 2) return { planned };
+    checkpoint();
+    const judged = await critic.relevance(question, idx.map((i) => planned[i]?.passage as ScoredPassage), signal);
+    checkpoint();
+    if (!Array.isArray(judged) || judged.length !== idx.length) {
+      throw new CoreInputError(`The evaluator returned a different number of judgements than the ${idx.length} passages it was given.`);
+    }
+    const isrel = judged.map((r, k) => withContext(`Evaluator relevance of passage ${k + 1}`, () => normaliseRel(r).relevant));
+    const best = isrel.reduce((b, x, k) => (x > isrel[b]! ? k : b), 0);
+    const rels: (RelProbs | undefined)[] = planned.map(() => undefined);
+    idx.forEach((i, k) => (rels[i] = judged[k]));
+    const skipped: SkippedPassage[] = [];
+    const keep = planned.map((p, i) => {
+      const k = idx.indexOf(i);
+      if (k < 0 || k === best || isrel[k]! >= threshold) return true;
+      skipped.push({ depth, parentId, passage: p.passage as ScoredPassage, rel: { ...(judged[k] as RelProbs) } });
+      return false;
+    });
+    if (skipped.length) {
+      tree.skipped = [...(tree.skipped ?? []), ...skipped];
+      emit({ type: 'gated', depth, parentId, skipped });
+    }
+    return { planned: planned.filter((_, i) => keep[i]), rels: rels.filter((_, i) => keep[i]) };
+  }
+
+  /** The candidate budget: what is left of it, most relevant passages first. */
+  function withinBudget(planned: Plan[], rels?: (RelProbs | undefined)[]): { planned: Plan[]; rels?: (RelProbs | undefined)[] } {
+    if (!settings.maxCandidates) return rels ? { planned, rels } : { planned };
+    const room = Math.max(0, settings.maxCandidates - written);
+    if (planned.length <= room) return rels ? { planned, rels } : { planned };
+    const order = planned.map((_, i) => i);
+    if (rels) order.sort((a, b) => relevance(rels[b]) - relevance(rels[a]));
+    const keep = order.slice(0, Math.max(1, room)).sort((a, b) => a - b);
+    return { planned: keep.map((i) => planned[i]!), ...(rels ? { rels: keep.map((i) => rels[i]) } : {}) };
+  }
+  const relevance = (r: RelProbs | undefined): number => (r ? normaliseRel(r).relevant : -1);
+
   async function evaluate(
     planned: Plan[],
     segments: GeneratedSegment[],
+    known?: (RelProbs | undefined)[],
   ): Promise<({ rel: RelProbs; sup: SupProbs } | undefined)[]> {
     const critic = ports.critic;
     const idx = planned.flatMap((p, i) => (p.passage ? [i] : []));
-    if (settings.critiqueSource === 'generator' || !critic || idx.length === 0) return planned.map(() => undefined);
+    if (source === 'generator' || !critic || idx.length === 0) return planned.map(() => undefined);
     const passages = idx.map((i) => planned[i]?.passage as ScoredPassage);
     const pairs = idx.map((i) => ({ passage: planned[i]?.passage as ScoredPassage, text: segments[i]?.text ?? '' }));
     checkpoint();
+    // Judged by the gate already: the passages and the question are the same, so is the judgement.
+    const reuse = known && idx.every((i) => known[i] !== undefined);
     const [rels, sups] = await Promise.all([
-      critic.relevance(question, passages, signal),
+      reuse ? idx.map((i) => known[i] as RelProbs) : critic.relevance(question, passages, signal),
       critic.support(pairs, signal),
     ]);
     if (!Array.isArray(rels) || rels.length !== idx.length || !Array.isArray(sups) || sups.length !== idx.length) {
@@ -263,6 +324,8 @@ export async function decode(
     let frontier: (Candidate | null)[] = [null];
     while (frontier.length > 0) {
       for (const parent of frontier) {
+        // The budget is spent: the paths not yet extended end where they are.
+        if (budgetSpent()) break;
         checkpoint();
         for (const c of await expand(parent)) {
           tree.candidates.push(c);
@@ -272,8 +335,12 @@ export async function decode(
       }
       const run = runBeam(tree, rank);
       const depth = (frontier[0]?.depth ?? -1) + 1;
-      emit({ type: 'beam', depth, kept: run.beams[depth] ?? [] });
+      const kept = run.beams[depth] ?? [];
+      emit({ type: 'beam', depth, kept });
       frontier = run.frontier;
+      // The best path so far has ended: the other beams would only be written to be compared with it.
+      if (settings.stopAtFirstAnswer && kept[0] !== undefined && byId.get(kept[0])?.done) frontier = [];
+      if (budgetSpent()) frontier = [];
     }
     return result(false);
   } catch (e) {

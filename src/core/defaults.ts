@@ -10,14 +10,35 @@ import type { DecodeSettings, RankSettings } from './types';
 //   each (--max_new_tokens 300). Our segments are shorter (the generator stops one at up to
 //   96 tokens, src/generator/shared/self-rag.ts), so the critique judges a claim or two,
 //   not a page, and 6 of them cover the few sentences a question about one's documents needs.
+// Three more, so that an answer costs at most about twice a plain RAG answer on a CPU
+// (measured with real models in docs/benchmarks-answer.md):
+// - critiqueSource 'auto': the evaluator grades a prompted instruct model's candidates, a native
+//   Self-RAG model grades its own (./critique-source.ts);
+// - relevanceGate 0.5: no candidate is written from a passage the evaluator's relevance model
+//   already judged irrelevant (the step's best passage is always written);
+// - stopAtFirstAnswer: once the best path has ended the answer, the other beams stop;
+// - maxCandidates 3: one candidate costs about half a plain answer (its passage prefilled,
+//   its segment and grades decoded), so three and the retrieval decision stay near twice one.
 export const DEFAULT_DECODE_SETTINGS: Readonly<DecodeSettings> = Object.freeze({
   mode: 'adaptive',
   threshold: 0.2,
   beamWidth: 2,
   maxDepth: 6,
   passagesPerStep: 3,
-  critiqueSource: 'generator',
+  critiqueSource: 'auto',
   blend: 0.5,
+  relevanceGate: 0.5,
+  stopAtFirstAnswer: true,
+  maxCandidates: 3,
+});
+
+/** The paper's search as this project shipped it before the cost levers: the "before" of the answer-cost bench. */
+export const PAPER_DECODE_SETTINGS: Readonly<DecodeSettings> = Object.freeze({
+  ...DEFAULT_DECODE_SETTINGS,
+  critiqueSource: 'generator',
+  relevanceGate: 0,
+  stopAtFirstAnswer: false,
+  maxCandidates: 0,
 });
 
 export const DEFAULT_RANK_SETTINGS: Readonly<RankSettings> = Object.freeze({

@@ -64,8 +64,13 @@ export interface SupProbs {
 /** p([Utility:1]) … p([Utility:5]). */
 export type UseProbs = [number, number, number, number, number];
 
-/** Where the critique probabilities of a candidate came from. */
-export type CritiqueSource = 'generator' | 'evaluator' | 'blend';
+/**
+ * Where the critique probabilities of a candidate come from. 'auto' picks by the generator's
+ * kind (./critique-source.ts): a native Self-RAG model's own tokens, else the evaluator's models.
+ */
+export type CritiqueSource = 'auto' | 'generator' | 'evaluator' | 'blend';
+/** A critique source once 'auto' is decided. */
+export type ResolvedCritiqueSource = Exclude<CritiqueSource, 'auto'>;
 
 export interface RetrievalDecisionRequest {
   question: string;
@@ -114,6 +119,8 @@ export interface Generator {
   generateSegments(reqs: SegmentRequest[]): Promise<GeneratedSegment[]>;
   /** Cumulative cost since creation or the last reset. */
   cost?(): GeneratorCost;
+  /** True for a native Self-RAG model, which was trained to write its own reflection tokens. */
+  readonly native?: boolean;
 }
 
 /** The evaluator: a cross-encoder for relevance and an NLI model for support. */
@@ -172,7 +179,8 @@ export interface Corrector {
 
 /** Free-form instruction following: CRAG's query rewrite, RAGAS's statements and generated questions. */
 export interface Writer {
-  write(instruction: string, opts?: { maxTokens?: number; signal?: AbortSignal }): Promise<string>;
+  /** `onText` receives the reply written so far, for engines that stream (others may never call it). */
+  write(instruction: string, opts?: { maxTokens?: number; signal?: AbortSignal; onText?: (textSoFar: string) => void }): Promise<string>;
 }
 
 /** An optional outside source for CRAG (e.g. a public encyclopedia search), used only when enabled and online. */

@@ -3,7 +3,7 @@ import { validateWeights } from './scores';
 import type { DecodeSettings, RankSettings } from './types';
 
 const MODES = ['adaptive', 'always', 'never'] as const;
-const SOURCES = ['generator', 'evaluator', 'blend'] as const;
+const SOURCES = ['auto', 'generator', 'evaluator', 'blend'] as const;
 export const FINAL_PICKS = ['any-finished', 'deepest-level'] as const;
 
 function positiveInteger(name: string, v: number): void {
@@ -30,6 +30,13 @@ export function validateDecodeSettings(s: DecodeSettings): void {
   positiveInteger('Beam width', s.beamWidth);
   positiveInteger('Maximum depth', s.maxDepth);
   positiveInteger('Passages per step', s.passagesPerStep);
+  if (s.relevanceGate !== undefined) unitInterval('The relevance gate', s.relevanceGate);
+  if (s.maxCandidates !== undefined && (!Number.isInteger(s.maxCandidates) || s.maxCandidates < 0)) {
+    throw new CoreInputError(`The candidate budget must be a whole number of 0 (no limit) or more; got ${String(s.maxCandidates)}.`);
+  }
+  if (s.stopAtFirstAnswer !== undefined && typeof s.stopAtFirstAnswer !== 'boolean') {
+    throw new CoreInputError(`Stop at the first answer must be true or false; got ${String(s.stopAtFirstAnswer)}.`);
+  }
 }
 
 export function validateRankSettings(r: RankSettings): void {

@@ -5,6 +5,7 @@ import type {
   CritiqueSource,
   KnowledgeStrip,
   RelProbs,
+  ResolvedCritiqueSource,
   RetrieveProbs,
   ScoredPassage,
   SupProbs,
@@ -33,6 +34,35 @@ export interface DecodeSettings {
   critiqueSource: CritiqueSource;
   /** With critiqueSource 'blend': weight of the evaluator's probabilities (0..1). */
   blend: number;
+  /**
+   * The relevance gate (0..1; 0 or absent: off). Before a step writes its candidates, the
+   * evaluator's relevance model judges the retrieved passages, and no candidate is written from
+   * a passage whose ISREL is below the gate; the step's most relevant passage is always written.
+   * Needs the critic; without one the gate is skipped.
+   */
+  relevanceGate?: number;
+  /**
+   * Stop the search once the best path at a depth has ended the answer (the generator said it
+   * was complete), as a single answer would stop at its end, instead of writing on along the
+   * other beams to see whether one of them ends better. Absent: off (the paper's search).
+   */
+  stopAtFirstAnswer?: boolean;
+  /**
+   * The most candidate segments one answer may write (0 or absent: no limit). Each is a whole
+   * constrained decode, and engines write them one after another, so this bounds an answer's
+   * cost. A step that would pass it writes its most relevant passages first (the evaluator's
+   * judgement when the gate made one, else the retriever's order); then the search stops.
+   */
+  maxCandidates?: number;
+}
+
+/** A retrieved passage the relevance gate kept the generator from writing a candidate from. */
+export interface SkippedPassage {
+  depth: number;
+  parentId: string | null;
+  passage: ScoredPassage;
+  /** The evaluator's relevance probabilities that fell below the gate. */
+  rel: RelProbs;
 }
 
 /**
@@ -104,6 +134,10 @@ export interface AnswerTree {
   question: string;
   settings: DecodeSettings;
   candidates: Candidate[];
+  /** Where the critiques came from when the setting was 'auto' (./critique-source.ts). */
+  critiquesFrom?: ResolvedCritiqueSource;
+  /** Passages the relevance gate skipped (absent when the gate is off). */
+  skipped?: SkippedPassage[];
 }
 
 export interface ScoredCandidate {
@@ -130,7 +164,8 @@ export type DecodeEvent =
   | { type: 'retrieved'; depth: number; parentId: string | null; passages: ScoredPassage[] }
   | { type: 'text'; depth: number; parentId: string | null; passageId: string | null; text: string }
   | { type: 'candidate'; candidate: Candidate }
-  | { type: 'beam'; depth: number; kept: string[] };
+  | { type: 'beam'; depth: number; kept: string[] }
+  | { type: 'gated'; depth: number; parentId: string | null; skipped: SkippedPassage[] };
 
 export interface DecodeResult {
   tree: AnswerTree;

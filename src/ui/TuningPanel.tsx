@@ -18,10 +18,15 @@ const SEARCH: { value: SearchMode; label: string }[] = [
 ];
 
 const SOURCES: { value: CritiqueSource; label: string }[] = [
+  { value: 'auto', label: 'Automatic (default)' },
   { value: 'generator', label: "Generator's own tokens" },
   { value: 'evaluator', label: 'Evaluator models' },
   { value: 'blend', label: 'Blend of both' },
 ];
+
+/** Why the critiques come from where they do (measured: docs/benchmarks-answer.md). */
+export const CRITIQUE_SOURCE_WHY =
+  'Automatic lets the evaluator\'s models grade relevance and support, because small prompted models grade their own work barely better than chance, and keeps a native Self-RAG model\'s own grades, which it was trained to give.';
 
 const FINAL_PICK_OPTIONS: { value: FinalPick; label: string }[] = [
   { value: 'any-finished', label: 'Best finished path (any length)' },
@@ -132,7 +137,20 @@ export function TuningPanel(props: {
           testId="k"
         />
         <Slider label="Max segments" value={decode.maxDepth} range={RANGES.maxDepth} onChange={d('maxDepth')} testId="depth" />
-        <RadioGroup legend="Critique source" options={SOURCES} value={decode.critiqueSource} onChange={d('critiqueSource')} />
+        <RadioGroup legend="Critique source" options={SOURCES} value={decode.critiqueSource} onChange={d('critiqueSource')} testIdPrefix="source-" />
+        <p className="muted hint" data-testid="critique-source-why">{CRITIQUE_SOURCE_WHY}</p>
+        <Slider
+          label="Relevance gate"
+          value={decode.relevanceGate ?? 0}
+          range={RANGES.relevanceGate}
+          onChange={d('relevanceGate')}
+          testId="relevance-gate"
+          hint="Skip writing from passages the evaluator rates below this (0: off); the best passage is always used."
+        />
+        <label className="check">
+          <input type="checkbox" checked={decode.stopAtFirstAnswer === true} data-testid="stop-at-first-answer" onChange={(e) => d('stopAtFirstAnswer')(e.target.checked)} />
+          Stop when the best path has finished the answer
+        </label>
         <label className="check">
           <input
             type="checkbox"

@@ -57,13 +57,15 @@ export const RANGES = {
   maxDepth: { min: 1, max: 12, step: 1 },
   passagesPerStep: { min: 1, max: 10, step: 1 },
   blend: { min: 0, max: 1, step: 0.05 },
+  relevanceGate: { min: 0, max: 1, step: 0.05 },
+  maxCandidates: { min: 0, max: 60, step: 1 },
   cragThreshold: { min: 0, max: 1, step: 0.01 },
   sentencesPerStrip: { min: 1, max: 5, step: 1 },
   temperature: { min: 0, max: 2, step: 0.1 },
 } as const;
 
 const MODES: readonly RetrievalMode[] = ['adaptive', 'always', 'never'];
-const SOURCES: readonly CritiqueSource[] = ['generator', 'evaluator', 'blend'];
+const SOURCES: readonly CritiqueSource[] = ['auto', 'generator', 'evaluator', 'blend'];
 const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 const MODELS: readonly string[] = CATALOGUE.map((m) => m.id);
 const NO_EVIDENCE: readonly NoEvidencePolicy[] = ['answer-without-retrieval', 'abstain'];
@@ -158,6 +160,9 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
       passagesPerStep: num(d.passagesPerStep, bd.passagesPerStep, RANGES.passagesPerStep, true),
       critiqueSource: oneOf(d.critiqueSource, SOURCES, bd.critiqueSource),
       blend: num(d.blend, bd.blend, RANGES.blend),
+      relevanceGate: num(d.relevanceGate, bd.relevanceGate ?? 0, RANGES.relevanceGate),
+      stopAtFirstAnswer: bool(d.stopAtFirstAnswer, bd.stopAtFirstAnswer ?? false),
+      maxCandidates: num(d.maxCandidates, bd.maxCandidates ?? 0, RANGES.maxCandidates, true),
     },
     rank: {
       weights: {

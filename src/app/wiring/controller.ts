@@ -139,6 +139,8 @@ function counting(gen: Generator, onCall: () => void): Generator {
       return gen.generateSegments(reqs);
     },
     cost: gen.cost ? () => gen.cost!() : undefined,
+    // The default critique source asks whether the model grades itself natively (core/critique-source.ts).
+    native: gen.native === true,
   };
 }
 
@@ -150,6 +152,8 @@ function withContext(gen: Generator, context: string | undefined): Generator {
     decideRetrieval: (req) => gen.decideRetrieval({ ...req, question: q(req.question) }),
     generateSegments: (reqs) => gen.generateSegments(reqs.map((r) => ({ ...r, question: q(r.question) }))),
     cost: gen.cost ? () => gen.cost!() : undefined,
+    // The default critique source asks whether the model grades itself natively (core/critique-source.ts).
+    native: gen.native === true,
   };
 }
 

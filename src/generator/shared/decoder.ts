@@ -44,6 +44,8 @@ export interface TextRequest {
   /** Constrain to one line of text. */
   oneLine?: boolean;
   signal?: AbortSignal;
+  /** The reply so far, as it streams (engines that do not stream may never call it). */
+  onText?: (textSoFar: string) => void;
 }
 
 export interface Decoder<R extends FormReply = FormReply> {

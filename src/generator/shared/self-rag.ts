@@ -41,6 +41,11 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
     });
   }
 
+  /** A native Self-RAG model reads its own reflection tokens; a prompted one is asked for them. */
+  get native(): boolean {
+    return this.opts.native;
+  }
+
   /** Applies from the next call: the loaded model stays, only sampling changes. */
   setTemperature(temperature: number): void {
     this.decoder.checkTemperature(temperature);
@@ -84,9 +89,14 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
     return out;
   }
 
-  async write(instruction: string, opts: { maxTokens?: number; signal?: AbortSignal } = {}): Promise<string> {
+  async write(instruction: string, opts: { maxTokens?: number; signal?: AbortSignal; onText?: (textSoFar: string) => void } = {}): Promise<string> {
     throwIfAborted(opts.signal);
-    const reply = await this.decoder.text({ user: instruction, maxTokens: opts.maxTokens ?? 256, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const reply = await this.decoder.text({
+      user: instruction,
+      maxTokens: opts.maxTokens ?? 256,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onText ? { onText: opts.onText } : {}),
+    });
     return reply.text.trim();
   }
 

@@ -42,6 +42,8 @@ export interface PrefillStats {
   cached: number;
   decoded: number;
   decodeMs: number;
+  /** Time llama.cpp spent computing prompt tokens (timings.prompt_ms). */
+  prefillMs: number;
 }
 
 // The forms whose slot words are spelled as token ids in the grammar.
@@ -70,7 +72,7 @@ class WllamaDecoder implements Decoder<Reply> {
   // Under a grammar, labels may be written a few characters per token rather than as whole words.
   readonly formOverhead = 80;
   readonly decisionTokens = 32;
-  private stats: PrefillStats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0 };
+  private stats: PrefillStats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0, prefillMs: 0 };
   private slotTokens: Promise<SlotTokens> | undefined;
   private reflectionIds: Promise<Map<string, number>> | undefined;
   private nextId = 1;
@@ -99,7 +101,7 @@ class WllamaDecoder implements Decoder<Reply> {
   }
 
   resetPrefill(): void {
-    this.stats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0 };
+    this.stats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0, prefillMs: 0 };
   }
 
   textLogprob(form: Form, reply: Reply): { logprob: number; count: number } {
@@ -120,6 +122,7 @@ class WllamaDecoder implements Decoder<Reply> {
         },
         onChunk,
       ),
+      req.onText,
     );
     return { text: reply.text, promptTokens: this.stats.prefilled - before.prefilled, completionTokens: this.stats.decoded - before.decoded };
   }
@@ -339,6 +342,7 @@ class WllamaDecoder implements Decoder<Reply> {
     this.stats.cached += t?.cache_n ?? 0;
     this.stats.decoded += decoded;
     this.stats.decodeMs += t?.predicted_ms ?? 0;
+    this.stats.prefillMs += t?.prompt_ms ?? 0;
   }
 
 }

@@ -3,7 +3,7 @@
 // cache is keyed by URL, so a regenerated file at the same URL would be served
 // stale), plus the raw request path for checks against the model's exact logits.
 import { decode } from '../../../src/core/decode';
-import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
+import { PAPER_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
 import type { Passage, ScoredPassage } from '../../../src/core/ports';
 import { segmentUserMessage } from '../../../src/generator/prompts';
 import { connectWllama, type WllamaConnection } from '../../../src/generator/wllama/client';
@@ -41,7 +41,7 @@ const api = {
   async answer(mode: 'always' | 'adaptive' = 'always', maxDepth = 3) {
     gen!.resetCost();
     const retriever = { retrieve: async (_q: string, k: number) => [0, 1, 2].slice(0, k).map((i) => ({ ...passage(i), score: 1 - i / 10 })) };
-    const result = await decode('Where is Lyon?', { generator: gen!, retriever }, { ...DEFAULT_DECODE_SETTINGS, mode, maxDepth }, DEFAULT_RANK_SETTINGS);
+    const result = await decode('Where is Lyon?', { generator: gen!, retriever }, { ...PAPER_DECODE_SETTINGS, mode, maxDepth }, DEFAULT_RANK_SETTINGS);
     return {
       best: result.ranking.best.map(({ candidate: c }) => ({ text: c.text, passageId: c.passage?.id ?? null, rel: c.fromGenerator.rel, sup: c.fromGenerator.sup, use: c.fromGenerator.use, problem: c.problem })),
       candidates: result.tree.candidates.length,
@@ -127,7 +127,7 @@ const api = {
       plain += r.timings?.prompt_n ?? r.usage?.prompt_tokens ?? 0;
     };
     for (const q of questions) {
-      const result = await decode(q, { generator: gen!, retriever }, { ...DEFAULT_DECODE_SETTINGS, mode: 'always', maxDepth: 3 }, DEFAULT_RANK_SETTINGS);
+      const result = await decode(q, { generator: gen!, retriever }, { ...PAPER_DECODE_SETTINGS, mode: 'always', maxDepth: 3 }, DEFAULT_RANK_SETTINGS);
       const byId = new Map(result.tree.candidates.map((c) => [c.id, c]));
       const previousOf = (c: (typeof result.tree.candidates)[number]): string[] => {
         const out: string[] = [];

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decode } from '../../../src/core/decode';
-import { DEFAULT_DECODE_SETTINGS } from '../../../src/core/defaults';
+import { PAPER_DECODE_SETTINGS } from '../../../src/core/defaults';
 import { CoreInputError } from '../../../src/core/errors';
 import type { RetrieveProbs } from '../../../src/core/ports';
 import { rerank } from '../../../src/core/rerank';
@@ -87,7 +87,7 @@ describe('the retrieval decision agrees with the reference', () => {
   const decideOnce = async (probs: RetrieveProbs, threshold: number) => {
     const retriever = new FakeRetriever(() => [passageOf('p0', 0)]);
     const generator = new ScriptedGenerator({ retrieve: () => probs, segments: (req) => ({ text: req.passage?.id ?? 'none', use: [0, 0, 1, 0, 0], rel: { relevant: 1, irrelevant: 0 }, sup: { full: 1, partial: 0, none: 0 }, done: true }) });
-    await decode('q', { generator, retriever }, { ...DEFAULT_DECODE_SETTINGS, mode: 'adaptive', threshold, maxDepth: 1 }, { weights: { rel: 1, sup: 1, use: 0.5, seq: 0 }, hardConstraints: false });
+    await decode('q', { generator, retriever }, { ...PAPER_DECODE_SETTINGS, mode: 'adaptive', threshold, maxDepth: 1 }, { weights: { rel: 1, sup: 1, use: 0.5, seq: 0 }, hardConstraints: false });
     return retriever.calls.length > 0;
   };
 
@@ -125,7 +125,7 @@ describe('the retrieval decision agrees with the reference', () => {
       retrieve: (req) => (req.previous.length === 0 ? { retrieval: 1, noRetrieval: 0 } : probs),
       segments: (req) => ({ text: req.previous.length === 0 ? 'first' : 'second', rel: { relevant: 1, irrelevant: 0 }, sup: { full: 1, partial: 0, none: 0 }, use: [0, 0, 1, 0, 0], done: req.previous.length > 0 }),
     });
-    const r = await decode('q', { generator, retriever }, { ...DEFAULT_DECODE_SETTINGS, mode: 'adaptive', threshold, maxDepth: 2, beamWidth: 1, passagesPerStep: 1 }, { weights: { rel: 1, sup: 1, use: 0.5, seq: 0 }, hardConstraints: false });
+    const r = await decode('q', { generator, retriever }, { ...PAPER_DECODE_SETTINGS, mode: 'adaptive', threshold, maxDepth: 2, beamWidth: 1, passagesPerStep: 1 }, { weights: { rel: 1, sup: 1, use: 0.5, seq: 0 }, hardConstraints: false });
     const first = r.tree.candidates.find((c) => c.depth === 0);
     expect(first?.passage?.id).toBe('p0');
     const second = r.tree.candidates.find((c) => c.depth === 1);
@@ -184,7 +184,7 @@ describe('the segment-level beam search agrees with the reference on random tree
       fc.assert(
         fc.property(shapes, (s) => {
           const { roots } = build(s);
-          const settings = { ...DEFAULT_DECODE_SETTINGS, beamWidth: s.beamWidth, maxDepth: s.maxDepth, passagesPerStep: s.passages };
+          const settings = { ...PAPER_DECODE_SETTINGS, beamWidth: s.beamWidth, maxDepth: s.maxDepth, passagesPerStep: s.passages };
           const rank: RankSettings = { weights: s.weights, hardConstraints: false, finalPick: pick };
           const got = rerank(storedTree(roots, settings), rank).best.map((b) => b.candidate.id);
           const want = refBeamSearch(refTree(roots, (n) => refSegmentScore(n.ref, s.weights)), s.beamWidth, s.maxDepth, pick, mean);
@@ -219,7 +219,7 @@ describe('the segment-level beam search agrees with the reference on random tree
           },
         });
         const retriever = new FakeRetriever((_q, k) => PASSAGES.slice(0, k).map((id, i) => passageOf(id, i)));
-        const settings = { ...DEFAULT_DECODE_SETTINGS, mode: 'adaptive' as const, threshold: 0.2, beamWidth: s.beamWidth, maxDepth: s.maxDepth, passagesPerStep: s.passages };
+        const settings = { ...PAPER_DECODE_SETTINGS, mode: 'adaptive' as const, threshold: 0.2, beamWidth: s.beamWidth, maxDepth: s.maxDepth, passagesPerStep: s.passages };
         const r = await decode('q', { generator, retriever }, settings, { weights: s.weights, hardConstraints: false, finalPick: pick });
         const want = refBeamSearch(refTree(roots, (n) => refSegmentScore(n.ref, s.weights)), s.beamWidth, s.maxDepth, pick, mean);
         expect(r.ranking.best.map((b) => b.candidate.text)).toEqual(want);
@@ -234,7 +234,7 @@ describe('the segment-level beam search agrees with the reference on random tree
     const B: SpecNode = { id: 'B', depth: 0, parent: null, passageId: 'p1', ref: { rel: [0.8, 0.2], sup: [1, 0, 0], use: [0, 0, 0, 0, 1], tokens: 3 }, done: false, retrieveNext: true, children: [] };
     const B1: SpecNode = { id: 'B1', depth: 1, parent: B, passageId: 'p0', ref: { rel: [0.1, 0.9], sup: [0, 0, 1], use: [1, 0, 0, 0, 0], tokens: 3 }, done: true, retrieveNext: false, children: [] };
     B.children = [B1];
-    const tree = storedTree([A, B], { ...DEFAULT_DECODE_SETTINGS, maxDepth: 3 });
+    const tree = storedTree([A, B], { ...PAPER_DECODE_SETTINGS, maxDepth: 3 });
     const w = { rel: 1, sup: 1, use: 0.5, seq: 0 };
     const ids = (pick: FinalPick) => rerank(tree, { weights: w, hardConstraints: false, finalPick: pick }).best.map((b) => b.candidate.id);
     expect(ids('any-finished')).toEqual(['A']);
@@ -249,7 +249,7 @@ describe('the segment-level beam search agrees with the reference on random tree
     const roots = [same('X', 'p0'), same('Y', 'p1'), same('Z', 'p2')];
     const w = { rel: 1, sup: 1, use: 0.5, seq: 0 };
     for (const pick of ['any-finished', 'deepest-level'] as FinalPick[]) {
-      const got = rerank(storedTree(roots, { ...DEFAULT_DECODE_SETTINGS, beamWidth: 2 }), { weights: w, hardConstraints: false, finalPick: pick }).best.map((b) => b.candidate.id);
+      const got = rerank(storedTree(roots, { ...PAPER_DECODE_SETTINGS, beamWidth: 2 }), { weights: w, hardConstraints: false, finalPick: pick }).best.map((b) => b.candidate.id);
       expect(got).toEqual(['X']);
       expect(refBeamSearch(refTree(roots, (n) => refSegmentScore(n.ref, w)), 2, 6, pick, mean)).toEqual(got);
     }
@@ -288,7 +288,7 @@ describe('a relevance token missing from the top log-probs: the long-form refere
   it('a missing [Irrelevant] flips the long-form reference\'s choice, not the core\'s (exact scores)', () => {
     // A: read in full, ISREL 0.9. B: [Irrelevant] fell outside the top-k, [Relevant] at 0.6.
     const roots = [root('A', 'p0', [0.9, 0.1]), root('B', 'p1', [0.6, undefined])];
-    const ranking = rerank(storedTree(roots, { ...DEFAULT_DECODE_SETTINGS, beamWidth: 2, maxDepth: 1, passagesPerStep: 2 }), { weights: w, hardConstraints: false, finalPick: 'deepest-level' });
+    const ranking = rerank(storedTree(roots, { ...PAPER_DECODE_SETTINGS, beamWidth: 2, maxDepth: 1, passagesPerStep: 2 }), { weights: w, hardConstraints: false, finalPick: 'deepest-level' });
     expect(ranking.scored.get('A')?.segmentScore).toBeCloseTo(0.9 + 1 + 0.5, 14);
     expect(ranking.scored.get('B')?.segmentScore).toBeCloseTo(1 + 1 + 0.5, 14);
     expect(ranking.best.map((b) => b.candidate.id)).toEqual(['B']);
@@ -310,7 +310,7 @@ describe('a relevance token missing from the top log-probs: the long-form refere
     for (let seed = 1; seed <= 200; seed++) {
       const { roots, all } = randomTree(prng(seed), { passages: 3, maxDepth: 6, pDone: 0.2, pRetrieve: 0.5, pMissingToken: 0, pMissingGroup: 0 });
       dropped += dropOneAlternative(all, prng(seed + 1_000_000), pDrop);
-      const settings = { ...DEFAULT_DECODE_SETTINGS, beamWidth: 2, maxDepth: 6, passagesPerStep: 3 };
+      const settings = { ...PAPER_DECODE_SETTINGS, beamWidth: 2, maxDepth: 6, passagesPerStep: 3 };
       const ours = rerank(storedTree(roots, settings), { weights: w, hardConstraints: false, finalPick: 'deepest-level' }).best.map((b) => b.candidate.id);
       const theirs = refBeamSearch(refTree(roots, (n) => refSegmentScore(n.ref, w, rule)), 2, 6, 'deepest-level', mean);
       if (ours.join('/') === theirs.join('/')) same++;

@@ -1,8 +1,8 @@
-import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
+import { PAPER_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
 import type { RelProbs, SupProbs, UseProbs } from '../../../src/core/ports';
 import type { DecodeResult, DecodeSettings, RankSettings } from '../../../src/core/types';
 
-export const settings = (o: Partial<DecodeSettings> = {}): DecodeSettings => ({ ...DEFAULT_DECODE_SETTINGS, ...o });
+export const settings = (o: Partial<DecodeSettings> = {}): DecodeSettings => ({ ...PAPER_DECODE_SETTINGS, ...o });
 export const rankWith = (w: Partial<RankSettings['weights']> = {}, hardConstraints = false): RankSettings => ({
   weights: { ...DEFAULT_RANK_SETTINGS.weights, ...w },
   hardConstraints,

@@ -48,3 +48,27 @@ describe('tuning panel: the conformance settings', () => {
     expect(checked(ref, 'crag-pool-across-passages')).toBe(true);
   });
 });
+
+describe('tuning panel: where the critiques come from, and what an answer costs', () => {
+  it('defaults to the automatic critique source and says why, next to the control', () => {
+    const html = render(() => {});
+    expect(checked(html, 'source-auto')).toBe(true);
+    const control = html.indexOf('Critique source');
+    const why = html.indexOf('data-testid="critique-source-why"');
+    expect(control).toBeGreaterThan(-1);
+    expect(why).toBeGreaterThan(control);
+    // Next to it: nothing else with a legend comes between the control and the sentence.
+    expect(html.slice(control, why)).not.toContain('<legend>');
+    expect(html.slice(why)).toMatch(/native Self-RAG model/);
+  });
+
+  it('shows the relevance gate and the stop-at-the-first-answer switch with their defaults', () => {
+    const html = render(() => {});
+    expect(html).toMatch(/data-testid="relevance-gate"[^>]*value="0.5"|value="0.5"[^>]*data-testid="relevance-gate"/);
+    expect(checked(html, 'stop-at-first-answer')).toBe(true);
+    const off = render((s) => {
+      s.decode.stopAtFirstAnswer = false;
+    });
+    expect(checked(off, 'stop-at-first-answer')).toBe(false);
+  });
+});

@@ -22,6 +22,15 @@ describe('settings store', () => {
     expect(loadSettings(store)).toEqual(s);
   });
 
+  it('gives settings saved before the cost levers the new defaults, and keeps a saved gate and stop switch', () => {
+    const old = loadSettings(memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { decode: { beamWidth: 3, critiqueSource: 'auto' } } }) }));
+    expect(old.decode).toMatchObject({ beamWidth: 3, critiqueSource: 'auto', relevanceGate: DEFAULT_DECODE_SETTINGS.relevanceGate, stopAtFirstAnswer: true });
+    const mine = loadSettings(memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { decode: { relevanceGate: 0.2, stopAtFirstAnswer: false } } }) }));
+    expect(mine.decode).toMatchObject({ relevanceGate: 0.2, stopAtFirstAnswer: false });
+    const bad = loadSettings(memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { decode: { relevanceGate: 3, stopAtFirstAnswer: 'yes' } } }) }));
+    expect(bad.decode).toMatchObject({ relevanceGate: DEFAULT_DECODE_SETTINGS.relevanceGate, stopAtFirstAnswer: true });
+  });
+
   it('keeps the good fields and replaces each bad one with its default', () => {
     const store = memoryStorage({
       [SETTINGS_KEY]: JSON.stringify({

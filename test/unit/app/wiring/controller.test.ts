@@ -1,3 +1,4 @@
+import { PAPER_DECODE_SETTINGS } from '../../../../src/core/defaults';
 import { describe, expect, it } from 'vitest';
 import { createController } from '../../../../src/app/wiring/controller';
 import { defaultSettings, type CragChoice } from '../../../../src/app/persist/settings';
@@ -8,7 +9,8 @@ import { syntheticGenerator, syntheticRetriever } from '../../../doubles/synthet
 
 function setup(generator: Promise<Generator> | (() => Promise<Generator>)) {
   const settings = defaultSettings();
-  settings.decode = { ...settings.decode, mode: 'always', passagesPerStep: 5, beamWidth: 2, maxDepth: 6 };
+  // The paper's full search (no cost levers): these tests are about the controller, not the budget.
+  settings.decode = { ...settings.decode, ...PAPER_DECODE_SETTINGS, mode: 'always', passagesPerStep: 5, beamWidth: 2, maxDepth: 6 };
   const saved: string[] = [];
   const c = createController({
     ports: {
@@ -104,7 +106,7 @@ describe('answer controller', () => {
   it('passes the Self-CRAG corrector only when corrective retrieval is on, and offers a re-run when it changes', async () => {
     const corrected: string[] = [];
     const settings = defaultSettings();
-    settings.decode = { ...settings.decode, mode: 'always', passagesPerStep: 3, maxDepth: 2 };
+    settings.decode = { ...settings.decode, ...PAPER_DECODE_SETTINGS, mode: 'always', passagesPerStep: 3, maxDepth: 2 };
     const c = createController({
       ports: {
         generator: async () => syntheticGenerator({ depth: 2 }),
@@ -135,7 +137,7 @@ describe('answer controller', () => {
   it('builds the corrector from the CRAG settings, refuses lower above upper, and offers a re-run for CRAG changes only while corrective', async () => {
     const given: CragChoice[] = [];
     const settings = defaultSettings();
-    settings.decode = { ...settings.decode, mode: 'always', passagesPerStep: 2, maxDepth: 1 };
+    settings.decode = { ...settings.decode, ...PAPER_DECODE_SETTINGS, mode: 'always', passagesPerStep: 2, maxDepth: 1 };
     const c = createController({
       ports: {
         generator: async () => syntheticGenerator({ depth: 1 }),

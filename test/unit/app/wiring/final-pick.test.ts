@@ -1,3 +1,4 @@
+import { PAPER_DECODE_SETTINGS } from '../../../../src/core/defaults';
 import { describe, expect, it } from 'vitest';
 import { createController } from '../../../../src/app/wiring/controller';
 import { defaultSettings, loadSettings } from '../../../../src/app/persist/settings';
@@ -9,7 +10,8 @@ import { ScriptedGenerator, scriptKey } from '../../../doubles/scripted-generato
 describe('the final-pick setting', () => {
   it('switches to the reference\'s rule by re-ranking alone, without a model call, and is kept', async () => {
     const settings = defaultSettings();
-    settings.decode = { ...settings.decode, mode: 'always', passagesPerStep: 2, beamWidth: 2, maxDepth: 3 };
+    // The paper's full search: stopping at the first answer would leave B unwritten, and nothing to switch to.
+    settings.decode = { ...settings.decode, ...PAPER_DECODE_SETTINGS, mode: 'always', passagesPerStep: 2, beamWidth: 2, maxDepth: 3 };
     const saved = new Map<string, string>();
     // A ends at once, relevant and supported; B goes on with a weak second segment.
     const gen = new ScriptedGenerator({
