@@ -106,7 +106,7 @@ export default defineConfig(({ mode }) => ({
   resolve: {
     alias:
       mode === 'e2e'
-        ? [{ find: /^\.\/generator\/engine-factory$/, replacement: fileURLToPath(new URL('./test/doubles/engine-factory.ts', import.meta.url)) }]
+        ? [{ find: /^\.\/webllm\/engine-factory$/, replacement: fileURLToPath(new URL('./test/doubles/engine-factory.ts', import.meta.url)) }]
         : [],
   },
   build: {

@@ -5,10 +5,10 @@
 // whose build at 100k takes minutes and gigabytes on a 2-core machine.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { jsKernel } from '../src/core/dot-kernel';
-import { FlatIndex } from '../src/core/flat-index';
-import type { VectorIndex } from '../src/core/vector-index';
-import { simdKernel, simdSupported } from '../src/core/simd-kernel';
+import { jsKernel } from '../src/vector/dot-kernel';
+import { FlatIndex } from '../src/vector/flat-index';
+import type { VectorIndex } from '../src/vector/vector-index';
+import { simdKernel, simdSupported } from '../src/vector/simd-kernel';
 import { VoyIndex } from '../workers/index/voy-index';
 import { loadVoyInNode } from '../workers/index/voy-node';
 

@@ -10,10 +10,10 @@
 // The latency part uses the tiny models.
 // BENCH_RETRIEVAL_SIZES=10000 limits the latency sizes.
 import { create as oramaCreate, insertMultiple, save as oramaSave, search as oramaSearch } from '@orama/orama';
-import { FlatIndex } from '../src/core/flat-index';
+import { FlatIndex } from '../src/vector/flat-index';
 import { fuse, type FusionMethod, type SearchMode } from '../src/core/fusion';
 import { hybridRetrieve, RERANK_CANDIDATES, type RetrievalSettings } from '../src/core/hybrid';
-import { normalise } from '../src/core/vector-index';
+import { normalise } from '../src/vector/vector-index';
 import { embeddingText } from '../src/library/ingest';
 import { FUSION_DEPTH, hybridSearch } from '../src/library/index-host';
 import { makeTinyModels, tinyModelsStale, TINY_MODEL_IDS } from '../scripts/make-tiny-models';

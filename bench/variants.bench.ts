@@ -8,7 +8,7 @@
 //  2. the real-text corpus (bench/real/), where both variants' vectors are cached: the top 10 of
 //     each pairing against the top 10 of fp32 questions on the fp32 library (exact search).
 // Baseline in the same run: matched fp32/fp32.
-import { FlatIndex } from '../src/core/flat-index';
+import { FlatIndex } from '../src/vector/flat-index';
 import { embeddingText } from '../src/library/ingest';
 import { HOW_TO_FETCH, realModelsDir } from '../scripts/real-models/catalogue';
 import { labelledSet } from './retrieval/labelled-set';

@@ -2,9 +2,9 @@
 // nothing loaded; voy's wasm is fetched from our own origin only when selected. A compact index is
 // saved in OPFS (sync access handles exist only in workers) and re-opened from there.
 import * as Comlink from 'comlink';
-import { CompactIndex } from '../src/core/compact-index';
-import { FlatIndex } from '../src/core/flat-index';
-import type { IndexChoice, IndexKind, VectorIndex } from '../src/core/vector-index';
+import { CompactIndex } from '../src/vector/compact-index';
+import { FlatIndex } from '../src/vector/flat-index';
+import type { IndexChoice, IndexKind, VectorIndex } from '../src/vector/vector-index';
 import { compactPersistence } from '../src/library/compact-persistence';
 import { IndexHost, type HybridRequest, type VectorOpenRequest } from '../src/library/index-host';
 import { opfsFolder, removeLegacyFiles } from '../src/library/opfs-folder';

@@ -5,7 +5,7 @@
 // here the same spherical k-means, flat, 32 rows a list up to 50,000) and passed in;
 // 'given-lists' also files each passage by the exact nearest centroid in the source (what
 // faiss's quantizer.search does in the job's map step), so the writer assigns nothing.
-import { sphericalKMeans } from '../../src/core/kmeans';
+import { sphericalKMeans } from '../../src/vector/kmeans';
 import { ListAssigner } from '../../scripts/sharded/coarse';
 import { LIST_SIZE, writeSharded } from '../../scripts/sharded/write-sharded';
 import { DIM, syntheticSource } from './sharded-source';

@@ -11,7 +11,7 @@ import { readFileSync, statSync } from 'node:fs';
 /** This process's peak resident memory (VmHWM: unlike ru_maxrss, not inherited from the forking parent). */
 const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) * 1024;
 import { join } from 'node:path';
-import { FlatIndex } from '../../src/core/flat-index';
+import { FlatIndex } from '../../src/vector/flat-index';
 import { compactFileNames, compactPersistence } from '../../src/library/compact-persistence';
 import { NodeFile, nodeFolder } from './node-file';
 import { embeddingModel, embeddingVectors } from './vectors';

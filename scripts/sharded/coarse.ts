@@ -3,8 +3,8 @@
 // Three ways to get it: one flat k-means over a sample (small corpora), a hierarchical one
 // (tops first, then each top's lists, then a few rounds in which all lists compete for the
 // sample), or centroids computed elsewhere (faiss in the embedding job) grouped under tops.
-import { FlatIndex } from '../../src/core/flat-index';
-import { CentroidAssigner, sphericalKMeans } from '../../src/core/kmeans';
+import { FlatIndex } from '../../src/vector/flat-index';
+import { CentroidAssigner, sphericalKMeans } from '../../src/vector/kmeans';
 
 export interface Coarse {
   dim: number;

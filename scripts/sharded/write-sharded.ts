@@ -11,12 +11,12 @@ import type { PassageSource } from '../../src/core/source-location';
 import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { encodeSignBits, learnCentreSpread } from '../../src/core/compact-index';
-import { CentroidAssigner, sphericalKMeans } from '../../src/core/kmeans';
+import { encodeSignBits, learnCentreSpread } from '../../src/vector/compact-index';
+import { CentroidAssigner, sphericalKMeans } from '../../src/vector/kmeans';
 import { calibrate, CALIBRATION_QUERIES, NeighbourTracker, TARGET_RECALL, type CalibrationResult } from './calibrate';
 import { groupLists, ListAssigner, trainFlat, trainHierarchical, type Coarse } from './coarse';
-import { int8Codec } from '../../src/core/row-store';
-import { vectorNorm } from '../../src/core/vector-index';
+import { int8Codec } from '../../src/vector/row-store';
+import { vectorNorm } from '../../src/vector/vector-index';
 import { idf, tfPart, withIdf } from '../../src/library/lexical/bm25';
 import {
   CENTROIDS_FILE,

@@ -1,7 +1,7 @@
 // The library as the page opens it: index in its worker, parsing and chunking
 // in the library worker (PDFs through pdfjs there), sample and pre-built index
 // fetched relative to the page's base URL.
-import type { IndexChoice } from '../core/vector-index';
+import type { IndexChoice } from '../vector/vector-index';
 import { createIndexClient, createInProcessIndex, DEFAULT_INDEX_KIND } from './index-client';
 import { Library, type LibraryOptions } from './library';
 import { loadPdfJsInBrowser } from './parse/pdf-browser';

@@ -3,7 +3,7 @@
 // here goes to both. Each document's passage ids are remembered so it can be taken out of the
 // index again.
 import type { Passage } from '../core/ports';
-import { normalise } from '../core/vector-index';
+import { normalise } from '../vector/vector-index';
 import type { IndexHandle } from './index-host';
 import { embeddingText, type PreparedDocument } from './ingest';
 import { rowsOf, type LibraryStorage, type StoredDocument, type StoredOriginal } from './store';

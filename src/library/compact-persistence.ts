@@ -1,10 +1,10 @@
 // Where a library's compact index keeps its own state (codes, id log, head and int8 rows: see
-// core/compact-journal.ts), four files named after the library's database, so a library re-opens
+// vector/compact-journal.ts), four files named after the library's database, so a library re-opens
 // its index without reading a float. The folder is OPFS in the index worker (opfs-folder.ts).
-import type { ByteFile } from '../core/byte-file';
-import { FileRowStore } from '../core/byte-file';
-import { CompactIndex, type CompactOptions } from '../core/compact-index';
-import { int8Codec } from '../core/row-store';
+import type { ByteFile } from '../vector/byte-file';
+import { FileRowStore } from '../vector/byte-file';
+import { CompactIndex, type CompactOptions } from '../vector/compact-index';
+import { int8Codec } from '../vector/row-store';
 
 export interface FolderFile extends ByteFile {
   close(): void;

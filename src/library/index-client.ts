@@ -2,9 +2,9 @@
 // measured faster than voy at every size in `npm run bench`) while the library is small, the
 // compact one once it is large (index-host.ts, docs/compact-index.md).
 import * as Comlink from 'comlink';
-import { CompactIndex } from '../core/compact-index';
-import { FlatIndex } from '../core/flat-index';
-import type { IndexChoice } from '../core/vector-index';
+import { CompactIndex } from '../vector/compact-index';
+import { FlatIndex } from '../vector/flat-index';
+import type { IndexChoice } from '../vector/vector-index';
 import { IndexHost, type IndexHandle } from './index-host';
 import type { IndexWorkerApi } from './protocol/index-worker';
 

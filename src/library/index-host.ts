@@ -8,8 +8,8 @@
 // A compact index with a library name is saved in files (compact-persistence.ts) and re-opened
 // from them at start-up, without the float vectors.
 import { DEFAULT_FUSION, fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../core/fusion';
-import { CompactStateError } from '../core/compact-journal';
-import { decodeVectors, normalise, type IndexChoice, type IndexKind, type VectorHit, type VectorIndex } from '../core/vector-index';
+import { CompactStateError } from '../vector/compact-journal';
+import { decodeVectors, normalise, type IndexChoice, type IndexKind, type VectorHit, type VectorIndex } from '../vector/vector-index';
 import type { CompactPersistence } from './compact-persistence';
 import { LexicalIndex, type LexicalDoc, type LexicalSnapshot, type StoredLexicalSnapshot } from './lexical/lexical-index';
 

@@ -11,7 +11,7 @@
 //   sync.ts             other tabs on the same database
 import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../core/hybrid';
 import type { Passage, Retriever } from '../core/ports';
-import type { IndexKind } from '../core/vector-index';
+import type { IndexKind } from '../vector/vector-index';
 import { Catalog } from './catalog';
 import { embedDocument, type FileLike } from './ingest';
 import { ingestBatch } from './ingest-batch';

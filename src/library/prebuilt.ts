@@ -3,7 +3,7 @@
 // passage id) and `version.json` (small, fetched on every visit to notice a
 // rebuilt index). Written by `npm run index`, loaded by the library.
 import type { Passage } from '../core/ports';
-import { decodeVectors, encodeVectors } from '../core/vector-index';
+import { decodeVectors, encodeVectors } from '../vector/vector-index';
 import type { ParsedDocument } from './parse';
 import type { LexicalSnapshot } from './lexical/lexical-index';
 import { SNAPSHOT_FORMAT } from './lexical/word-snapshot';

@@ -4,7 +4,7 @@
 import { hybridRetrieve, type RetrievalSettings } from '../core/hybrid';
 import type { Passage, Retriever } from '../core/ports';
 import { mergeHits, type SiteCorpus } from './sharded/site-corpus';
-import { normalise } from '../core/vector-index';
+import { normalise } from '../vector/vector-index';
 import type { LibraryStorage } from './store';
 import type { LibraryOptions } from './types';
 

@@ -9,7 +9,7 @@ import { Segment } from './Segment';
 
 // RAGAS (engineer E's) loads only when an answer is finished, keeping it out of the first page load;
 // it measures each finished decode once, after the answer is on screen.
-const AnswerMetrics = lazy(() => import('./eval/AnswerMetrics').then((m) => ({ default: m.AnswerMetrics })));
+const AnswerMetrics = lazy(() => import('./eval-page/AnswerMetrics').then((m) => ({ default: m.AnswerMetrics })));
 
 export function AnswerView({
   answer,

@@ -2,7 +2,7 @@
 // decode settings (need a new decode, offered by the answer area).
 import type { CritiqueSource } from '../core/ports';
 import type { DecodeSettings, FinalPick, RankSettings, RetrievalMode } from '../core/types';
-import type { IndexChoice } from '../core/vector-index';
+import type { IndexChoice } from '../vector/vector-index';
 import { RANGES, type CragChoice } from '../app/persist/settings';
 import type { SearchMode } from '../core/fusion';
 import type { RetrievalSettings } from '../core/hybrid';

@@ -1,2 +1,2 @@
-// The #/eval route: the evaluation page lives in src/ui/eval, its harness in src/eval.
-export { default } from './eval/EvalPage';
+// The #/eval route: the evaluation page lives in src/ui/eval-page, its harness in src/eval-runner.
+export { default } from './eval-page/EvalPage';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvalExport } from '../../src/eval/summary';
+import type { EvalExport } from '../../src/eval-runner/summary';
 import { E2E_DIR, OUTPUT_DIR, ROOT, launchBrowser, serveDir, type Served } from './harness';
 
 const SAMPLE_LINES = readFileSync(join(ROOT, 'public/eval/sample-questions.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;

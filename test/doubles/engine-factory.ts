@@ -1,4 +1,4 @@
-// Stands in for workers/generator/engine-factory.ts in the e2e build only
+// Stands in for workers/webllm/engine-factory.ts in the e2e build only
 // (vite.config.ts aliases it in `--mode e2e`): the real worker and web-llm's
 // real handler run around the scripted engine. The token delay makes streaming
 // visible and leaves room to abort. A finished load is recorded in the Cache API

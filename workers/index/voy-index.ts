@@ -3,8 +3,8 @@
 // voy's JSON serialisation is about 8 KB per 384-d vector (DESIGN.md).
 import * as glue from 'voy-search/voy_search_bg.js';
 import type { Voy } from 'voy-search';
-import { FlatIndex } from '../../src/core/flat-index';
-import { decodeVectors, normalise, type VectorHit, type VectorIndex } from '../../src/core/vector-index';
+import { FlatIndex } from '../../src/vector/flat-index';
+import { decodeVectors, normalise, type VectorHit, type VectorIndex } from '../../src/vector/vector-index';
 
 let loaded: Promise<void> | null = null;
 

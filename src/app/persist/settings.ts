@@ -6,7 +6,7 @@ import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../core/defau
 import type { CritiqueSource } from '../../core/ports';
 import { FINAL_PICKS } from '../../core/settings';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../../core/types';
-import type { IndexChoice } from '../../core/vector-index';
+import type { IndexChoice } from '../../vector/vector-index';
 import type { SearchMode } from '../../core/fusion';
 import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../../core/hybrid';
 import { CATALOGUE, DEFAULT_MODEL_ID, type CustomModel } from '../../generator/catalogue';

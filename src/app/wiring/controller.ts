@@ -12,7 +12,7 @@ import {
   startRun,
   type AnswerState,
 } from '../state/answer';
-import type { IndexChoice } from '../../core/vector-index';
+import type { IndexChoice } from '../../vector/vector-index';
 import type { RetrievalSettings } from '../../core/hybrid';
 import type { CustomModel } from '../../generator/catalogue';
 import { CUSTOM_MODEL_KEY } from '../persist/custom-model';

@@ -1,7 +1,7 @@
 // A throwaway index over a handful of passages (the documents a question of an evaluation set
 // brings with it), built with the library's own index host so it is searched exactly like the
 // library: the same vector index, the same word index, the same fusion.
-import { FlatIndex } from '../../core/flat-index';
+import { FlatIndex } from '../../vector/flat-index';
 import type { Embedder, Passage } from '../../core/ports';
 import { IndexHost, type IndexHandle } from '../../library/index-host';
 import { embeddingText } from '../../library/ingest';

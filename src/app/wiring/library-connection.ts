@@ -3,7 +3,7 @@
 // library opens after first paint; until then the panel says so.
 import type { Embedder, Retriever } from '../../core/ports';
 import type { RelevanceScorer, RetrievalSettings } from '../../core/hybrid';
-import type { IndexChoice } from '../../core/vector-index';
+import type { IndexChoice } from '../../vector/vector-index';
 import type { NamedBlob } from '../../library/ingest';
 import type { AddResult, Library, LibraryProgress } from '../../library/library';
 import { docRow, emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from '../view/library-panel';

@@ -1,6 +1,6 @@
 // The shape of the services the page needs. services.ts builds the real ones;
 // keeping the interface apart lets the UI render before any of them loads.
-import type { IndexChoice } from '../../core/vector-index';
+import type { IndexChoice } from '../../vector/vector-index';
 import type { AnswerPorts } from './controller';
 import type { LibraryActions, LibraryViewState } from '../view/library-panel';
 import type { StatusStore } from '../state/worker-status';

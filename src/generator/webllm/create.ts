@@ -48,7 +48,7 @@ export interface Connection {
   failed?: Promise<never>;
 }
 
-/** Starts an engine for a model; the default runs web-llm in workers/generator.worker.ts. */
+/** Starts an engine for a model; the default runs web-llm in workers/webllm.worker.ts. */
 export type Connect = (
   model: ResolvedModel,
   appConfig: AppConfig,
@@ -167,9 +167,9 @@ async function detectWebGpu(): Promise<{ shaderF16: boolean }> {
 }
 
 const connectWorker = (savedStorage?: () => MessagePort): Connect => (model, appConfig, onReport) => {
-  const worker = new Worker(new URL('../../../workers/generator.worker.ts', import.meta.url), { type: 'module', name: 'generator' });
+  const worker = new Worker(new URL('../../../workers/webllm.worker.ts', import.meta.url), { type: 'module', name: 'generator' });
   const port = savedStorage?.();
-  // First, before web-llm's own messages: the worker installs the app site's caches (workers/generator.worker.ts).
+  // First, before web-llm's own messages: the worker installs the app site's caches (workers/webllm.worker.ts).
   if (port) worker.postMessage({ kind: SAVED_STORAGE_MESSAGE, port }, [port]);
   let failWorker: (e: unknown) => void = () => {};
   const crashed = new Promise<never>((_, fail) => {

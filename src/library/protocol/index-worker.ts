@@ -1,7 +1,7 @@
 // The comlink surface of workers/index.worker.ts. The worker implements this type and
 // index-client.ts wraps it, so a change here is checked on both ends without src/
 // importing from workers/.
-import type { IndexChoice } from '../../core/vector-index';
+import type { IndexChoice } from '../../vector/vector-index';
 import type { IndexHandle } from '../index-host';
 
 export interface IndexWorkerApi extends Omit<IndexHandle, 'terminate'> {

@@ -28,7 +28,7 @@
 import type { PassageSource } from '../../core/source-location';
 import { deflateSync, inflateSync } from 'fflate';
 import { fnv1aString } from '../../core/fnv1a';
-import { int8Codec } from '../../core/row-store';
+import { int8Codec } from '../../vector/row-store';
 import { BM25, idf } from '../lexical/bm25';
 import type { ProbeCalibration } from './probe';
 

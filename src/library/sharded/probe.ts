@@ -3,7 +3,7 @@
 // passages of the probed lists, both by their 1-bit codes' asymmetric score. The reader runs
 // it on fetched blocks; the writer runs the same code on its own passages to choose the probe
 // depth it writes into the manifest (scripts/sharded/calibrate.ts), so the two cannot drift.
-import { int8Codec } from '../../core/row-store';
+import { int8Codec } from '../../vector/row-store';
 
 /** The top centroids' indices, nearest the (unit) query first: `count` int8 rows of `dim`. */
 export function rankTops(q: Float32Array, centroids: Uint8Array, count: number, dim: number): number[] {

@@ -12,7 +12,7 @@
 // fetched. A block that is missing, corrupt or unreachable is reported by name and the answer
 // comes from the rest.
 import type { FusedHit, FusionMethod, SearchMode } from '../../core/fusion';
-import { normalise } from '../../core/vector-index';
+import { normalise } from '../../vector/vector-index';
 import { tokenize } from '../lexical/tokenize';
 import {
   checkManifest,

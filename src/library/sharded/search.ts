@@ -2,9 +2,9 @@
 // nearest a question, which passages of the probed lists are its best candidates by code, their
 // exact scores from their int8 rows, the word scores from the word shards (on the in-tab
 // index's BM25 scale), and the fused ranking.
-import { asymmetricTable } from '../../core/compact-index';
+import { asymmetricTable } from '../../vector/compact-index';
 import { fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../../core/fusion';
-import { int8Codec } from '../../core/row-store';
+import { int8Codec } from '../../vector/row-store';
 import { idealScore, idf, scaledScore } from '../lexical/bm25';
 import { codeBits, pointerKey, postingScore, type CentroidBlock, type CorpusIndex, type ListBlock, type ListRef, type ShardedManifest, type TextPointer, type WordShard } from './format';
 import { asymmetricScore, rankTops } from './probe';

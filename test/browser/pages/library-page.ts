@@ -1,7 +1,7 @@
 // E2E-only page (built with --mode e2e): drives the real library facade, its
 // IndexedDB store, the index worker and pdfjs, with the hashed bag-of-words
 // test embedder (the same one the Node indexer uses in the browser test).
-import type { IndexChoice } from '../../../src/core/vector-index';
+import type { IndexChoice } from '../../../src/vector/vector-index';
 import { openBrowserLibrary } from '../../../src/library/browser';
 import type { Library, LibraryDocument, LibraryProgress } from '../../../src/library/library';
 import { HashEmbedder } from '../../doubles/hash-embedder';

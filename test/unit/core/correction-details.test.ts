@@ -5,7 +5,7 @@ import { createCorrector } from '../../../src/core/crag/corrector';
 import { decode } from '../../../src/core/decode';
 import type { Corrector, KnowledgeStrip } from '../../../src/core/ports';
 import { ScriptedGenerator } from '../../doubles/scripted-generator';
-import { markerScorer, passage, scriptedWriter, tableRetriever } from '../crag/fakes';
+import { markerScorer, passage, scriptedWriter, tableRetriever } from './crag/fakes';
 import { rankWith, rel, settings, sup, use } from './helpers';
 
 const Q = 'When was the bridge opened?';

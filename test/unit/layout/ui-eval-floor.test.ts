@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src');
 const UI = join(SRC, 'ui');
-const EVAL = join(SRC, 'eval');
+const EVAL = join(SRC, 'eval-runner');
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
@@ -38,7 +38,7 @@ describe('src/ui holds only components and hooks', () => {
   });
 });
 
-describe('src/eval is the harness below the UI', () => {
+describe('src/eval-runner is the harness below the UI', () => {
   const sources = files(EVAL).filter((f) => f.endsWith('.ts') || f.endsWith('.tsx'));
 
   it('has no components', () => {
@@ -46,12 +46,12 @@ describe('src/eval is the harness below the UI', () => {
     expect(sources.filter((f) => f.endsWith('.tsx')).map((f) => relative(EVAL, f))).toEqual([]);
   });
 
-  it('imports only the core, the app and itself: no React, nothing from the UI or a model library', () => {
+  it('imports only the core, the vector engine, the app and itself: no React, nothing from the UI or a model library', () => {
     const outside: string[] = [];
     for (const file of sources) {
       for (const spec of imports(file)) {
         const target = spec.startsWith('.') ? relative(SRC, resolve(dirname(file), spec)) : null;
-        const ok = target !== null && /^(core|app|eval)\//.test(target);
+        const ok = target !== null && /^(core|vector|app|eval-runner)\//.test(target);
         if (!ok) outside.push(`${relative(EVAL, file)} → ${spec}`);
       }
     }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FlatIndex } from '../../../src/core/flat-index';
-import type { IndexKind } from '../../../src/core/vector-index';
+import { FlatIndex } from '../../../src/vector/flat-index';
+import type { IndexKind } from '../../../src/vector/vector-index';
 import { IndexHost } from '../../../src/library/index-host';
 import { VoyIndex } from '../../../workers/index/voy-index';
 import { loadVoyInNode } from '../../../workers/index/voy-node';

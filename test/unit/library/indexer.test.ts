@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FlatIndex } from '../../../src/core/flat-index';
+import { FlatIndex } from '../../../src/vector/flat-index';
 import { IndexHost } from '../../../src/library/index-host';
 import { Library } from '../../../src/library/library';
 import { decodePrebuilt } from '../../../src/library/prebuilt';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { FlatIndex } from '../../../src/core/flat-index';
+import { FlatIndex } from '../../../src/vector/flat-index';
 import { Catalog } from '../../../src/library/catalog';
 import { IndexHost } from '../../../src/library/index-host';
 import { readAndPrepare, type PreparedDocument } from '../../../src/library/ingest';

@@ -2,7 +2,7 @@
 // and the Library over it works the same way until the page closes.
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../../../src/core/ports';
-import { FlatIndex } from '../../../src/core/flat-index';
+import { FlatIndex } from '../../../src/vector/flat-index';
 import { IndexHost } from '../../../src/library/index-host';
 import { Library } from '../../../src/library/library';
 import { MemoryLibraryStore } from '../../../src/library/memory-store';

@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import { resolve } from 'node:path';
 import { afterEach } from 'vitest';
-import { FlatIndex } from '../../../src/core/flat-index';
+import { FlatIndex } from '../../../src/vector/flat-index';
 import { IndexHost } from '../../../src/library/index-host';
 import { Library, type LibraryOptions } from '../../../src/library/library';
 import { HashEmbedder } from '../../doubles/hash-embedder';

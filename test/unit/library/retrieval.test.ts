@@ -4,7 +4,7 @@
 // reload without re-tokenising the library.
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { FlatIndex } from '../../../src/core/flat-index';
+import { FlatIndex } from '../../../src/vector/flat-index';
 import { IndexHost } from '../../../src/library/index-host';
 import { Library } from '../../../src/library/library';
 import { encodePrebuilt } from '../../../src/library/prebuilt';

@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FlatIndex } from '../../../../src/core/flat-index';
+import { FlatIndex } from '../../../../src/vector/flat-index';
 import { IndexHost } from '../../../../src/library/index-host';
 import { Library, type LibraryProgress } from '../../../../src/library/library';
 import { LibraryStore } from '../../../../src/library/store';

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addTurn, emptyThread, updateTurn } from '../../../../src/core/conversation';
 import { ThreadSaveError, ThreadStore, type ThreadChange } from '../../../../src/app/persist/thread-store';
-import { sampleThread, turn } from '../../conversation/fixtures';
+import { sampleThread, turn } from '../../core/conversation/fixtures';
 
 let n = 0;
 const open: ThreadStore[] = [];

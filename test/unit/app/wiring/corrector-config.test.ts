@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCorrector, type CorrectorParts } from '../../../../src/app/wiring/corrector-config';
 import { defaultCrag, type CragChoice } from '../../../../src/app/persist/settings';
 import { createWikipediaSearch } from '../../../../src/external/wikipedia';
-import { markerScorer, passage, scriptedWriter, tableRetriever } from '../../crag/fakes';
+import { markerScorer, passage, scriptedWriter, tableRetriever } from '../../core/crag/fakes';
 
 const Q = 'Who built the lighthouse?';
 

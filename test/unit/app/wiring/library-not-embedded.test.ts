@@ -3,7 +3,7 @@
 // vectors and the list and status line stop calling them "not embedded yet".
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
-import { FlatIndex } from '../../../../src/core/flat-index';
+import { FlatIndex } from '../../../../src/vector/flat-index';
 import { connectLibrary } from '../../../../src/app/wiring/library-connection';
 import { createStatusStore } from '../../../../src/app/state/worker-status';
 import { IndexHost } from '../../../../src/library/index-host';

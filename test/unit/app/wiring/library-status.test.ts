@@ -2,8 +2,8 @@
 // the automatic switch to the compact index when the library grows past the threshold.
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
-import { CompactIndex } from '../../../../src/core/compact-index';
-import { FlatIndex } from '../../../../src/core/flat-index';
+import { CompactIndex } from '../../../../src/vector/compact-index';
+import { FlatIndex } from '../../../../src/vector/flat-index';
 import { connectLibrary } from '../../../../src/app/wiring/library-connection';
 import { createStatusStore } from '../../../../src/app/state/worker-status';
 import { IndexHost } from '../../../../src/library/index-host';

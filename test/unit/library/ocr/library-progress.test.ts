@@ -2,7 +2,7 @@
 // the time left at the rate so far, and stores which pages were recognised.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FlatIndex } from '../../../../src/core/flat-index';
+import { FlatIndex } from '../../../../src/vector/flat-index';
 import { IndexHost } from '../../../../src/library/index-host';
 import { readAndPrepare } from '../../../../src/library/ingest';
 import { Library, type LibraryProgress } from '../../../../src/library/library';
