@@ -47,7 +47,16 @@ const pwaOptions: Partial<VitePWAOptions> = {
     // Model packs can be gigabytes and have their own caches; the sample documents are read once,
     // into the library, on a first visit (which is online); embed.json is the host's own setting,
     // edited after the build (network first, below); source maps are for debugging only.
-    globIgnores: ['models/**', 'sample/**', 'ocr/**', 'assets/ocr.worker-*', 'embed.json', '**/*.map', 'sw.js', 'workbox-*.js'],
+    globIgnores: [
+      'models/**',
+      'sample/**',
+      'ocr/**',
+      'assets/ocr.worker-*',
+      'embed.json',
+      '**/*.map',
+      'sw.js',
+      'workbox-*.js',
+    ],
     maximumFileSizeToCacheInBytes: PRECACHE_MAX_BYTES,
     // Links carry the question and settings in the query: any navigation gets the cached shell.
     navigateFallback: 'index.html',
@@ -61,14 +70,17 @@ const pwaOptions: Partial<VitePWAOptions> = {
       {
         // The OCR worker and engine, on first use: the worker's name carries its hash and the engine's
         // path its versions, so a cached file never goes stale.
-        urlPattern: ({ url, sameOrigin }) => sameOrigin && (url.pathname.includes('/ocr/tesseract-') || /\/assets\/ocr\.worker-[\w-]+\.js$/.test(url.pathname)),
+        urlPattern: ({ url, sameOrigin }) =>
+          sameOrigin &&
+          (url.pathname.includes('/ocr/tesseract-') || /\/assets\/ocr\.worker-[\w-]+\.js$/.test(url.pathname)),
         handler: 'CacheFirst',
         options: { cacheName: 'ocr-engine', expiration: { maxEntries: 20 } },
       },
       {
         // How the page finds a local pack (models/evaluator-pack.json, models/webllm/app-config.json,
         // models/<id>/config.json): the network first so a new pack is seen, the last copy offline.
-        urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/models\/(.*\/)?(evaluator-pack|app-config|config)\.json$/.test(url.pathname),
+        urlPattern: ({ url, sameOrigin }) =>
+          sameOrigin && /\/models\/(.*\/)?(evaluator-pack|app-config|config)\.json$/.test(url.pathname),
         handler: 'NetworkFirst',
         options: { cacheName: 'model-pack-manifests', networkTimeoutSeconds: 5, expiration: { maxEntries: 200 } },
       },
@@ -91,7 +103,10 @@ function devInlineStyles(): Plugin {
     name: 'selfrag:dev-inline-styles',
     apply: 'serve',
     transformIndexHtml(html) {
-      if (!html.includes("style-src 'self';")) throw new Error("index.html's Content-Security-Policy no longer has \"style-src 'self';\": update devInlineStyles in vite.config.ts.");
+      if (!html.includes("style-src 'self';"))
+        throw new Error(
+          "index.html's Content-Security-Policy no longer has \"style-src 'self';\": update devInlineStyles in vite.config.ts.",
+        );
       return html.replace("style-src 'self';", `${DEV_STYLE_SRC};`);
     },
   };
@@ -106,7 +121,12 @@ export default defineConfig(({ mode }) => ({
   resolve: {
     alias:
       mode === 'e2e'
-        ? [{ find: /^\.\/webllm\/engine-factory$/, replacement: fileURLToPath(new URL('./test/doubles/engine-factory.ts', import.meta.url)) }]
+        ? [
+            {
+              find: /^\.\/webllm\/engine-factory$/,
+              replacement: fileURLToPath(new URL('./test/doubles/engine-factory.ts', import.meta.url)),
+            },
+          ]
         : [],
   },
   build: {
@@ -118,8 +138,26 @@ export default defineConfig(({ mode }) => ({
     // instead of a dozen small shared chunks, each compressed alone (about 6 KB more gzipped).
     // What loads later (panels, pages, engines) stays in its own chunks. The e2e build has
     // several pages as entries and keeps the default split.
-    ...(mode === 'e2e' ? {} : { rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'index', tags: ['$initial' as const] }] } } } }),
+    ...(mode === 'e2e'
+      ? {}
+      : {
+          rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'index', tags: ['$initial' as const] }] } } },
+        }),
     // The e2e test build also carries test-only pages (never in the production build).
-    ...(mode === 'e2e' ? { rollupOptions: { input: { main: 'index.html', evaluator: 'test/browser/pages/evaluator.html', generator: 'test/browser/pages/generator.html', library: 'test/browser/pages/library.html', wllama: 'test/browser/pages/wllama.html', embedBench: 'test/browser/pages/embed-bench.html', scan: 'test/browser/pages/scan.html' } } } : {}),
+    ...(mode === 'e2e'
+      ? {
+          rollupOptions: {
+            input: {
+              main: 'index.html',
+              evaluator: 'test/browser/pages/evaluator.html',
+              generator: 'test/browser/pages/generator.html',
+              library: 'test/browser/pages/library.html',
+              wllama: 'test/browser/pages/wllama.html',
+              embedBench: 'test/browser/pages/embed-bench.html',
+              scan: 'test/browser/pages/scan.html',
+            },
+          },
+        }
+      : {}),
   },
 }));

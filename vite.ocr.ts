@@ -13,7 +13,10 @@ const require = createRequire(import.meta.url);
 function packageDir(name: string, version: string): string {
   const dir = dirname(require.resolve(`${name}/package.json`));
   const installed = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
-  if (installed !== version) throw new Error(`vite.ocr.ts expects ${name} ${version} but ${installed} is installed: update src/library/ocr/assets.ts`);
+  if (installed !== version)
+    throw new Error(
+      `vite.ocr.ts expects ${name} ${version} but ${installed} is installed: update src/library/ocr/assets.ts`,
+    );
   return dir;
 }
 
@@ -43,7 +46,8 @@ export function ocrAssets(): Plugin {
       });
     },
     generateBundle() {
-      for (const [path, file] of sources) this.emitFile({ type: 'asset', fileName: OCR_ASSET_DIR + path, source: readFileSync(file) });
+      for (const [path, file] of sources)
+        this.emitFile({ type: 'asset', fileName: OCR_ASSET_DIR + path, source: readFileSync(file) });
     },
   };
 }

@@ -30,12 +30,32 @@ export const ROWS: Record<string, Row> = {
   plain: { label: 'plain RAG (top 3 passages, one pass)', kind: 'plain' },
   none: { label: 'no retrieval (one pass)', kind: 'none' },
   'self-rag': { label: 'Self-RAG, defaults (after the levers)', kind: 'self-rag', opts: { critic: 'minilm' } },
-  'self-rag-before': { label: 'Self-RAG, defaults before the levers', kind: 'self-rag', opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS }, capSeconds: CAP } },
-  'self-rag-gate': { label: 'Self-RAG, before + relevance gate 0.5 only', kind: 'self-rag', opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS, relevanceGate: 0.5 }, capSeconds: CAP } },
-  'self-rag-stop': { label: 'Self-RAG, before + stop at the first answer only', kind: 'self-rag', opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS, stopAtFirstAnswer: true }, capSeconds: CAP } },
-  'self-rag-budget': { label: 'Self-RAG, before + at most 3 candidates only', kind: 'self-rag', opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS, maxCandidates: 3 }, capSeconds: CAP } },
+  'self-rag-before': {
+    label: 'Self-RAG, defaults before the levers',
+    kind: 'self-rag',
+    opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS }, capSeconds: CAP },
+  },
+  'self-rag-gate': {
+    label: 'Self-RAG, before + relevance gate 0.5 only',
+    kind: 'self-rag',
+    opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS, relevanceGate: 0.5 }, capSeconds: CAP },
+  },
+  'self-rag-stop': {
+    label: 'Self-RAG, before + stop at the first answer only',
+    kind: 'self-rag',
+    opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS, stopAtFirstAnswer: true }, capSeconds: CAP },
+  },
+  'self-rag-budget': {
+    label: 'Self-RAG, before + at most 3 candidates only',
+    kind: 'self-rag',
+    opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS, maxCandidates: 3 }, capSeconds: CAP },
+  },
   'self-crag': { label: 'Self-CRAG, defaults (after the levers)', kind: 'self-crag', opts: { critic: 'minilm' } },
-  'self-crag-before': { label: 'Self-CRAG, defaults before the levers', kind: 'self-crag', opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS }, capSeconds: CAP } },
+  'self-crag-before': {
+    label: 'Self-CRAG, defaults before the levers',
+    kind: 'self-crag',
+    opts: { critic: 'minilm', decode: { ...PAPER_DECODE_SETTINGS }, capSeconds: CAP },
+  },
 };
 
 interface Result {
@@ -60,7 +80,9 @@ export async function run(): Promise<void> {
   const threads = env('ANSWER_COST_THREADS', '1,2').split(',').map(Number);
   const rows = env('ANSWER_COST_ROWS', 'plain,none,self-rag,self-crag').split(',');
   const ids = process.env.ANSWER_COST_IDS?.split(',');
-  const qs = ids ? questions().filter((q) => ids.includes(q.id)) : questions().slice(0, Number(env('ANSWER_COST_QUESTIONS', '4')));
+  const qs = ids
+    ? questions().filter((q) => ids.includes(q.id))
+    : questions().slice(0, Number(env('ANSWER_COST_QUESTIONS', '4')));
   // Every run, as it finishes, for later reading (bench/isrel.bench.ts reads the generator's ISREL from it).
   mkdirSync(OUTPUT_DIR, { recursive: true });
   const log = join(OUTPUT_DIR, 'answer-cost.jsonl');
@@ -78,16 +100,27 @@ export async function run(): Promise<void> {
         for (const key of rows) {
           const row = ROWS[key]!;
           const r = await page.call<Result>('run', row.kind, q.question, row.opts ?? {});
-          console.log(`[answer-cost] ${t}t ${key} ${q.id}: ${(r.ms / 1000).toFixed(1)} s${r.aborted ? ' (stopped at the cap)' : ''}, first ${(r.firstMs / 1000).toFixed(1)} s, cpu ${r.cpu.toFixed(1)} s, cpu to first ${r.cpuFirst.toFixed(1)} s, prefilled ${r.prefill.prefilled}, decoded ${r.prefill.decoded}, candidates ${r.candidates}, skipped ${r.skipped}, gold ${containsAnswer(r.text, q) ? 'yes' : 'no'} | ${r.text.slice(0, 100).replace(/\n/g, ' ')}`);
+          console.log(
+            `[answer-cost] ${t}t ${key} ${q.id}: ${(r.ms / 1000).toFixed(1)} s${r.aborted ? ' (stopped at the cap)' : ''}, first ${(r.firstMs / 1000).toFixed(1)} s, cpu ${r.cpu.toFixed(1)} s, cpu to first ${r.cpuFirst.toFixed(1)} s, prefilled ${r.prefill.prefilled}, decoded ${r.prefill.decoded}, candidates ${r.candidates}, skipped ${r.skipped}, gold ${containsAnswer(r.text, q) ? 'yes' : 'no'} | ${r.text.slice(0, 100).replace(/\n/g, ' ')}`,
+          );
           totals.set(key, [...(totals.get(key) ?? []), r]);
-          appendFileSync(log, JSON.stringify({ model: REAL[modelKey], threads: t, key, id: q.id, load: loadavg()[0], ...r }) + '\n');
+          appendFileSync(
+            log,
+            JSON.stringify({ model: REAL[modelKey], threads: t, key, id: q.id, load: loadavg()[0], ...r }) + '\n',
+          );
         }
       }
       const base = totals.get('plain');
       const sum = (rs: Result[], f: (r: Result) => number) => rs.reduce((a, r) => a + f(r), 0);
-      console.log(`\n${REAL[modelKey]} · llama.cpp (wllama 3.8.1) ${info.threads} thread${info.threads > 1 ? 's' : ''} (cross-origin isolated: ${info.isolated}) · headless Chromium · ${cpus().length}-core shared machine, load ${load0.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} now`);
-      console.log(`${qs.length} sample questions (${qs.map((q) => q.id).join(', ')}), sample library, real MiniLM q8 retrieval; medians would need more runs: these are means\n`);
-      console.log('| answer | first words, CPU s (wall s) | answer, CPU s (wall s) | × plain, answer (CPU) | × plain, first words (CPU) | prefill tok/s | decode tok/s | prefilled/q | reused/q | decoded/q | candidates/q | gold in answer |');
+      console.log(
+        `\n${REAL[modelKey]} · llama.cpp (wllama 3.8.1) ${info.threads} thread${info.threads > 1 ? 's' : ''} (cross-origin isolated: ${info.isolated}) · headless Chromium · ${cpus().length}-core shared machine, load ${load0.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} now`,
+      );
+      console.log(
+        `${qs.length} sample questions (${qs.map((q) => q.id).join(', ')}), sample library, real MiniLM q8 retrieval; medians would need more runs: these are means\n`,
+      );
+      console.log(
+        '| answer | first words, CPU s (wall s) | answer, CPU s (wall s) | × plain, answer (CPU) | × plain, first words (CPU) | prefill tok/s | decode tok/s | prefilled/q | reused/q | decoded/q | candidates/q | gold in answer |',
+      );
       console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
       const mean = (rs: Result[], f: (r: Result) => number) => sum(rs, f) / rs.length;
       for (const key of rows) {

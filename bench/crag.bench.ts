@@ -31,12 +31,19 @@ function quotingGenerator(): Generator & { calls: number } {
     async generateSegments(reqs: Parameters<Generator['generateSegments']>[0]) {
       g.calls++;
       return reqs.map((r) => {
-        const sentences = r.passage ? (r.passage.text.match(/[^.!?\n]+[.!?]/g) ?? [r.passage.text]) : ['I do not know.'];
+        const sentences = r.passage
+          ? (r.passage.text.match(/[^.!?\n]+[.!?]/g) ?? [r.passage.text])
+          : ['I do not know.'];
         const text = sentences.reduce((a, s) => (shared(r.question, s) > shared(r.question, a) ? s : a)).trim();
         const rel = r.passage ? Math.min(1, shared(r.question, r.passage.text) / 3) : 0;
         return {
           text,
-          ...(r.passage ? { rel: { relevant: 0.05 + 0.9 * rel, irrelevant: 0.95 - 0.9 * rel }, sup: { full: 0.8, partial: 0.1, none: 0.1 } } : {}),
+          ...(r.passage
+            ? {
+                rel: { relevant: 0.05 + 0.9 * rel, irrelevant: 0.95 - 0.9 * rel },
+                sup: { full: 0.8, partial: 0.1, none: 0.1 },
+              }
+            : {}),
           use: [0.1, 0.1, 0.2, 0.3, 0.3] as [number, number, number, number, number],
           tokenCount: text.split(/\s+/).length,
           done: true,
@@ -67,14 +74,23 @@ export async function run(): Promise<void> {
   const nli = createSupportModel({ ...runtime, model: { id: TINY_MODEL_IDS.nli, dtype: 'fp32' } });
   let rerankCalls = 0;
 
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'public/sample/manifest.json'), 'utf8')) as { documents: { file: string; title: string }[] };
-  const passages = manifest.documents.flatMap((d) => chunkText({ docId: d.file, title: d.title, text: readFileSync(join(ROOT, 'public/sample', d.file), 'utf8') }));
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'public/sample/manifest.json'), 'utf8')) as {
+    documents: { file: string; title: string }[];
+  };
+  const passages = manifest.documents.flatMap((d) =>
+    chunkText({ docId: d.file, title: d.title, text: readFileSync(join(ROOT, 'public/sample', d.file), 'utf8') }),
+  );
   const vectors = await embedder.embed(passages.map((p) => `${p.title}\n${p.text}`));
   const retriever: Retriever = {
     async retrieve(query, k) {
       const [q] = await embedder.embed([query]);
       return passages
-        .map((p, i): ScoredPassage => ({ ...p, score: (vectors[i] ?? new Float32Array()).reduce((s, x, j) => s + x * (q?.[j] ?? 0), 0) }))
+        .map(
+          (p, i): ScoredPassage => ({
+            ...p,
+            score: (vectors[i] ?? new Float32Array()).reduce((s, x, j) => s + x * (q?.[j] ?? 0), 0),
+          }),
+        )
         .sort((a, b) => b.score - a.score)
         .slice(0, k);
     },
@@ -86,7 +102,10 @@ export async function run(): Promise<void> {
     writer,
     retriever,
     embedder,
-    critic: { relevance: async () => [], support: (pairs) => nli.support(pairs.map((p) => ({ premise: p.passage.text, hypothesis: p.text }))) },
+    critic: {
+      relevance: async () => [],
+      support: (pairs) => nli.support(pairs.map((p) => ({ premise: p.passage.text, hypothesis: p.text }))),
+    },
     relevanceScores: async (q, texts) => {
       rerankCalls++;
       return reranker.score(q, texts);
@@ -95,19 +114,35 @@ export async function run(): Promise<void> {
   };
   const decodeSettings = { ...PAPER_DECODE_SETTINGS, mode: 'always' as const, maxDepth: 1, passagesPerStep: 3 };
   const configs: ConfigId[] = ['self-rag', 'self-crag'];
-  await runEvaluation(items.slice(0, 2), ports, { configs, decode: decodeSettings, rank: DEFAULT_RANK_SETTINGS, ragas: false }); // warm-up
+  await runEvaluation(items.slice(0, 2), ports, {
+    configs,
+    decode: decodeSettings,
+    rank: DEFAULT_RANK_SETTINGS,
+    ragas: false,
+  }); // warm-up
 
   const rows: string[] = [];
   const time: Record<string, number> = {};
   // The last row is Self-CRAG with the reference code's strip selection (top-k over all passages' strips).
   const variants: { config: ConfigId; key: string; label?: string; crag?: Partial<CragSettings> }[] = [
     ...configs.map((config) => ({ config, key: config })),
-    { config: 'self-crag', key: 'self-crag-pooled', label: 'Self-CRAG, strips pooled across passages', crag: { stripPool: 'across-passages' } },
+    {
+      config: 'self-crag',
+      key: 'self-crag-pooled',
+      label: 'Self-CRAG, strips pooled across passages',
+      crag: { stripPool: 'across-passages' },
+    },
   ];
   for (const { config, key, label, crag } of variants) {
     const before = { g: generator.calls, w: writer.calls, r: rerankCalls };
     const t0 = performance.now();
-    const records = await runEvaluation(items, ports, { configs: [config], decode: decodeSettings, rank: DEFAULT_RANK_SETTINGS, ragas: false, ...(crag ? { crag } : {}) });
+    const records = await runEvaluation(items, ports, {
+      configs: [config],
+      decode: decodeSettings,
+      rank: DEFAULT_RANK_SETTINGS,
+      ragas: false,
+      ...(crag ? { crag } : {}),
+    });
     time[key] = performance.now() - t0;
     const [s] = summarise(records, [config]);
     const actions = records.flatMap((r) => r.actions);
@@ -120,7 +155,9 @@ export async function run(): Promise<void> {
         `citation support ${s?.citationSupport?.toFixed(2) ?? 'n/a'}`,
         `time ×${(time[key]! / time['self-rag']!).toFixed(2)}`,
         `generator calls ${generator.calls - before.g}, writer ${writer.calls - before.w}, evaluator ${rerankCalls - before.r}`,
-        actions.length ? `actions correct ${count('correct')} / ambiguous ${count('ambiguous')} / incorrect ${count('incorrect')}` : '',
+        actions.length
+          ? `actions correct ${count('correct')} / ambiguous ${count('ambiguous')} / incorrect ${count('incorrect')}`
+          : '',
         strips.length ? `strips kept ${strips.filter((x) => x.kept).length}/${strips.length}` : '',
       ]
         .filter(Boolean)
@@ -128,7 +165,13 @@ export async function run(): Promise<void> {
     );
   }
   const t0 = performance.now();
-  await runEvaluation(items, ports, { configs: ['self-rag'], decode: decodeSettings, rank: DEFAULT_RANK_SETTINGS, ragas: true, n: 3 });
+  await runEvaluation(items, ports, {
+    configs: ['self-rag'],
+    decode: decodeSettings,
+    rank: DEFAULT_RANK_SETTINGS,
+    ragas: true,
+    n: 3,
+  });
   const withRagas = performance.now() - t0;
   console.log(`${items.length} questions, always retrieve, ${decodeSettings.passagesPerStep} passages, tiny models`);
   for (const r of rows) console.log(`  ${r}`);

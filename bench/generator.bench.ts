@@ -11,7 +11,18 @@ import { fileURLToPath } from 'node:url';
 import { chunkText } from '../src/core/chunk';
 import { decode } from '../src/core/decode';
 import { PAPER_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../src/core/defaults';
-import type { GeneratedSegment, Generator, GeneratorCost, Passage, RetrievalDecisionRequest, RetrieveProbs, Retriever, ScoredPassage, SegmentRequest, UseProbs } from '../src/core/ports';
+import type {
+  GeneratedSegment,
+  Generator,
+  GeneratorCost,
+  Passage,
+  RetrievalDecisionRequest,
+  RetrieveProbs,
+  Retriever,
+  ScoredPassage,
+  SegmentRequest,
+  UseProbs,
+} from '../src/core/ports';
 import type { ChatEngine } from '../src/generator/webllm/engine';
 import { EngineGenerator } from '../src/generator/webllm/decoder';
 import { formToGrammar, parseForm, type Form } from '../src/generator/form';
@@ -23,9 +34,14 @@ import { ScriptedEngine, type ScriptCall } from '../test/doubles/scripted-engine
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 function library(): Passage[] {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'public/sample/manifest.json'), 'utf8')) as { documents: { file: string; title: string }[] };
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'public/sample/manifest.json'), 'utf8')) as {
+    documents: { file: string; title: string }[];
+  };
   return manifest.documents.flatMap((d) =>
-    chunkText({ docId: d.file, title: d.title, text: readFileSync(join(ROOT, 'public/sample', d.file), 'utf8') }, { targetTokens: 80, overlapTokens: 0 }),
+    chunkText(
+      { docId: d.file, title: d.title, text: readFileSync(join(ROOT, 'public/sample', d.file), 'utf8') },
+      { targetTokens: 80, overlapTokens: 0 },
+    ),
   );
 }
 
@@ -53,7 +69,12 @@ const one = (label: string, name: string, alternatives: readonly string[]): Form
   { kind: 'literal', text: label },
   { kind: 'slot', name: name as 'rel', alternatives },
 ];
-const GEN_FORM: Form = [{ kind: 'literal', text: 'Answer:' }, { kind: 'text' }, { kind: 'literal', text: '\nNext:' }, { kind: 'slot', name: 'next', alternatives: [' retrieve', ' continue', ' done'] }];
+const GEN_FORM: Form = [
+  { kind: 'literal', text: 'Answer:' },
+  { kind: 'text' },
+  { kind: 'literal', text: '\nNext:' },
+  { kind: 'slot', name: 'next', alternatives: [' retrieve', ' continue', ' done'] },
+];
 const REL_FORM = one('Relevance:', 'rel', [' relevant', ' irrelevant']);
 const SUP_FORM = one('Support:', 'sup', [' fully', ' partially', ' no']);
 const USE_FORM = one('Utility:', 'use', [' 1', ' 2', ' 3', ' 4', ' 5']);
@@ -71,7 +92,10 @@ class PlainGenerator implements Generator {
 
   private async ask(system: string, user: string, form: Form): Promise<{ text: string; tokens: TokenLogprob[] }> {
     const res = await this.engine.chatCompletion({
-      messages: [{ role: 'system', content: system }, { role: 'user', content: user }],
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: user },
+      ],
       logprobs: true,
       top_logprobs: 5,
       temperature: 1,
@@ -82,7 +106,10 @@ class PlainGenerator implements Generator {
     this.spent.calls++;
     this.spent.promptTokens += res.usage?.prompt_tokens ?? 0;
     this.spent.decodedTokens += res.usage?.completion_tokens ?? 0;
-    return { text: res.choices[0]?.message.content ?? '', tokens: (res.choices[0]?.logprobs?.content ?? []) as TokenLogprob[] };
+    return {
+      text: res.choices[0]?.message.content ?? '',
+      tokens: (res.choices[0]?.logprobs?.content ?? []) as TokenLogprob[],
+    };
   }
 
   private async slot(system: string, user: string, form: Form): Promise<number[]> {
@@ -92,7 +119,11 @@ class PlainGenerator implements Generator {
   }
 
   async decideRetrieval(req: RetrievalDecisionRequest): Promise<RetrieveProbs> {
-    const p = await this.slot(SYSTEM_DECISION, decisionUserMessage(req.question, req.previous), one('Evidence needed:', 'decision', [' yes', ' no']));
+    const p = await this.slot(
+      SYSTEM_DECISION,
+      decisionUserMessage(req.question, req.previous),
+      one('Evidence needed:', 'decision', [' yes', ' no']),
+    );
     return { retrieval: p[0]!, noRetrieval: p[1]! };
   }
 
@@ -100,7 +131,11 @@ class PlainGenerator implements Generator {
     const out: GeneratedSegment[] = [];
     for (const req of reqs) {
       const user = segmentUserMessage(req.question, req.previous, req.passage);
-      const gen = await this.ask('Write the next one or two sentences of the answer to the question, using the passage.', user, GEN_FORM);
+      const gen = await this.ask(
+        'Write the next one or two sentences of the answer to the question, using the passage.',
+        user,
+        GEN_FORM,
+      );
       const parsed = parseForm(GEN_FORM, gen.text);
       const text = (parsed.text ?? '').trim();
       const next = readSlot(gen.tokens, gen.text, parsed.spans.next!, [' retrieve', ' continue', ' done'])!;
@@ -111,7 +146,11 @@ class PlainGenerator implements Generator {
         seg.rel = { relevant: rel[0]!, irrelevant: rel[1]! };
         seg.sup = { full: sup[0]!, partial: sup[1]!, none: sup[2]! };
       }
-      seg.use = (await this.slot('How useful is the answer for the question (1 to 5)?', `Question: ${req.question}\nSegment: ${text}`, USE_FORM)) as UseProbs;
+      seg.use = (await this.slot(
+        'How useful is the answer for the question (1 to 5)?',
+        `Question: ${req.question}\nSegment: ${text}`,
+        USE_FORM,
+      )) as UseProbs;
       out.push(seg);
     }
     return out;
@@ -131,7 +170,8 @@ function benchEngine(): ScriptedEngine {
       const seg = /\nSegment: (.*)$/.exec(call.user)?.[1];
       let user = call.user.replace(/\nSegment: .*$/, '');
       if (seg && !user.includes('\nPassage: ') && bySegment.has(seg)) user = bySegment.get(seg)!;
-      if (!user.includes('Answer so far:') && user.includes('\nPassage: ')) user = user.replace('\nPassage: ', '\nAnswer so far: (nothing yet)\nPassage: ');
+      if (!user.includes('Answer so far:') && user.includes('\nPassage: '))
+        user = user.replace('\nPassage: ', '\nAnswer so far: (nothing yet)\nPassage: ');
       const reply = defaultReply({ ...call, user });
       if (reply.text && user.includes('\nPassage: ')) bySegment.set(reply.text, user);
       return reply;
@@ -150,13 +190,22 @@ export async function measure(): Promise<Row[]> {
   const passages = library();
   const qs = questions();
   const settings = { ...PAPER_DECODE_SETTINGS, maxDepth: 3 };
-  const run = async (name: string, make: (e: ChatEngine) => Generator & { cost(): GeneratorCost }, minRelevance = 0): Promise<Row> => {
+  const run = async (
+    name: string,
+    make: (e: ChatEngine) => Generator & { cost(): GeneratorCost },
+    minRelevance = 0,
+  ): Promise<Row> => {
     const engine = benchEngine();
     const generator = make(engine as unknown as ChatEngine);
     const answers: string[] = [];
     let candidates = 0;
     for (const q of qs) {
-      const r = await decode(q, { generator, retriever: lexicalRetriever(passages, minRelevance) }, settings, DEFAULT_RANK_SETTINGS);
+      const r = await decode(
+        q,
+        { generator, retriever: lexicalRetriever(passages, minRelevance) },
+        settings,
+        DEFAULT_RANK_SETTINGS,
+      );
       answers.push(r.ranking.best.map((b) => b.candidate.text).join(' '));
       candidates += r.tree.candidates.length;
     }
@@ -173,9 +222,13 @@ export async function run(): Promise<void> {
   const rows = await measure();
   const base = rows[0]!;
   const q = questions().length;
-  console.log(`${q} questions from public/eval/sample-questions.jsonl, sample library, beam 2, 3 passages/step, depth ≤ 3`);
-  console.log('tokens counted with the tiny models\' tokenizer rule (test/doubles/word-tokenizer.ts)\n');
-  console.log('generator                                          prefilled/q  decoded/q  calls/q  candidates  prefill ratio  same tree');
+  console.log(
+    `${q} questions from public/eval/sample-questions.jsonl, sample library, beam 2, 3 passages/step, depth ≤ 3`,
+  );
+  console.log("tokens counted with the tiny models' tokenizer rule (test/doubles/word-tokenizer.ts)\n");
+  console.log(
+    'generator                                          prefilled/q  decoded/q  calls/q  candidates  prefill ratio  same tree',
+  );
   for (const r of rows) {
     const same = r.answers.every((a, i) => a === base.answers[i]) && r.candidates === base.candidates;
     console.log(

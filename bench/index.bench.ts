@@ -82,7 +82,14 @@ async function settle(): Promise<void> {
   }
 }
 
-async function measure(name: string, make: () => VectorIndex, vs: Float32Array[], ids: string[], queries: Float32Array[], truths: Set<number>[]): Promise<Row> {
+async function measure(
+  name: string,
+  make: () => VectorIndex,
+  vs: Float32Array[],
+  ids: string[],
+  queries: Float32Array[],
+  truths: Set<number>[],
+): Promise<Row> {
   await settle();
   const before = used();
   const t0 = performance.now();
@@ -101,7 +108,16 @@ async function measure(name: string, make: () => VectorIndex, vs: Float32Array[]
     for (const h of res) if (truths[qi]!.has(Number(h.id))) hits++;
   });
   const persisted = index.serialize().length;
-  return { name, n: vs.length, buildMs, p50: percentile(times, 0.5), p95: percentile(times, 0.95), memBytes, persisted, recall: hits / (K * queries.length) };
+  return {
+    name,
+    n: vs.length,
+    buildMs,
+    p50: percentile(times, 0.5),
+    p95: percentile(times, 0.95),
+    memBytes,
+    persisted,
+    recall: hits / (K * queries.length),
+  };
 }
 
 const fmt = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
@@ -119,13 +135,19 @@ export async function run(): Promise<void> {
     const queries = unitVectors(n >= 100000 ? 30 : 100, 7);
     const truths = queries.map((q) => truth(vs, q));
     rows.push(await measure('flat (js)', () => new FlatIndex(DIM, jsKernel(DIM)), vs, ids, queries, truths));
-    if (simdSupported()) rows.push(await measure('flat (wasm simd)', () => new FlatIndex(DIM, simdKernel(DIM)), vs, ids, queries, truths));
+    if (simdSupported())
+      rows.push(await measure('flat (wasm simd)', () => new FlatIndex(DIM, simdKernel(DIM)), vs, ids, queries, truths));
     if (n <= voyMax) rows.push(await measure('voy', () => new VoyIndex(DIM), vs, ids, queries, truths));
-    else notes.push(`voy skipped at ${n} vectors (BENCH_VOY_MAX=${voyMax}): its build grows super-linearly and holds every vector as a JS number array; at 10k it already takes seconds.`);
+    else
+      notes.push(
+        `voy skipped at ${n} vectors (BENCH_VOY_MAX=${voyMax}): its build grows super-linearly and holds every vector as a JS number array; at 10k it already takes seconds.`,
+      );
   }
   const raw = (n: number) => n * DIM * 4;
   console.log(`\n${DIM}-d random unit vectors, k=${K}; ratios are against "flat (js)" at the same size.\n`);
-  console.log('| index | vectors | build ms | query p50 ms | query p95 ms | p50 ratio | memory | persisted | persisted / raw floats | recall@10 |');
+  console.log(
+    '| index | vectors | build ms | query p50 ms | query p95 ms | p50 ratio | memory | persisted | persisted / raw floats | recall@10 |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const base = rows.find((b) => b.n === r.n && b.name === 'flat (js)')!;

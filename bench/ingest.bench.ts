@@ -54,7 +54,9 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ingest-bench-'));
   try {
     const set = writeRealShapedSet(ROOT, join(dir, 'docs'), 'corpus', 120);
-    const files = set.documents.slice(0, DOCS).map((rel) => ({ name: rel, bytes: new Uint8Array(readFileSync(join(dir, 'docs', rel))) }));
+    const files = set.documents
+      .slice(0, DOCS)
+      .map((rel) => ({ name: rel, bytes: new Uint8Array(readFileSync(join(dir, 'docs', rel))) }));
     const prepared: PreparedDocument[] = [];
     for (const f of files) {
       const r = await readAndPrepare(f, { pdf: loadPdfJsInNode });
@@ -65,19 +67,29 @@ export async function run(): Promise<void> {
     const real = realEmbedderDir();
     if (real) {
       model = { label: 'REAL all-MiniLM-L6-v2', dir: realModelsDir(), id: REAL.embedder, dtypes: ['fp32', 'q8'] };
-      console.log(`MODEL: the REAL all-MiniLM-L6-v2 from ${real} (fp32 onnx/model.onnx and q8 onnx/model_quantized.onnx)`);
+      console.log(
+        `MODEL: the REAL all-MiniLM-L6-v2 from ${real} (fp32 onnx/model.onnx and q8 onnx/model_quantized.onnx)`,
+      );
     } else {
       const t0 = performance.now();
       writeMiniLmShaped(join(dir, 'models'), 'minilm', [...new Set(words)]);
-      model = { label: 'MiniLM-L6-SHAPED RANDOM WEIGHTS (stand-in)', dir: join(dir, 'models'), id: 'minilm', dtypes: ['fp32'] };
-      console.log(`!!! REAL EMBEDDER ABSENT: measuring a MiniLM-L6-shaped model with random weights (written in ${((performance.now() - t0) / 1000).toFixed(1)} s), fp32 only. ${HOW_TO_FETCH}`);
+      model = {
+        label: 'MiniLM-L6-SHAPED RANDOM WEIGHTS (stand-in)',
+        dir: join(dir, 'models'),
+        id: 'minilm',
+        dtypes: ['fp32'],
+      };
+      console.log(
+        `!!! REAL EMBEDDER ABSENT: measuring a MiniLM-L6-shaped model with random weights (written in ${((performance.now() - t0) / 1000).toFixed(1)} s), fp32 only. ${HOW_TO_FETCH}`,
+      );
     }
     // BENCH_INGEST_DTYPES=q8 measures one variant only.
     const only = process.env.BENCH_INGEST_DTYPES?.split(',');
     if (only) model.dtypes = model.dtypes.filter((d) => only.includes(d));
 
     // BENCH_INGEST=browser skips the Node measurement (BENCH_INGEST=node the browser one).
-    if (process.env.BENCH_INGEST !== 'browser') for (const dtype of model.dtypes) await nodeRun(model, dtype, files, prepared);
+    if (process.env.BENCH_INGEST !== 'browser')
+      for (const dtype of model.dtypes) await nodeRun(model, dtype, files, prepared);
     if (process.env.BENCH_INGEST !== 'node') await browserRuns(dir, model, prepared);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -104,11 +116,25 @@ const MODES: BrowserMode[] = [
 
 async function browserRuns(dir: string, model: BenchModel, prepared: PreparedDocument[]): Promise<void> {
   const out = join(dir, 'e2e');
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'e2e', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  execFileSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--mode',
+      'e2e',
+      '--outDir',
+      out,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
   cpSync(join(model.dir, model.id), join(out, 'models', 'bench', 'minilm'), { recursive: true });
 
   // Whole documents up to a passage budget, so "pages" is exact and the library embeds document by document.
@@ -125,18 +151,31 @@ async function browserRuns(dir: string, model: BenchModel, prepared: PreparedDoc
       pages: docs.reduce((n, d) => n + d.parsed.text.length, 0) / PAGE_CHARS,
     };
   };
-  console.log(`\nBrowser (headless Chromium, e2e build; best of ${BROWSER_ROUNDS} alternated runs on WASM, ${BROWSER_GPU_ROUNDS} on WebGPU); model: ${model.label}\n`);
-  console.log('| browser path | weights | passages (pages) | crossOriginIsolated | raw / library threads | raw passages/s | library passages/s | raw s per 100 pages | library s per 100 pages | library vs raw |');
+  console.log(
+    `\nBrowser (headless Chromium, e2e build; best of ${BROWSER_ROUNDS} alternated runs on WASM, ${BROWSER_GPU_ROUNDS} on WebGPU); model: ${model.label}\n`,
+  );
+  console.log(
+    '| browser path | weights | passages (pages) | crossOriginIsolated | raw / library threads | raw passages/s | library passages/s | raw s per 100 pages | library s per 100 pages | library vs raw |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   // BENCH_BROWSER_MODES=webgpu (a substring of the names, comma-separated) runs only those.
   const only = process.env.BENCH_BROWSER_MODES?.toLowerCase().split(',');
   const runs = MODES.filter((m) => !only || only.some((o) => m.name.toLowerCase().includes(o))).flatMap((mode) =>
     // SwiftShader WebGPU is measured with fp32 only: a q8 pass there takes many minutes on 2 cores.
-    (mode.device === 'webgpu' ? model.dtypes.filter((d) => d === 'fp32') : model.dtypes).map((dtype) => ({ mode, dtype })),
+    (mode.device === 'webgpu' ? model.dtypes.filter((d) => d === 'fp32') : model.dtypes).map((dtype) => ({
+      mode,
+      dtype,
+    })),
   );
   for (const { mode, dtype } of runs) {
-    const { documents, passages, pages } = mode.device === 'webgpu' ? sample(BROWSER_GPU_PASSAGES, true) : sample(BROWSER_PASSAGES, false);
-    const served = await serveDir(out, mode.isolated ? { headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } } : {});
+    const { documents, passages, pages } =
+      mode.device === 'webgpu' ? sample(BROWSER_GPU_PASSAGES, true) : sample(BROWSER_PASSAGES, false);
+    const served = await serveDir(
+      out,
+      mode.isolated
+        ? { headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } }
+        : {},
+    );
     const browser = await launchBrowser({ webgpu: mode.webgpu });
     try {
       const page = await browser.newPage();
@@ -146,10 +185,14 @@ async function browserRuns(dir: string, model: BenchModel, prepared: PreparedDoc
       await page.goto(`${served.url}test/browser/pages/embed-bench.html`);
       await page.waitForSelector('#status:text("ready")');
       const threads = mode.rawThreads === 'all' ? await page.evaluate(() => navigator.hardwareConcurrency) : undefined;
-      const r: EmbedBenchRun = await page.evaluate(
-        (a) => window.embedBench(a),
-        { device: mode.device, dtype, model: 'bench/minilm', documents, rounds: mode.device === 'webgpu' ? BROWSER_GPU_ROUNDS : BROWSER_ROUNDS, ...(threads !== undefined ? { rawThreads: threads } : {}) },
-      );
+      const r: EmbedBenchRun = await page.evaluate((a) => window.embedBench(a), {
+        device: mode.device,
+        dtype,
+        model: 'bench/minilm',
+        documents,
+        rounds: mode.device === 'webgpu' ? BROWSER_GPU_ROUNDS : BROWSER_ROUNDS,
+        ...(threads !== undefined ? { rawThreads: threads } : {}),
+      });
       if (r.device !== mode.device) throw new Error(`${mode.name}: the evaluator ran on ${r.device}`);
       const rawS = Math.min(...r.rawSeconds);
       const libS = Math.min(...r.librarySeconds);
@@ -163,7 +206,12 @@ async function browserRuns(dir: string, model: BenchModel, prepared: PreparedDoc
   }
 }
 
-async function nodeRun(model: BenchModel, dtype: 'fp32' | 'q8', files: { name: string; bytes: Uint8Array }[], prepared: PreparedDocument[]): Promise<void> {
+async function nodeRun(
+  model: BenchModel,
+  dtype: 'fp32' | 'q8',
+  files: { name: string; bytes: Uint8Array }[],
+  prepared: PreparedDocument[],
+): Promise<void> {
   const passages = prepared.flatMap((d) => d.passages);
   const chars = prepared.reduce((n, d) => n + d.parsed.text.length, 0);
   const pages = chars / PAGE_CHARS;
@@ -172,14 +220,18 @@ async function nodeRun(model: BenchModel, dtype: 'fp32' | 'q8', files: { name: s
   env.allowLocalModels = true;
   env.allowRemoteModels = false;
   env.localModelPath = `${model.dir}/`;
-  const raw = (await pipeline('feature-extraction', model.id, { device: 'cpu', dtype })) as unknown as (t: string[], o: object) => Promise<unknown>;
+  const raw = (await pipeline('feature-extraction', model.id, { device: 'cpu', dtype })) as unknown as (
+    t: string[],
+    o: object,
+  ) => Promise<unknown>;
   await embedder.embed(['warm up the session']);
   await raw(['warm up the session'], { pooling: 'mean', normalize: true });
 
   const rawRun = async () => {
     const texts = passages.map(embeddingText);
     const start = performance.now();
-    for (let i = 0; i < texts.length; i += DEFAULT_BATCH_SIZE) await raw(texts.slice(i, i + DEFAULT_BATCH_SIZE), { pooling: 'mean', normalize: true });
+    for (let i = 0; i < texts.length; i += DEFAULT_BATCH_SIZE)
+      await raw(texts.slice(i, i + DEFAULT_BATCH_SIZE), { pooling: 'mean', normalize: true });
     return (performance.now() - start) / 1000;
   };
   const pipelineRun = async () => {
@@ -203,7 +255,9 @@ async function nodeRun(model: BenchModel, dtype: 'fp32' | 'q8', files: { name: s
   const ourS = Math.min(...ourTimes);
   const row = (name: string, s: number) =>
     `| ${name} | ${(passages.length / s).toFixed(1)} | ${((s / pages) * 100).toFixed(1)} | ${(rawS / s).toFixed(2)}× |`;
-  console.log(`\n${model.label} ${dtype}: ${prepared.length} documents, ${passages.length} passages, ${(chars / 1e6).toFixed(2)} M characters (${pages.toFixed(0)} pages of ${PAGE_CHARS} characters); Node, onnxruntime-node CPU, default threads\n`);
+  console.log(
+    `\n${model.label} ${dtype}: ${prepared.length} documents, ${passages.length} passages, ${(chars / 1e6).toFixed(2)} M characters (${pages.toFixed(0)} pages of ${PAGE_CHARS} characters); Node, onnxruntime-node CPU, default threads\n`,
+  );
   console.log('| path | passages/s | s per 100 pages | vs raw transformers.js |');
   console.log('| --- | --- | --- | --- |');
   console.log(row('raw transformers.js feature-extraction (embedding only)', rawS));

@@ -10,7 +10,15 @@ import { cpus, loadavg } from 'node:os';
 import { embeddingText } from '../src/library/ingest';
 import type { Passage } from '../src/core/ports';
 import { REAL } from '../scripts/real-models/catalogue';
-import { containsAnswer, cosineToProbability, loadModels, modelUrl, openPage, questions, type Models } from './answer-cost/setup';
+import {
+  containsAnswer,
+  cosineToProbability,
+  loadModels,
+  modelUrl,
+  openPage,
+  questions,
+  type Models,
+} from './answer-cost/setup';
 
 export interface Pair {
   q: string;
@@ -20,7 +28,13 @@ export interface Pair {
 
 // Each sample question was written from one document (its id says which): a passage of another
 // document that happens to hold a short answer ("one") is not relevant to it.
-const DOCUMENT: Record<string, string> = { bees: 'honeybees.md', print: 'printing-press.md', rust: 'rust-ownership.md', bread: 'sourdough-bread.md', tides: 'tides.md' };
+const DOCUMENT: Record<string, string> = {
+  bees: 'honeybees.md',
+  print: 'printing-press.md',
+  rust: 'rust-ownership.md',
+  bread: 'sourdough-bread.md',
+  tides: 'tides.md',
+};
 
 export async function labelledPairs(models: Models, n: number, near = 10): Promise<Pair[]> {
   const pairs: Pair[] = [];
@@ -56,7 +70,11 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 
 export async function run(): Promise<void> {
   const models = await loadModels();
-  const pairs = await labelledPairs(models, Number(process.env.ISREL_QUESTIONS ?? '11'), Number(process.env.ISREL_NEAR ?? '10'));
+  const pairs = await labelledPairs(
+    models,
+    Number(process.env.ISREL_QUESTIONS ?? '11'),
+    Number(process.env.ISREL_NEAR ?? '10'),
+  );
   const labels = pairs.map((p) => p.relevant);
   const rows: { source: string; scores: (number | null)[] }[] = [];
   const cos: number[] = [];
@@ -73,7 +91,9 @@ export async function run(): Promise<void> {
       const own: (number | null)[] = [];
       for (const p of pairs) {
         own.push(await page.call<number | null>('selfIsrel', p.q, p.passage));
-        console.log(`[isrel] ${own.length}/${pairs.length} ${p.relevant ? 'relevant' : 'irrelevant'} ${own.at(-1)?.toFixed(3)}`);
+        console.log(
+          `[isrel] ${own.length}/${pairs.length} ${p.relevant ? 'relevant' : 'irrelevant'} ${own.at(-1)?.toFixed(3)}`,
+        );
       }
       rows.push({ source: `${REAL[gguf]} own prompted ISREL slot`, scores: own });
     } finally {
@@ -82,23 +102,41 @@ export async function run(): Promise<void> {
   }
   const pos = cos.filter((_, i) => labels[i]);
   const neg = cos.filter((_, i) => !labels[i]);
-  console.log(`${pairs.length} (question, passage) pairs from ${new Set(pairs.map((p) => p.q)).size} sample questions, ${labels.filter(Boolean).length} labelled relevant (the passage holds a gold answer) · ${cpus().length}-core shared machine, load ${loadavg()[0]!.toFixed(1)}\n`);
-  console.log('| critique source | ISREL ROC AUC, all pairs | ISREL ROC AUC within a question (mean) | mean on relevant | mean on irrelevant | unread |');
+  console.log(
+    `${pairs.length} (question, passage) pairs from ${new Set(pairs.map((p) => p.q)).size} sample questions, ${labels.filter(Boolean).length} labelled relevant (the passage holds a gold answer) · ${cpus().length}-core shared machine, load ${loadavg()[0]!.toFixed(1)}\n`,
+  );
+  console.log(
+    '| critique source | ISREL ROC AUC, all pairs | ISREL ROC AUC within a question (mean) | mean on relevant | mean on irrelevant | unread |',
+  );
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) {
     const read = r.scores.map((s, i) => [s, labels[i]] as const).filter((x): x is [number, boolean] => x[0] !== null);
-    const a = auc(read.map((x) => x[0]), read.map((x) => x[1]));
+    const a = auc(
+      read.map((x) => x[0]),
+      read.map((x) => x[1]),
+    );
     // Within one question: how well the source orders that question's passages (what a beam step needs).
-    const perQ = [...new Set(pairs.map((p) => p.q))].map((q) => {
-      const at = pairs.flatMap((p, i) => (p.q === q && r.scores[i] !== null ? [i] : []));
-      return auc(at.map((i) => r.scores[i]!), at.map((i) => labels[i]!));
-    }).filter((x) => !Number.isNaN(x));
-    console.log(`| ${r.source} | ${a.toFixed(3)} | ${mean(perQ).toFixed(3)} (${perQ.length} q) | ${mean(read.filter((x) => x[1]).map((x) => x[0])).toFixed(3)} | ${mean(read.filter((x) => !x[1]).map((x) => x[0])).toFixed(3)} | ${r.scores.length - read.length} |`);
+    const perQ = [...new Set(pairs.map((p) => p.q))]
+      .map((q) => {
+        const at = pairs.flatMap((p, i) => (p.q === q && r.scores[i] !== null ? [i] : []));
+        return auc(
+          at.map((i) => r.scores[i]!),
+          at.map((i) => labels[i]!),
+        );
+      })
+      .filter((x) => !Number.isNaN(x));
+    console.log(
+      `| ${r.source} | ${a.toFixed(3)} | ${mean(perQ).toFixed(3)} (${perQ.length} q) | ${mean(read.filter((x) => x[1]).map((x) => x[0])).toFixed(3)} | ${mean(read.filter((x) => !x[1]).map((x) => x[0])).toFixed(3)} | ${r.scores.length - read.length} |`,
+    );
   }
   // The gate's threshold on the calibrated MiniLM probability: what each would skip and lose.
-  console.log('\nrelevance gate on the real MiniLM (cosine → logistic, setup.ts): per threshold, irrelevant pairs skipped and relevant pairs lost');
+  console.log(
+    '\nrelevance gate on the real MiniLM (cosine → logistic, setup.ts): per threshold, irrelevant pairs skipped and relevant pairs lost',
+  );
   for (const t of [0.3, 0.5, 0.7]) {
     const p = cos.map(cosineToProbability);
-    console.log(`  gate ${t}: skips ${neg.length ? ((p.filter((x, i) => !labels[i] && x < t).length / neg.length) * 100).toFixed(0) : '-'} % of irrelevant, loses ${pos.length ? ((p.filter((x, i) => labels[i] && x < t).length / pos.length) * 100).toFixed(0) : '-'} % of relevant`);
+    console.log(
+      `  gate ${t}: skips ${neg.length ? ((p.filter((x, i) => !labels[i] && x < t).length / neg.length) * 100).toFixed(0) : '-'} % of irrelevant, loses ${pos.length ? ((p.filter((x, i) => labels[i] && x < t).length / pos.length) * 100).toFixed(0) : '-'} % of relevant`,
+    );
   }
 }

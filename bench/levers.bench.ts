@@ -25,13 +25,22 @@ function quotingGenerator(): Generator {
     async generateSegments(reqs: SegmentRequest[]): Promise<GeneratedSegment[]> {
       return reqs.map((r) => {
         const used = new Set(r.previous);
-        const sentences = (r.passage?.text.match(/[^.!?\n]+[.!?]/g) ?? ['I do not know.']).map((s) => s.trim()).filter((s) => !used.has(s));
-        const text = sentences.length ? sentences.reduce((a, s) => (shared(r.question, s) > shared(r.question, a) ? s : a)) : 'Nothing more.';
+        const sentences = (r.passage?.text.match(/[^.!?\n]+[.!?]/g) ?? ['I do not know.'])
+          .map((s) => s.trim())
+          .filter((s) => !used.has(s));
+        const text = sentences.length
+          ? sentences.reduce((a, s) => (shared(r.question, s) > shared(r.question, a) ? s : a))
+          : 'Nothing more.';
         const overlap = shared(r.question, text);
         const rel = r.passage ? Math.min(1, shared(r.question, r.passage.text) / 4) : 0;
         return {
           text,
-          ...(r.passage ? { rel: { relevant: 0.5 + 0.4 * rel, irrelevant: 0.5 - 0.4 * rel }, sup: { full: 0.8, partial: 0.1, none: 0.1 } } : {}),
+          ...(r.passage
+            ? {
+                rel: { relevant: 0.5 + 0.4 * rel, irrelevant: 0.5 - 0.4 * rel },
+                sup: { full: 0.8, partial: 0.1, none: 0.1 },
+              }
+            : {}),
           use: [0.1, 0.1, 0.2, 0.3, 0.3] as [number, number, number, number, number],
           tokenCount: text.split(/\s+/).length,
           // The answer is complete once a sentence shares two words with the question.
@@ -42,7 +51,13 @@ function quotingGenerator(): Generator {
   };
 }
 
-const DOCUMENT: Record<string, string> = { bees: 'honeybees.md', print: 'printing-press.md', rust: 'rust-ownership.md', bread: 'sourdough-bread.md', tides: 'tides.md' };
+const DOCUMENT: Record<string, string> = {
+  bees: 'honeybees.md',
+  print: 'printing-press.md',
+  rust: 'rust-ownership.md',
+  bread: 'sourdough-bread.md',
+  tides: 'tides.md',
+};
 
 export async function run(): Promise<void> {
   const models = await loadModels();
@@ -64,13 +79,31 @@ export async function run(): Promise<void> {
     ['+ stop at the first answer only', { ...PAPER_DECODE_SETTINGS, stopAtFirstAnswer: true }],
     ['beam width 1 only', { ...PAPER_DECODE_SETTINGS, beamWidth: 1 }],
     ['max 3 segments only', { ...PAPER_DECODE_SETTINGS, maxDepth: 3 }],
-    ['auto + gate 0.5 + stop, beam 2, 6 segments', { ...PAPER_DECODE_SETTINGS, critiqueSource: 'auto', relevanceGate: 0.5, stopAtFirstAnswer: true }],
-    ['auto + gate 0.5 + stop, beam 1, 6 segments', { ...PAPER_DECODE_SETTINGS, critiqueSource: 'auto', relevanceGate: 0.5, stopAtFirstAnswer: true, beamWidth: 1 }],
-    ['auto + gate 0.5 + stop, beam 1, 2 segments', { ...PAPER_DECODE_SETTINGS, critiqueSource: 'auto', relevanceGate: 0.5, stopAtFirstAnswer: true, beamWidth: 1, maxDepth: 2 }],
+    [
+      'auto + gate 0.5 + stop, beam 2, 6 segments',
+      { ...PAPER_DECODE_SETTINGS, critiqueSource: 'auto', relevanceGate: 0.5, stopAtFirstAnswer: true },
+    ],
+    [
+      'auto + gate 0.5 + stop, beam 1, 6 segments',
+      { ...PAPER_DECODE_SETTINGS, critiqueSource: 'auto', relevanceGate: 0.5, stopAtFirstAnswer: true, beamWidth: 1 },
+    ],
+    [
+      'auto + gate 0.5 + stop, beam 1, 2 segments',
+      {
+        ...PAPER_DECODE_SETTINGS,
+        critiqueSource: 'auto',
+        relevanceGate: 0.5,
+        stopAtFirstAnswer: true,
+        beamWidth: 1,
+        maxDepth: 2,
+      },
+    ],
     ['defaults (after)', { ...DEFAULT_DECODE_SETTINGS }],
   ];
   const qs = questions();
-  console.log(`${qs.length} sample questions, sample library, real MiniLM q8 retrieval and relevance; quoting generator double (bench/levers.bench.ts)\n`);
+  console.log(
+    `${qs.length} sample questions, sample library, real MiniLM q8 retrieval and relevance; quoting generator double (bench/levers.bench.ts)\n`,
+  );
   console.log('| search | gold in answer | cites a gold passage | candidates/q | × before |');
   console.log('|---|---|---|---|---|');
   let base = 0;
@@ -79,13 +112,25 @@ export async function run(): Promise<void> {
     let cited = 0;
     let candidates = 0;
     for (const q of qs) {
-      const r = await decode(q.question, { generator: quotingGenerator(), retriever, critic }, settings, DEFAULT_RANK_SETTINGS);
+      const r = await decode(
+        q.question,
+        { generator: quotingGenerator(), retriever, critic },
+        settings,
+        DEFAULT_RANK_SETTINGS,
+      );
       const best = r.ranking.best.map((b) => b.candidate);
       if (containsAnswer(best.map((c) => c.text).join(' '), q)) gold++;
-      if (best.some((c) => c.passage && c.passage.docId === DOCUMENT[q.id.split('-')[0]!] && containsAnswer(c.passage.text, q))) cited++;
+      if (
+        best.some(
+          (c) => c.passage && c.passage.docId === DOCUMENT[q.id.split('-')[0]!] && containsAnswer(c.passage.text, q),
+        )
+      )
+        cited++;
       candidates += r.tree.candidates.length;
     }
     base ||= candidates;
-    console.log(`| ${label} | ${gold}/${qs.length} | ${cited}/${qs.length} | ${(candidates / qs.length).toFixed(1)} | ${(candidates / base).toFixed(2)} |`);
+    console.log(
+      `| ${label} | ${gold}/${qs.length} | ${cited}/${qs.length} | ${(candidates / qs.length).toFixed(1)} | ${(candidates / base).toFixed(2)} |`,
+    );
   }
 }

@@ -85,9 +85,11 @@ function phraseRecovery(known: string, got: string): number {
 
 function caller<A>(page: Page, global: string) {
   return <K extends keyof A & string>(m: K, ...a: unknown[]) =>
-    page.evaluate(([g, mm, aa]) => (window as unknown as Record<string, Record<string, (...x: unknown[]) => unknown>>)[g]![mm]!(...aa), [global, m, a] as [string, string, unknown[]]) as Promise<
-      A[K] extends (...x: never[]) => Promise<infer R> ? R : never
-    >;
+    page.evaluate(
+      ([g, mm, aa]) =>
+        (window as unknown as Record<string, Record<string, (...x: unknown[]) => unknown>>)[g]![mm]!(...aa),
+      [global, m, a] as [string, string, unknown[]],
+    ) as Promise<A[K] extends (...x: never[]) => Promise<infer R> ? R : never>;
 }
 
 export async function run(): Promise<void> {
@@ -95,11 +97,25 @@ export async function run(): Promise<void> {
   const out = process.env.BENCH_OCR_DIST ?? join(dir, 'e2e');
   try {
     if (!process.env.BENCH_OCR_DIST) {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'e2e', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], {
-        cwd: ROOT,
-        stdio: 'inherit',
-        env: { ...process.env, NODE_ENV: 'production' },
-      });
+      execFileSync(
+        process.execPath,
+        [
+          join(ROOT, 'node_modules/vite/bin/vite.js'),
+          'build',
+          '--mode',
+          'e2e',
+          '--outDir',
+          out,
+          '--emptyOutDir',
+          '--logLevel',
+          'warn',
+        ],
+        {
+          cwd: ROOT,
+          stdio: 'inherit',
+          env: { ...process.env, NODE_ENV: 'production' },
+        },
+      );
     }
     const served = await serveDir(out);
     const browser = await launchBrowser({ webgpu: false });
@@ -119,7 +135,14 @@ export async function run(): Promise<void> {
         photos.push((await scan('scan', lines, 150, 0.4)).jpeg);
       }
       const warm = await scan('scan', ['A short page that starts the recogniser before the timed pages.'], SCAN_DPI);
-      const small = await scan('scan', ['The keeper wrote down every ship that passed the headland that year.', 'Some were steamers; most were sailing barges carrying coal and grain.'], SCAN_DPI);
+      const small = await scan(
+        'scan',
+        [
+          'The keeper wrote down every ship that passed the headland that year.',
+          'Some were steamers; most were sailing barges carrying coal and grain.',
+        ],
+        SCAN_DPI,
+      );
       await scanner.close();
 
       const page = await browser.newPage();
@@ -150,16 +173,30 @@ export async function run(): Promise<void> {
         photo.text += r.text + '\n';
       }
       const chars = words(scanned.text).join(' ').length;
-      console.log(`\n${PAGES} pages of prose (${known.length} characters), scanned at ${SCAN_DPI} dpi, recognised at ${OCR_DPI} dpi; headless Chromium, tesseract.js WASM in the OCR worker\n`);
+      console.log(
+        `\n${PAGES} pages of prose (${known.length} characters), scanned at ${SCAN_DPI} dpi, recognised at ${OCR_DPI} dpi; headless Chromium, tesseract.js WASM in the OCR worker\n`,
+      );
       console.log('| path | s per page | characters/s | three-word phrases recovered |');
       console.log('| --- | --- | --- | --- |');
-      console.log(`| text layer (reference) | ${(reference.seconds / PAGES).toFixed(2)} | ${Math.round(words(reference.text).join(' ').length / reference.seconds)} | ${(phraseRecovery(known, reference.text) * 100).toFixed(1)} % |`);
-      console.log(`| OCR of the scan (image-only PDF, ${SCAN_DPI} dpi) | ${(scanned.seconds / PAGES).toFixed(2)} | ${Math.round(chars / scanned.seconds)} | ${(phraseRecovery(known, scanned.text) * 100).toFixed(1)} % |`);
-      console.log(`| OCR of a low-quality JPEG (150 dpi, quality 0.4) | ${(photo.seconds / PAGES).toFixed(2)} | ${Math.round(words(photo.text).join(' ').length / photo.seconds)} | ${(phraseRecovery(known, photo.text) * 100).toFixed(1)} % |`);
-      console.log(`\nMemory: one small page (two lines) repeated, scanned at ${SCAN_DPI} dpi, each scan in a fresh library page\n`);
+      console.log(
+        `| text layer (reference) | ${(reference.seconds / PAGES).toFixed(2)} | ${Math.round(words(reference.text).join(' ').length / reference.seconds)} | ${(phraseRecovery(known, reference.text) * 100).toFixed(1)} % |`,
+      );
+      console.log(
+        `| OCR of the scan (image-only PDF, ${SCAN_DPI} dpi) | ${(scanned.seconds / PAGES).toFixed(2)} | ${Math.round(chars / scanned.seconds)} | ${(phraseRecovery(known, scanned.text) * 100).toFixed(1)} % |`,
+      );
+      console.log(
+        `| OCR of a low-quality JPEG (150 dpi, quality 0.4) | ${(photo.seconds / PAGES).toFixed(2)} | ${Math.round(words(photo.text).join(' ').length / photo.seconds)} | ${(phraseRecovery(known, photo.text) * 100).toFixed(1)} % |`,
+      );
+      console.log(
+        `\nMemory: one small page (two lines) repeated, scanned at ${SCAN_DPI} dpi, each scan in a fresh library page\n`,
+      );
       console.log('| scanned pages | s per page | browser RSS before (MB) | peak (MB) | peak above before (MB) |');
       console.log('| --- | --- | --- | --- | --- |');
-      const smallImage = { width: small.width, height: small.height, zlib: new Uint8Array(Buffer.from(small.greyZlib, 'base64')) };
+      const smallImage = {
+        width: small.width,
+        height: small.height,
+        zlib: new Uint8Array(Buffer.from(small.greyZlib, 'base64')),
+      };
       for (const count of MEMORY_PAGES) {
         const tab = await browser.newPage();
         await tab.goto(`${served.url}test/browser/pages/library.html`);
@@ -174,10 +211,14 @@ export async function run(): Promise<void> {
         const r = await call('addBytes', [{ name: `scan-${count}.pdf`, base64: pdf }]);
         clearInterval(sampler);
         if (!r.added.length) throw new Error(`the ${count}-page scan was refused: ${r.refused[0]?.reason}`);
-        console.log(`| ${count} | ${((performance.now() - t0) / 1000 / count).toFixed(2)} | ${before.toFixed(0)} | ${peak.toFixed(0)} | ${(peak - before).toFixed(0)} |`);
+        console.log(
+          `| ${count} | ${((performance.now() - t0) / 1000 / count).toFixed(2)} | ${before.toFixed(0)} | ${peak.toFixed(0)} | ${(peak - before).toFixed(0)} |`,
+        );
         await tab.close();
       }
-      console.log(`\nOCR recovers ${((phraseRecovery(known, scanned.text) / phraseRecovery(known, reference.text)) * 100).toFixed(1)} % of what the text layer gives, at ${(scanned.seconds / reference.seconds).toFixed(0)}x its time (both include chunking, embedding with the test embedder and saving).`);
+      console.log(
+        `\nOCR recovers ${((phraseRecovery(known, scanned.text) / phraseRecovery(known, reference.text)) * 100).toFixed(1)} % of what the text layer gives, at ${(scanned.seconds / reference.seconds).toFixed(0)}x its time (both include chunking, embedding with the test embedder and saving).`,
+      );
     } finally {
       await browser.close();
       await served.close();

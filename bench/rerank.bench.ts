@@ -31,7 +31,12 @@ export async function run(): Promise<void> {
   });
   const pool = [0, 1, 2, 3, 4].map((i) => ({ ...passage(`p${i}`, `text ${i}`), score: 1 }));
   const settings = { ...DEFAULT_DECODE_SETTINGS, mode: 'always' as const, passagesPerStep: 5, maxDepth: 6 };
-  const { tree } = await decode('q', { generator, retriever: new FakeRetriever(() => pool) }, settings, DEFAULT_RANK_SETTINGS);
+  const { tree } = await decode(
+    'q',
+    { generator, retriever: new FakeRetriever(() => pool) },
+    settings,
+    DEFAULT_RANK_SETTINGS,
+  );
   const ranks: RankSettings[] = Array.from({ length: 256 }, () => ({
     weights: { rel: rnd() * 2, sup: rnd() * 2, use: rnd() * 2, seq: rnd() },
     hardConstraints: rnd() > 0.5,
@@ -44,7 +49,15 @@ export async function run(): Promise<void> {
   }, 20_000);
   const replay = perCall((i) => rerank(tree, pick(i)), 20_000);
   console.table([
-    { what: `score ${tree.candidates.length} candidates once (baseline)`, 'µs/call': baseline.toFixed(1), ratio: '1.00' },
-    { what: 'rerank (6 segments × 5 candidates, B=2)', 'µs/call': replay.toFixed(1), ratio: (replay / baseline).toFixed(2) },
+    {
+      what: `score ${tree.candidates.length} candidates once (baseline)`,
+      'µs/call': baseline.toFixed(1),
+      ratio: '1.00',
+    },
+    {
+      what: 'rerank (6 segments × 5 candidates, B=2)',
+      'µs/call': replay.toFixed(1),
+      ratio: (replay / baseline).toFixed(2),
+    },
   ]);
 }

@@ -42,7 +42,11 @@ function tinyModels() {
   const runtime = { source: 'local' as const, localModelPath: join(ROOT, 'test/fixtures/models') };
   return {
     embedder: createEmbedder({ ...runtime, model: { id: TINY_MODEL_IDS.embedder, dtype: 'fp32' } }),
-    reranker: createReranker({ ...runtime, batchSize: RERANK_CANDIDATES, model: { id: TINY_MODEL_IDS.reranker, dtype: 'fp32' } }),
+    reranker: createReranker({
+      ...runtime,
+      batchSize: RERANK_CANDIDATES,
+      model: { id: TINY_MODEL_IDS.reranker, dtype: 'fp32' },
+    }),
   };
 }
 
@@ -70,7 +74,10 @@ async function quality(embedderName: string, embedder: LoadedEmbedder): Promise<
   const { reranker } = tinyModels();
   const vectors = await embedder.embed(passages.map(embeddingText));
   const dense = new FlatIndex(vectors[0]!.length);
-  dense.add(passages.map((p) => p.id), vectors);
+  dense.add(
+    passages.map((p) => p.id),
+    vectors,
+  );
   const lexical = new LexicalIndex();
   lexical.add(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
   const byId = new Map(passages.map((p) => [p.id, p]));
@@ -91,8 +98,12 @@ async function quality(embedderName: string, embedder: LoadedEmbedder): Promise<
     { name: 'meaning + re-rank', search: 'meaning', rerank: true },
   ];
   const kinds: QuestionKind[] = ['identifier', 'name', 'paraphrase', 'keyword'];
-  console.log(`\nLabelled set: ${passages.length} passages, ${questions.length} questions (${kinds.map((k) => `${questions.filter((q) => q.kind === k).length} ${k}`).join(', ')}).`);
-  console.log(`EMBEDDER: ${embedderName}. RE-RANKER: the tiny stand-in cross-encoder (counts shared words; no real cross-encoder exists here).\n`);
+  console.log(
+    `\nLabelled set: ${passages.length} passages, ${questions.length} questions (${kinds.map((k) => `${questions.filter((q) => q.kind === k).length} ${k}`).join(', ')}).`,
+  );
+  console.log(
+    `EMBEDDER: ${embedderName}. RE-RANKER: the tiny stand-in cross-encoder (counts shared words; no real cross-encoder exists here).\n`,
+  );
   console.log(`| retrieval | recall@3 | recall@10 | MRR | ${kinds.map((k) => `MRR ${k}`).join(' | ')} |`);
   console.log(`|---|---:|---:|---:|${kinds.map(() => '---:').join('|')}|`);
   for (const c of configs) {
@@ -116,16 +127,26 @@ async function quality(embedderName: string, embedder: LoadedEmbedder): Promise<
     const all = score(ranked, questions);
     const per = kinds.map((k) => {
       const idx = questions.flatMap((q, i) => (q.kind === k ? [i] : []));
-      return score(idx.map((i) => ranked[i]!), idx.map((i) => questions[i]!)).mrr;
+      return score(
+        idx.map((i) => ranked[i]!),
+        idx.map((i) => questions[i]!),
+      ).mrr;
     });
     const calls = rerankCalls - before;
-    console.log(`| ${c.name} | ${f3(all.r3)} | ${f3(all.r10)} | ${f3(all.mrr)} | ${per.map(f3).join(' | ')} |${c.rerank ? ` <!-- ${calls / questions.length} cross-encoder call(s) per question -->` : ''}`);
+    console.log(
+      `| ${c.name} | ${f3(all.r3)} | ${f3(all.r10)} | ${f3(all.mrr)} | ${per.map(f3).join(' | ')} |${c.rerank ? ` <!-- ${calls / questions.length} cross-encoder call(s) per question -->` : ''}`,
+    );
   }
-  console.log(`\nRe-rank: ${RERANK_CANDIDATES} fused candidates per question, scored in ONE cross-encoder call (${rerankCalls / 3 / questions.length} call per question per re-ranked configuration).`);
+  console.log(
+    `\nRe-rank: ${RERANK_CANDIDATES} fused candidates per question, scored in ONE cross-encoder call (${rerankCalls / 3 / questions.length} call per question per re-ranked configuration).`,
+  );
 
   // Orama, the other library measured, on the same questions (words only).
   const orama = oramaCreate({ schema: { id: 'string', text: 'string' } as const });
-  await insertMultiple(orama, passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
+  await insertMultiple(
+    orama,
+    passages.map((p) => ({ id: p.id, text: embeddingText(p) })),
+  );
   const oranked: string[][] = [];
   for (const q of questions) {
     const res = await oramaSearch(orama, { term: q.question, properties: ['text'], limit: K, threshold: 1 });
@@ -136,7 +157,9 @@ async function quality(embedderName: string, embedder: LoadedEmbedder): Promise<
     questions.map((q) => lexical.search(q.question, K).map((h) => h.id)),
     questions,
   );
-  console.log(`\nWords only, same questions: MiniSearch (our tokenizer) recall@10 ${f3(m.r10)} MRR ${f3(m.mrr)}; Orama (its default tokenizer) recall@10 ${f3(o.r10)} MRR ${f3(o.mrr)}.`);
+  console.log(
+    `\nWords only, same questions: MiniSearch (our tokenizer) recall@10 ${f3(m.r10)} MRR ${f3(m.mrr)}; Orama (its default tokenizer) recall@10 ${f3(o.r10)} MRR ${f3(o.mrr)}.`,
+  );
   await reranker.dispose();
 }
 
@@ -147,7 +170,9 @@ async function qualityBothEmbedders(): Promise<void> {
   await quality('tiny hashed bag-of-words embedder, a stand-in', tiny.embedder);
   await tiny.embedder.dispose();
   if (!realEmbedderDir()) {
-    console.log(`\n!!! REAL EMBEDDER ABSENT from ${realModelsDir()}: the figures above are the tiny stand-in's only, not MiniLM's. ${HOW_TO_FETCH}\n`);
+    console.log(
+      `\n!!! REAL EMBEDDER ABSENT from ${realModelsDir()}: the figures above are the tiny stand-in's only, not MiniLM's. ${HOW_TO_FETCH}\n`,
+    );
     return;
   }
   const real = createRealEmbedder('fp32');
@@ -219,8 +244,12 @@ async function latency(): Promise<void> {
   const sizes = (process.env.BENCH_RETRIEVAL_SIZES ?? '10000,100000').split(',').map(Number);
   const DIM = 384;
   const { embedder, reranker } = tinyModels();
-  console.log(`\nLatency per question (Node, one thread; dense: flat wasm-simd over ${DIM}-d vectors; each list read ${FUSION_DEPTH} deep before fusing; 200 queries of 8 words; dense alone and hybrid timed alternately on the same questions, 400 each).`);
-  console.log('\n| passages | dense alone p50 | lexical p50 | fusion p50 | hybrid (both, no re-rank) p50 | hybrid − dense p50 | hybrid p95 | embed question p50 | re-rank 20 (one call) p50 |');
+  console.log(
+    `\nLatency per question (Node, one thread; dense: flat wasm-simd over ${DIM}-d vectors; each list read ${FUSION_DEPTH} deep before fusing; 200 queries of 8 words; dense alone and hybrid timed alternately on the same questions, 400 each).`,
+  );
+  console.log(
+    '\n| passages | dense alone p50 | lexical p50 | fusion p50 | hybrid (both, no re-rank) p50 | hybrid − dense p50 | hybrid p95 | embed question p50 | re-rank 20 (one call) p50 |',
+  );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const n of sizes) {
     const { texts, queries } = syntheticCorpus(n, n);
@@ -235,7 +264,8 @@ async function latency(): Promise<void> {
     let qi = 0;
     const next = () => (qi = (qi + 1) % queries.length);
     // Warm up the JIT and the kernels.
-    for (let i = 0; i < 50; i++) hybridSearch({ vector: qv[next()]!, text: queries[qi]!, mode: 'both', limit: 20 }, dense, lexical);
+    for (let i = 0; i < 50; i++)
+      hybridSearch({ vector: qv[next()]!, text: queries[qi]!, mode: 'both', limit: 20 }, dense, lexical);
     const denseMs = time(() => dense.search(qv[next()]!, 20), 200);
     const lexMs = time(() => lexical.search(queries[next()]!, FUSION_DEPTH), 200);
     const lists = queries.map((q, i) => [lexical.search(q, FUSION_DEPTH), dense.search(qv[i]!, FUSION_DEPTH)] as const);
@@ -289,7 +319,9 @@ async function libraries(): Promise<void> {
     for (let w = 0; w < 50; w++) words.search(queries[w]!, FUSION_DEPTH);
     const q = time(() => words.search(queries[i++ % queries.length]!, FUSION_DEPTH), 200);
     const snap = await words.snapshot();
-    console.log(`| word index (this repo: hashed terms, varint postings) | ${Math.round(build)} | ${f2(percentile(q, 0.5))} | ${f2(percentile(q, 0.95))} | ${(snap.bytes.length / 1e6).toFixed(1)} | yes (tombstone) |`);
+    console.log(
+      `| word index (this repo: hashed terms, varint postings) | ${Math.round(build)} | ${f2(percentile(q, 0.5))} | ${f2(percentile(q, 0.95))} | ${(snap.bytes.length / 1e6).toFixed(1)} | yes (tombstone) |`,
+    );
   }
   {
     const t = performance.now();
@@ -299,22 +331,32 @@ async function libraries(): Promise<void> {
     let i = 0;
     for (let w = 0; w < 50; w++) ms.search(queries[w]!, FUSION_DEPTH);
     const q = time(() => ms.search(queries[i++ % queries.length]!, FUSION_DEPTH), 200);
-    console.log(`| MiniSearch 7.2 (the word index before issue 22) | ${Math.round(build)} | ${f2(percentile(q, 0.5))} | ${f2(percentile(q, 0.95))} | ${(ms.snapshotJson().length / 1e6).toFixed(1)} | yes (\`discard\`) |`);
+    console.log(
+      `| MiniSearch 7.2 (the word index before issue 22) | ${Math.round(build)} | ${f2(percentile(q, 0.5))} | ${f2(percentile(q, 0.95))} | ${(ms.snapshotJson().length / 1e6).toFixed(1)} | yes (\`discard\`) |`,
+    );
   }
   {
     const t = performance.now();
     const db = oramaCreate({ schema: { id: 'string', text: 'string' } as const });
     await insertMultiple(db, docs);
     const build = performance.now() - t;
-    for (let w = 0; w < 50; w++) await oramaSearch(db, { term: queries[w]!, properties: ['text'], limit: FUSION_DEPTH, threshold: 1 });
+    for (let w = 0; w < 50; w++)
+      await oramaSearch(db, { term: queries[w]!, properties: ['text'], limit: FUSION_DEPTH, threshold: 1 });
     const q: number[] = [];
     for (let i = 0; i < 50; i++) {
       const t1 = performance.now();
-      await oramaSearch(db, { term: queries[i % queries.length]!, properties: ['text'], limit: FUSION_DEPTH, threshold: 1 });
+      await oramaSearch(db, {
+        term: queries[i % queries.length]!,
+        properties: ['text'],
+        limit: FUSION_DEPTH,
+        threshold: 1,
+      });
       q.push(performance.now() - t1);
     }
     const size = JSON.stringify(oramaSave(db)).length;
-    console.log(`| Orama 3.1 | ${Math.round(build)} | ${f2(percentile(q, 0.5))} | ${f2(percentile(q, 0.95))} | ${(size / 1e6).toFixed(1)} | yes, but it stores every document's text |`);
+    console.log(
+      `| Orama 3.1 | ${Math.round(build)} | ${f2(percentile(q, 0.5))} | ${f2(percentile(q, 0.95))} | ${(size / 1e6).toFixed(1)} | yes, but it stores every document's text |`,
+    );
   }
 }
 
@@ -323,4 +365,3 @@ export async function run(): Promise<void> {
   await libraries();
   await latency();
 }
-

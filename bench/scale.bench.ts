@@ -39,7 +39,8 @@ async function settle(): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
 const fmt = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
 
@@ -54,7 +55,11 @@ interface Row {
   recall: number;
 }
 
-function timeQueries(search: (q: Float32Array) => string[], qs: VectorSet, truth: Set<string>[] | null): { p50: number; p95: number; recall: number; results: string[][] } {
+function timeQueries(
+  search: (q: Float32Array) => string[],
+  qs: VectorSet,
+  truth: Set<string>[] | null,
+): { p50: number; p95: number; recall: number; results: string[][] } {
   for (let i = 0; i < Math.min(5, qs.n); i++) search(qs.row(i));
   const times: number[] = [];
   const results: string[][] = [];
@@ -69,7 +74,11 @@ function timeQueries(search: (q: Float32Array) => string[], qs: VectorSet, truth
   return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), recall: truth ? hits / (K * qs.n) : 1, results };
 }
 
-async function vectorRows(n: number, setName: 'embedding' | 'uniform', dir: string): Promise<{ rows: Row[]; stats: string }> {
+async function vectorRows(
+  n: number,
+  setName: 'embedding' | 'uniform',
+  dir: string,
+): Promise<{ rows: Row[]; stats: string }> {
   const t0 = performance.now();
   const model = embeddingModel(DIM, 1);
   const vs = setName === 'embedding' ? embeddingVectors(model, n, DIM) : uniformVectors(n, DIM, n);
@@ -90,10 +99,25 @@ async function vectorRows(n: number, setName: 'embedding' | 'uniform', dir: stri
   let memBytes = used() - before;
   const exact = timeQueries((q) => flat!.search(q, K).map((h) => h.id), qs, null);
   const truth = exact.results.map((r) => new Set(r));
-  rows.push({ set: setName, index: 'flat (wasm simd)', n, buildMs, memBytes, p50: exact.p50, p95: exact.p95, recall: 1 });
+  rows.push({
+    set: setName,
+    index: 'flat (wasm simd)',
+    n,
+    buildMs,
+    memBytes,
+    p50: exact.p50,
+    p95: exact.p95,
+    recall: 1,
+  });
   flat = null;
 
-  const configs: Array<[string, number, number]> = setName === 'embedding' ? [['compact', 2000, 100]] : [['compact', 2000, 100], ['compact, wide', 20000, 1000]];
+  const configs: Array<[string, number, number]> =
+    setName === 'embedding'
+      ? [['compact', 2000, 100]]
+      : [
+          ['compact', 2000, 100],
+          ['compact, wide', 20000, 1000],
+        ];
   for (const [name, candidates, rescore] of configs) {
     await settle();
     before = used();
@@ -106,11 +130,23 @@ async function vectorRows(n: number, setName: 'embedding' | 'uniform', dir: stri
     await settle();
     memBytes = used() - before;
     const r = timeQueries((q) => compact!.search(q, K).map((h) => h.id), qs, truth);
-    rows.push({ set: setName, index: `${name} (${candidates}→${rescore}, int8 on disk)`, n, buildMs, memBytes, p50: r.p50, p95: r.p95, recall: r.recall });
+    rows.push({
+      set: setName,
+      index: `${name} (${candidates}→${rescore}, int8 on disk)`,
+      n,
+      buildMs,
+      memBytes,
+      p50: r.p50,
+      p95: r.p95,
+      recall: r.recall,
+    });
     // Incremental add: one more document's passages into the full index.
     const extra = setName === 'embedding' ? embeddingVectors(model, 20, DIM) : uniformVectors(20, DIM, 3);
     t = performance.now();
-    compact.add(Array.from({ length: 20 }, (_, i) => `extra${i}`), Array.from({ length: 20 }, (_, i) => extra.row(i)));
+    compact.add(
+      Array.from({ length: 20 }, (_, i) => `extra${i}`),
+      Array.from({ length: 20 }, (_, i) => extra.row(i)),
+    );
     const addMs = performance.now() - t;
     rows[rows.length - 1]!.index += `; +20 passages in ${fmt(addMs, 1)} ms`;
     compact = null;
@@ -135,7 +171,8 @@ interface WordRow {
 }
 
 /** Passage ids shaped like the library's (`doc-<16 hex>#n`), so the id table is measured at its real size. */
-const passageId = (i: number) => `doc-${(Math.imul(i, 2654435761) >>> 0).toString(16).padStart(8, '0')}${(i >>> 5).toString(16).padStart(8, '0')}#${i & 31}`;
+const passageId = (i: number) =>
+  `doc-${(Math.imul(i, 2654435761) >>> 0).toString(16).padStart(8, '0')}${(i >>> 5).toString(16).padStart(8, '0')}#${i & 31}`;
 
 /** Feeds n synthetic passages to `add` in batches; returns the seconds spent outside text generation. */
 function feed(n: number, add: (docs: Array<{ id: string; text: string }>) => void): number {
@@ -156,7 +193,10 @@ function wordQueries(): string[] {
   return Array.from({ length: QUERIES }, () => words().split(' ').slice(0, 6).join(' '));
 }
 
-function timeWords(search: (q: string) => RankedHit[], qs: string[]): { p50: number; p95: number; results: RankedHit[][] } {
+function timeWords(
+  search: (q: string) => RankedHit[],
+  qs: string[],
+): { p50: number; p95: number; results: RankedHit[][] } {
   for (const q of qs.slice(0, 5)) search(q);
   const times: number[] = [];
   const results = qs.map((q) => {
@@ -191,7 +231,23 @@ async function miniSearchRow(n: number, qs: string[]): Promise<{ row: WordRow; r
   await settle();
   const heapLoaded = used() - beforeLoad;
   void loaded.documentCount;
-  return { row: { index: 'MiniSearch 7.2 (before)', n, buildS, heap, snapBytes, writeS, loadS, heapLoaded, p50, p95, appendMs: NaN, agree: 'oracle' }, results };
+  return {
+    row: {
+      index: 'MiniSearch 7.2 (before)',
+      n,
+      buildS,
+      heap,
+      snapBytes,
+      writeS,
+      loadS,
+      heapLoaded,
+      p50,
+      p95,
+      appendMs: NaN,
+      agree: 'oracle',
+    },
+    results,
+  };
 }
 
 async function wordIndexRow(n: number, qs: string[], oracle: RankedHit[][] | null): Promise<WordRow> {
@@ -231,7 +287,20 @@ async function wordIndexRow(n: number, qs: string[], oracle: RankedHit[][] | nul
   loaded.add(Array.from({ length: 20 }, (_, i) => ({ id: `extra#${i}`, text: extra() })));
   const appendMs = performance.now() - t;
   if (loaded.size() !== n + 20) throw new Error('append lost passages');
-  return { index: 'word index (binary)', n, buildS, heap, snapBytes: snap.bytes.length, writeS, loadS, heapLoaded, p50, p95, appendMs, agree };
+  return {
+    index: 'word index (binary)',
+    n,
+    buildS,
+    heap,
+    snapBytes: snap.bytes.length,
+    writeS,
+    loadS,
+    heapLoaded,
+    p50,
+    p95,
+    appendMs,
+    agree,
+  };
 }
 
 export async function run(): Promise<void> {
@@ -241,7 +310,10 @@ export async function run(): Promise<void> {
     await realScale();
     return;
   }
-  const sizes = (process.env.BENCH_SCALE_SIZES ?? '100000,1000000').split(',').map(Number).filter((x) => x > 0);
+  const sizes = (process.env.BENCH_SCALE_SIZES ?? '100000,1000000')
+    .split(',')
+    .map(Number)
+    .filter((x) => x > 0);
   const sets = (process.env.BENCH_SCALE_SETS ?? 'embedding,uniform').split(',') as Array<'embedding' | 'uniform'>;
   const dir = mkdtempSync(join(tmpdir(), 'scale-bench-'));
   const all: Row[] = [];
@@ -259,8 +331,12 @@ export async function run(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   const flat100k = (s: string) => all.find((r) => r.set === s && r.n === 100000 && r.index.startsWith('flat'));
-  console.log(`\n${DIM}-d, k=${K}, ${QUERIES} queries; memory is heap + external (WASM memory included) held after the build; recall@10 against the flat index on the same vectors.\n`);
-  console.log('| vectors | index | n | build s | memory | memory / float32 | p50 ms | p95 ms | p50 / flat same n | p50 / flat 100k | recall@10 |');
+  console.log(
+    `\n${DIM}-d, k=${K}, ${QUERIES} queries; memory is heap + external (WASM memory included) held after the build; recall@10 against the flat index on the same vectors.\n`,
+  );
+  console.log(
+    '| vectors | index | n | build s | memory | memory / float32 | p50 ms | p95 ms | p50 / flat same n | p50 / flat 100k | recall@10 |',
+  );
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of all) {
     const same = all.find((b) => b.set === r.set && b.n === r.n && b.index.startsWith('flat'))!;
@@ -271,7 +347,10 @@ export async function run(): Promise<void> {
   }
   for (const n of notes) console.log(`\nnote: ${n}`);
 
-  const lexSizes = (process.env.BENCH_LEXICAL_SIZES ?? '100000,1000000').split(',').map(Number).filter((x) => x > 0);
+  const lexSizes = (process.env.BENCH_LEXICAL_SIZES ?? '100000,1000000')
+    .split(',')
+    .map(Number)
+    .filter((x) => x > 0);
   if (lexSizes.length) await wordRows(lexSizes);
 }
 
@@ -295,8 +374,12 @@ async function wordRows(sizes: number[]): Promise<void> {
   }
   const base = rows.find((r) => r.index.startsWith('MiniSearch'));
   const ratio = (x: number, b: number | undefined) => (b ? `${fmt(x / b)}×` : 'n/a');
-  console.log(`\nWord index, synthetic Zipf passages of 60–120 words (40k-word vocabulary), ids like the library's; ${qs.length} questions of 6 words, top 50; build excludes generating the text; heap = heap + external held; "after load" includes the snapshot buffer the index reads in place.\n`);
-  console.log('| index | passages | build s | heap held | snapshot | write s | load s | heap after load | p50 ms | p95 ms | +20 passages ms | heap / MiniSearch 100k | snapshot / MiniSearch 100k | p50 / MiniSearch 100k | agreement with MiniSearch |');
+  console.log(
+    `\nWord index, synthetic Zipf passages of 60–120 words (40k-word vocabulary), ids like the library's; ${qs.length} questions of 6 words, top 50; build excludes generating the text; heap = heap + external held; "after load" includes the snapshot buffer the index reads in place.\n`,
+  );
+  console.log(
+    '| index | passages | build s | heap held | snapshot | write s | load s | heap after load | p50 ms | p95 ms | +20 passages ms | heap / MiniSearch 100k | snapshot / MiniSearch 100k | p50 / MiniSearch 100k | agreement with MiniSearch |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of rows) {
     console.log(

@@ -44,8 +44,13 @@ function serve(root: string): Promise<{ server: Server; base: string }> {
       }
       const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
       if (m) {
-        const start = Number(m[1]), end = Math.min(Number(m[2]), size - 1);
-        res.writeHead(206, { 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}`, 'accept-ranges': 'bytes' });
+        const start = Number(m[1]),
+          end = Math.min(Number(m[2]), size - 1);
+        res.writeHead(206, {
+          'content-length': end - start + 1,
+          'content-range': `bytes ${start}-${end}/${size}`,
+          'accept-ranges': 'bytes',
+        });
         createReadStream(path, { start, end }).pipe(res);
       } else {
         res.writeHead(200, { 'content-length': size, 'accept-ranges': 'bytes' });
@@ -53,10 +58,12 @@ function serve(root: string): Promise<{ server: Server; base: string }> {
       }
     }, DELAY_MS);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const addr = server.address() as { port: number };
-    resolve({ server, base: `http://127.0.0.1:${addr.port}/site/sub/corpus/` });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const addr = server.address() as { port: number };
+      resolve({ server, base: `http://127.0.0.1:${addr.port}/site/sub/corpus/` });
+    }),
+  );
 }
 
 class ClearableCache implements BlockCache {
@@ -72,7 +79,8 @@ class ClearableCache implements BlockCache {
   }
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
 const kb = (b: number) => `${(b / 1024).toFixed(0)} kB`;
 
 interface Built extends WriteShardedResult {
@@ -85,7 +93,11 @@ interface Built extends WriteShardedResult {
 function build(n: number, out: string, spec: string): Built {
   const [mode, p] = spec.split(':') as [string, string | undefined];
   const script = fileURLToPath(new URL('./scale/sharded-build.ts', import.meta.url));
-  const json = execFileSync(process.execPath, ['--import', 'tsx', script, JSON.stringify({ n, out, mode, ...(p ? { assignTops: Number(p) } : {}) })], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+  const json = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', script, JSON.stringify({ n, out, mode, ...(p ? { assignTops: Number(p) } : {}) })],
+    { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
+  );
   return JSON.parse(json.toString().trim().split('\n').pop()!) as Built;
 }
 
@@ -117,7 +129,10 @@ async function exact(n: number, qs: Float32Array[]): Promise<Array<{ truth: Set<
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MB`;
 
 export async function run(): Promise<void> {
-  const sizes = (process.env.BENCH_SHARDED_SIZES ?? '100000').split(',').map(Number).filter((x) => x > 0);
+  const sizes = (process.env.BENCH_SHARDED_SIZES ?? '100000')
+    .split(',')
+    .map(Number)
+    .filter((x) => x > 0);
   const builds = (process.env.BENCH_SHARDED_BUILDS ?? 'auto').split(',');
   for (const n of sizes) {
     const root = mkdtempSync(join(tmpdir(), 'sharded-bench-'));
@@ -128,18 +143,44 @@ export async function run(): Promise<void> {
         const res = build(n, out, spec);
         built.push({ spec, res });
         const total = Object.values(res.bytes).reduce((a, b) => a + b, 0);
-        console.log(`\n${n} passages, build '${spec}' (${res.coarse}, ${res.sampleRows} sample rows): ${res.buildSeconds.toFixed(0)} s${res.jobSeconds ? ` (+ ${res.jobSeconds.toFixed(0)} s of the job's k-means)` : ''} [pass 1 ${res.seconds.sample.toFixed(0)}, train ${res.seconds.train.toFixed(0)}, assign ${res.seconds.assign.toFixed(0)}, lists ${res.seconds.lists.toFixed(0)}, words ${res.seconds.words.toFixed(0)}, calibrate ${res.seconds.calibrate.toFixed(0)}]; peak RSS ${mb(res.maxRss)} (process at start ${mb(res.rssBefore)}; peak after pass 1 / train / assign / lists / words: ${Object.values(res.peakRss).map((b) => (b / 2 ** 20).toFixed(0)).join(' / ')} MB); ${res.tops} tops, ${res.lists} lists, ${res.wordShards} word shards in ${res.wordBuckets} buckets (largest ${mb(res.largestBucket)}); files: ${Object.entries(res.bytes).map(([f, b]) => `${f} ${kb(b)}`).join(', ')} (total ${(total / 1e6).toFixed(1)} MB)`);
+        console.log(
+          `\n${n} passages, build '${spec}' (${res.coarse}, ${res.sampleRows} sample rows): ${res.buildSeconds.toFixed(0)} s${res.jobSeconds ? ` (+ ${res.jobSeconds.toFixed(0)} s of the job's k-means)` : ''} [pass 1 ${res.seconds.sample.toFixed(0)}, train ${res.seconds.train.toFixed(0)}, assign ${res.seconds.assign.toFixed(0)}, lists ${res.seconds.lists.toFixed(0)}, words ${res.seconds.words.toFixed(0)}, calibrate ${res.seconds.calibrate.toFixed(0)}]; peak RSS ${mb(res.maxRss)} (process at start ${mb(res.rssBefore)}; peak after pass 1 / train / assign / lists / words: ${Object.values(
+            res.peakRss,
+          )
+            .map((b) => (b / 2 ** 20).toFixed(0))
+            .join(
+              ' / ',
+            )} MB); ${res.tops} tops, ${res.lists} lists, ${res.wordShards} word shards in ${res.wordBuckets} buckets (largest ${mb(res.largestBucket)}); files: ${Object.entries(
+            res.bytes,
+          )
+            .map(([f, b]) => `${f} ${kb(b)}`)
+            .join(', ')} (total ${(total / 1e6).toFixed(1)} MB)`,
+        );
       }
       const base = built[0]!.res;
       if (built.length > 1) {
-        console.log(`\nbuilds against '${built[0]!.spec}' (same run): ${built.slice(1).map(({ spec, res }) => `'${spec}' time × ${(res.buildSeconds / base.buildSeconds).toFixed(2)}, peak RSS × ${(res.maxRss / base.maxRss).toFixed(2)}`).join('; ')}`);
+        console.log(
+          `\nbuilds against '${built[0]!.spec}' (same run): ${built
+            .slice(1)
+            .map(
+              ({ spec, res }) =>
+                `'${spec}' time × ${(res.buildSeconds / base.buildSeconds).toFixed(2)}, peak RSS × ${(res.maxRss / base.maxRss).toFixed(2)}`,
+            )
+            .join('; ')}`,
+        );
       }
       const qs = syntheticQueries(QUERIES);
       let t = performance.now();
       const truths = await exact(n, qs);
-      console.log(`exact top-${K} of ${QUERIES} questions: one streaming pass, ${((performance.now() - t) / 1000).toFixed(0)} s`);
+      console.log(
+        `exact top-${K} of ${QUERIES} questions: one streaming pass, ${((performance.now() - t) / 1000).toFixed(0)} s`,
+      );
       // The question text: five words of the passage nearest the query (a question about it).
-      const questions = qs.map((vector, i) => ({ vector, text: truths[i]!.near.split(' ').slice(3, 8).join(' '), truth: truths[i]!.truth }));
+      const questions = qs.map((vector, i) => ({
+        vector,
+        text: truths[i]!.near.split(' ').slice(3, 8).join(' '),
+        truth: truths[i]!.truth,
+      }));
 
       for (const { spec } of built) {
         const { server, base: url } = await serve(join(root, spec.replace(':', '-')));
@@ -158,9 +199,14 @@ export async function run(): Promise<void> {
           t = performance.now();
           const corpus = await ShardedCorpus.open(url, { fetch: counted, cache });
           const openMs = performance.now() - t;
-          console.log(`\n'${spec}': start-up: ${corpus.startup.requests} requests, ${kb(corpus.startup.bytes)}, ${openMs.toFixed(0)} ms`);
+          console.log(
+            `\n'${spec}': start-up: ${corpus.startup.requests} requests, ${kb(corpus.startup.bytes)}, ${openMs.toFixed(0)} ms`,
+          );
           const p = corpus.manifest.probe;
-          if (p) console.log(`the writer's probe depth (calibrated on ${p.queries} of its own passages, target recall@10 ${p.target}): ${p.ntop} tops × ${p.nprobe} lists, rescoring ${p.rescore}; its recall there ${p.recall} (95 % lower bound ${p.lower})`);
+          if (p)
+            console.log(
+              `the writer's probe depth (calibrated on ${p.queries} of its own passages, target recall@10 ${p.target}): ${p.ntop} tops × ${p.nprobe} lists, rescoring ${p.rescore}; its recall there ${p.recall} (95 % lower bound ${p.lower})`,
+            );
           const sweep = async (nprobe: number, rescore: number, gap = GAP, ntop = DEFAULT_NTOP) => {
             const times: number[] = [];
             const bytes: number[] = [];
@@ -172,14 +218,34 @@ export async function run(): Promise<void> {
               cache.clear();
               t = performance.now();
               counting = true;
-              const a = await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, ntop, rescore, gap, mode: 'both' });
+              const a = await corpus.search({
+                vector: q.vector,
+                text: q.text,
+                k: K,
+                nprobe,
+                ntop,
+                rescore,
+                gap,
+                mode: 'both',
+              });
               counting = false;
               times.push(performance.now() - t);
               bytes.push(a.stats.bytes);
               reqs.push(a.stats.requests);
               if (a.problems.length) throw new Error(a.problems.join('; '));
-              again += (await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, ntop, rescore, gap, mode: 'both' })).stats.requests;
-              const dense = await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, ntop, rescore, gap, mode: 'meaning' });
+              again += (
+                await corpus.search({ vector: q.vector, text: q.text, k: K, nprobe, ntop, rescore, gap, mode: 'both' })
+              ).stats.requests;
+              const dense = await corpus.search({
+                vector: q.vector,
+                text: q.text,
+                k: K,
+                nprobe,
+                ntop,
+                rescore,
+                gap,
+                mode: 'meaning',
+              });
               for (const h of dense.hits) if (q.truth.has(h.passage.id)) hits++;
             }
             const part = (f: string) => `${((perFile.get(f) ?? 0) / questions.length / 1024).toFixed(0)}`;
@@ -187,21 +253,40 @@ export async function run(): Promise<void> {
               row: `${(reqs.reduce((a, b) => a + b, 0) / reqs.length).toFixed(1)} | ${kb(pct(bytes, 0.5))} | ${kb(pct(bytes, 0.95))} | ${part('centroids.bin')} / ${part('lists.bin')} / ${part('rows.bin')} / ${part('wordtable.bin')} / ${part('words.bin')} / ${part('texts.bin')} | ${pct(times, 0.5).toFixed(0)} | ${pct(times, 0.95).toFixed(0)} | ${(hits / (K * QUERIES)).toFixed(3)} | ${again}`,
             };
           };
-          console.log(`\nper question, cold cache, ${DELAY_MS} ms per request, mode 'both' (dense + words, texts of the top ${K}), rows ≤ ${GAP} apart in one range; first the depth the manifest names (what a page reads), then a grid at rescore ${RESCORE}; recall@10 of the dense ranking ('meaning') against exact search:\n`);
-          console.log('| build | ntop | nprobe | rescore | requests / question | bytes / question p50 | p95 | mean kB centroids / lists / rows / word table / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');
+          console.log(
+            `\nper question, cold cache, ${DELAY_MS} ms per request, mode 'both' (dense + words, texts of the top ${K}), rows ≤ ${GAP} apart in one range; first the depth the manifest names (what a page reads), then a grid at rescore ${RESCORE}; recall@10 of the dense ranking ('meaning') against exact search:\n`,
+          );
+          console.log(
+            '| build | ntop | nprobe | rescore | requests / question | bytes / question p50 | p95 | mean kB centroids / lists / rows / word table / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |',
+          );
           console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
           const d = corpus.depth;
-          console.log(`| ${spec}, ${p ? 'manifest' : 'defaults'} | ${d.ntop} | ${d.nprobe} | ${d.rescore} | ${(await sweep(d.nprobe, d.rescore, GAP, d.ntop)).row} |`);
+          console.log(
+            `| ${spec}, ${p ? 'manifest' : 'defaults'} | ${d.ntop} | ${d.nprobe} | ${d.rescore} | ${(await sweep(d.nprobe, d.rescore, GAP, d.ntop)).row} |`,
+          );
           // ntop x nprobe, or ntop x nprobe x rescore.
-          const grid = (process.env.BENCH_SHARDED_GRID ?? '8x16,16x16,16x24,32x24').split(',').map((g) => g.split('x').map(Number) as [number, number, number?]);
-          for (const [ntop, nprobe, rescore = RESCORE] of grid) console.log(`| ${spec} | ${ntop} | ${nprobe} | ${rescore} | ${(await sweep(nprobe, rescore, GAP, ntop)).row} |`);
+          const grid = (process.env.BENCH_SHARDED_GRID ?? '8x16,16x16,16x24,32x24')
+            .split(',')
+            .map((g) => g.split('x').map(Number) as [number, number, number?]);
+          for (const [ntop, nprobe, rescore = RESCORE] of grid)
+            console.log(
+              `| ${spec} | ${ntop} | ${nprobe} | ${rescore} | ${(await sweep(nprobe, rescore, GAP, ntop)).row} |`,
+            );
           if (process.env.BENCH_SHARDED_SWEEPS) {
-            console.log(`\nrows rescored (candidates whose int8 rows are fetched), ntop ${DEFAULT_NTOP}, same measures:\n`);
-            console.log('| nprobe | rescore | requests / question | bytes / question p50 | p95 | mean kB centroids / lists / rows / word table / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');
+            console.log(
+              `\nrows rescored (candidates whose int8 rows are fetched), ntop ${DEFAULT_NTOP}, same measures:\n`,
+            );
+            console.log(
+              '| nprobe | rescore | requests / question | bytes / question p50 | p95 | mean kB centroids / lists / rows / word table / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |',
+            );
             console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-            for (const nprobe of [8, 16]) for (const rescore of [50, 100, 200]) console.log(`| ${nprobe} | ${rescore} | ${(await sweep(nprobe, rescore)).row} |`);
+            for (const nprobe of [8, 16])
+              for (const rescore of [50, 100, 200])
+                console.log(`| ${nprobe} | ${rescore} | ${(await sweep(nprobe, rescore)).row} |`);
             console.log(`\nrows apart that still share one range request (gap), rescore ${RESCORE}, same measures:\n`);
-            console.log('| nprobe | gap | requests / question | bytes / question p50 | p95 | mean kB centroids / lists / rows / word table / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |');
+            console.log(
+              '| nprobe | gap | requests / question | bytes / question p50 | p95 | mean kB centroids / lists / rows / word table / words / texts | time to passages p50 ms | p95 ms | recall@10 (dense) | second ask: requests |',
+            );
             console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
             for (const gap of [0, 4, 16]) console.log(`| 16 | ${gap} | ${(await sweep(16, RESCORE, gap)).row} |`);
           }

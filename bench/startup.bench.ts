@@ -30,13 +30,27 @@ interface Result {
 }
 
 function child(mode: string, dir: string, n: number): Result {
-  const out = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'scale/startup-child.ts'), mode, dir, String(n), String(DIM), String(PER_DOC)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 24,
-    env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=16384' },
-  });
+  const out = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(import.meta.dirname, 'scale/startup-child.ts'),
+      mode,
+      dir,
+      String(n),
+      String(DIM),
+      String(PER_DOC),
+    ],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+      env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=16384' },
+    },
+  );
   const line = out.stdout.trim().split('\n').pop() ?? '';
-  if (out.status !== 0 || !line.startsWith('{')) throw new Error(`start-up '${mode}' failed: ${out.stderr.slice(-2000)}`);
+  if (out.status !== 0 || !line.startsWith('{'))
+    throw new Error(`start-up '${mode}' failed: ${out.stderr.slice(-2000)}`);
   return JSON.parse(line) as Result;
 }
 
@@ -46,12 +60,18 @@ async function prepare(n: number, dir: string): Promise<void> {
   const index = (await compactPersistence(nodeFolder(dir)).create('lib', 'bench', DIM))!;
   for (let i = 0; i < n; i += BUILD_BATCH) {
     const count = Math.min(BUILD_BATCH, n - i);
-    index.add(Array.from({ length: count }, (_, j) => `d${Math.floor((i + j) / PER_DOC)}#${(i + j) % PER_DOC}`), Array.from({ length: count }, (_, j) => vs.row(i + j)));
+    index.add(
+      Array.from({ length: count }, (_, j) => `d${Math.floor((i + j) / PER_DOC)}#${(i + j) % PER_DOC}`),
+      Array.from({ length: count }, (_, j) => vs.row(i + j)),
+    );
   }
 }
 
 export async function run(): Promise<void> {
-  const sizes = (process.env.BENCH_STARTUP_SIZES ?? '100000,1000000').split(',').map(Number).filter((x) => x > 0);
+  const sizes = (process.env.BENCH_STARTUP_SIZES ?? '100000,1000000')
+    .split(',')
+    .map(Number)
+    .filter((x) => x > 0);
   const modes = (process.env.BENCH_STARTUP_MODES ?? 'floats-compact,floats-flat,rebuild,saved').split(',');
   const lines: string[] = [];
   const disk: string[] = [];
@@ -74,16 +94,24 @@ export async function run(): Promise<void> {
       const files = compactFileNames('lib').map((f) => [f.split('.').pop()!, statSync(join(dir, f)).size] as const);
       const floats = statSync(join(dir, 'floats.bin')).size;
       const compact = files.reduce((s, [, b]) => s + b, 0);
-      disk.push(`| ${n} | ${mb(floats)} | ${files.map(([f, b]) => `${f} ${mb(b)}`).join(', ')} | ${mb(compact)} | ${(compact / floats).toFixed(3)} |`);
+      disk.push(
+        `| ${n} | ${mb(floats)} | ${files.map(([f, b]) => `${f} ${mb(b)}`).join(', ')} | ${mb(compact)} | ${(compact / floats).toFixed(3)} |`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  console.log(`\n${DIM}-d embedding-like vectors, ${PER_DOC} passages per document; peak = the start-up process's peak resident memory (VmHWM) minus an idle one's (${mb(idle)}).\n`);
-  console.log('| passages | start-up | time s | time / floats→compact | peak memory | peak / floats→compact | top 3 for one query | notes |');
+  console.log(
+    `\n${DIM}-d embedding-like vectors, ${PER_DOC} passages per document; peak = the start-up process's peak resident memory (VmHWM) minus an idle one's (${mb(idle)}).\n`,
+  );
+  console.log(
+    '| passages | start-up | time s | time / floats→compact | peak memory | peak / floats→compact | top 3 for one query | notes |',
+  );
   console.log('|---:|---|---:|---:|---:|---:|---|---|');
   for (const l of lines) console.log(l);
-  console.log('\nDisk: float32 vectors as stored (IndexedDB adds its own overhead) and the compact index\'s own files.\n');
+  console.log(
+    "\nDisk: float32 vectors as stored (IndexedDB adds its own overhead) and the compact index's own files.\n",
+  );
   console.log('| passages | float32 vectors | compact files | compact total | compact / floats |');
   console.log('|---:|---:|---|---:|---:|');
   for (const d of disk) console.log(d);

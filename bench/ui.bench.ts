@@ -48,13 +48,25 @@ createRoot(document.getElementById('root')!).render(<App />);
 `,
   );
   const out = join(tmp, 'baseline-dist');
-  await build({ root: src, base: './', configFile: false, logLevel: 'warn', plugins: [react()], build: { outDir: out, emptyOutDir: true, target: 'es2022' } });
+  await build({
+    root: src,
+    base: './',
+    configFile: false,
+    logLevel: 'warn',
+    plugins: [react()],
+    build: { outDir: out, emptyOutDir: true, target: 'es2022' },
+  });
   return out;
 }
 
 async function buildApp(tmp: string): Promise<string> {
   const out = join(tmp, 'app-dist');
-  await build({ root: ROOT, mode: 'production', logLevel: 'warn', build: { outDir: out, emptyOutDir: true, sourcemap: false } });
+  await build({
+    root: ROOT,
+    mode: 'production',
+    logLevel: 'warn',
+    build: { outDir: out, emptyOutDir: true, sourcemap: false },
+  });
   return out;
 }
 
@@ -131,7 +143,9 @@ export async function run(): Promise<void> {
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     const ms = (n: number) => `${n.toFixed(2)} ms`;
     console.log('metric                               app          bare Vite+React   ratio');
-    console.log(`main chunk (gzip -9, entry+preloads) ${kb(app.bytes).padEnd(12)} ${kb(base.bytes).padEnd(17)} ${(app.bytes / base.bytes).toFixed(2)}x`);
+    console.log(
+      `main chunk (gzip -9, entry+preloads) ${kb(app.bytes).padEnd(12)} ${kb(base.bytes).padEnd(17)} ${(app.bytes / base.bytes).toFixed(2)}x`,
+    );
     console.log(
       `time to interactive (median of ${TTI_RUNS})    ${ms(median(appTti)).padEnd(12)} ${ms(median(baseTti)).padEnd(17)} ${(median(appTti) / median(baseTti)).toFixed(2)}x`,
     );
@@ -139,7 +153,9 @@ export async function run(): Promise<void> {
     console.log(
       `\nre-rank per slider move (${r.segments} segments, ${r.perStep} candidates per step, ${r.renderMs.length} moves, ${r.changedMoves} changed the answer):`,
     );
-    console.log(`  rerank only         median ${ms(median(r.rerankMs))}  p95 ${ms(pct(r.rerankMs, 0.95))}  max ${ms(Math.max(...r.rerankMs))}`);
+    console.log(
+      `  rerank only         median ${ms(median(r.rerankMs))}  p95 ${ms(pct(r.rerankMs, 0.95))}  max ${ms(Math.max(...r.rerankMs))}`,
+    );
     console.log(
       `  rerank + re-render  median ${ms(median(r.renderMs))}  p95 ${ms(pct(r.renderMs, 0.95))}  max ${ms(Math.max(...r.renderMs))}  ` +
         `(p95 / ${FRAME_MS} ms frame = ${(pct(r.renderMs, 0.95) / FRAME_MS).toFixed(2)}; ${pct(r.renderMs, 0.95) <= FRAME_MS ? 'within one frame' : 'OVER one frame'})`,

@@ -35,14 +35,21 @@ async function labelled(): Promise<void> {
     const vs = await e.embed(passages.map(embeddingText));
     pv.set(v, vs);
     const ix = new FlatIndex(vs[0]!.length);
-    ix.add(passages.map((p) => p.id), vs);
+    ix.add(
+      passages.map((p) => p.id),
+      vs,
+    );
     lib.set(v, ix);
     qv.set(v, await e.embedQueries(questions.map((q) => q.question)));
     await e.dispose();
   }
   const cos = passages.map((_, i) => dot(pv.get('fp32')![i]!, pv.get('q8')![i]!));
-  console.log(`\nLabelled set: ${passages.length} passages, ${questions.length} questions; dense (meaning) search only, exact. REAL all-MiniLM-L6-v2.`);
-  console.log(`Cosine between a passage's fp32 and q8 vectors: mean ${f3(cos.reduce((a, b) => a + b, 0) / cos.length)}, min ${f3(Math.min(...cos))}.\n`);
+  console.log(
+    `\nLabelled set: ${passages.length} passages, ${questions.length} questions; dense (meaning) search only, exact. REAL all-MiniLM-L6-v2.`,
+  );
+  console.log(
+    `Cosine between a passage's fp32 and q8 vectors: mean ${f3(cos.reduce((a, b) => a + b, 0) / cos.length)}, min ${f3(Math.min(...cos))}.\n`,
+  );
   console.log('| questions | library | recall@3 | recall@10 | MRR | recall@10 − matched fp32 |');
   console.log('|---|---|---:|---:|---:|---:|');
   let base = NaN;
@@ -51,7 +58,10 @@ async function labelled(): Promise<void> {
     let r10 = 0;
     let mrr = 0;
     questions.forEach((question, i) => {
-      const at = lib.get(l)!.search(qv.get(q)![i]!, 10).findIndex((h) => h.id === question.gold);
+      const at = lib
+        .get(l)!
+        .search(qv.get(q)![i]!, 10)
+        .findIndex((h) => h.id === question.gold);
       if (at >= 0 && at < 3) r3++;
       if (at >= 0) {
         r10++;
@@ -60,7 +70,9 @@ async function labelled(): Promise<void> {
     });
     const n = questions.length;
     if (q === 'fp32' && l === 'fp32') base = r10 / n;
-    console.log(`| ${q} | ${l} | ${f3(r3 / n)} | ${f3(r10 / n)} | ${f3(mrr / n)} | ${(((r10 / n) - base) * 100).toFixed(1)} points |`);
+    console.log(
+      `| ${q} | ${l} | ${f3(r3 / n)} | ${f3(r10 / n)} | ${f3(mrr / n)} | ${((r10 / n - base) * 100).toFixed(1)} points |`,
+    );
   }
 }
 
@@ -68,15 +80,20 @@ function corpus(): void {
   const libs = new Map<RealVariant, CachedVectors | null>(VARIANTS.map((v) => [v, cachedPassageVectors(v)]));
   const qs = new Map<RealVariant, CachedVectors | null>(VARIANTS.map((v) => [v, cachedQueryVectors(v)]));
   if (VARIANTS.some((v) => !libs.get(v) || !qs.get(v))) {
-    console.log('\nReal-text corpus: both variants\' vectors are not cached; embed them with `npx tsx bench/real/embed-corpus.ts --variant fp32 --limit 2000` (and --variant q8).');
+    console.log(
+      "\nReal-text corpus: both variants' vectors are not cached; embed them with `npx tsx bench/real/embed-corpus.ts --variant fp32 --limit 2000` (and --variant q8).",
+    );
     return;
   }
   const n = Math.min(...VARIANTS.map((v) => libs.get(v)!.n));
   const nq = Math.min(...VARIANTS.map((v) => qs.get(v)!.n));
   const K = 10;
-  const top = (q: RealVariant, l: RealVariant) => Array.from({ length: nq }, (_, i) => exactTopK(libs.get(l)!, qs.get(q)!.row(i), K, n));
+  const top = (q: RealVariant, l: RealVariant) =>
+    Array.from({ length: nq }, (_, i) => exactTopK(libs.get(l)!, qs.get(q)!.row(i), K, n));
   const truth = top('fp32', 'fp32');
-  console.log(`\nReal-text corpus (bench/real/corpus.ts): the first ${n} passages, ${nq} held-out questions (first sentences of documents not in the corpus); exact search; REAL all-MiniLM-L6-v2. Overlap of each pairing's top ${K} with fp32 questions on the fp32 library's.\n`);
+  console.log(
+    `\nReal-text corpus (bench/real/corpus.ts): the first ${n} passages, ${nq} held-out questions (first sentences of documents not in the corpus); exact search; REAL all-MiniLM-L6-v2. Overlap of each pairing's top ${K} with fp32 questions on the fp32 library's.\n`,
+  );
   console.log(`| questions | library | overlap@${K} with fp32/fp32 | same top 1 |`);
   console.log('|---|---|---:|---:|');
   for (const [q, l] of PAIRS) {
@@ -94,7 +111,9 @@ function corpus(): void {
 
 export async function run(): Promise<void> {
   if (!realEmbedderDir()) {
-    console.log(`!!! REAL EMBEDDER ABSENT from ${realModelsDir()}: nothing to measure (the tiny stand-in has one variant). ${HOW_TO_FETCH}`);
+    console.log(
+      `!!! REAL EMBEDDER ABSENT from ${realModelsDir()}: nothing to measure (the tiny stand-in has one variant). ${HOW_TO_FETCH}`,
+    );
     return;
   }
   await labelled();

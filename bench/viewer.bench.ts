@@ -8,7 +8,17 @@
 //      manual from /usr/share/doc): from the click on the passage to the page drawn with the
 //      sentence marked, the first time (pdf.js and the file loaded) and turning to the next page.
 // BENCH_VIEWER_FOLDER picks the folder (default: about 100 files gathered from /usr/share/doc).
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -97,7 +107,10 @@ async function openApp(browser: Browser, url: string): Promise<Page> {
 async function addFolder(page: Page, files: string[]): Promise<void> {
   const reports = await page.getByTestId('batch-report').count();
   await page.getByTestId('file-input').setInputFiles(files);
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=batch-report]').length > n, reports, { timeout: 3_600_000, polling: 1000 });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=batch-report]').length > n, reports, {
+    timeout: 3_600_000,
+    polling: 1000,
+  });
 }
 
 const mb = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
@@ -107,7 +120,10 @@ export async function run(): Promise<void> {
   const files = readdirSync(folder).map((f) => join(folder, f));
   const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
   const pdf = process.env.BENCH_VIEWER_PDF ?? '/usr/share/doc/valgrind/valgrind_manual.pdf.gz';
-  if (!existsSync(E2E_DIR)) throw new Error('build the e2e site first (the browser tests do, or `npx vite build --mode e2e --outDir dist-test`)');
+  if (!existsSync(E2E_DIR))
+    throw new Error(
+      'build the e2e site first (the browser tests do, or `npx vite build --mode e2e --outDir dist-test`)',
+    );
   const served = await serveDir(E2E_DIR);
   const browser = await launchBrowser({ webgpu: false });
   try {
@@ -116,7 +132,9 @@ export async function run(): Promise<void> {
     for (const keep of [true, false]) {
       const page = await openApp(browser, served.url);
       // Let the service worker finish its precache, so the estimate moves with the library only.
-      await page.evaluate(() => Promise.race([navigator.serviceWorker?.ready, new Promise((r) => setTimeout(r, 10_000))]).then(() => true));
+      await page.evaluate(() =>
+        Promise.race([navigator.serviceWorker?.ready, new Promise((r) => setTimeout(r, 10_000))]).then(() => true),
+      );
       const sample = await libraryBytes(page);
       if (!keep) await page.getByTestId('keep-originals').uncheck();
       const before = await usage(page);
@@ -139,7 +157,8 @@ export async function run(): Promise<void> {
     writeFileSync(bigPath, pdf.endsWith('.gz') ? gunzipSync(readFileSync(pdf)) : readFileSync(pdf));
     const page = await openApp(browser, served.url);
     await addFolder(page, [bigPath]);
-    const question = process.env.BENCH_VIEWER_QUESTION ?? 'How does Helgrind detect lock ordering problems between threads?';
+    const question =
+      process.env.BENCH_VIEWER_QUESTION ?? 'How does Helgrind detect lock ordering problems between threads?';
     await page.fill('#question', question);
     await page.getByTestId('ask').click();
     await page.waitForSelector('[data-testid=evidence]:not([data-status=running])', { timeout: 300_000 });
@@ -155,7 +174,9 @@ export async function run(): Promise<void> {
     const pageNo = await page.getByTestId('pdf-frame').getAttribute('data-page');
     const t1 = Date.now();
     await page.getByTestId('page-next').click();
-    await page.locator(`[data-testid=pdf-frame][data-page="${Number(pageNo) + 1}"][data-marked]`).waitFor({ timeout: 120_000 });
+    await page
+      .locator(`[data-testid=pdf-frame][data-page="${Number(pageNo) + 1}"][data-marked]`)
+      .waitFor({ timeout: 120_000 });
     const turn = Date.now() - t1;
     await page.keyboard.press('Escape');
     const t2 = Date.now();

@@ -22,9 +22,14 @@ const PAGE = 'test/browser/pages/wllama.html';
 const ISOLATED = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 
 function library(): Passage[] {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'public/sample/manifest.json'), 'utf8')) as { documents: { file: string; title: string }[] };
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'public/sample/manifest.json'), 'utf8')) as {
+    documents: { file: string; title: string }[];
+  };
   return manifest.documents.flatMap((d) =>
-    chunkText({ docId: d.file, title: d.title, text: readFileSync(join(ROOT, 'public/sample', d.file), 'utf8') }, { targetTokens: 80, overlapTokens: 0 }),
+    chunkText(
+      { docId: d.file, title: d.title, text: readFileSync(join(ROOT, 'public/sample', d.file), 'utf8') },
+      { targetTokens: 80, overlapTokens: 0 },
+    ),
   );
 }
 
@@ -37,7 +42,13 @@ function questions(): string[] {
 
 export async function run(): Promise<void> {
   makeTinyGgufs();
-  await build({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir: OUT, emptyOutDir: true, rollupOptions: { input: { wllama: join(ROOT, PAGE) } } } });
+  await build({
+    root: ROOT,
+    configFile: join(ROOT, 'vite.config.ts'),
+    mode: 'production',
+    logLevel: 'error',
+    build: { outDir: OUT, emptyOutDir: true, rollupOptions: { input: { wllama: join(ROOT, PAGE) } } },
+  });
   cpSync(TINY_GGUF_DIR, join(OUT, 'models/tiny-gguf'), { recursive: true });
   const served = await serveDir(OUT, { headers: ISOLATED });
   const browser = await launchBrowser({ webgpu: false });
@@ -46,15 +57,32 @@ export async function run(): Promise<void> {
     await page.goto(`${served.url}${PAGE}`);
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'loaded');
     type Api = Record<string, (...a: unknown[]) => Promise<unknown>>;
-    const call = <T>(fn: string, ...args: unknown[]) => page.evaluate(([f, a]) => (window as unknown as { wl: Api }).wl[f as string]!(...(a as unknown[])), [fn, args] as const) as Promise<T>;
+    const call = <T>(fn: string, ...args: unknown[]) =>
+      page.evaluate(([f, a]) => (window as unknown as { wl: Api }).wl[f as string]!(...(a as unknown[])), [
+        fn,
+        args,
+      ] as const) as Promise<T>;
     const qs = questions();
     await call('load', '../../../models/tiny-gguf/chat.gguf', { nThreads: 1, nProbs: 20 });
-    const r = await call<{ ours: { prefilled: number; cached: number; decoded: number }; cost: { calls: number }; plain: number; candidates: number }>('bench', qs, library());
-    console.log(`${qs.length} questions from public/eval/sample-questions.jsonl, sample library, beam 2, 3 passages/step, depth ≤ 3, retrieval always (the tiny model itself would never retrieve)`);
-    console.log('real llama.cpp (wllama 3.8.1) on the tiny GGUF model; tokens counted by its own tokenizer (timings.prompt_n)\n');
-    console.log('generator                                          prefilled/q  reused/q  candidates/q  prefill ratio');
+    const r = await call<{
+      ours: { prefilled: number; cached: number; decoded: number };
+      cost: { calls: number };
+      plain: number;
+      candidates: number;
+    }>('bench', qs, library());
+    console.log(
+      `${qs.length} questions from public/eval/sample-questions.jsonl, sample library, beam 2, 3 passages/step, depth ≤ 3, retrieval always (the tiny model itself would never retrieve)`,
+    );
+    console.log(
+      'real llama.cpp (wllama 3.8.1) on the tiny GGUF model; tokens counted by its own tokenizer (timings.prompt_n)\n',
+    );
+    console.log(
+      'generator                                          prefilled/q  reused/q  candidates/q  prefill ratio',
+    );
     const q = qs.length;
-    console.log(`${'plain (prompt per candidate and per critique)'.padEnd(50)} ${(r.plain / q).toFixed(0).padStart(11)}  ${'0'.padStart(8)}  ${(r.candidates / q).toFixed(1).padStart(12)}  ${'1.00'.padStart(13)}`);
+    console.log(
+      `${'plain (prompt per candidate and per critique)'.padEnd(50)} ${(r.plain / q).toFixed(0).padStart(11)}  ${'0'.padStart(8)}  ${(r.candidates / q).toFixed(1).padStart(12)}  ${'1.00'.padStart(13)}`,
+    );
     console.log(
       `${'ours on llama.cpp (one pass, shared prefix cached)'.padEnd(50)} ${(r.ours.prefilled / q).toFixed(0).padStart(11)}  ${(r.ours.cached / q).toFixed(0).padStart(8)}  ${(r.candidates / q).toFixed(1).padStart(12)}  ${(r.ours.prefilled / r.plain).toFixed(2).padStart(13)}`,
     );
@@ -62,7 +90,9 @@ export async function run(): Promise<void> {
     for (const threads of [1, 2]) {
       await call('load', '../../../models/tiny-gguf/chat.gguf', { nThreads: threads, nProbs: 20 });
       const s = await call<{ decoded: number; ms: number; isolated: boolean }>('speed', 64);
-      console.log(`  ${threads} thread${threads > 1 ? 's' : ' '}: ${((s.decoded / s.ms) * 1000).toFixed(0)} tokens/s (${s.decoded} tokens, cross-origin isolated: ${s.isolated})`);
+      console.log(
+        `  ${threads} thread${threads > 1 ? 's' : ' '}: ${((s.decoded / s.ms) * 1000).toFixed(0)} tokens/s (${s.decoded} tokens, cross-origin isolated: ${s.isolated})`,
+      );
     }
   } finally {
     await browser.close();

@@ -27,7 +27,14 @@ export interface EmbedSegment {
    * shows it ("p. 12", "Ch. 16 › Using Message Passing"); absent where the document has none, and
    * for passages stored before places were recorded.
    */
-  citation: { passageId: string; title: string; place?: string; page?: number; pageEnd?: number; headings?: string[] } | null;
+  citation: {
+    passageId: string;
+    title: string;
+    place?: string;
+    page?: number;
+    pageEnd?: number;
+    headings?: string[];
+  } | null;
   isrel: number | null;
   issup: number | null;
   isuse: number | null;

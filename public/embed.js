@@ -66,7 +66,8 @@ export function embed(container, options = {}) {
     } else if ((m.type === 'answer' || m.type === 'error') && typeof m.id === 'string' && pending.has(m.id)) {
       const p = pending.get(m.id);
       pending.delete(m.id);
-      if (m.type === 'answer') p.resolve({ question: m.question, segments: m.segments, aborted: m.aborted, evidenceOnly: m.evidenceOnly });
+      if (m.type === 'answer')
+        p.resolve({ question: m.question, segments: m.segments, aborted: m.aborted, evidenceOnly: m.evidenceOnly });
       else p.reject(new Error(m.message));
     } else if (m.type === 'refused' && typeof m.message === 'string') {
       // This page's origin is not in the app's embed.json: say so now rather than after the timeout.
@@ -85,7 +86,11 @@ export function embed(container, options = {}) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       clearInterval(ping);
-      reject(new Error(`The app at ${appOrigin} did not answer within ${Math.round(timeoutMs / 1000)} s. Is ${location.origin} listed in its embed.json?`));
+      reject(
+        new Error(
+          `The app at ${appOrigin} did not answer within ${Math.round(timeoutMs / 1000)} s. Is ${location.origin} listed in its embed.json?`,
+        ),
+      );
     }, timeoutMs);
     onRefused = (err) => {
       clearTimeout(timer);

@@ -15,7 +15,14 @@ import { embeddingText, embedPassages, prepareFile } from '../src/library/ingest
 import { RefusedFile } from '../src/library/parse';
 import { loadPdfJsInNode } from '../src/library/parse/pdf-node';
 import { LexicalIndex } from '../src/library/lexical/lexical-index';
-import { encodePrebuilt, PREBUILT_JSON, PREBUILT_LEXICAL, PREBUILT_VECTORS, PREBUILT_VERSION, type PrebuiltDocument } from '../src/library/prebuilt';
+import {
+  encodePrebuilt,
+  PREBUILT_JSON,
+  PREBUILT_LEXICAL,
+  PREBUILT_VECTORS,
+  PREBUILT_VERSION,
+  type PrebuiltDocument,
+} from '../src/library/prebuilt';
 import { createEmbedder } from '../workers/evaluator/embedder';
 import { parquetSource, readCentroids } from './sharded/parquet-source';
 import { writeSharded, type ShardedRow, type WriteShardedResult } from './sharded/write-sharded';
@@ -81,7 +88,10 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
       continue;
     }
     try {
-      const prepared = await prepareFile({ name, bytes: new Uint8Array(await readFile(path)) }, { pdf: loadPdfJsInNode, ...(opts.chunk ? { chunk: opts.chunk } : {}) });
+      const prepared = await prepareFile(
+        { name, bytes: new Uint8Array(await readFile(path)) },
+        { pdf: loadPdfJsInNode, ...(opts.chunk ? { chunk: opts.chunk } : {}) },
+      );
       if (seen.has(prepared.id)) {
         log(`skip  ${name} (same text as a document already indexed)`);
         continue;
@@ -90,7 +100,9 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
       const vs = await embedPassages(opts.embedder, prepared.passages);
       documents.push({ id: prepared.id, ...prepared.parsed });
       const url = opts.linkOriginals !== undefined ? originalUrl(opts.linkOriginals, name) : undefined;
-      passages.push(...(url ? prepared.passages.map((p) => ({ ...p, source: { ...p.source, url } })) : prepared.passages));
+      passages.push(
+        ...(url ? prepared.passages.map((p) => ({ ...p, source: { ...p.source, url } })) : prepared.passages),
+      );
       vectors.push(...vs);
       log(`added ${name}: ${prepared.passages.length} passages`);
     } catch (e) {
@@ -101,11 +113,25 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
   }
   if (!documents.length) throw new Error(`no documents could be indexed in ${opts.folder}`);
   if (opts.sharded) {
-    const rows = passages.map((p, i): ShardedRow => ({ id: p.id, docId: p.docId, title: p.title, text: p.text, index: p.index, ...(p.source ? { source: p.source } : {}), embedding: vectors[i]! }));
+    const rows = passages.map(
+      (p, i): ShardedRow => ({
+        id: p.id,
+        docId: p.docId,
+        title: p.title,
+        text: p.text,
+        index: p.index,
+        ...(p.source ? { source: p.source } : {}),
+        embedding: vectors[i]!,
+      }),
+    );
     const res = await writeSharded({
       out: outDir,
       model: opts.model,
-      source: { rows: async function* () { yield* rows; } },
+      source: {
+        rows: async function* () {
+          yield* rows;
+        },
+      },
       ...(opts.sharded.lists ? { lists: opts.sharded.lists } : {}),
       ...(opts.sharded.wordShards ? { wordShards: opts.sharded.wordShards } : {}),
       ...(opts.sharded.targetRecall ? { targetRecall: opts.sharded.targetRecall } : {}),
@@ -123,7 +149,12 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
   await writeFile(join(outDir, PREBUILT_LEXICAL), (await lexical.snapshot()).bytes);
   // Written last: a visitor who sees the new version finds the files it names already in place.
   await writeFile(join(outDir, PREBUILT_VERSION), out.version);
-  return { documents: documents.length, passages: passages.length, refused, files: [PREBUILT_JSON, PREBUILT_VECTORS, PREBUILT_LEXICAL, PREBUILT_VERSION].map((f) => join(outDir, f)) };
+  return {
+    documents: documents.length,
+    passages: passages.length,
+    refused,
+    files: [PREBUILT_JSON, PREBUILT_VECTORS, PREBUILT_LEXICAL, PREBUILT_VERSION].map((f) => join(outDir, f)),
+  };
 }
 
 function parseArgs(argv: string[]): { folder?: string; flags: Map<string, string> } {
@@ -147,17 +178,34 @@ const USAGE = [
   'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>] [--link-originals <site path>]',
   '       npm run index -- --parquet <file-or-folder> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>]',
   '  --link-originals: where the site serves the folder (e.g. docs/): each passage links to its original file for the viewer',
-  '  --recall: the recall@10 the sharded writer chooses its probe depth for, measured on the corpus\'s own passages (default 0.95)',
+  "  --recall: the recall@10 the sharded writer chooses its probe depth for, measured on the corpus's own passages (default 0.95)",
 ].join('\n');
 
 /**
  * Precomputed embeddings in Parquet straight into the sharded format (no embedder runs here);
  * with `centroids`, the lists' centroids too (and, where the passages carry a `list`, their lists).
  */
-export async function indexParquet(opts: { parquet: string; out: string; model: string | null; centroids?: string; lists?: number; tops?: number; assignTops?: number; wordShards?: number; targetRecall?: number; log?: (l: string) => void }): Promise<WriteShardedResult> {
+export async function indexParquet(opts: {
+  parquet: string;
+  out: string;
+  model: string | null;
+  centroids?: string;
+  lists?: number;
+  tops?: number;
+  assignTops?: number;
+  wordShards?: number;
+  targetRecall?: number;
+  log?: (l: string) => void;
+}): Promise<WriteShardedResult> {
   const centroids = opts.centroids ? await readCentroids(opts.centroids) : undefined;
-  if (centroids && opts.lists) throw new Error(`--lists and --centroids cannot both be given: the centroids file fixes the lists (${centroids.vectors.length / centroids.dim})`);
-  const source = await parquetSource(opts.parquet, centroids ? { lists: centroids.vectors.length / centroids.dim, centroidsFile: opts.centroids! } : {});
+  if (centroids && opts.lists)
+    throw new Error(
+      `--lists and --centroids cannot both be given: the centroids file fixes the lists (${centroids.vectors.length / centroids.dim})`,
+    );
+  const source = await parquetSource(
+    opts.parquet,
+    centroids ? { lists: centroids.vectors.length / centroids.dim, centroidsFile: opts.centroids! } : {},
+  );
   return writeSharded({
     out: opts.out,
     model: opts.model,
@@ -179,7 +227,22 @@ async function main(): Promise<void> {
     return;
   }
   const { folder, flags } = parseArgs(argv);
-  const known = new Set(['out', 'model', 'models-dir', 'target', 'overlap', 'sharded', 'parquet', 'centroids', 'lists', 'tops', 'assign-tops', 'word-shards', 'recall', 'link-originals']);
+  const known = new Set([
+    'out',
+    'model',
+    'models-dir',
+    'target',
+    'overlap',
+    'sharded',
+    'parquet',
+    'centroids',
+    'lists',
+    'tops',
+    'assign-tops',
+    'word-shards',
+    'recall',
+    'link-originals',
+  ]);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
   const model = flags.get('model') ?? DEFAULT_EMBEDDER;
   const modelsDir = flags.get('models-dir');
@@ -191,21 +254,37 @@ async function main(): Promise<void> {
     return n;
   };
   const parquet = flags.get('parquet');
-  if (!parquet && (flags.has('centroids') || flags.has('assign-tops'))) throw new Error(`--centroids and --assign-tops go with --parquet\n${USAGE}`);
+  if (!parquet && (flags.has('centroids') || flags.has('assign-tops')))
+    throw new Error(`--centroids and --assign-tops go with --parquet\n${USAGE}`);
   const lists = num('lists');
   const wordShards = num('word-shards');
   const recallFlag = flags.get('recall');
   const targetRecall = recallFlag === undefined ? undefined : Number(recallFlag);
-  if (targetRecall !== undefined && !(targetRecall > 0 && targetRecall <= 1)) throw new Error(`--recall must be a fraction above 0 and at most 1 (for example 0.95), got ${recallFlag}`);
-  if (targetRecall !== undefined && !parquet && !flags.has('sharded')) throw new Error(`--recall goes with --sharded or --parquet\n${USAGE}`);
+  if (targetRecall !== undefined && !(targetRecall > 0 && targetRecall <= 1))
+    throw new Error(`--recall must be a fraction above 0 and at most 1 (for example 0.95), got ${recallFlag}`);
+  if (targetRecall !== undefined && !parquet && !flags.has('sharded'))
+    throw new Error(`--recall goes with --sharded or --parquet\n${USAGE}`);
   if (parquet) {
     if (folder) throw new Error(`give either a folder or --parquet, not both\n${USAGE}`);
     const started = performance.now();
     const centroids = flags.get('centroids');
     const tops = num('tops');
     const assignTops = num('assign-tops');
-    const res = await indexParquet({ parquet, out: flags.get('out') ?? 'public/index', model, ...(centroids ? { centroids } : {}), ...(lists ? { lists } : {}), ...(tops ? { tops } : {}), ...(assignTops ? { assignTops } : {}), ...(wordShards ? { wordShards } : {}), ...(targetRecall ? { targetRecall } : {}), log: (l) => console.log(l) });
-    console.log(`\n${res.passages} passages in ${res.lists} lists (${res.coarse}) under ${res.tops} tops and ${res.wordShards} word shards, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const res = await indexParquet({
+      parquet,
+      out: flags.get('out') ?? 'public/index',
+      model,
+      ...(centroids ? { centroids } : {}),
+      ...(lists ? { lists } : {}),
+      ...(tops ? { tops } : {}),
+      ...(assignTops ? { assignTops } : {}),
+      ...(wordShards ? { wordShards } : {}),
+      ...(targetRecall ? { targetRecall } : {}),
+      log: (l) => console.log(l),
+    });
+    console.log(
+      `\n${res.passages} passages in ${res.lists} lists (${res.coarse}) under ${res.tops} tops and ${res.wordShards} word shards, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     console.log(`wrote ${res.files.join(', ')}`);
     return;
   }
@@ -213,13 +292,29 @@ async function main(): Promise<void> {
   const chunk: ChunkOptions = {};
   if (num('target') !== undefined) chunk.targetTokens = num('target')!;
   if (num('overlap') !== undefined) chunk.overlapTokens = num('overlap')!;
-  const embedder = createEmbedder({ model: { id: model }, ...(modelsDir ? { source: 'local', localModelPath: resolve(modelsDir) } : { source: 'hub' }) });
+  const embedder = createEmbedder({
+    model: { id: model },
+    ...(modelsDir ? { source: 'local', localModelPath: resolve(modelsDir) } : { source: 'hub' }),
+  });
   const started = performance.now();
-  const sharded = flags.has('sharded') ? { ...(lists ? { lists } : {}), ...(wordShards ? { wordShards } : {}), ...(targetRecall ? { targetRecall } : {}) } : undefined;
+  const sharded = flags.has('sharded')
+    ? { ...(lists ? { lists } : {}), ...(wordShards ? { wordShards } : {}), ...(targetRecall ? { targetRecall } : {}) }
+    : undefined;
   const linkOriginals = flags.get('link-originals');
-  const res = await indexFolder({ folder, out: flags.get('out') ?? 'public/index', embedder, model, chunk, log: (l) => console.log(l), ...(sharded ? { sharded } : {}), ...(linkOriginals !== undefined ? { linkOriginals } : {}) });
+  const res = await indexFolder({
+    folder,
+    out: flags.get('out') ?? 'public/index',
+    embedder,
+    model,
+    chunk,
+    log: (l) => console.log(l),
+    ...(sharded ? { sharded } : {}),
+    ...(linkOriginals !== undefined ? { linkOriginals } : {}),
+  });
   await embedder.dispose();
-  console.log(`\n${res.documents} documents, ${res.passages} passages, ${res.refused.length} refused, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `\n${res.documents} documents, ${res.passages} passages, ${res.refused.length} refused, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   console.log(`wrote ${res.files.join(', ')}`);
 }
 

@@ -25,7 +25,12 @@ export const TINY_GGUF_DIR = join(resolve(HERE, '..'), 'test/fixtures/models/tin
 export type TinyGgufVariant = 'chat' | 'native' | 'bad-utf8';
 export const TINY_GGUF_VARIANTS: readonly TinyGgufVariant[] = ['chat', 'native', 'bad-utf8'];
 
-const SOURCES = [fileURLToPath(import.meta.url), join(HERE, 'tiny-gguf/bpe.ts'), join(HERE, 'tiny-gguf/gguf.ts'), join(HERE, '../src/generator/form.ts')];
+const SOURCES = [
+  fileURLToPath(import.meta.url),
+  join(HERE, 'tiny-gguf/bpe.ts'),
+  join(HERE, 'tiny-gguf/gguf.ts'),
+  join(HERE, '../src/generator/form.ts'),
+];
 
 const DIM = 64;
 const LAYERS = 2;
@@ -55,7 +60,6 @@ function formWords(form: Form): string[] {
   return form.flatMap((it) => (it.kind === 'literal' ? [it.text] : it.kind === 'slot' ? [...it.alternatives] : []));
 }
 
-
 function gaussians(rand: () => number, n: number, scale: number): Float32Array {
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) out[i] = scale * Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
@@ -74,7 +78,14 @@ export interface TinyGguf {
 }
 
 export function buildTinyGguf(variant: TinyGgufVariant): TinyGguf {
-  const words = [...[SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, RETRIEVAL_DECISION].flatMap(formWords), 'system', 'user', 'assistant', ...TEXT_WORDS, ...NATIVE_TEXT];
+  const words = [
+    ...[SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, RETRIEVAL_DECISION].flatMap(formWords),
+    'system',
+    'user',
+    'assistant',
+    ...TEXT_WORDS,
+    ...NATIVE_TEXT,
+  ];
   const bpe = buildBpe(words);
   const specials = variant === 'native' ? [...CHAT_SPECIALS, ...REFLECTION_TOKENS] : CHAT_SPECIALS;
   const tokens = [...bpe.tokens, ...specials];
@@ -100,7 +111,8 @@ export function buildTinyGguf(variant: TinyGgufVariant): TinyGguf {
   // about 4 over random logits, so all sit among llama.cpp's reported top tokens, in varied shares).
   const prefer = preferrer(row, tokenId, emb);
   for (const form of [SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, RETRIEVAL_DECISION]) {
-    for (const it of form) if (it.kind === 'slot') for (const alt of it.alternatives) if (tokenId(alt) >= 0) prefer(':', alt, 4);
+    for (const it of form)
+      if (it.kind === 'slot') for (const alt of it.alternatives) if (tokenId(alt) >= 0) prefer(':', alt, 4);
   }
   if (variant === 'native') wireNative(prefer);
 
@@ -155,7 +167,11 @@ export function buildTinyGguf(variant: TinyGgufVariant): TinyGguf {
 }
 
 /** Raises the logit of `to` after `from` by about `margin` (the shared dimension 0 is left alone). */
-function preferrer(row: (t: number) => Float32Array, id: (s: string) => number, emb: Float32Array): (from: string, to: string, margin: number) => void {
+function preferrer(
+  row: (t: number) => Float32Array,
+  id: (s: string) => number,
+  emb: Float32Array,
+): (from: string, to: string, margin: number) => void {
   return (from, to, margin) => {
     const f = id(from);
     const src = rmsNorm(emb.subarray(f * DIM, (f + 1) * DIM));
@@ -234,5 +250,7 @@ export function makeTinyGgufs(): { files: number; bytes: number } {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const t0 = performance.now();
   const r = makeTinyGgufs();
-  console.log(`wrote ${r.files} GGUF models (${(r.bytes / 1e6).toFixed(2)} MB) to ${TINY_GGUF_DIR} in ${(performance.now() - t0).toFixed(0)} ms`);
+  console.log(
+    `wrote ${r.files} GGUF models (${(r.bytes / 1e6).toFixed(2)} MB) to ${TINY_GGUF_DIR} in ${(performance.now() - t0).toFixed(0)} ms`,
+  );
 }

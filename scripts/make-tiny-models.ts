@@ -13,7 +13,14 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EMBEDDING_DIMS, embedderGraph, nliGraph, rerankerGraph, type NliLabel, type Vocab } from './tiny-models/graphs';
+import {
+  EMBEDDING_DIMS,
+  embedderGraph,
+  nliGraph,
+  rerankerGraph,
+  type NliLabel,
+  type Vocab,
+} from './tiny-models/graphs';
 import { scanCorpus, SPECIAL_TOKENS } from './tiny-models/vocabulary';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -42,7 +49,13 @@ function tokenizerJson(vocab: Vocab) {
     truncation: null,
     padding: null,
     added_tokens: SPECIAL_TOKENS.map((t) => ({
-      id: id(t), content: t, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true,
+      id: id(t),
+      content: t,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
     })),
     normalizer: { type: 'Lowercase' },
     pre_tokenizer: { type: 'Whitespace' },
@@ -56,9 +69,7 @@ function tokenizerJson(vocab: Vocab) {
         { Sequence: { id: 'B', type_id: 1 } },
         { SpecialToken: { id: '[SEP]', type_id: 1 } },
       ],
-      special_tokens: Object.fromEntries(
-        ['[CLS]', '[SEP]'].map((t) => [t, { id: t, ids: [id(t)], tokens: [t] }]),
-      ),
+      special_tokens: Object.fromEntries(['[CLS]', '[SEP]'].map((t) => [t, { id: t, ids: [id(t)], tokens: [t] }])),
     },
     decoder: null,
     model: { type: 'WordLevel', vocab: Object.fromEntries(vocab.map((w, i) => [w, i])), unk_token: '[UNK]' },
@@ -116,23 +127,43 @@ export function tinyModelsStale(): boolean {
 
 export function makeTinyModels(): { words: number; files: number } {
   const scan = scanCorpus(ROOT, GENERATOR_SOURCES);
-  const vocab: Vocab = [...SPECIAL_TOKENS, ...scan.words.filter((w) => !(SPECIAL_TOKENS as readonly string[]).includes(w))];
+  const vocab: Vocab = [
+    ...SPECIAL_TOKENS,
+    ...scan.words.filter((w) => !(SPECIAL_TOKENS as readonly string[]).includes(w)),
+  ];
   // Built beside the target and swapped in, so a test run reading the models meanwhile
   // (several engineers, several vitest processes) never sees a half-written folder.
   const tmp = `${TINY_DIR}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   writeModel(join(tmp, 'embedder'), vocab, bertConfig(vocab, 'BertModel'), embedderGraph(vocab));
-  writeModel(join(tmp, 'reranker'), vocab, bertConfig(vocab, 'BertForSequenceClassification', ['LABEL_0']), rerankerGraph(vocab));
+  writeModel(
+    join(tmp, 'reranker'),
+    vocab,
+    bertConfig(vocab, 'BertForSequenceClassification', ['LABEL_0']),
+    rerankerGraph(vocab),
+  );
   const nliLabels: NliLabel[] = ['contradiction', 'entailment', 'neutral'];
-  writeModel(join(tmp, 'nli'), vocab, bertConfig(vocab, 'BertForSequenceClassification', nliLabels), nliGraph(vocab, nliLabels));
+  writeModel(
+    join(tmp, 'nli'),
+    vocab,
+    bertConfig(vocab, 'BertForSequenceClassification', nliLabels),
+    nliGraph(vocab, nliLabels),
+  );
   const reordered: NliLabel[] = ['entailment', 'neutral', 'contradiction'];
   writeModel(
     join(tmp, 'nli-reordered'),
     vocab,
-    bertConfig(vocab, 'BertForSequenceClassification', reordered.map((l) => l.toUpperCase())),
+    bertConfig(
+      vocab,
+      'BertForSequenceClassification',
+      reordered.map((l) => l.toUpperCase()),
+    ),
     nliGraph(vocab, reordered),
   );
-  writeFileSync(join(tmp, 'stamp.json'), JSON.stringify({ fingerprint: scan.fingerprint, words: vocab.length, sources: scan.files }, null, 2));
+  writeFileSync(
+    join(tmp, 'stamp.json'),
+    JSON.stringify({ fingerprint: scan.fingerprint, words: vocab.length, sources: scan.files }, null, 2),
+  );
   const old = `${TINY_DIR}.old-${process.pid}`;
   if (existsSync(TINY_DIR)) renameSync(TINY_DIR, old);
   renameSync(tmp, TINY_DIR);

@@ -14,14 +14,24 @@ export const GGUF_PACK_DIR = 'models/gguf';
 export function ggufUrls(idOrUrl: string): string[] {
   const m = findGguf(idOrUrl);
   if (m) {
-    if (!m.urls.every((u) => /^https:/.test(u))) throw new Error(`${m.id} is not on the hub: put its files in public/${GGUF_PACK_DIR}/ yourself (${m.urls.join(', ')}).`);
+    if (!m.urls.every((u) => /^https:/.test(u)))
+      throw new Error(
+        `${m.id} is not on the hub: put its files in public/${GGUF_PACK_DIR}/ yourself (${m.urls.join(', ')}).`,
+      );
     return [...m.urls];
   }
   if (/^https:\/\/.+\.gguf$/.test(idOrUrl)) return [idOrUrl];
-  throw new Error(`"${idOrUrl}" is neither a GGUF model id (${GGUF_CATALOGUE.map((g) => g.id).join(', ')}) nor an https address ending in .gguf.`);
+  throw new Error(
+    `"${idOrUrl}" is neither a GGUF model id (${GGUF_CATALOGUE.map((g) => g.id).join(', ')}) nor an https address ending in .gguf.`,
+  );
 }
 
-export async function downloadGguf(idOrUrl: string, outDir: string, f: typeof fetch = fetch, log: (l: string) => void = console.log): Promise<string[]> {
+export async function downloadGguf(
+  idOrUrl: string,
+  outDir: string,
+  f: typeof fetch = fetch,
+  log: (l: string) => void = console.log,
+): Promise<string[]> {
   const dir = join(outDir, 'gguf');
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];

@@ -38,9 +38,12 @@ export function buildsFor(arg: string): Build[] {
     return precisions.map((p) => ({ modelId: byId.builds[p].modelId, lib: byId.builds[p].lib, native: byId.native }));
   }
   for (const m of CATALOGUE) {
-    for (const b of Object.values(m.builds)) if (b.modelId === arg) return [{ modelId: b.modelId, lib: b.lib, native: m.native }];
+    for (const b of Object.values(m.builds))
+      if (b.modelId === arg) return [{ modelId: b.modelId, lib: b.lib, native: m.native }];
   }
-  throw new Error(`Unknown generator model "${arg}". Use one of: ${CATALOGUE.map((m) => m.id).join(', ')} (optionally with :f16 or :f32), or a web-llm model id.`);
+  throw new Error(
+    `Unknown generator model "${arg}". Use one of: ${CATALOGUE.map((m) => m.id).join(', ')} (optionally with :f16 or :f32), or a web-llm model id.`,
+  );
 }
 
 export interface PackOptions {
@@ -121,7 +124,12 @@ function recordInPack(out: string, build: Build): void {
   const pack: LocalPack = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as LocalPack) : { model_list: [] };
   pack.model_list = pack.model_list.filter((m) => m.model_id !== build.modelId);
   // Relative to the pack folder: the app resolves them against the page's base.
-  pack.model_list.push({ model_id: build.modelId, model: `${build.modelId}/resolve/main/`, model_lib: `libs/${build.lib}`, native: build.native });
+  pack.model_list.push({
+    model_id: build.modelId,
+    model: `${build.modelId}/resolve/main/`,
+    model_lib: `libs/${build.lib}`,
+    native: build.native,
+  });
   writeFileSync(file, JSON.stringify(pack, null, 2) + '\n');
 }
 

@@ -73,17 +73,24 @@ export async function downloadModelPack(opts: DownloadOptions): Promise<string> 
   const log = opts.log ?? console.log;
   const outDir = opts.outDir ?? DEFAULT_OUT;
   const dtypes = opts.dtypes ?? ['fp32', 'q8'];
-  for (const d of dtypes) if (!DTYPE_FILES[d]) throw new Error(`Unknown dtype "${d}" (use ${Object.keys(DTYPE_FILES).join(', ')}).`);
+  for (const d of dtypes)
+    if (!DTYPE_FILES[d]) throw new Error(`Unknown dtype "${d}" (use ${Object.keys(DTYPE_FILES).join(', ')}).`);
   const target = join(outDir, id);
   const tmp = `${target}.partial-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   try {
-    const files = [...REQUIRED.map((n) => [n, true] as const), ...OPTIONAL.map((n) => [n, false] as const), ...dtypes.map((d) => [DTYPE_FILES[d]!, true] as const)];
+    const files = [
+      ...REQUIRED.map((n) => [n, true] as const),
+      ...OPTIONAL.map((n) => [n, false] as const),
+      ...dtypes.map((d) => [DTYPE_FILES[d]!, true] as const),
+    ];
     for (const [name, required] of files) {
       const res = await get(f, `${endpoint}/${id}/resolve/main/${name}`, endpoint);
       if (!res.ok) {
         if (!required && res.status === 404) continue;
-        throw new Error(`${id}: ${name} could not be downloaded (HTTP ${res.status}${res.status === 404 ? ', no such file in this model' : ''}).`);
+        throw new Error(
+          `${id}: ${name} could not be downloaded (HTTP ${res.status}${res.status === 404 ? ', no such file in this model' : ''}).`,
+        );
       }
       const bytes = new Uint8Array(await res.arrayBuffer());
       mkdirSync(dirname(join(tmp, name)), { recursive: true });
@@ -109,7 +116,8 @@ export function recordInManifest(outDir: string, id: string, dtypes: string[]): 
   let models: EvaluatorPackManifest['models'] = [];
   try {
     const old = JSON.parse(readFileSync(file, 'utf8')) as Partial<EvaluatorPackManifest>;
-    if (Array.isArray(old.models)) models = old.models.filter((m) => typeof m?.id === 'string' && Array.isArray(m.dtypes));
+    if (Array.isArray(old.models))
+      models = old.models.filter((m) => typeof m?.id === 'string' && Array.isArray(m.dtypes));
   } catch {
     // none yet, or unreadable: start again from what is on disk
   }
@@ -155,7 +163,9 @@ export function parseArgs(argv: string[]): Args {
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args.ids.length === 0 && args.generator.length === 0 && !args.gguf?.length && !args.real) {
-    console.error('Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>] [--real]');
+    console.error(
+      'Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>] [--real]',
+    );
     return 1;
   }
   if (args.real) fetchRealModels();
@@ -164,7 +174,11 @@ async function main(argv: string[]): Promise<number> {
       console.error(`Generator models are downloaded by ${GENERATOR_SCRIPT}, which does not exist yet.`);
       return 1;
     }
-    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), GENERATOR_SCRIPT, ...args.generator], { stdio: 'inherit' });
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), GENERATOR_SCRIPT, ...args.generator],
+      { stdio: 'inherit' },
+    );
     if (r.status !== 0) return r.status ?? 1;
   }
   for (const g of args.gguf ?? []) {
@@ -173,7 +187,11 @@ async function main(argv: string[]): Promise<number> {
   }
   for (const id of [...new Set(args.ids)]) {
     console.log(`Downloading ${id}`);
-    const dir = await downloadModelPack({ id, ...(args.outDir ? { outDir: args.outDir } : {}), ...(args.dtypes ? { dtypes: args.dtypes } : {}) });
+    const dir = await downloadModelPack({
+      id,
+      ...(args.outDir ? { outDir: args.outDir } : {}),
+      ...(args.dtypes ? { dtypes: args.dtypes } : {}),
+    });
     console.log(`Wrote ${dir}`);
   }
   return 0;

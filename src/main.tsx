@@ -91,7 +91,14 @@ const offline = startOfflineWiring(services, controller);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App controller={controller} conversation={conversation} services={offline.services} initialQuestion={fromUrl.question ?? ''} onShare={shareUrl} offline={offline.wiring} />
+    <App
+      controller={controller}
+      conversation={conversation}
+      services={offline.services}
+      initialQuestion={fromUrl.question ?? ''}
+      onShare={shareUrl}
+      offline={offline.wiring}
+    />
   </StrictMode>,
 );
 

@@ -2,7 +2,12 @@
 // transformers.js, exposed with comlink. Thin: every model detail lives in
 // ./evaluator/*. transformers.js is imported lazily (see runtime.ts).
 import * as Comlink from 'comlink';
-import type { DeviceReport, EvaluatorConfig, EvaluatorModelRole, EvaluatorProgressCallback } from '../src/evaluator/config';
+import type {
+  DeviceReport,
+  EvaluatorConfig,
+  EvaluatorModelRole,
+  EvaluatorProgressCallback,
+} from '../src/evaluator/config';
 import type { EvaluatorWorkerApi } from '../src/evaluator/protocol';
 import { pickDevice } from './evaluator/device';
 import { createEmbedder, type LoadedEmbedder } from './evaluator/embedder';
@@ -41,7 +46,11 @@ async function disposeAll(): Promise<void> {
 }
 
 const api: EvaluatorWorkerApi = {
-  async init(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback, savedStorage?: MessagePort): Promise<DeviceReport> {
+  async init(
+    config: EvaluatorConfig,
+    onProgress?: EvaluatorProgressCallback,
+    savedStorage?: MessagePort,
+  ): Promise<DeviceReport> {
     await disposeAll();
     const [device, cache] = await Promise.all([pickDevice(config.device), savedCache(savedStorage)]);
     const runtime: RuntimeOptions = {
@@ -66,11 +75,17 @@ const api: EvaluatorWorkerApi = {
   },
   async embed(texts) {
     const vectors = await need().embedder.embed(texts);
-    return Comlink.transfer(vectors, vectors.map((v) => v.buffer as ArrayBuffer));
+    return Comlink.transfer(
+      vectors,
+      vectors.map((v) => v.buffer as ArrayBuffer),
+    );
   },
   async embedQueries(texts) {
     const vectors = await need().embedder.embedQueries(texts);
-    return Comlink.transfer(vectors, vectors.map((v) => v.buffer as ArrayBuffer));
+    return Comlink.transfer(
+      vectors,
+      vectors.map((v) => v.buffer as ArrayBuffer),
+    );
   },
   relevance: (query, texts) => need().reranker.score(query, texts),
   support: (pairs) => need().nli.support(pairs),

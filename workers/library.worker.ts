@@ -14,7 +14,9 @@ import type { OcrWorkerApi } from '../src/library/protocol/ocr-worker';
 let ocr: Comlink.Remote<OcrWorkerApi> | null = null;
 
 function recognise(bitmap: ImageBitmap, dpi?: number): Promise<Recognition> {
-  ocr ??= Comlink.wrap<OcrWorkerApi>(new Worker(new URL('./ocr.worker.ts', import.meta.url), { type: 'module', name: 'ocr' }));
+  ocr ??= Comlink.wrap<OcrWorkerApi>(
+    new Worker(new URL('./ocr.worker.ts', import.meta.url), { type: 'module', name: 'ocr' }),
+  );
   return ocr.recognise(Comlink.transfer(bitmap, [bitmap]), dpi);
 }
 
@@ -23,14 +25,22 @@ const api: LibraryWorkerApi = {
     const { sizeOf } = await import('../src/library/ingest');
     return files.map((f) => sizeOf(f) ?? 0);
   },
-  async prepare(file: FileLike, opts: Omit<PrepareOptions, 'pdf' | 'ocr'>, onOcr?: (p: OcrProgress) => void): Promise<PrepareOutcome> {
+  async prepare(
+    file: FileLike,
+    opts: Omit<PrepareOptions, 'pdf' | 'ocr'>,
+    onOcr?: (p: OcrProgress) => void,
+  ): Promise<PrepareOutcome> {
     // Imported lazily: a top-level await in a comlink worker's import graph hangs its first calls.
     const [{ readAndPrepare }, { loadPdfJsInBrowser }, { createBrowserOcrPort }] = await Promise.all([
       import('../src/library/ingest'),
       import('../src/library/parse/pdf-browser'),
       import('../src/library/ocr/browser-port'),
     ]);
-    return readAndPrepare(file, { ...opts, pdf: loadPdfJsInBrowser, ocr: createBrowserOcrPort(recognise, onOcr ? (p) => void onOcr(p) : undefined) });
+    return readAndPrepare(file, {
+      ...opts,
+      pdf: loadPdfJsInBrowser,
+      ocr: createBrowserOcrPort(recognise, onOcr ? (p) => void onOcr(p) : undefined),
+    });
   },
 };
 

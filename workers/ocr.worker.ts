@@ -50,7 +50,8 @@ function toPgm(bitmap: ImageBitmap): Uint8Array {
   const header = new TextEncoder().encode(`P5\n${width} ${height}\n255\n`);
   const out = new Uint8Array(header.length + width * height);
   out.set(header);
-  for (let i = 0, o = header.length; i < rgba.length; i += 4, o++) out[o] = (rgba[i]! * 77 + rgba[i + 1]! * 150 + rgba[i + 2]! * 29) >> 8;
+  for (let i = 0, o = header.length; i < rgba.length; i += 4, o++)
+    out[o] = (rgba[i]! * 77 + rgba[i + 1]! * 150 + rgba[i + 2]! * 29) >> 8;
   return out;
 }
 

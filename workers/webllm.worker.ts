@@ -11,7 +11,9 @@ import { installAsGlobalCaches } from './saved-storage/cache-storage';
 const handler = new WebWorkerMLCEngineHandler();
 const engine = createEngine();
 // The handler wired its progress relay to the engine it built itself; rewire it to ours.
-engine.setInitProgressCallback((report) => handler.postMessage({ kind: 'initProgressCallback', uuid: '', content: report }));
+engine.setInitProgressCallback((report) =>
+  handler.postMessage({ kind: 'initProgressCallback', uuid: '', content: report }),
+);
 handler.engine = engine;
 
 // A frame granted Storage Access sends a port to the app site's caches before anything else.

@@ -58,17 +58,26 @@ function scaled(r: Logged, cpu: number): number {
 }
 
 export function report(file = join(OUTPUT_DIR, 'answer-cost.jsonl')): string {
-  const runs = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Logged);
+  const runs = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Logged);
   const qs = new Map(questions().map((q) => [q.id, q]));
   const out: string[] = [];
-  for (const [model, threads] of [...new Set(runs.map((r) => `${r.model}|${r.threads}`))].map((k) => k.split('|') as [string, string])) {
+  for (const [model, threads] of [...new Set(runs.map((r) => `${r.model}|${r.threads}`))].map(
+    (k) => k.split('|') as [string, string],
+  )) {
     const mine = runs.filter((r) => r.model === model && String(r.threads) === threads);
     // Ratios only over the questions every row finished or was run on, against plain RAG on the same questions.
     const ids = [...new Set(mine.map((r) => r.id))];
     const loads = mine.map((r) => r.load);
-    out.push(`**${model}**, llama.cpp (wllama 3.8.1) on ${threads} thread${threads === '1' ? '' : 's'}, headless Chromium, questions ${ids.join(', ')}; load average ${Math.min(...loads).toFixed(0)}–${Math.max(...loads).toFixed(0)} on this 2-core machine`);
+    out.push(
+      `**${model}**, llama.cpp (wllama 3.8.1) on ${threads} thread${threads === '1' ? '' : 's'}, headless Chromium, questions ${ids.join(', ')}; load average ${Math.min(...loads).toFixed(0)}–${Math.max(...loads).toFixed(0)} on this 2-core machine`,
+    );
     out.push('');
-    out.push('| answer | first words, CPU s | answer, CPU s | × plain, answer | × plain, first words | wall s (first / answer) | prefill tok/s (wall) | decode tok/s (wall) | prefilled/q | reused/q | decoded/q | candidates/q | skipped/q | gold in answer | on Qwen2.5-0.5B, est. CPU s (first / answer) |');
+    out.push(
+      '| answer | first words, CPU s | answer, CPU s | × plain, answer | × plain, first words | wall s (first / answer) | prefill tok/s (wall) | decode tok/s (wall) | prefilled/q | reused/q | decoded/q | candidates/q | skipped/q | gold in answer | on Qwen2.5-0.5B, est. CPU s (first / answer) |',
+    );
     out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     const plain = mine.filter((r) => r.key === 'plain');
     for (const key of Object.keys(LABELS)) {

@@ -28,8 +28,12 @@ export interface Question {
 }
 
 export function library(): Passage[] {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'public/sample/manifest.json'), 'utf8')) as { documents: { file: string; title: string }[] };
-  return manifest.documents.flatMap((d) => chunkText({ docId: d.file, title: d.title, text: readFileSync(join(ROOT, 'public/sample', d.file), 'utf8') }));
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'public/sample/manifest.json'), 'utf8')) as {
+    documents: { file: string; title: string }[];
+  };
+  return manifest.documents.flatMap((d) =>
+    chunkText({ docId: d.file, title: d.title, text: readFileSync(join(ROOT, 'public/sample', d.file), 'utf8') }),
+  );
 }
 
 /** The sample questions answered from the sample library (the off-corpus ones bring their own documents). */
@@ -43,7 +47,9 @@ export function questions(): Question[] {
 
 /** A gold answer as whole words (so 'Arc' is not found in 'search'), case-insensitive. */
 export const containsAnswer = (text: string, q: Question): boolean =>
-  q.answers.some((a) => new RegExp(`(?<![\\p{L}\\p{N}])${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu').test(text));
+  q.answers.some((a) =>
+    new RegExp(`(?<![\\p{L}\\p{N}])${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu').test(text),
+  );
 
 /** Real MiniLM cosine → a relevance probability: a logistic centred between the labelled classes (bench/isrel.bench.ts measures them). */
 export const MINILM_CENTRE = 0.45;
@@ -61,10 +67,15 @@ export interface Models {
 
 export async function loadModels(): Promise<Models> {
   const dir = realModelsDir();
-  if (!existsSync(join(dir, REAL.embedder, 'onnx/model_quantized.onnx'))) throw new Error(`The real MiniLM is missing from ${dir}. ${HOW_TO_FETCH}`);
+  if (!existsSync(join(dir, REAL.embedder, 'onnx/model_quantized.onnx')))
+    throw new Error(`The real MiniLM is missing from ${dir}. ${HOW_TO_FETCH}`);
   if (tinyModelsStale()) makeTinyModels();
   const embedder = createEmbedder({ source: 'local', localModelPath: dir, model: { id: REAL.embedder, dtype: 'q8' } });
-  const reranker = createReranker({ source: 'local', localModelPath: join(ROOT, 'test/fixtures/models'), model: { id: TINY_MODEL_IDS.reranker, dtype: 'fp32' } });
+  const reranker = createReranker({
+    source: 'local',
+    localModelPath: join(ROOT, 'test/fixtures/models'),
+    model: { id: TINY_MODEL_IDS.reranker, dtype: 'fp32' },
+  });
   const passages = library();
   console.log(`[bench] embedding ${passages.length} sample passages with the real MiniLM (q8)`);
   const vectors = await embedder.embed(passages.map(embeddingText));
@@ -107,25 +118,42 @@ export interface BenchPage {
 export async function openPage(models: Models, name = 'answer-cost-bench'): Promise<BenchPage> {
   // One folder per bench: two benches running at once must not empty each other's build.
   const OUT = join(OUTPUT_DIR, name);
-  await build({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir: OUT, emptyOutDir: true, rollupOptions: { input: { ac: join(ROOT, PAGE) } } } });
+  await build({
+    root: ROOT,
+    configFile: join(ROOT, 'vite.config.ts'),
+    mode: 'production',
+    logLevel: 'error',
+    build: { outDir: OUT, emptyOutDir: true, rollupOptions: { input: { ac: join(ROOT, PAGE) } } },
+  });
   mkdirSync(join(OUT, 'models/gguf'), { recursive: true });
-  for (const g of [REAL.smollm2, REAL.gemma]) if (existsSync(join(realModelsDir(), g))) cpSync(join(realModelsDir(), g), join(OUT, 'models', g));
+  for (const g of [REAL.smollm2, REAL.gemma])
+    if (existsSync(join(realModelsDir(), g))) cpSync(join(realModelsDir(), g), join(OUT, 'models', g));
   console.log('[bench] page built');
   const served = await serveDir(OUT, { headers: ISOLATED });
   const browser = await launchBrowser({ webgpu: false });
   const page = await browser.newPage();
   page.setDefaultTimeout(0);
-  page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && console.log(`[page ${m.type()}] ${m.text().slice(0, 300)}`));
+  page.on(
+    'console',
+    (m) =>
+      (m.type() === 'error' || m.type() === 'warning') && console.log(`[page ${m.type()}] ${m.text().slice(0, 300)}`),
+  );
   page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
   await page.exposeFunction('benchCpu', () => cpuSeconds());
   await page.exposeFunction('benchRetrieve', (q: string, k: number) => models.retrieve(q, k));
-  await page.exposeFunction('benchRelevance', (q: string, texts: string[], model: string) => models.relevance(q, texts, model));
+  await page.exposeFunction('benchRelevance', (q: string, texts: string[], model: string) =>
+    models.relevance(q, texts, model),
+  );
   await page.goto(`${served.url}${PAGE}`);
   await page.waitForFunction(() => document.getElementById('status')?.textContent === 'loaded');
   type Api = Record<string, (...a: unknown[]) => Promise<unknown>>;
   return {
     page,
-    call: <T>(fn: string, ...args: unknown[]) => page.evaluate(([f, a]) => (window as unknown as { ac: Api }).ac[f as string]!(...(a as unknown[])), [fn, args] as const) as Promise<T>,
+    call: <T>(fn: string, ...args: unknown[]) =>
+      page.evaluate(([f, a]) => (window as unknown as { ac: Api }).ac[f as string]!(...(a as unknown[])), [
+        fn,
+        args,
+      ] as const) as Promise<T>,
     async close() {
       await browser.close();
       await served.close();

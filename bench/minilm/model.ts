@@ -28,7 +28,11 @@ function encoderGraph(): Uint8Array {
   const shape = { ...MINILM, typeVocab: 2, layerNormEps: 1e-12 };
   // LayerNorm scales are ones and biases zeros, as an untrained model starts.
   return bertEncoderGraph(shape, (name, rows, cols) =>
-    name.endsWith('LayerNorm.weight') ? new Float32Array(rows * cols).fill(1) : cols === 1 ? new Float32Array(rows) : randomNormal(rows * cols, seed++),
+    name.endsWith('LayerNorm.weight')
+      ? new Float32Array(rows * cols).fill(1)
+      : cols === 1
+        ? new Float32Array(rows)
+        : randomNormal(rows * cols, seed++),
   );
 }
 
@@ -38,7 +42,7 @@ export function writeMiniLmShaped(dir: string, id: string, words: string[]): voi
   mkdirSync(join(root, 'onnx'), { recursive: true });
   const vocab = [...SPECIALS];
   const seen = new Set(vocab);
-  for (const word of words) if (vocab.length < MINILM.vocab && !seen.has(word)) (seen.add(word), vocab.push(word));
+  for (const word of words) if (vocab.length < MINILM.vocab && !seen.has(word)) seen.add(word), vocab.push(word);
   for (let i = 0; vocab.length < MINILM.vocab; i++) vocab.push(`##filler${i}`);
   const special = (t: string) => ({ SpecialToken: { id: t, type_id: 0 } });
   writeFileSync(
@@ -47,14 +51,30 @@ export function writeMiniLmShaped(dir: string, id: string, words: string[]): voi
       version: '1.0',
       truncation: { direction: 'Right', max_length: 512, strategy: 'LongestFirst', stride: 0 },
       padding: null,
-      added_tokens: SPECIALS.map((t, i) => ({ id: i, content: t, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+      added_tokens: SPECIALS.map((t, i) => ({
+        id: i,
+        content: t,
+        single_word: false,
+        lstrip: false,
+        rstrip: false,
+        normalized: false,
+        special: true,
+      })),
       normalizer: { type: 'Lowercase' },
       pre_tokenizer: { type: 'Whitespace' },
       post_processor: {
         type: 'TemplateProcessing',
         single: [special('[CLS]'), { Sequence: { id: 'A', type_id: 0 } }, special('[SEP]')],
-        pair: [special('[CLS]'), { Sequence: { id: 'A', type_id: 0 } }, special('[SEP]'), { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } }],
-        special_tokens: Object.fromEntries(['[CLS]', '[SEP]'].map((t) => [t, { id: t, ids: [vocab.indexOf(t)], tokens: [t] }])),
+        pair: [
+          special('[CLS]'),
+          { Sequence: { id: 'A', type_id: 0 } },
+          special('[SEP]'),
+          { Sequence: { id: 'B', type_id: 1 } },
+          { SpecialToken: { id: '[SEP]', type_id: 1 } },
+        ],
+        special_tokens: Object.fromEntries(
+          ['[CLS]', '[SEP]'].map((t) => [t, { id: t, ids: [vocab.indexOf(t)], tokens: [t] }]),
+        ),
       },
       decoder: null,
       model: { type: 'WordLevel', vocab: Object.fromEntries(vocab.map((w, i) => [w, i])), unk_token: '[UNK]' },
@@ -62,7 +82,15 @@ export function writeMiniLmShaped(dir: string, id: string, words: string[]): voi
   );
   writeFileSync(
     join(root, 'tokenizer_config.json'),
-    JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: 512, unk_token: '[UNK]', pad_token: '[PAD]', cls_token: '[CLS]', sep_token: '[SEP]' }),
+    JSON.stringify({
+      tokenizer_class: 'BertTokenizer',
+      do_lower_case: true,
+      model_max_length: 512,
+      unk_token: '[UNK]',
+      pad_token: '[PAD]',
+      cls_token: '[CLS]',
+      sep_token: '[SEP]',
+    }),
   );
   writeFileSync(
     join(root, 'config.json'),

@@ -93,7 +93,21 @@ async function* sources(): AsyncGenerator<{ name: string; bytes: Uint8Array; sou
   const toolchains = existsSync(rust) ? (await readdir(rust)).filter((t) => t.startsWith('stable')).sort() : [];
   if (toolchains[0]) {
     const html = join(rust, toolchains[0], 'share', 'doc', 'rust', 'html');
-    for (const book of ['book', 'reference', 'nomicon', 'rust-by-example', 'cargo', 'rustc', 'edition-guide', 'embedded-book', 'rustdoc', 'style-guide', 'unstable-book', 'error_codes', 'clippy']) {
+    for (const book of [
+      'book',
+      'reference',
+      'nomicon',
+      'rust-by-example',
+      'cargo',
+      'rustc',
+      'edition-guide',
+      'embedded-book',
+      'rustdoc',
+      'style-guide',
+      'unstable-book',
+      'error_codes',
+      'clippy',
+    ]) {
       for await (const path of walk(join(html, book))) {
         if (!/\.html$/.test(path) || /print\.html$|404\.html$|toc\.html$/.test(path)) continue;
         yield { name: relative(html, path), bytes: await readFile(path), source: 'rust' };
@@ -127,7 +141,12 @@ async function* sources(): AsyncGenerator<{ name: string; bytes: Uint8Array; sou
       }
       if (/^\s*\.so\s/m.test(text) || text.length < 200) continue; // a link to another page
       const page = basename(path, '.gz');
-      yield { name: `man/${page}.txt`, bytes: new TextEncoder().encode(text), source: 'man', title: `${page} manual page` };
+      yield {
+        name: `man/${page}.txt`,
+        bytes: new TextEncoder().encode(text),
+        source: 'man',
+        title: `${page} manual page`,
+      };
     }
   }
 }
@@ -174,7 +193,16 @@ export async function buildCorpus(dir = realCorpusDir(), log: (l: string) => voi
       if (seenText.has(p.text)) continue;
       seenText.add(p.text);
       count++;
-      lines.push(JSON.stringify({ id: p.id, docId, title: p.title, text: p.text, index: p.index, source: f.source } satisfies CorpusPassage));
+      lines.push(
+        JSON.stringify({
+          id: p.id,
+          docId,
+          title: p.title,
+          text: p.text,
+          index: p.index,
+          source: f.source,
+        } satisfies CorpusPassage),
+      );
     }
     if (docs % 2000 === 0) log(`${docs} documents, ${count} passages`);
   }
@@ -188,7 +216,8 @@ export async function buildCorpus(dir = realCorpusDir(), log: (l: string) => voi
   // A fixed, spread-out sample of the held-out sentences.
   const step = Math.max(1, queries.length / MAX_QUERIES);
   const picked: CorpusQuery[] = [];
-  for (let i = 0; picked.length < MAX_QUERIES && Math.floor(i) < queries.length; i += step) picked.push(queries[Math.floor(i)]!);
+  for (let i = 0; picked.length < MAX_QUERIES && Math.floor(i) < queries.length; i += step)
+    picked.push(queries[Math.floor(i)]!);
   await writeFile(join(dir, CORPUS_FILES.passages), lines.join('\n') + '\n');
   await writeFile(join(dir, CORPUS_FILES.queries), picked.map((q) => JSON.stringify(q)).join('\n') + '\n');
   log(`${docs} documents, ${lines.length} passages, ${picked.length} held-out queries (of ${queries.length})`);
@@ -207,4 +236,5 @@ export async function readJsonl<T>(path: string, limit = Infinity): Promise<T[]>
 }
 
 /** The text the library embeds for a passage (title + text), the same as ingestion's. */
-export const corpusEmbeddingText = (p: CorpusPassage) => embeddingText({ id: p.id, docId: p.docId, title: p.title, text: p.text, index: p.index } as Passage);
+export const corpusEmbeddingText = (p: CorpusPassage) =>
+  embeddingText({ id: p.id, docId: p.docId, title: p.title, text: p.text, index: p.index } as Passage);

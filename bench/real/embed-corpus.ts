@@ -6,7 +6,14 @@ import { existsSync, statSync } from 'node:fs';
 import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRealEmbedder, type RealVariant } from './real-embedder';
-import { CORPUS_FILES, corpusEmbeddingText, readJsonl, realCorpusDir, type CorpusPassage, type CorpusQuery } from './corpus';
+import {
+  CORPUS_FILES,
+  corpusEmbeddingText,
+  readJsonl,
+  realCorpusDir,
+  type CorpusPassage,
+  type CorpusQuery,
+} from './corpus';
 
 const DIM = 384;
 const args = process.argv.slice(2);
@@ -20,10 +27,15 @@ const limit = Number(flag('limit') ?? Infinity);
 const dir = realCorpusDir();
 const embedder = createRealEmbedder(variant);
 
-async function embedInto(file: string, texts: string[], embed: (t: string[]) => Promise<Float32Array[]>): Promise<void> {
+async function embedInto(
+  file: string,
+  texts: string[],
+  embed: (t: string[]) => Promise<Float32Array[]>,
+): Promise<void> {
   const path = join(dir, file);
   const done = existsSync(path) ? Math.floor(statSync(path).size / (DIM * 4)) : 0;
-  if (done * DIM * 4 !== (existsSync(path) ? statSync(path).size : 0)) throw new Error(`${path} ends mid-vector: delete it`);
+  if (done * DIM * 4 !== (existsSync(path) ? statSync(path).size : 0))
+    throw new Error(`${path} ends mid-vector: delete it`);
   const started = performance.now();
   const STEP = 256;
   for (let i = done; i < texts.length; i += STEP) {
@@ -33,12 +45,18 @@ async function embedInto(file: string, texts: string[], embed: (t: string[]) => 
     await appendFile(path, new Uint8Array(buf.buffer));
     const n = i + vs.length - done;
     const rate = n / ((performance.now() - started) / 1000);
-    console.log(`${file}: ${i + vs.length}/${texts.length} (${rate.toFixed(1)}/s, ${(((texts.length - i - vs.length) / rate) / 60).toFixed(0)} min left)`);
+    console.log(
+      `${file}: ${i + vs.length}/${texts.length} (${rate.toFixed(1)}/s, ${((texts.length - i - vs.length) / rate / 60).toFixed(0)} min left)`,
+    );
   }
 }
 
 const queries = await readJsonl<CorpusQuery>(join(dir, CORPUS_FILES.queries));
-await embedInto(CORPUS_FILES.queryVectors(variant), queries.map((q) => q.text), (t) => embedder.embedQueries(t));
+await embedInto(
+  CORPUS_FILES.queryVectors(variant),
+  queries.map((q) => q.text),
+  (t) => embedder.embedQueries(t),
+);
 const passages = await readJsonl<CorpusPassage>(join(dir, CORPUS_FILES.passages), limit);
 await embedInto(CORPUS_FILES.vectors(variant), passages.map(corpusEmbeddingText), (t) => embedder.embed(t));
 await writeFile(join(dir, `done-${variant}.txt`), `${passages.length}\n`);

@@ -10,10 +10,16 @@ export type RealVariant = 'fp32' | 'q8';
 /** The real embedder's folder when its weights are on this machine, else null. */
 export function realEmbedderDir(): string | null {
   const dir = join(realModelsDir(), REAL.embedder);
-  return existsSync(join(dir, 'onnx', 'model.onnx')) && existsSync(join(dir, 'onnx', 'model_quantized.onnx')) ? dir : null;
+  return existsSync(join(dir, 'onnx', 'model.onnx')) && existsSync(join(dir, 'onnx', 'model_quantized.onnx'))
+    ? dir
+    : null;
 }
 
 export function createRealEmbedder(variant: RealVariant): LoadedEmbedder {
   if (!realEmbedderDir()) throw new Error(`the real embedder is not in ${realModelsDir()}`);
-  return createEmbedder({ model: { id: REAL.embedder, dtype: variant }, source: 'local', localModelPath: realModelsDir() + '/' });
+  return createEmbedder({
+    model: { id: REAL.embedder, dtype: variant },
+    source: 'local',
+    localModelPath: realModelsDir() + '/',
+  });
 }

@@ -24,7 +24,8 @@ import { cachedPassageVectors, cachedQueryVectors, REAL_DIM, type CachedVectors 
 
 const K = 10;
 const f3 = (x: number) => x.toFixed(3);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
 
 interface Set_ {
   name: string;
@@ -49,7 +50,11 @@ async function serve(root: string): Promise<{ url: string; close(): void }> {
     if (m) {
       const start = Number(m[1]);
       const end = Math.min(Number(m[2]), size - 1);
-      res.writeHead(206, { 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}`, 'accept-ranges': 'bytes' });
+      res.writeHead(206, {
+        'content-length': end - start + 1,
+        'content-range': `bytes ${start}-${end}/${size}`,
+        'accept-ranges': 'bytes',
+      });
       createReadStream(path, { start, end }).pipe(res);
     } else {
       res.writeHead(200, { 'content-length': size, 'accept-ranges': 'bytes' });
@@ -77,9 +82,18 @@ interface Result {
 const NEAR_TIE = 0.01;
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
-function recallOf(set: Set_, got: string[][], truth: Set<string>[], tenth: number[]): { recall: number; p10: number; tolerant: number } {
+function recallOf(
+  set: Set_,
+  got: string[][],
+  truth: Set<string>[],
+  tenth: number[],
+): { recall: number; p10: number; tolerant: number } {
   const per = got.map((ids, i) => ids.filter((id) => truth[i]!.has(id)).length / K);
-  const near = got.map((ids, i) => ids.filter((id) => truth[i]!.has(id) || dot(set.queries[i]!, set.row(Number(id))) >= tenth[i]! - NEAR_TIE).length / K);
+  const near = got.map(
+    (ids, i) =>
+      ids.filter((id) => truth[i]!.has(id) || dot(set.queries[i]!, set.row(Number(id))) >= tenth[i]! - NEAR_TIE)
+        .length / K,
+  );
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return { recall: mean(per), p10: pct(per, 0.1), tolerant: mean(near) };
 }
@@ -97,9 +111,18 @@ async function measure(set: Set_, dir: string): Promise<Result[]> {
   // The index's default (2000 Hamming candidates, 100 rows scored on int8), then wider passes, to
   // show which pass loses on real vectors: rescoring 400 or all 2000 candidates, and every row
   // through every pass (that is the int8 scores alone).
-  for (const [candidates, rescore] of [[2000, 100], [2000, 400], [2000, 2000], [set.n, set.n]] as const) {
+  for (const [candidates, rescore] of [
+    [2000, 100],
+    [2000, 400],
+    [2000, 2000],
+    [set.n, set.n],
+  ] as const) {
     const rowsFile = new NodeFile(join(dir, `rows-${set.name}-${candidates}-${rescore}.bin`));
-    const compact = new CompactIndex(REAL_DIM, { store: new FileRowStore(int8Codec.rowBytes(REAL_DIM), rowsFile), candidates, rescore });
+    const compact = new CompactIndex(REAL_DIM, {
+      store: new FileRowStore(int8Codec.rowBytes(REAL_DIM), rowsFile),
+      candidates,
+      rescore,
+    });
     compact.add(ids, views);
     const times: number[] = [];
     const got = set.queries.map((q) => {
@@ -109,8 +132,18 @@ async function measure(set: Set_, dir: string): Promise<Result[]> {
       return r;
     });
     rowsFile.close();
-    const name = candidates === set.n ? 'compact, every row int8-scored (no 1-bit passes)' : `compact (${candidates}→${rescore}, int8 on disk)${rescore === 100 ? ', default' : ''}`;
-    out.push({ set: set.name, index: name, n: set.n, ...recallOf(set, got, truth, tenth), p50ms: pct(times, 0.5), note: '' });
+    const name =
+      candidates === set.n
+        ? 'compact, every row int8-scored (no 1-bit passes)'
+        : `compact (${candidates}→${rescore}, int8 on disk)${rescore === 100 ? ', default' : ''}`;
+    out.push({
+      set: set.name,
+      index: name,
+      n: set.n,
+      ...recallOf(set, got, truth, tenth),
+      p50ms: pct(times, 0.5),
+      note: '',
+    });
   }
 
   const site = join(dir, `site-${set.name}`);
@@ -121,7 +154,12 @@ async function measure(set: Set_, dir: string): Promise<Result[]> {
     },
   };
   const t0 = performance.now();
-  const written = await writeSharded({ out: join(site, 'corpus'), model: 'all-MiniLM-L6-v2', source, targetRecall: 0.95 });
+  const written = await writeSharded({
+    out: join(site, 'corpus'),
+    model: 'all-MiniLM-L6-v2',
+    source,
+    targetRecall: 0.95,
+  });
   const buildS = (performance.now() - t0) / 1000;
   const served = await serve(site);
   try {
@@ -132,7 +170,15 @@ async function measure(set: Set_, dir: string): Promise<Result[]> {
     const sgot: string[][] = [];
     for (const q of set.queries) {
       const t = performance.now();
-      const a = await corpus.search({ vector: q, text: '', k: K, nprobe: d.nprobe, ntop: d.ntop, rescore: d.rescore, mode: 'meaning' });
+      const a = await corpus.search({
+        vector: q,
+        text: '',
+        k: K,
+        nprobe: d.nprobe,
+        ntop: d.ntop,
+        rescore: d.rescore,
+        mode: 'meaning',
+      });
       stimes.push(performance.now() - t);
       if (a.problems.length) throw new Error(a.problems.join('; '));
       sgot.push(a.hits.map((h) => h.passage.id));
@@ -158,7 +204,9 @@ export async function realScale(): Promise<void> {
   const vs: CachedVectors | null = cachedPassageVectors(variant, limit);
   const qs = cachedQueryVectors(variant);
   if (!vs || !qs || vs.n < 1000) {
-    console.log(`!!! no real-corpus vectors cached in ${realCorpusDir()}: build them with \`npx tsx bench/real/build-corpus.ts\` then \`npx tsx bench/real/embed-corpus.ts --variant q8 --limit 100000\` (needs \`npm run models -- --real\`).`);
+    console.log(
+      `!!! no real-corpus vectors cached in ${realCorpusDir()}: build them with \`npx tsx bench/real/build-corpus.ts\` then \`npx tsx bench/real/embed-corpus.ts --variant q8 --limit 100000\` (needs \`npm run models -- --real\`).`,
+    );
     return;
   }
   const passages = await readJsonl<CorpusPassage>(join(realCorpusDir(), CORPUS_FILES.passages), vs.n);
@@ -183,25 +231,42 @@ export async function realScale(): Promise<void> {
     n: vs.n,
     row: (i) => syn.row(i),
     queries: Array.from({ length: queries.length }, (_, i) => synQ.row(i)),
-    meta: (i) => ({ id: String(i), docId: `d${Math.floor(i / 10)}`, title: `Document ${Math.floor(i / 10)}`, text: `passage ${i}`, index: i % 10 }),
+    meta: (i) => ({
+      id: String(i),
+      docId: `d${Math.floor(i / 10)}`,
+      title: `Document ${Math.floor(i / 10)}`,
+      text: `passage ${i}`,
+      index: i % 10,
+    }),
   };
   const dir = mkdtempSync(join(tmpdir(), 'scale-real-'));
   try {
     const rows = [...(await measure(synthetic, dir)), ...(await measure(real, dir))];
-    console.log(`\nREAL EMBEDDINGS: ${vs.n} passages of real text (${[...sources].map(([s, n]) => `${n} ${s}`).join(', ')}) embedded by the REAL all-MiniLM-L6-v2 (${variant}); ${queries.length} held-out questions (first sentences of documents not in the corpus, same variant). Baseline: synthetic embedding-like vectors, same count, same run. recall@10 against exact search over the same vectors.\n`);
-    console.log(`| vectors | index | passages | recall@10 | 10th-percentile question | recall@10, near-ties (within ${NEAR_TIE} of the 10th's cosine) counted | p50 ms | recall / synthetic same index |`);
+    console.log(
+      `\nREAL EMBEDDINGS: ${vs.n} passages of real text (${[...sources].map(([s, n]) => `${n} ${s}`).join(', ')}) embedded by the REAL all-MiniLM-L6-v2 (${variant}); ${queries.length} held-out questions (first sentences of documents not in the corpus, same variant). Baseline: synthetic embedding-like vectors, same count, same run. recall@10 against exact search over the same vectors.\n`,
+    );
+    console.log(
+      `| vectors | index | passages | recall@10 | 10th-percentile question | recall@10, near-ties (within ${NEAR_TIE} of the 10th's cosine) counted | p50 ms | recall / synthetic same index |`,
+    );
     console.log('|---|---|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       // The synthetic row of the same index and passes (the sharded rows differ only in the depth the writer chose).
       const same = (i: string) => (i.startsWith('sharded') ? 'sharded' : i);
       const base = rows.find((b) => b.set === synthetic.name && same(b.index) === same(r.index))!;
-      console.log(`| ${r.set} | ${r.index} | ${r.n} | ${f3(r.recall)} | ${f3(r.p10)} | ${f3(r.tolerant)} | ${r.p50ms.toFixed(2)} | ${(r.recall / base.recall).toFixed(3)} |`);
+      console.log(
+        `| ${r.set} | ${r.index} | ${r.n} | ${f3(r.recall)} | ${f3(r.p10)} | ${f3(r.tolerant)} | ${r.p50ms.toFixed(2)} | ${(r.recall / base.recall).toFixed(3)} |`,
+      );
     }
     for (const r of rows) if (r.note) console.log(`\nnote (${r.set}): ${r.note}`);
     // Why the two differ: how alike random pairs and nearest neighbours are in each (among 20k rows).
-    for (const [name, v] of [['synthetic', syn], ['real', { dim: REAL_DIM, ...vs }]] as const) {
+    for (const [name, v] of [
+      ['synthetic', syn],
+      ['real', { dim: REAL_DIM, ...vs }],
+    ] as const) {
       const d = describe(v, 20);
-      console.log(`note (${name}): mean cosine of random pairs ${f3(d.randomPair)}, of a row's nearest neighbour ${f3(d.nearest)}`);
+      console.log(
+        `note (${name}): mean cosine of random pairs ${f3(d.randomPair)}, of a row's nearest neighbour ${f3(d.nearest)}`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -21,7 +21,8 @@ export function readCachedVectors(file: string, limit = Infinity): CachedVectors
   return { n, data, row: (i) => data.subarray(i * REAL_DIM, (i + 1) * REAL_DIM) };
 }
 
-export const cachedPassageVectors = (variant: 'fp32' | 'q8', limit?: number) => readCachedVectors(CORPUS_FILES.vectors(variant), limit);
+export const cachedPassageVectors = (variant: 'fp32' | 'q8', limit?: number) =>
+  readCachedVectors(CORPUS_FILES.vectors(variant), limit);
 export const cachedQueryVectors = (variant: 'fp32' | 'q8') => readCachedVectors(CORPUS_FILES.queryVectors(variant));
 
 /** Exact top-k ids (row numbers) by dot product: the reference every approximation is measured against. */

@@ -23,7 +23,8 @@ export class NodeFile implements FolderFile {
   }
   write(at: number, bytes: Uint8Array): void {
     let done = 0;
-    while (done < bytes.length) done += writeSync(this.fd, bytes, done, Math.min(bytes.length - done, 1 << 30), at + done);
+    while (done < bytes.length)
+      done += writeSync(this.fd, bytes, done, Math.min(bytes.length - done, 1 << 30), at + done);
   }
   truncate(size: number): void {
     ftruncateSync(this.fd, size);

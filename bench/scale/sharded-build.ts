@@ -43,4 +43,6 @@ const res = await writeSharded({
   log: (l) => console.error(`  ${l}`),
 });
 const buildSeconds = (performance.now() - t1) / 1000;
-console.log(JSON.stringify({ ...res, buildSeconds, jobSeconds, rssBefore, maxRss: process.resourceUsage().maxRSS * 1024 }));
+console.log(
+  JSON.stringify({ ...res, buildSeconds, jobSeconds, rssBefore, maxRss: process.resourceUsage().maxRSS * 1024 }),
+);

@@ -18,7 +18,14 @@ export function syntheticSource(n: number, list?: (v: Float32Array) => number): 
       for (let i = 0; i < n; i++) {
         const embedding = new Float32Array(DIM);
         model.draw(embedding);
-        const row: ShardedRow = { id: `p${i}`, docId: `d${Math.floor(i / 10)}`, title: `Document ${Math.floor(i / 10)}`, text: next(), index: i % 10, embedding };
+        const row: ShardedRow = {
+          id: `p${i}`,
+          docId: `d${Math.floor(i / 10)}`,
+          title: `Document ${Math.floor(i / 10)}`,
+          text: next(),
+          index: i % 10,
+          embedding,
+        };
         if (list) row.list = list(embedding);
         yield row;
       }

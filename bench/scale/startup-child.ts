@@ -17,19 +17,29 @@ import { NodeFile, nodeFolder } from './node-file';
 import { embeddingModel, embeddingVectors } from './vectors';
 
 const [mode, dir, nText, dimText, perDocText] = process.argv.slice(2) as [string, string, string, string, string];
-const n = Number(nText), dim = Number(dimText), perDoc = Number(perDocText);
+const n = Number(nText),
+  dim = Number(dimText),
+  perDoc = Number(perDocText);
 const idOf = (i: number) => `d${Math.floor(i / perDoc)}#${i % perDoc}`;
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  let index: { search(q: Float32Array, k: number): { id: string }[]; size(): number; add(ids: string[], v: Float32Array[]): void } | null = null;
+  let index: {
+    search(q: Float32Array, k: number): { id: string }[];
+    size(): number;
+    add(ids: string[], v: Float32Array[]): void;
+  } | null = null;
   let extra = '';
   if (mode === 'floats-compact' || mode === 'floats-flat') {
     // allVectors(): every record in memory at once, then added document by document.
     const all = new Float32Array(readFileSync(join(dir, 'floats.bin')).buffer);
-    const target = mode === 'floats-flat' ? new FlatIndex(dim) : (await compactPersistence(nodeFolder(dir)).create('rebuilt', 'bench', dim))!;
+    const target =
+      mode === 'floats-flat'
+        ? new FlatIndex(dim)
+        : (await compactPersistence(nodeFolder(dir)).create('rebuilt', 'bench', dim))!;
     for (let d = 0; d * perDoc < n; d++) {
-      const ids: string[] = [], rows: Float32Array[] = [];
+      const ids: string[] = [],
+        rows: Float32Array[] = [];
       for (let i = d * perDoc; i < Math.min(n, (d + 1) * perDoc); i++) {
         ids.push(idOf(i));
         rows.push(all.subarray(i * dim, (i + 1) * dim));
@@ -44,7 +54,10 @@ async function main(): Promise<void> {
     for (let d = 0; d * perDoc < n; d++) {
       const count = Math.min(perDoc, n - d * perDoc);
       floats.read(d * perDoc * dim * 4, new Uint8Array(buf.buffer, 0, count * dim * 4));
-      target.add(Array.from({ length: count }, (_, i) => idOf(d * perDoc + i)), Array.from({ length: count }, (_, i) => buf.slice(i * dim, (i + 1) * dim)));
+      target.add(
+        Array.from({ length: count }, (_, i) => idOf(d * perDoc + i)),
+        Array.from({ length: count }, (_, i) => buf.slice(i * dim, (i + 1) * dim)),
+      );
     }
     index = target;
   } else if (mode === 'saved') {
@@ -69,18 +82,24 @@ async function main(): Promise<void> {
   // A fresh draw from the vectors' model (made after the clock stopped).
   const query = embeddingVectors(embeddingModel(dim, 1), 1, dim).row(0);
   const top = index ? index.search(query, 3).map((h) => h.id) : [];
-  let addMs = 0, grew = 0;
+  let addMs = 0,
+    grew = 0;
   if (mode === 'saved' && index) {
     // One more document of 20 passages into the re-opened library.
     const names = compactFileNames('lib');
     const before = names.reduce((s, f) => s + statSync(join(dir, f)).size, 0);
     const t = performance.now();
-    index.add(Array.from({ length: 20 }, (_, i) => `new#${i}`), Array.from({ length: 20 }, (_, i) => query.map((x, j) => x + Math.cos(i * j))));
+    index.add(
+      Array.from({ length: 20 }, (_, i) => `new#${i}`),
+      Array.from({ length: 20 }, (_, i) => query.map((x, j) => x + Math.cos(i * j))),
+    );
     addMs = performance.now() - t;
     grew = names.reduce((s, f) => s + statSync(join(dir, f)).size, 0) - before;
   }
   const rss = peakRss();
-  console.log(`{"mode":"${mode}","ms":${ms.toFixed(0)},${extra}"size":${index?.size() ?? 0},"top":${JSON.stringify(top)},"maxRss":${rss},"addMs":${addMs.toFixed(1)},"addBytes":${grew}}`);
+  console.log(
+    `{"mode":"${mode}","ms":${ms.toFixed(0)},${extra}"size":${index?.size() ?? 0},"top":${JSON.stringify(top)},"maxRss":${rss},"addMs":${addMs.toFixed(1)},"addBytes":${grew}}`,
+  );
 }
 
 void main();

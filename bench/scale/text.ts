@@ -2,7 +2,28 @@
 // words drawn with Zipf's law (s = 1.07, as in English text), 60–120 words a passage.
 import { mulberry32 } from '../../scripts/seeded-random';
 
-const SYL = ['ka', 'lo', 'mi', 're', 'tu', 'san', 'vel', 'dor', 'pin', 'qua', 'zer', 'no', 'fi', 'gar', 'hel', 'jo', 'bra', 'cle', 'ost', 'wyn'];
+const SYL = [
+  'ka',
+  'lo',
+  'mi',
+  're',
+  'tu',
+  'san',
+  'vel',
+  'dor',
+  'pin',
+  'qua',
+  'zer',
+  'no',
+  'fi',
+  'gar',
+  'hel',
+  'jo',
+  'bra',
+  'cle',
+  'ost',
+  'wyn',
+];
 
 export function vocabulary(size: number, seed: number): string[] {
   const r = mulberry32(seed);
@@ -23,7 +44,8 @@ export function zipfSampler(n: number, s: number, r: () => number): () => number
   for (let i = 0; i < n; i++) cdf[i]! /= acc;
   return () => {
     const u = r();
-    let lo = 0, hi = n - 1;
+    let lo = 0,
+      hi = n - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (cdf[mid]! < u) lo = mid + 1;

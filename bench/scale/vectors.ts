@@ -29,7 +29,8 @@ function gaussian(r: () => number): () => number {
       spare = null;
       return s;
     }
-    const u = Math.max(r(), 1e-12), v = r();
+    const u = Math.max(r(), 1e-12),
+      v = r();
     const m = Math.sqrt(-2 * Math.log(u));
     spare = m * Math.sin(2 * Math.PI * v);
     return m * Math.cos(2 * Math.PI * v);
@@ -58,7 +59,14 @@ export function uniformVectors(n: number, dim: number, seed: number): VectorSet 
   return set(dim, n, data);
 }
 
-const MEAN = 0.45, TOPICS = 2000, RANK = 48, ROW_RANK = 16, TOPIC_SPREAD = 0.9, TOPIC_NOISE = 0.35, ROW_SPREAD = 0.45, ROW_NOISE = 0.3;
+const MEAN = 0.45,
+  TOPICS = 2000,
+  RANK = 48,
+  ROW_RANK = 16,
+  TOPIC_SPREAD = 0.9,
+  TOPIC_NOISE = 0.35,
+  ROW_SPREAD = 0.45,
+  ROW_NOISE = 0.3;
 
 export interface EmbeddingModel {
   draw(out: Float32Array): void;
@@ -122,10 +130,12 @@ export function describe(vs: VectorSet, samples = 50): { randomPair: number; nea
     for (let j = 0; j < vs.dim; j++) s += vs.data[a * vs.dim + j]! * vs.data[b * vs.dim + j]!;
     return s;
   };
-  let pair = 0, near = 0;
+  let pair = 0,
+    near = 0;
   const scan = Math.min(vs.n, 20000);
   for (let s = 0; s < samples; s++) {
-    const a = Math.floor(r() * vs.n), b = Math.floor(r() * vs.n);
+    const a = Math.floor(r() * vs.n),
+      b = Math.floor(r() * vs.n);
     pair += dot(a, b);
     let best = -1;
     for (let i = 0; i < scan; i++) if (i !== a) best = Math.max(best, dot(a, i));

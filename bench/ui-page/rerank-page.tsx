@@ -13,7 +13,13 @@ import { syntheticGenerator, syntheticRetriever } from '../../test/doubles/synth
 
 declare global {
   interface Window {
-    __bench?: Promise<{ renderMs: number[]; rerankMs: number[]; segments: number; perStep: number; changedMoves: number }>;
+    __bench?: Promise<{
+      renderMs: number[];
+      rerankMs: number[];
+      segments: number;
+      perStep: number;
+      changedMoves: number;
+    }>;
   }
 }
 
@@ -21,7 +27,11 @@ const settings = defaultSettings();
 settings.decode = { ...settings.decode, mode: 'always', passagesPerStep: 5, beamWidth: 2, maxDepth: 6 };
 const generator = syntheticGenerator({ seed: 5, depth: 6 });
 const controller = createController({
-  ports: { generator: async () => generator, retriever: async () => syntheticRetriever(), critic: async () => undefined },
+  ports: {
+    generator: async () => generator,
+    retriever: async () => syntheticRetriever(),
+    critic: async () => undefined,
+  },
   decode,
   rerank,
   settings,

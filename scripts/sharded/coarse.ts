@@ -35,7 +35,10 @@ function normaliseRows(sums: Float64Array, dim: number, out: Float32Array, keep?
 function indexOf(f: Float32Array, dim: number): FlatIndex {
   const k = f.length / dim;
   const index = new FlatIndex(dim);
-  index.add(Array.from({ length: k }, (_, c) => String(c)), Array.from({ length: k }, (_, c) => rowOf(f, c, dim)));
+  index.add(
+    Array.from({ length: k }, (_, c) => String(c)),
+    Array.from({ length: k }, (_, c) => rowOf(f, c, dim)),
+  );
   return index;
 }
 
@@ -45,7 +48,14 @@ function indexOf(f: Float32Array, dim: number): FlatIndex {
  * centroids into `tops` groups, each list under its nearest (O(L × T × dim) an iteration).
  * Tops that no list chose are dropped.
  */
-export function groupLists(centroids: Float32Array, dim: number, tops: number, iterations: number, top?: ArrayLike<number>, weights?: ArrayLike<number>): Coarse {
+export function groupLists(
+  centroids: Float32Array,
+  dim: number,
+  tops: number,
+  iterations: number,
+  top?: ArrayLike<number>,
+  weights?: ArrayLike<number>,
+): Coarse {
   const L = centroids.length / dim;
   let owner: Int32Array;
   let topRows: Float32Array;
@@ -107,7 +117,15 @@ export function trainFlat(sample: Float32Array, dim: number, lists: number, tops
  * the lists of neighbouring tops compete for the rows between them), the lists move to their
  * means, and each list to its nearest top. O(sample × (T + probeTops × lists / T) × dim) a round.
  */
-export function trainHierarchical(sample: Float32Array, dim: number, lists: number, tops: number, iterations: number, probeTops: number, refine = 4): Coarse {
+export function trainHierarchical(
+  sample: Float32Array,
+  dim: number,
+  lists: number,
+  tops: number,
+  iterations: number,
+  probeTops: number,
+  refine = 4,
+): Coarse {
   const S = sample.length / dim;
   const T0 = Math.max(1, Math.min(tops, lists, S));
   // The tops need far fewer rows than the lists: 64 a top, evenly spread over the (random) sample.
@@ -165,7 +183,8 @@ function refineRound(coarse: Coarse, sample: Float32Array, probeTops: number): C
   const owner = Int32Array.from({ length: L }, (_, c) => Number(topIndex.search(rowOf(moved, c, dim), 1)[0]!.id));
   const T = coarse.tops.length / dim;
   const topSums = new Float64Array(T * dim);
-  for (let c = 0; c < L; c++) for (let j = 0; j < dim; j++) topSums[owner[c]! * dim + j]! += (counts[c]! + 1) * moved[c * dim + j]!;
+  for (let c = 0; c < L; c++)
+    for (let j = 0; j < dim; j++) topSums[owner[c]! * dim + j]! += (counts[c]! + 1) * moved[c * dim + j]!;
   const topRows = new Float32Array(T * dim);
   normaliseRows(topSums, dim, topRows, coarse.tops);
   return arrange(moved, dim, owner, topRows);
@@ -188,7 +207,10 @@ export class ListAssigner {
   private readonly topIndex?: FlatIndex;
   private readonly perTop: FlatIndex[] = [];
   private readonly first: number[] = [];
-  constructor(coarse: Coarse, readonly probeTops: number | 'all') {
+  constructor(
+    coarse: Coarse,
+    readonly probeTops: number | 'all',
+  ) {
     const { dim } = coarse;
     if (probeTops === 'all' || probeTops >= coarse.subs.length) {
       this.all = indexOf(flatLists(coarse), dim);
@@ -204,7 +226,8 @@ export class ListAssigner {
   }
   nearest(v: Float32Array): number {
     if (this.all) return Number(this.all.search(v, 1)[0]!.id);
-    let best = -1, bestScore = -Infinity;
+    let best = -1,
+      bestScore = -Infinity;
     for (const h of this.topIndex!.search(v, this.probeTops as number)) {
       const t = Number(h.id);
       const hit = this.perTop[t]!.search(v, 1)[0]!;

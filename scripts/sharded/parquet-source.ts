@@ -13,9 +13,14 @@ import type { GivenCentroids, ShardedRow, ShardedSource } from './write-sharded'
 const REQUIRED = ['title', 'text', 'embedding'] as const;
 
 /** `lists`: how many lists the given centroids hold (a `list` column is checked against it; without it, refused). */
-export async function parquetSource(path: string, opts: { lists?: number; centroidsFile?: string } = {}): Promise<ShardedSource & { rowCount: number }> {
+export async function parquetSource(
+  path: string,
+  opts: { lists?: number; centroidsFile?: string } = {},
+): Promise<ShardedSource & { rowCount: number }> {
   if (!statSync(path).isDirectory()) return parquetFile(path, opts);
-  const parts = readdirSync(path).filter((f) => f.endsWith('.parquet')).sort();
+  const parts = readdirSync(path)
+    .filter((f) => f.endsWith('.parquet'))
+    .sort();
   if (!parts.length) throw new Error(`${path} holds no .parquet files`);
   const sources = await Promise.all(parts.map((f) => parquetFile(join(path, f), opts)));
   return {
@@ -26,15 +31,24 @@ export async function parquetSource(path: string, opts: { lists?: number; centro
   };
 }
 
-async function parquetFile(path: string, opts: { lists?: number; centroidsFile?: string }): Promise<ShardedSource & { rowCount: number }> {
+async function parquetFile(
+  path: string,
+  opts: { lists?: number; centroidsFile?: string },
+): Promise<ShardedSource & { rowCount: number }> {
   const file = await asyncBufferFromFile(path);
   const metadata = await parquetMetadataAsync(file);
   const names = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
   const idColumn = names.has('id') ? 'id' : names.has('passage_id') ? 'passage_id' : null;
   const missing = [...REQUIRED.filter((c) => !names.has(c)), ...(idColumn ? [] : ['id (or passage_id)'])];
-  if (missing.length) throw new Error(`${path}: Parquet file lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (it has ${[...names].join(', ')})`);
+  if (missing.length)
+    throw new Error(
+      `${path}: Parquet file lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (it has ${[...names].join(', ')})`,
+    );
   const hasList = names.has('list');
-  if (hasList && opts.lists === undefined) throw new Error(`${path} has a \`list\` column (each passage's IVF list), which indexes a centroids file: give it with --centroids <centroids.parquet>`);
+  if (hasList && opts.lists === undefined)
+    throw new Error(
+      `${path} has a \`list\` column (each passage's IVF list), which indexes a centroids file: give it with --centroids <centroids.parquet>`,
+    );
   const columns = [idColumn!, ...REQUIRED, ...['doc_id', 'index', 'list'].filter((c) => names.has(c))];
   return {
     rowCount: Number(metadata.num_rows),
@@ -48,12 +62,15 @@ async function parquetFile(path: string, opts: { lists?: number; centroidsFile?:
           const emb = r.embedding as ArrayLike<number> | null;
           const id = String(r[idColumn!] ?? '');
           if (!id) throw new Error(`${at} has no ${idColumn}`);
-          if (!emb || typeof emb.length !== 'number' || emb.length === 0) throw new Error(`${at}: passage ${id} has no embedding`);
+          if (!emb || typeof emb.length !== 'number' || emb.length === 0)
+            throw new Error(`${at}: passage ${id} has no embedding`);
           let list: number | undefined;
           if (hasList) {
             list = Number(r.list);
             if (r.list === null || r.list === undefined || !Number.isInteger(list) || list < 0 || list >= opts.lists!)
-              throw new Error(`${at}: passage ${id} is in list ${String(r.list)}, out of range (${opts.centroidsFile ?? 'the centroids'} has ${opts.lists} lists, 0 to ${opts.lists! - 1})`);
+              throw new Error(
+                `${at}: passage ${id} is in list ${String(r.list)}, out of range (${opts.centroidsFile ?? 'the centroids'} has ${opts.lists} lists, 0 to ${opts.lists! - 1})`,
+              );
           }
           const title = String(r.title ?? '');
           yield {
@@ -77,20 +94,28 @@ export async function readCentroids(path: string): Promise<GivenCentroids> {
   const file = await asyncBufferFromFile(path);
   const metadata = await parquetMetadataAsync(file);
   const names = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
-  if (!names.has('embedding')) throw new Error(`${path}: a centroids file needs an \`embedding\` column (it has ${[...names].join(', ')})`);
+  if (!names.has('embedding'))
+    throw new Error(`${path}: a centroids file needs an \`embedding\` column (it has ${[...names].join(', ')})`);
   const hasTop = names.has('top');
-  const rows = await parquetReadObjects({ file, metadata, columns: ['embedding', ...(hasTop ? ['top'] : [])], rowFormat: 'object' });
+  const rows = await parquetReadObjects({
+    file,
+    metadata,
+    columns: ['embedding', ...(hasTop ? ['top'] : [])],
+    rowFormat: 'object',
+  });
   if (!rows.length) throw new Error(`${path} holds no centroids`);
   const dim = (rows[0]!.embedding as ArrayLike<number> | null)?.length ?? 0;
   const vectors = new Float32Array(rows.length * dim);
   const top = hasTop ? new Int32Array(rows.length) : undefined;
   rows.forEach((r, i) => {
     const e = r.embedding as ArrayLike<number> | null;
-    if (!e || e.length !== dim || dim === 0) throw new Error(`${path} row ${i}: a ${e?.length ?? 0}-d centroid, the first is ${dim}-d`);
+    if (!e || e.length !== dim || dim === 0)
+      throw new Error(`${path} row ${i}: a ${e?.length ?? 0}-d centroid, the first is ${dim}-d`);
     vectors.set(Float32Array.from(e), i * dim);
     if (top) {
       const t = Number(r.top);
-      if (r.top === null || r.top === undefined || !Number.isInteger(t) || t < 0) throw new Error(`${path} row ${i}: top ${String(r.top)} is not a whole number ≥ 0`);
+      if (r.top === null || r.top === undefined || !Number.isInteger(t) || t < 0)
+        throw new Error(`${path} row ${i}: top ${String(r.top)} is not a whole number ≥ 0`);
       top[i] = t;
     }
   });

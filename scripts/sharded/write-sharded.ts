@@ -9,7 +9,18 @@
 // Memory holds the sample, the centroids and one word bucket, never the corpus.
 import type { PassageSource } from '../../src/core/source-location';
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { encodeSignBits, learnCentreSpread } from '../../src/vector/compact-index';
 import { CentroidAssigner, sphericalKMeans } from '../../src/vector/kmeans';
@@ -172,7 +183,10 @@ class BucketFile {
   private readonly buf: Buffer;
   private used = 0;
   written = 0;
-  constructor(readonly path: string, bytes: number) {
+  constructor(
+    readonly path: string,
+    bytes: number,
+  ) {
     this.buf = Buffer.allocUnsafe(bytes);
     writeFileSync(path, '');
   }
@@ -214,7 +228,9 @@ function unit(v: Float32Array, dim: number, id: string): Float32Array {
   try {
     norm = vectorNorm(v, dim);
   } catch (e) {
-    throw new Error(`passage ${id}: ${e instanceof Error ? e.message : String(e)} (its embedding is ${v.length}-d${v.every((x) => x === 0) ? ' and all zeros' : ''})`);
+    throw new Error(
+      `passage ${id}: ${e instanceof Error ? e.message : String(e)} (its embedding is ${v.length}-d${v.every((x) => x === 0) ? ' and all zeros' : ''})`,
+    );
   }
   return Float32Array.from(v, (x) => x / norm);
 }
@@ -225,7 +241,11 @@ class Reservoir {
   size = 0;
   private seen = 0;
   private readonly rand: () => number;
-  constructor(readonly dim: number, readonly capacity: number, seed = 22) {
+  constructor(
+    readonly dim: number,
+    readonly capacity: number,
+    seed = 22,
+  ) {
     this.data = new Float32Array(Math.min(capacity, 4096) * dim);
     this.rand = mulberry32(seed);
   }
@@ -309,17 +329,32 @@ async function survey(opts: WriteShardedOptions): Promise<Survey> {
   for await (const row of opts.source.rows()) {
     if (!dim) {
       dim = row.embedding.length;
-      if (given && given.dim !== dim) throw new Error(`${given.source}: the centroids are ${given.dim}-d but passage ${row.id} has a ${dim}-d embedding`);
+      if (given && given.dim !== dim)
+        throw new Error(
+          `${given.source}: the centroids are ${given.dim}-d but passage ${row.id} has a ${dim}-d embedding`,
+        );
       const known = opts.source.rowCount;
-      reservoir = new Reservoir(dim, known ? sampleRows(known, dim, isFlat(known)) : opts.sample ?? (given ? 50000 : Math.max(50000, Math.floor(sampleBytes / (4 * dim)))));
+      reservoir = new Reservoir(
+        dim,
+        known
+          ? sampleRows(known, dim, isFlat(known))
+          : (opts.sample ?? (given ? 50000 : Math.max(50000, Math.floor(sampleBytes / (4 * dim))))),
+      );
       held = new Reservoir(dim, opts.calibrate ?? CALIBRATION_QUERIES, 23);
     }
-    if (row.embedding.length !== dim) throw new Error(`passage ${row.id} has a ${row.embedding.length}-d embedding, the first had ${dim}`);
+    if (row.embedding.length !== dim)
+      throw new Error(`passage ${row.id} has a ${row.embedding.length}-d embedding, the first had ${dim}`);
     if (row.docId !== lastDoc) documents++;
     lastDoc = row.docId;
     if (row.list !== undefined) {
-      if (!given) throw new Error(`passage ${row.id} names a list (${row.list}) but no centroids were given for it (--centroids)`);
-      if (!Number.isInteger(row.list) || row.list < 0 || row.list >= given.vectors.length / dim) throw new Error(`passage ${row.id}: list ${row.list} is out of range (${given.source} has ${given.vectors.length / dim} lists, 0 to ${given.vectors.length / dim - 1})`);
+      if (!given)
+        throw new Error(
+          `passage ${row.id} names a list (${row.list}) but no centroids were given for it (--centroids)`,
+        );
+      if (!Number.isInteger(row.list) || row.list < 0 || row.list >= given.vectors.length / dim)
+        throw new Error(
+          `passage ${row.id}: list ${row.list} is out of range (${given.source} has ${given.vectors.length / dim} lists, 0 to ${given.vectors.length / dim - 1})`,
+        );
       withList++;
     }
     const v = unit(row.embedding, dim, row.id);
@@ -328,9 +363,13 @@ async function survey(opts: WriteShardedOptions): Promise<Survey> {
     n++;
   }
   if (!n) throw new Error('no passages to index');
-  if (withList && withList !== n) throw new Error(`${withList} of ${n} passages name a list and the others do not: give a list for every passage or for none`);
+  if (withList && withList !== n)
+    throw new Error(
+      `${withList} of ${n} passages name a list and the others do not: give a list for every passage or for none`,
+    );
   // A small corpus cannot spare its held-out rows: they are trained on too (its recall is then measured a little high).
-  if (reservoir!.size < 10 * held!.size) for (let i = 0; i < held!.size; i++) reservoir!.add(held!.data.subarray(i * dim, (i + 1) * dim));
+  if (reservoir!.size < 10 * held!.size)
+    for (let i = 0; i < held!.size; i++) reservoir!.add(held!.data.subarray(i * dim, (i + 1) * dim));
   const sample = reservoir!.take(sampleRows(n, dim, isFlat(n)));
   const S = sample.length / dim;
   // The codes' centre and spread, learnt as the compact index learns them.
@@ -368,18 +407,25 @@ function train(opts: WriteShardedOptions, s: Survey, log: (line: string) => void
     const L = given.vectors.length / dim;
     const tops = Math.max(1, Math.min(opts.tops ?? Math.round(2 * Math.sqrt(L)), L));
     const rows = new Float32Array(L * dim);
-    for (let c = 0; c < L; c++) rows.set(unit(given.vectors.subarray(c * dim, (c + 1) * dim), dim, `${given.source} row ${c}`), c * dim);
-    log(`${n} passages, ${dim}-d; ${L} lists from ${given.source}${given.top ? ' under their given tops' : `, grouped under ${tops} top centroids`}`);
+    for (let c = 0; c < L; c++)
+      rows.set(unit(given.vectors.subarray(c * dim, (c + 1) * dim), dim, `${given.source} row ${c}`), c * dim);
+    log(
+      `${n} passages, ${dim}-d; ${L} lists from ${given.source}${given.top ? ' under their given tops' : `, grouped under ${tops} top centroids`}`,
+    );
     coarse = groupLists(rows, dim, tops, iterations, given.top);
     how = s.withList ? 'given lists' : 'given';
   } else {
     const tops = Math.max(1, Math.min(opts.tops ?? Math.round(2 * Math.sqrt(wanted)), wanted));
-    log(`${n} passages, ${dim}-d; training ${tops} top centroids and about ${wanted} lists (${flat ? 'one flat k-means' : `hierarchical, each passage among its ${assignTops} nearest tops' lists`}) on ${S} of them`);
+    log(
+      `${n} passages, ${dim}-d; training ${tops} top centroids and about ${wanted} lists (${flat ? 'one flat k-means' : `hierarchical, each passage among its ${assignTops} nearest tops' lists`}) on ${S} of them`,
+    );
     // Small corpora: the lists' centroids by one flat k-means, then grouped under tops (trained per
     // top alone, 894 lists reached recall@10 0.943 at 16 × 16 where flat ones reached 0.975, 100k).
     // Large: flat k-means is O(sample × lists) an iteration, so tops first, then each top's lists,
     // then rounds in which neighbouring tops' lists compete for the sample (coarse.ts).
-    coarse = flat ? trainFlat(sample, dim, wanted, tops, iterations) : trainHierarchical(sample, dim, wanted, tops, iterations, assignTops);
+    coarse = flat
+      ? trainFlat(sample, dim, wanted, tops, iterations)
+      : trainHierarchical(sample, dim, wanted, tops, iterations, assignTops);
     how = flat ? 'flat' : 'hierarchical';
   }
   const tops = coarse.tops.length / dim;
@@ -395,7 +441,8 @@ function train(opts: WriteShardedOptions, s: Survey, log: (line: string) => void
   const scan = opts.flat ?? lists <= FLAT_MAX_LISTS;
   const assigner = how === 'given lists' ? null : new ListAssigner(coarse, scan ? 'all' : assignTops);
   const listOf = coarse.listOf;
-  const nearestSub = (v: Float32Array, r: ShardedRow) => (r.list !== undefined ? listOf![r.list]! : assigner!.nearest(v));
+  const nearestSub = (v: Float32Array, r: ShardedRow) =>
+    r.list !== undefined ? listOf![r.list]! : assigner!.nearest(v);
   return { coarse, how, tops, subs, firstList, lists, nearestSub };
 }
 
@@ -419,15 +466,30 @@ interface Assigned {
 }
 
 /** Pass 2: assign each passage to its list, append its text, spill its record (list, code, row record) and its postings. */
-async function assign(opts: WriteShardedOptions, out: string, tmp: string, s: Survey, t: Trained, wordShards: number, tracker: NeighbourTracker | null, log: (line: string) => void): Promise<Assigned> {
+async function assign(
+  opts: WriteShardedOptions,
+  out: string,
+  tmp: string,
+  s: Survey,
+  t: Trained,
+  wordShards: number,
+  tracker: NeighbourTracker | null,
+  log: (line: string) => void,
+): Promise<Assigned> {
   const { n, dim, centre } = s;
   const { cb, words32, rowBytes, recordBytes } = shapeOf(dim);
   const texts = new Appender(join(out, TEXTS_FILE));
   const records = new Appender(join(tmp, 'records.bin'));
   // Enough buckets that each holds about wordBucketBytes of postings (estimated from the text's size).
-  const bucketCount = Math.max(1, Math.min(wordShards, Math.ceil((s.chars * POSTING_BYTES_PER_CHAR) / (opts.wordBucketBytes ?? WORD_BUCKET_BYTES))));
+  const bucketCount = Math.max(
+    1,
+    Math.min(wordShards, Math.ceil((s.chars * POSTING_BYTES_PER_CHAR) / (opts.wordBucketBytes ?? WORD_BUCKET_BYTES))),
+  );
   const bufferBytes = Math.max(4096, Math.min(1 << 20, Math.floor(WORD_BUFFER_BYTES / bucketCount)));
-  const buckets = Array.from({ length: bucketCount }, (_, b) => new BucketFile(join(tmp, `words-${b}.tsv`), bufferBytes));
+  const buckets = Array.from(
+    { length: bucketCount },
+    (_, b) => new BucketFile(join(tmp, `words-${b}.tsv`), bufferBytes),
+  );
   // Consecutive shards share a bucket, so writing the buckets in turn lays the shards out in order.
   const bucketOf = (sh: number) => Math.floor((sh * buckets.length) / wordShards);
   const counts = new Uint32Array(t.lists);
@@ -457,7 +519,9 @@ async function assign(opts: WriteShardedOptions, out: string, tmp: string, s: Su
     totalLength += tf.size;
     for (const [term, f] of tf) {
       if (term.includes('\t') || term.includes('\n')) continue;
-      buckets[bucketOf(termShard(term, wordShards))]!.write(`${term}\t${pointer.offset}\t${pointer.bytes}\t${pointer.hash}\t${f}\t${tf.size}\n`);
+      buckets[bucketOf(termShard(term, wordShards))]!.write(
+        `${term}\t${pointer.offset}\t${pointer.bytes}\t${pointer.hash}\t${f}\t${tf.size}\n`,
+      );
     }
     if (++done % 100000 === 0) log(`assigned ${done} / ${n}`);
   }
@@ -466,7 +530,9 @@ async function assign(opts: WriteShardedOptions, out: string, tmp: string, s: Su
   records.close();
   for (const b of buckets) b.flush();
   const largestBucket = buckets.reduce((m, b) => Math.max(m, b.written), 0);
-  log(`word postings: ${buckets.reduce((a, b) => a + b.written, 0)} bytes in ${buckets.length} buckets (largest ${largestBucket}; ${s.chars} characters of text)`);
+  log(
+    `word postings: ${buckets.reduce((a, b) => a + b.written, 0)} bytes in ${buckets.length} buckets (largest ${largestBucket}; ${s.chars} characters of text)`,
+  );
   return { counts, totalLength, textBytes: texts.written, buckets, bucketOf, largestBucket };
 }
 
@@ -512,7 +578,13 @@ function layOutLists(out: string, tmp: string, shape: Shape, counts: Uint32Array
       const base = listOffset[c]!;
       const rec = chunk.subarray(o + 4 + cb, o + recordBytes);
       writeSync(listsFd, chunk, o + 4, cb, base + 4 + i * cb);
-      writeSync(listsFd, createHash('sha256').update(rec).digest(), 0, SHORT_HASH_BYTES, base + 4 + counts[c]! * cb + i * SHORT_HASH_BYTES);
+      writeSync(
+        listsFd,
+        createHash('sha256').update(rec).digest(),
+        0,
+        SHORT_HASH_BYTES,
+        base + 4 + counts[c]! * cb + i * SHORT_HASH_BYTES,
+      );
       writeSync(rowsFd, rec, 0, rb, (firstRow[c]! + i) * rb);
     }
   }
@@ -601,7 +673,13 @@ function writeWords(out: string, n: number, wordShards: number, wordPage: number
         // and the hash is kept as two numbers.
         if (!term) postings.set(Buffer.from(t).toString(), (term = { df: 0, p: [] }));
         term.df++;
-        term.p.push([Number(off), Number(len), parseInt(hash.slice(0, 8), 16), parseInt(hash.slice(8), 16), tfPart(Number(f), Number(dl), avgLength)]);
+        term.p.push([
+          Number(off),
+          Number(len),
+          parseInt(hash.slice(0, 8), 16),
+          parseInt(hash.slice(8), 16),
+          tfPart(Number(f), Number(dl), avgLength),
+        ]);
         if (term.p.length >= 2 * POSTINGS_PER_TERM) term.p = term.p.sort(byKey).slice(0, POSTINGS_PER_TERM);
       }
       lineBuf.copy(lineBuf, 0, cut, end);
@@ -616,13 +694,17 @@ function writeWords(out: string, n: number, wordShards: number, wordPage: number
       const weighted = list
         .sort(byKey)
         .slice(0, POSTINGS_PER_TERM)
-        .map(([off, len, h, l, key]) => [off, len, hex(h, l), postingWeight(withIdf(w, key))] as [number, number, string, number]);
+        .map(
+          ([off, len, h, l, key]) =>
+            [off, len, hex(h, l), postingWeight(withIdf(w, key))] as [number, number, string, number],
+        );
       const s = termShard(t, wordShards);
       let shard = shards.get(s);
       if (!shard) shards.set(s, (shard = {}));
       shard[t] = { df, p: weighted };
     }
-    for (let s = Math.ceil((b * wordShards) / buckets.length); s < wordShards && bucketOf(s) === b; s++) emit(shards.get(s) ?? {});
+    for (let s = Math.ceil((b * wordShards) / buckets.length); s < wordShards && bucketOf(s) === b; s++)
+      emit(shards.get(s) ?? {});
   }
   if (pageBytes.length) endPage();
   words.close();
@@ -644,27 +726,56 @@ function signCodes(f: Float32Array, k: number, s: Survey): Uint8Array {
  * hashes), then index.bin, which keeps each block's hash and each word-table page's. Returns
  * index.bin's bytes and the tops as int8 rows.
  */
-function writeCentroids(out: string, s: Survey, t: Trained, counts: Uint32Array, l: ListLayout, pageSha: string[]): { index: Uint8Array; topCentroids: Uint8Array } {
+function writeCentroids(
+  out: string,
+  s: Survey,
+  t: Trained,
+  counts: Uint32Array,
+  l: ListLayout,
+  pageSha: string[],
+): { index: Uint8Array; topCentroids: Uint8Array } {
   const { dim } = s;
   const { rowBytes } = shapeOf(dim);
   const blocks = new Appender(join(out, CENTROIDS_FILE));
   const blockSha: string[] = [];
   for (let top = 0; top < t.tops; top++) {
-    const c0 = t.firstList[top]!, k = t.subs[top]!;
-    const block = encodeCentroidBlock(dim, l.listOffset[c0]!, l.firstRow[c0]!, signCodes(t.coarse.subs[top]!, k, s), counts.subarray(c0, c0 + k), l.listSha.slice(c0, c0 + k));
+    const c0 = t.firstList[top]!,
+      k = t.subs[top]!;
+    const block = encodeCentroidBlock(
+      dim,
+      l.listOffset[c0]!,
+      l.firstRow[c0]!,
+      signCodes(t.coarse.subs[top]!, k, s),
+      counts.subarray(c0, c0 + k),
+      l.listSha.slice(c0, c0 + k),
+    );
     blockSha.push(sha256(block));
     blocks.write(block);
   }
   blocks.close();
   const topCentroids = new Uint8Array(t.tops * rowBytes);
-  for (let c = 0; c < t.tops; c++) int8Codec.encode(t.coarse.tops.subarray(c * dim, (c + 1) * dim), topCentroids.subarray(c * rowBytes, (c + 1) * rowBytes));
+  for (let c = 0; c < t.tops; c++)
+    int8Codec.encode(
+      t.coarse.tops.subarray(c * dim, (c + 1) * dim),
+      topCentroids.subarray(c * rowBytes, (c + 1) * rowBytes),
+    );
   const index = encodeIndex(dim, s.centre, s.spread, topCentroids, { subs: t.subs, sha: blockSha }, pageSha);
   writeFileSync(join(out, INDEX_FILE), index);
   return { index, topCentroids };
 }
 
 /** The probe depth, measured on the written blocks by the reader's own routing and ranking. */
-function calibrateDepth(opts: WriteShardedOptions, out: string, s: Survey, t: Trained, counts: Uint32Array, l: ListLayout, topCentroids: Uint8Array, tracker: NeighbourTracker, log: (line: string) => void): CalibrationResult {
+function calibrateDepth(
+  opts: WriteShardedOptions,
+  out: string,
+  s: Survey,
+  t: Trained,
+  counts: Uint32Array,
+  l: ListLayout,
+  topCentroids: Uint8Array,
+  tracker: NeighbourTracker,
+  log: (line: string) => void,
+): CalibrationResult {
   const { dim } = s;
   const { cb, rb } = shapeOf(dim);
   const fd = openSync(join(out, LISTS_FILE), 'r');
@@ -693,7 +804,9 @@ function calibrateDepth(opts: WriteShardedOptions, out: string, s: Survey, t: Tr
   }
   const { ntop, nprobe, rescore, recall, lower, target, vectorBytes } = calibration;
   const Q = s.questions.length / dim;
-  log(`probe depth: ${ntop} tops × ${nprobe} lists, rescoring ${rescore}: recall@10 ${recall} (95 % lower bound ${lower}) on ${Q} of its own passages (target ${target}${lower < target ? ', not reached by any depth tried' : ''}), ~${Math.round(vectorBytes / 1024)} kB of vectors a question`);
+  log(
+    `probe depth: ${ntop} tops × ${nprobe} lists, rescoring ${rescore}: recall@10 ${recall} (95 % lower bound ${lower}) on ${Q} of its own passages (target ${target}${lower < target ? ', not reached by any depth tried' : ''}), ~${Math.round(vectorBytes / 1024)} kB of vectors a question`,
+  );
   return calibration;
 }
 
@@ -753,14 +866,57 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       lists: { file: LISTS_FILE, count: t.lists },
       rows: { file: ROWS_FILE },
       texts: { file: TEXTS_FILE, bytes: a.textBytes },
-      words: { file: WORDS_FILE, count: wordShards, table: WORD_TABLE_FILE, page: wordPage, passages: n, avgLength: a.totalLength / n || 1, tokenizer: TOKENIZER_VERSION },
-      ...(calibration ? { probe: { ntop: calibration.ntop, nprobe: calibration.nprobe, rescore: calibration.rescore, recall: calibration.recall, lower: calibration.lower, target: calibration.target, queries: calibration.queries } } : {}),
+      words: {
+        file: WORDS_FILE,
+        count: wordShards,
+        table: WORD_TABLE_FILE,
+        page: wordPage,
+        passages: n,
+        avgLength: a.totalLength / n || 1,
+        tokenizer: TOKENIZER_VERSION,
+      },
+      ...(calibration
+        ? {
+            probe: {
+              ntop: calibration.ntop,
+              nprobe: calibration.nprobe,
+              rescore: calibration.rescore,
+              recall: calibration.recall,
+              lower: calibration.lower,
+              target: calibration.target,
+              queries: calibration.queries,
+            },
+          }
+        : {}),
     };
     // Written last: a reader never finds a manifest naming blocks that are not there yet.
     writeFileSync(join(out, SHARDED_MANIFEST), JSON.stringify(manifest));
-    const files = [SHARDED_MANIFEST, INDEX_FILE, CENTROIDS_FILE, LISTS_FILE, ROWS_FILE, TEXTS_FILE, WORD_TABLE_FILE, WORDS_FILE];
+    const files = [
+      SHARDED_MANIFEST,
+      INDEX_FILE,
+      CENTROIDS_FILE,
+      LISTS_FILE,
+      ROWS_FILE,
+      TEXTS_FILE,
+      WORD_TABLE_FILE,
+      WORDS_FILE,
+    ];
     const bytes = Object.fromEntries(files.map((f) => [f, readSize(join(out, f))]));
-    return { passages: n, tops: t.tops, lists: t.lists, wordShards, coarse: t.how, sampleRows: s.S, wordBuckets: a.buckets.length, largestBucket: a.largestBucket, seconds, peakRss, calibration, files: files.map((f) => join(out, f)), bytes };
+    return {
+      passages: n,
+      tops: t.tops,
+      lists: t.lists,
+      wordShards,
+      coarse: t.how,
+      sampleRows: s.S,
+      wordBuckets: a.buckets.length,
+      largestBucket: a.largestBucket,
+      seconds,
+      peakRss,
+      calibration,
+      files: files.map((f) => join(out, f)),
+      bytes,
+    };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -780,7 +936,8 @@ function localOrder(recs: Uint8Array, count: number, dim: number): number[] | nu
   if (k <= 1) return null;
   const rb = rowRecordBytes(dim);
   const flat = new Float32Array(count * dim);
-  for (let i = 0; i < count; i++) flat.set(int8Codec.decode(recs.subarray(i * rb, i * rb + int8Codec.rowBytes(dim)), dim), i * dim);
+  for (let i = 0; i < count; i++)
+    flat.set(int8Codec.decode(recs.subarray(i * rb, i * rb + int8Codec.rowBytes(dim)), dim), i * dim);
   const model = sphericalKMeans(flat, dim, k, 4);
   const assigner = new CentroidAssigner(model);
   const group = Array.from({ length: count }, (_, i) => assigner.nearest(flat.subarray(i * dim, (i + 1) * dim))[0]!);

@@ -61,8 +61,14 @@ function pairParts(vocab: Vocab): PairParts {
   const types = g.op('Cast', [g.input('token_type_ids', INT64, ['batch', 'sequence'])], { to: FLOAT });
   const inFirst = g.op('Mul', [mask, g.op('Sub', [g.floats([1]), types])]);
   const inSecond = g.op('Mul', [mask, types]);
-  const content = g.op('Gather', [g.floats(perToken(vocab, (w) => (STOPWORDS.has(w) || NEGATIONS.has(w) ? 0 : 1))), ids]);
-  const negation = g.op('Unsqueeze', [g.op('Gather', [g.floats(perToken(vocab, (w) => (NEGATIONS.has(w) ? 1 : 0))), ids]), g.int64s([2])]);
+  const content = g.op('Gather', [
+    g.floats(perToken(vocab, (w) => (STOPWORDS.has(w) || NEGATIONS.has(w) ? 0 : 1))),
+    ids,
+  ]);
+  const negation = g.op('Unsqueeze', [
+    g.op('Gather', [g.floats(perToken(vocab, (w) => (NEGATIONS.has(w) ? 1 : 0))), ids]),
+    g.int64s([2]),
+  ]);
   const hot = oneHot(g, ids, vocab, PAIR_BUCKETS);
   const row = (x: string) => g.op('Unsqueeze', [x, g.int64s([1])]); // [batch, 1, seq]
   const one = g.floats([1]);
@@ -106,7 +112,11 @@ export function nliGraph(vocab: Vocab, labels: NliLabel[]): Uint8Array {
     neutral: scaled(f, 0),
     contradiction: g.op('Sub', [scaled(mf, 8), g.floats([3])]),
   };
-  const all = g.op('Concat', labels.map((l) => logits[l]), { axis: 2 });
+  const all = g.op(
+    'Concat',
+    labels.map((l) => logits[l]),
+    { axis: 2 },
+  );
   g.op('Reshape', [all, g.int64s([-1, labels.length])], {}, 'logits');
   g.output('logits', FLOAT, ['batch', labels.length]);
   return g.encode('tiny-nli');

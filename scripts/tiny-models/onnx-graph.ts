@@ -63,7 +63,9 @@ export class GraphBuilder {
           ? onnx.AttributeProto.create({ name, i: v, type: INT })
           : onnx.AttributeProto.create({ name, f: v.float, type: F }),
     );
-    this.nodes.push(onnx.NodeProto.create({ opType, input: inputs, output: [output], attribute, name: `n${this.counter++}` }));
+    this.nodes.push(
+      onnx.NodeProto.create({ opType, input: inputs, output: [output], attribute, name: `n${this.counter++}` }),
+    );
     return output;
   }
 
@@ -100,7 +102,9 @@ function valueInfo(name: string, elemType: number, dims: (string | number)[]) {
         elemType,
         shape: onnx.TensorShapeProto.create({
           dim: dims.map((d) =>
-            typeof d === 'number' ? onnx.TensorShapeProto.Dimension.create({ dimValue: d }) : onnx.TensorShapeProto.Dimension.create({ dimParam: d }),
+            typeof d === 'number'
+              ? onnx.TensorShapeProto.Dimension.create({ dimValue: d })
+              : onnx.TensorShapeProto.Dimension.create({ dimParam: d }),
           ),
         }),
       }),

@@ -14,7 +14,9 @@ export const STOPWORDS = new Set(
   is are was were be been being am do does did has have had having it its this that these those there here
   i you he she we they me him her us them my your his our their what which who whom whose when where why how
   can could will would shall should may might must also than too very just only such each any all some most
-  more many much other own same both few s t`.split(/\s+/).filter(Boolean),
+  more many much other own same both few s t`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 /**
@@ -23,7 +25,9 @@ export const STOPWORDS = new Set(
  */
 export const NEGATIONS = new Set(
   `not no never none nothing nobody neither nor cannot without isn aren wasn weren doesn don didn hasn haven hadn
-  won wouldn shouldn couldn can't`.split(/\s+/).filter((w) => /^\w+$/.test(w)),
+  won wouldn shouldn couldn can't`
+    .split(/\s+/)
+    .filter((w) => /^\w+$/.test(w)),
 );
 
 const BASE_WORDS = `

@@ -33,5 +33,7 @@ export function abortable<T>(work: () => Promise<T>, signal?: AbortSignal): Prom
  */
 function abortReason(signal: AbortSignal): unknown {
   const r: unknown = signal.reason;
-  return r instanceof Error && r.name === 'AbortError' ? r : new DOMException('The operation was aborted.', 'AbortError');
+  return r instanceof Error && r.name === 'AbortError'
+    ? r
+    : new DOMException('The operation was aborted.', 'AbortError');
 }

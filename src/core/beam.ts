@@ -122,7 +122,10 @@ function bestFinished(finished: readonly ScoredCandidate[]): ScoredCandidate | u
  * level. Within one level every path has the same length, so the mean ranks like the sum (and
  * like the reference's product when scores are positive); beams are already sorted best first.
  */
-function deepestBest(beams: readonly string[][], scored: ReadonlyMap<string, ScoredCandidate>): ScoredCandidate | undefined {
+function deepestBest(
+  beams: readonly string[][],
+  scored: ReadonlyMap<string, ScoredCandidate>,
+): ScoredCandidate | undefined {
   for (let d = beams.length - 1; d >= 0; d--) {
     const id = beams[d]?.[0];
     if (id !== undefined) return scored.get(id);

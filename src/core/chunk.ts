@@ -119,10 +119,7 @@ function splitLong(text: string, start: number, end: number, limit: number, coun
  * is split (at words) only when it alone exceeds the target.
  * Each passage's text is exactly `text.slice(start, end)`.
  */
-export function chunkText(
-  doc: { docId: string; title: string; text: string },
-  opts: ChunkOptions = {},
-): Passage[] {
+export function chunkText(doc: { docId: string; title: string; text: string }, opts: ChunkOptions = {}): Passage[] {
   const target = opts.targetTokens ?? DEFAULT_TARGET_TOKENS;
   const overlap = opts.overlapTokens ?? DEFAULT_OVERLAP_TOKENS;
   const count = opts.countTokens ?? estimateTokens;

@@ -8,7 +8,10 @@
 // it keeps its own. Without the evaluator, the generator's tokens are all there is.
 import type { CritiqueSource, ResolvedCritiqueSource } from './ports';
 
-export function resolveCritiqueSource(source: CritiqueSource, has: { nativeGenerator: boolean; critic: boolean }): ResolvedCritiqueSource {
+export function resolveCritiqueSource(
+  source: CritiqueSource,
+  has: { nativeGenerator: boolean; critic: boolean },
+): ResolvedCritiqueSource {
   if (source !== 'auto') return source;
   if (has.nativeGenerator || !has.critic) return 'generator';
   return 'evaluator';

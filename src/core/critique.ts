@@ -15,7 +15,12 @@ function mix<T extends object>(a: T, b: T, weightOfB: number): T {
 
 /** One rule for every group the evaluator can supply: pick a source, or mix the normalised groups. */
 function combiner<T extends object>(normalise: (p: T) => T) {
-  return (source: ResolvedCritiqueSource, blend: number, fromGenerator: T | undefined, fromEvaluator: T | undefined): T | undefined => {
+  return (
+    source: ResolvedCritiqueSource,
+    blend: number,
+    fromGenerator: T | undefined,
+    fromEvaluator: T | undefined,
+  ): T | undefined => {
     if (source === 'generator') return fromGenerator;
     if (source === 'evaluator' || !fromGenerator) return fromEvaluator ?? fromGenerator;
     if (!fromEvaluator) return fromGenerator;

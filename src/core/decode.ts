@@ -27,7 +27,15 @@ import type {
 } from './ports';
 import { normaliseGroup, normaliseRel, normaliseSup, normaliseUse, retrieveProbability } from './scores';
 import { validateDecodeSettings, validateRankSettings } from './settings';
-import type { AnswerTree, Candidate, DecodeEvent, DecodeResult, DecodeSettings, RankSettings, SkippedPassage } from './types';
+import type {
+  AnswerTree,
+  Candidate,
+  DecodeEvent,
+  DecodeResult,
+  DecodeSettings,
+  RankSettings,
+  SkippedPassage,
+} from './types';
 
 export interface DecodePorts {
   generator: Generator;
@@ -73,7 +81,10 @@ export async function decode(
   }
 
   // 'auto' is decided once per answer, from the generator's kind and whether the evaluator is here.
-  const source = resolveCritiqueSource(settings.critiqueSource, { nativeGenerator: ports.generator.native === true, critic: !!ports.critic });
+  const source = resolveCritiqueSource(settings.critiqueSource, {
+    nativeGenerator: ports.generator.native === true,
+    critic: !!ports.critic,
+  });
   const { signal, onEvent } = opts;
   const emit = (e: DecodeEvent): void => onEvent?.(e);
   const tree: AnswerTree = { question, settings: { ...settings }, candidates: [] };
@@ -109,7 +120,9 @@ export async function decode(
       const cont = probs.continueEvidence;
       const p = (): number => withContext('Retrieval decision', () => retrieveProbability(probs as RetrieveProbs));
       if (parent?.passage && cont !== undefined && cont > probs.retrieval && cont > probs.noRetrieval) {
-        withContext('Retrieval decision', () => normaliseGroup('Retrieve', [probs!.retrieval, probs!.noRetrieval, cont]));
+        withContext('Retrieval decision', () =>
+          normaliseGroup('Retrieve', [probs!.retrieval, probs!.noRetrieval, cont]),
+        );
         decision = 'continue';
       } else if (cont !== undefined && cont > 0 && probs.retrieval === 0 && probs.noRetrieval === 0) {
         withContext('Retrieval decision', () => normaliseGroup('Retrieve', [0, 0, cont]));
@@ -248,18 +261,30 @@ export async function decode(
    * passage is always kept, so the gate never leaves a step with nothing to write.
    * Returns the kept plans and, aligned with them, the judgements already made.
    */
-  async function gate(planned: Plan[], depth: number, parentId: string | null): Promise<{ planned: Plan[]; rels?: (RelProbs | undefined)[] }> {
+  async function gate(
+    planned: Plan[],
+    depth: number,
+    parentId: string | null,
+  ): Promise<{ planned: Plan[]; rels?: (RelProbs | undefined)[] }> {
     const threshold = settings.relevanceGate ?? 0;
     const critic = ports.critic;
     const idx = planned.flatMap((p, i) => (p.passage ? [i] : []));
     if (!(threshold > 0) || !critic || idx.length < 2) return { planned };
     checkpoint();
-    const judged = await critic.relevance(question, idx.map((i) => planned[i]?.passage as ScoredPassage), signal);
+    const judged = await critic.relevance(
+      question,
+      idx.map((i) => planned[i]?.passage as ScoredPassage),
+      signal,
+    );
     checkpoint();
     if (!Array.isArray(judged) || judged.length !== idx.length) {
-      throw new CoreInputError(`The evaluator returned a different number of judgements than the ${idx.length} passages it was given.`);
+      throw new CoreInputError(
+        `The evaluator returned a different number of judgements than the ${idx.length} passages it was given.`,
+      );
     }
-    const isrel = judged.map((r, k) => withContext(`Evaluator relevance of passage ${k + 1}`, () => normaliseRel(r).relevant));
+    const isrel = judged.map((r, k) =>
+      withContext(`Evaluator relevance of passage ${k + 1}`, () => normaliseRel(r).relevant),
+    );
     const best = isrel.reduce((b, x, k) => (x > isrel[b]! ? k : b), 0);
     const rels: (RelProbs | undefined)[] = planned.map(() => undefined);
     idx.forEach((i, k) => (rels[i] = judged[k]));
@@ -278,7 +303,10 @@ export async function decode(
   }
 
   /** The candidate budget: what is left of it, most relevant passages first. */
-  function withinBudget(planned: Plan[], rels?: (RelProbs | undefined)[]): { planned: Plan[]; rels?: (RelProbs | undefined)[] } {
+  function withinBudget(
+    planned: Plan[],
+    rels?: (RelProbs | undefined)[],
+  ): { planned: Plan[]; rels?: (RelProbs | undefined)[] } {
     if (!settings.maxCandidates) return rels ? { planned, rels } : { planned };
     const room = Math.max(0, settings.maxCandidates - written);
     if (planned.length <= room) return rels ? { planned, rels } : { planned };
@@ -307,7 +335,9 @@ export async function decode(
       critic.support(pairs, signal),
     ]);
     if (!Array.isArray(rels) || rels.length !== idx.length || !Array.isArray(sups) || sups.length !== idx.length) {
-      throw new CoreInputError(`The evaluator returned a different number of judgements than the ${idx.length} passages it was given.`);
+      throw new CoreInputError(
+        `The evaluator returned a different number of judgements than the ${idx.length} passages it was given.`,
+      );
     }
     const out: ({ rel: RelProbs; sup: SupProbs } | undefined)[] = planned.map(() => undefined);
     idx.forEach((i, k) => {

@@ -72,13 +72,15 @@ export function fuse(lexical: readonly RankedHit[], dense: readonly RankedHit[],
   const all = [...byId.values()];
   if (method === 'rrf') {
     const k = opts.rrfK ?? RRF_K;
-    for (const e of all) e.score = (e.lexicalRank ? 1 / (k + e.lexicalRank) : 0) + (e.denseRank ? 1 / (k + e.denseRank) : 0);
+    for (const e of all)
+      e.score = (e.lexicalRank ? 1 / (k + e.lexicalRank) : 0) + (e.denseRank ? 1 / (k + e.denseRank) : 0);
   } else {
     // Both scores must already mean the same for every question (cosine does; the lexical index
     // divides BM25 by the question's ideal score). Min-max per list was measured worse: it
     // stretches a list of near-equal cosines, or a lexical list of weak matches, to 0..1.
     const w = opts.denseWeight ?? DENSE_WEIGHT;
-    for (const e of all) e.score = (1 - w) * clamp01(e.lexicalScore ?? 0) + w * clamp01(e.denseScore ?? opts.denseScoreOf?.(e.id) ?? 0);
+    for (const e of all)
+      e.score = (1 - w) * clamp01(e.lexicalScore ?? 0) + w * clamp01(e.denseScore ?? opts.denseScoreOf?.(e.id) ?? 0);
   }
   const best = (e: FusedHit) => Math.min(e.lexicalRank ?? Infinity, e.denseRank ?? Infinity);
   all.sort((a, b) => b.score - a.score || best(a) - best(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -89,7 +91,11 @@ const clamp01 = (x: number) => (x > 1 ? 1 : x > 0 ? x : 0);
 
 /** A single list as fused hits, so 'words' and 'meaning' modes report ranks the same way. */
 export function single(hits: readonly RankedHit[], list: 'lexical' | 'dense', limit: number): FusedHit[] {
-  return hits.slice(0, Math.max(0, limit)).map((h, i) =>
-    list === 'lexical' ? { id: h.id, score: h.score, lexicalRank: i + 1, lexicalScore: h.score } : { id: h.id, score: h.score, denseRank: i + 1, denseScore: h.score },
-  );
+  return hits
+    .slice(0, Math.max(0, limit))
+    .map((h, i) =>
+      list === 'lexical'
+        ? { id: h.id, score: h.score, lexicalRank: i + 1, lexicalScore: h.score }
+        : { id: h.id, score: h.score, denseRank: i + 1, denseScore: h.score },
+    );
 }

@@ -71,7 +71,11 @@ export async function hybridRetrieve(
   if (rerank && out.length > 1) {
     let scores: number[] | null = null;
     try {
-      scores = await rerank(query, out.map((p) => p.text), signal);
+      scores = await rerank(
+        query,
+        out.map((p) => p.text),
+        signal,
+      );
     } catch (e) {
       if (signal?.aborted) throw e;
       // The cross-encoder could not run (e.g. it failed to load): the fused order still answers.
@@ -80,7 +84,14 @@ export async function hybridRetrieve(
       const s = scores;
       const top = Math.max(...out.map((p) => p.score)) || 1;
       out = out
-        .map((p, i) => ({ p: { ...p, score: RERANK_WEIGHT * s[i]! + (1 - RERANK_WEIGHT) * (p.score / top), ranks: { ...p.ranks, rerank: s[i]! } }, i }))
+        .map((p, i) => ({
+          p: {
+            ...p,
+            score: RERANK_WEIGHT * s[i]! + (1 - RERANK_WEIGHT) * (p.score / top),
+            ranks: { ...p.ranks, rerank: s[i]! },
+          },
+          i,
+        }))
         // Stable: equal probabilities keep the fused order.
         .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
         .map((x) => x.p);

@@ -33,9 +33,12 @@ export async function plainRagAnswer(
   settings: PlainRagSettings = DEFAULT_PLAIN_RAG_SETTINGS,
   opts: { signal?: AbortSignal; onText?: (textSoFar: string) => void } = {},
 ): Promise<PlainRagAnswer> {
-  if (typeof question !== 'string' || question.trim() === '') throw new CoreInputError('The question is empty: type a question to answer.');
-  if (!Number.isInteger(settings.passages) || settings.passages < 0) throw new CoreInputError(`Passages must be a whole number of 0 or more, got ${settings.passages}.`);
-  if (!Number.isInteger(settings.maxTokens) || settings.maxTokens < 1) throw new CoreInputError(`The token budget must be a whole number of at least 1, got ${settings.maxTokens}.`);
+  if (typeof question !== 'string' || question.trim() === '')
+    throw new CoreInputError('The question is empty: type a question to answer.');
+  if (!Number.isInteger(settings.passages) || settings.passages < 0)
+    throw new CoreInputError(`Passages must be a whole number of 0 or more, got ${settings.passages}.`);
+  if (!Number.isInteger(settings.maxTokens) || settings.maxTokens < 1)
+    throw new CoreInputError(`The token budget must be a whole number of at least 1, got ${settings.maxTokens}.`);
   const found = settings.passages > 0 ? await ports.retriever.retrieve(question, settings.passages, opts.signal) : [];
   if (!Array.isArray(found)) throw new CoreInputError('The retriever did not return a list of passages.');
   const passages = found.slice(0, settings.passages);

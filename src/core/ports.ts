@@ -180,7 +180,10 @@ export interface Corrector {
 /** Free-form instruction following: CRAG's query rewrite, RAGAS's statements and generated questions. */
 export interface Writer {
   /** `onText` receives the reply written so far, for engines that stream (others may never call it). */
-  write(instruction: string, opts?: { maxTokens?: number; signal?: AbortSignal; onText?: (textSoFar: string) => void }): Promise<string>;
+  write(
+    instruction: string,
+    opts?: { maxTokens?: number; signal?: AbortSignal; onText?: (textSoFar: string) => void },
+  ): Promise<string>;
 }
 
 /** An optional outside source for CRAG (e.g. a public encyclopedia search), used only when enabled and online. */

@@ -50,7 +50,10 @@ const TOKEN_PATTERN = [...ALL_REFLECTION_TOKENS]
 // unclosed block (truncated output) runs to the end of the text.
 const PARAGRAPH_BLOCK = `${escapeRegExp(PARAGRAPH_OPEN)}[\\s\\S]*?(?:${escapeRegExp(PARAGRAPH_CLOSE)}|$)`;
 
-const SCAN = new RegExp(`(${PARAGRAPH_BLOCK})|(${TOKEN_PATTERN})|(${escapeRegExp(END_OF_SEQUENCE)})|(${escapeRegExp(PARAGRAPH_CLOSE)})`, 'g');
+const SCAN = new RegExp(
+  `(${PARAGRAPH_BLOCK})|(${TOKEN_PATTERN})|(${escapeRegExp(END_OF_SEQUENCE)})|(${escapeRegExp(PARAGRAPH_CLOSE)})`,
+  'g',
+);
 
 export interface ParsedReflection {
   /** Reflection tokens in the order they appear. */

@@ -27,7 +27,8 @@ export function cachedScorer(score: RelevanceScorer, capacity = 4096): CachedSco
     }
     if (todo.length) {
       const fresh = await score(query, todo, signal);
-      if (fresh.length !== todo.length) throw new Error(`the relevance model returned ${fresh.length} scores for ${todo.length} texts`);
+      if (fresh.length !== todo.length)
+        throw new Error(`the relevance model returned ${fresh.length} scores for ${todo.length} texts`);
       todo.forEach((t, i) => remember(key(query, t), fresh[i]!));
       scored += todo.length;
     }

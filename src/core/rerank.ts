@@ -10,7 +10,8 @@ import type { AnswerTree, RankSettings, Ranking } from './types';
  * movement (a few microseconds for a 6-segment, 5-candidates-per-step tree).
  */
 export function rerank(tree: AnswerTree, rank: RankSettings): Ranking {
-  if (!tree || !Array.isArray(tree.candidates)) throw new CoreInputError('rerank needs an answer tree with candidates.');
+  if (!tree || !Array.isArray(tree.candidates))
+    throw new CoreInputError('rerank needs an answer tree with candidates.');
   validateDecodeSettings(tree.settings);
   validateRankSettings(rank);
   return runBeam(tree, rank).ranking;

@@ -22,7 +22,9 @@ const WINDOW = 8192;
  * same length, so offsets into it are offsets into the text.
  */
 export function joinLines(text: string): string {
-  return text.replace(/[^\S\n]*\n(?:[^\S\n]*\n)*/g, (m) => (m.indexOf('\n') === m.lastIndexOf('\n') ? ' '.repeat(m.length) : m));
+  return text.replace(/[^\S\n]*\n(?:[^\S\n]*\n)*/g, (m) =>
+    m.indexOf('\n') === m.lastIndexOf('\n') ? ' '.repeat(m.length) : m,
+  );
 }
 
 /** Sentences of a text with their positions, trimmed, without empty ones, in order. */

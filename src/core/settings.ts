@@ -23,7 +23,9 @@ export function validateDecodeSettings(s: DecodeSettings): void {
     throw new CoreInputError(`Retrieval mode must be one of ${MODES.join(', ')}; got '${String(s.mode)}'.`);
   }
   if (!SOURCES.includes(s.critiqueSource)) {
-    throw new CoreInputError(`Critique source must be one of ${SOURCES.join(', ')}; got '${String(s.critiqueSource)}'.`);
+    throw new CoreInputError(
+      `Critique source must be one of ${SOURCES.join(', ')}; got '${String(s.critiqueSource)}'.`,
+    );
   }
   unitInterval('The retrieval threshold δ', s.threshold);
   unitInterval('The blend weight', s.blend);
@@ -32,7 +34,9 @@ export function validateDecodeSettings(s: DecodeSettings): void {
   positiveInteger('Passages per step', s.passagesPerStep);
   if (s.relevanceGate !== undefined) unitInterval('The relevance gate', s.relevanceGate);
   if (s.maxCandidates !== undefined && (!Number.isInteger(s.maxCandidates) || s.maxCandidates < 0)) {
-    throw new CoreInputError(`The candidate budget must be a whole number of 0 (no limit) or more; got ${String(s.maxCandidates)}.`);
+    throw new CoreInputError(
+      `The candidate budget must be a whole number of 0 (no limit) or more; got ${String(s.maxCandidates)}.`,
+    );
   }
   if (s.stopAtFirstAnswer !== undefined && typeof s.stopAtFirstAnswer !== 'boolean') {
     throw new CoreInputError(`Stop at the first answer must be true or false; got ${String(s.stopAtFirstAnswer)}.`);

@@ -107,7 +107,8 @@ export const PLACE_NOT_KNOWN = 'page not known (added before this version)';
 export function placeLabel(p: { title: string; source?: PassageSource }): string | null {
   const s = p.source;
   if (!s) return PLACE_NOT_KNOWN;
-  if (s.page !== undefined) return s.pageEnd !== undefined && s.pageEnd > s.page ? `pp. ${s.page}–${s.pageEnd}` : `p. ${s.page}`;
+  if (s.page !== undefined)
+    return s.pageEnd !== undefined && s.pageEnd > s.page ? `pp. ${s.page}–${s.pageEnd}` : `p. ${s.page}`;
   const path = (s.headings ?? []).filter((h, i) => !(i === 0 && same(h, p.title)));
   return path.length ? path.join(' › ') : null;
 }

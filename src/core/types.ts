@@ -160,7 +160,13 @@ export interface Ranking {
 }
 
 export type DecodeEvent =
-  | { type: 'retrieval-decision'; depth: number; parentId: string | null; probs: RetrieveProbs | null; retrieve: boolean }
+  | {
+      type: 'retrieval-decision';
+      depth: number;
+      parentId: string | null;
+      probs: RetrieveProbs | null;
+      retrieve: boolean;
+    }
   | { type: 'retrieved'; depth: number; parentId: string | null; passages: ScoredPassage[] }
   | { type: 'text'; depth: number; parentId: string | null; passageId: string | null; text: string }
   | { type: 'candidate'; candidate: Candidate }

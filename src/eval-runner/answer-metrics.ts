@@ -21,7 +21,14 @@ export function answerForMetrics(question: string, ranking: Ranking): AnswerMetr
   const best = ranking.best.map((b) => b.candidate);
   const contexts = new Map<string, Passage>();
   for (const c of best) if (c.passage && !contexts.has(c.passage.id)) contexts.set(c.passage.id, c.passage);
-  return { question, answer: best.map((c) => c.text.trim()).filter(Boolean).join(' '), contexts: [...contexts.values()] };
+  return {
+    question,
+    answer: best
+      .map((c) => c.text.trim())
+      .filter(Boolean)
+      .join(' '),
+    contexts: [...contexts.values()],
+  };
 }
 
 /**
@@ -39,7 +46,10 @@ export function measureAnswer(
   onState({ status: 'running' });
   void (async () => {
     try {
-      const report = await evaluateAnswer(input, await ports(ac.signal), { signal: ac.signal, ...(opts.n ? { n: opts.n } : {}) });
+      const report = await evaluateAnswer(input, await ports(ac.signal), {
+        signal: ac.signal,
+        ...(opts.n ? { n: opts.n } : {}),
+      });
       if (!ac.signal.aborted) onState({ status: 'done', report });
     } catch (e) {
       if (!ac.signal.aborted) onState({ status: 'failed', message: e instanceof Error ? e.message : String(e) });
@@ -121,7 +131,11 @@ export interface MetricsSession {
  * finished decode once, never because of a re-rank, and drop a measurement when its decode
  * is replaced, cancelled or the view goes away.
  */
-export function createMetricsSession(ports: () => Promise<RagasPorts>, onChange: (view: MetricsView) => void, opts: { n?: number } = {}): MetricsSession {
+export function createMetricsSession(
+  ports: () => Promise<RagasPorts>,
+  onChange: (view: MetricsView) => void,
+  opts: { n?: number } = {},
+): MetricsSession {
   let runId: number | null = null;
   let shown: AnswerMetricsInput | null = null;
   let measured: MetricsView['measured'] = null;
@@ -131,7 +145,8 @@ export function createMetricsSession(ports: () => Promise<RagasPorts>, onChange:
   let disposed = false;
 
   const emit = () => {
-    if (!disposed) onChange({ measured, stale: measured !== null && shown !== null && measured.key !== answerKey(shown), calls });
+    if (!disposed)
+      onChange({ measured, stale: measured !== null && shown !== null && measured.key !== answerKey(shown), calls });
   };
   const cancel = () => {
     const s = stop;

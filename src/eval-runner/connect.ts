@@ -12,7 +12,11 @@ import type { EvalPorts } from './run';
 export async function evalPorts(services: Services, opts: { external?: ExternalSearch } = {}): Promise<EvalPorts> {
   // The user's retrieval setting (words / meaning / both, re-rank), as on the answer page.
   const { retrieval } = loadSettings(globalThis.localStorage);
-  const [generator, retriever, evaluator] = await Promise.all([services.generator(), services.retriever(retrieval), services.evaluator()]);
+  const [generator, retriever, evaluator] = await Promise.all([
+    services.generator(),
+    services.retriever(retrieval),
+    services.evaluator(),
+  ]);
   const generatorName = generator.modelId ?? services.status.get().generator.models[0] ?? 'generator';
   // The same resolution the services used to start the evaluator, so the names are the models that ran.
   const config = evaluatorModelIds(location.search, document.baseURI);

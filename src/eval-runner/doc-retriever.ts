@@ -14,7 +14,13 @@ export function documentRetriever(
   embedder: Embedder,
   opts: { rerank?: RelevanceScorer; settings?: RetrievalSettings } = {},
 ): Retriever {
-  const passages = item.documents.map((d, k) => ({ id: `${item.id}/doc${k}#0`, docId: `${item.id}/doc${k}`, title: d.title, text: d.text, index: 0 }));
+  const passages = item.documents.map((d, k) => ({
+    id: `${item.id}/doc${k}#0`,
+    docId: `${item.id}/doc${k}`,
+    title: d.title,
+    text: d.text,
+    index: 0,
+  }));
   const byId = new Map(passages.map((p) => [p.id, p]));
   let index: ReturnType<typeof inMemoryIndex> | null = null;
   const build = (signal?: AbortSignal) => inMemoryIndex(passages, embedder, signal);

@@ -57,17 +57,24 @@ export function parseQuestionSet(text: string): ParsedSet {
   return { items, errors };
 }
 
-function validate(v: unknown): string | Omit<EvalItem, 'line' | 'id'> & { id?: string } {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'expected a JSON object like {"question": "...", "answers": ["..."]}.';
+function validate(v: unknown): string | (Omit<EvalItem, 'line' | 'id'> & { id?: string }) {
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return 'expected a JSON object like {"question": "...", "answers": ["..."]}.';
   const o = v as Record<string, unknown>;
   if (typeof o.question !== 'string' || !o.question.trim()) return '"question" must be a non-empty string.';
   if (!Array.isArray(o.answers) || o.answers.length === 0) return '"answers" must be a non-empty list of gold answers.';
-  if (!o.answers.every((a): a is string => typeof a === 'string' && a.trim() !== '')) return 'every entry of "answers" must be a non-empty string.';
-  if (o.id !== undefined && (typeof o.id !== 'string' || !o.id.trim())) return '"id", when given, must be a non-empty string.';
-  const out: Omit<EvalItem, 'line' | 'id'> & { id?: string } = { question: o.question.trim(), answers: o.answers.map((a) => a.trim()) };
+  if (!o.answers.every((a): a is string => typeof a === 'string' && a.trim() !== ''))
+    return 'every entry of "answers" must be a non-empty string.';
+  if (o.id !== undefined && (typeof o.id !== 'string' || !o.id.trim()))
+    return '"id", when given, must be a non-empty string.';
+  const out: Omit<EvalItem, 'line' | 'id'> & { id?: string } = {
+    question: o.question.trim(),
+    answers: o.answers.map((a) => a.trim()),
+  };
   if (typeof o.id === 'string') out.id = o.id.trim();
   if (o.documents !== undefined) {
-    if (!Array.isArray(o.documents) || o.documents.length === 0) return '"documents", when given, must be a non-empty list.';
+    if (!Array.isArray(o.documents) || o.documents.length === 0)
+      return '"documents", when given, must be a non-empty list.';
     const docs: EvalDocument[] = [];
     for (const [k, d] of o.documents.entries()) {
       if (typeof d === 'string' && d.trim()) {
@@ -77,8 +84,12 @@ function validate(v: unknown): string | Omit<EvalItem, 'line' | 'id'> & { id?: s
       if (typeof d !== 'object' || d === null) return `document ${k + 1} must be a string or an object with "text".`;
       const doc = d as Record<string, unknown>;
       if (typeof doc.text !== 'string' || !doc.text.trim()) return `document ${k + 1} needs a non-empty "text".`;
-      if (doc.title !== undefined && typeof doc.title !== 'string') return `document ${k + 1}: "title" must be a string.`;
-      docs.push({ title: typeof doc.title === 'string' && doc.title.trim() ? doc.title.trim() : `Document ${k + 1}`, text: doc.text });
+      if (doc.title !== undefined && typeof doc.title !== 'string')
+        return `document ${k + 1}: "title" must be a string.`;
+      docs.push({
+        title: typeof doc.title === 'string' && doc.title.trim() ? doc.title.trim() : `Document ${k + 1}`,
+        text: doc.text,
+      });
     }
     out.documents = docs;
   }

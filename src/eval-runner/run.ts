@@ -1,7 +1,20 @@
 import { createCorrector } from '../core/crag/corrector';
 import type { CragSettings } from '../core/crag/settings';
 import { decode } from '../core/decode';
-import type { Corrector, CorrectionAction, Critic, RetrievalCorrection, Embedder, ExternalSearch, Generator, Passage, Retriever, ScoredPassage, SupProbs, Writer } from '../core/ports';
+import type {
+  Corrector,
+  CorrectionAction,
+  Critic,
+  RetrievalCorrection,
+  Embedder,
+  ExternalSearch,
+  Generator,
+  Passage,
+  Retriever,
+  ScoredPassage,
+  SupProbs,
+  Writer,
+} from '../core/ports';
 import { evaluateAnswer } from '../core/ragas/evaluate';
 import type { ModelNames, RagasReport } from '../core/ragas/types';
 import type { Candidate, DecodeSettings, RankSettings } from '../core/types';
@@ -67,12 +80,18 @@ export interface QuestionRecord {
  * configurations can be compared as soon as a question is done. One question's failure is
  * recorded on its row and the run goes on; an abort stops the run and keeps what finished.
  */
-export async function runEvaluation(items: readonly EvalItem[], ports: EvalPorts, opts: RunOptions): Promise<QuestionRecord[]> {
+export async function runEvaluation(
+  items: readonly EvalItem[],
+  ports: EvalPorts,
+  opts: RunOptions,
+): Promise<QuestionRecord[]> {
   const now = opts.now ?? (() => performance.now());
   const records: QuestionRecord[] = [];
   const total = items.length * opts.configs.length;
   for (const item of items) {
-    const retriever = item.documents ? documentRetriever({ ...item, documents: item.documents }, ports.embedder, { rerank: ports.relevanceScores }) : ports.retriever;
+    const retriever = item.documents
+      ? documentRetriever({ ...item, documents: item.documents }, ports.embedder, { rerank: ports.relevanceScores })
+      : ports.retriever;
     for (const configId of opts.configs) {
       if (opts.signal?.aborted) return records;
       const record = await runOne(item, configId, retriever, ports, opts, now);
@@ -84,7 +103,14 @@ export async function runEvaluation(items: readonly EvalItem[], ports: EvalPorts
   return records;
 }
 
-async function runOne(item: EvalItem, configId: ConfigId, retriever: Retriever, ports: EvalPorts, opts: RunOptions, now: () => number): Promise<QuestionRecord> {
+async function runOne(
+  item: EvalItem,
+  configId: ConfigId,
+  retriever: Retriever,
+  ports: EvalPorts,
+  opts: RunOptions,
+  now: () => number,
+): Promise<QuestionRecord> {
   const config = configById(configId);
   const base: QuestionRecord = {
     itemId: item.id,
@@ -127,14 +153,22 @@ async function runOne(item: EvalItem, configId: ConfigId, retriever: Retriever, 
   try {
     const result = await decode(
       item.question,
-      { generator: ports.generator, retriever, ...(ports.critic ? { critic: ports.critic } : {}), ...(corrector ? { corrector } : {}) },
+      {
+        generator: ports.generator,
+        retriever,
+        ...(ports.critic ? { critic: ports.critic } : {}),
+        ...(corrector ? { corrector } : {}),
+      },
       { ...opts.decode, mode: config.mode },
       opts.rank,
       opts.signal ? { signal: opts.signal } : {},
     );
     base.answerMs = now() - t0;
     const best = result.ranking.best.map((s) => s.candidate);
-    base.answer = best.map((c) => c.text.trim()).filter(Boolean).join(' ');
+    base.answer = best
+      .map((c) => c.text.trim())
+      .filter(Boolean)
+      .join(' ');
     base.correct = containsGold(base.answer, item.answers);
     base.retrieved = result.tree.candidates.some((c) => c.retrieve.retrieved);
     base.actions = best.flatMap((c) => (c.correction ? [c.correction.action] : []));
@@ -148,7 +182,12 @@ async function runOne(item: EvalItem, configId: ConfigId, retriever: Retriever, 
       const t1 = now();
       base.ragas = await evaluateAnswer(
         { question: item.question, answer: base.answer, contexts },
-        { writer: ports.writer, embedder: ports.embedder, ...(ports.critic ? { critic: ports.critic } : {}), models: ports.models },
+        {
+          writer: ports.writer,
+          embedder: ports.embedder,
+          ...(ports.critic ? { critic: ports.critic } : {}),
+          models: ports.models,
+        },
         { ...(opts.n ? { n: opts.n } : {}), ...(opts.signal ? { signal: opts.signal } : {}) },
       );
       base.ragasMs = now() - t1;
@@ -170,11 +209,21 @@ function distinctPassages(best: Candidate[]): ScoredPassage[] {
  * A cited segment counts as supported when its passage entails it: by the evaluator's NLI
  * when there is one (independent of the generator), else by the segment's own ISSUP.
  */
-async function citationSupport(best: Candidate[], critic: Critic | undefined, signal?: AbortSignal): Promise<{ cited: number; supported: number }> {
-  const cited = best.filter((c): c is Candidate & { passage: ScoredPassage } => c.passage !== null && c.text.trim() !== '');
+async function citationSupport(
+  best: Candidate[],
+  critic: Critic | undefined,
+  signal?: AbortSignal,
+): Promise<{ cited: number; supported: number }> {
+  const cited = best.filter(
+    (c): c is Candidate & { passage: ScoredPassage } => c.passage !== null && c.text.trim() !== '',
+  );
   if (!cited.length) return { cited: 0, supported: 0 };
   let probs: (SupProbs | undefined)[];
-  if (critic) probs = await critic.support(cited.map((c) => ({ passage: c.passage as Passage, text: c.text })), signal);
+  if (critic)
+    probs = await critic.support(
+      cited.map((c) => ({ passage: c.passage as Passage, text: c.text })),
+      signal,
+    );
   else probs = cited.map((c) => c.sup);
   const judged = probs.filter((p): p is SupProbs => p !== undefined);
   return { cited: judged.length, supported: judged.filter((p) => p.full > p.partial && p.full > p.none).length };

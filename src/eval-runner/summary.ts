@@ -19,7 +19,14 @@ export interface ConfigSummary {
   meanRagasMs: number | null;
 }
 
-export const METRICS = ['accuracy', 'retrievalFrequency', 'faithfulness', 'answerRelevance', 'contextRelevance', 'citationSupport'] as const;
+export const METRICS = [
+  'accuracy',
+  'retrievalFrequency',
+  'faithfulness',
+  'answerRelevance',
+  'contextRelevance',
+  'citationSupport',
+] as const;
 export type MetricKey = (typeof METRICS)[number];
 export const METRIC_LABELS: Record<MetricKey, string> = {
   accuracy: 'Accuracy',

@@ -61,7 +61,11 @@ function failOnWorkerError(worker: Worker): Promise<never> {
   });
 }
 
-async function startWorker(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback, savedStorage?: () => MessagePort): Promise<WorkerHandle> {
+async function startWorker(
+  config: EvaluatorConfig,
+  onProgress?: EvaluatorProgressCallback,
+  savedStorage?: () => MessagePort,
+): Promise<WorkerHandle> {
   // A URL, not an import: Vite finds and bundles the worker only when `new URL(…, import.meta.url)` sits inline in `new Worker`.
   const worker = new Worker(new URL('../../workers/evaluator.worker.ts', import.meta.url), { type: 'module' });
   const api = Comlink.wrap<EvaluatorWorkerApi>(worker);
@@ -77,7 +81,13 @@ async function startWorker(config: EvaluatorConfig, onProgress?: EvaluatorProgre
   };
   try {
     const port = savedStorage?.();
-    const device = await call((a) => a.init(config, onProgress ? Comlink.proxy(onProgress) : undefined, port ? Comlink.transfer(port, [port]) : undefined));
+    const device = await call((a) =>
+      a.init(
+        config,
+        onProgress ? Comlink.proxy(onProgress) : undefined,
+        port ? Comlink.transfer(port, [port]) : undefined,
+      ),
+    );
     return { device, call, terminate };
   } catch (e) {
     terminate();
@@ -121,7 +131,8 @@ export async function createEvaluator(
     return spare;
   };
   const roleIn = (role: EvaluatorModelRole, device: EvaluatorDevice): RoleModel => {
-    const worker = () => (device === 'wasm' && primary.device.device !== 'wasm' ? wasmWorker() : Promise.resolve(primary));
+    const worker = () =>
+      device === 'wasm' && primary.device.device !== 'wasm' ? wasmWorker() : Promise.resolve(primary);
     return {
       ready: async () => (await worker()).call((a) => a.load([role])),
       call: async (work) => (await worker()).call(work),
@@ -153,12 +164,18 @@ export async function createEvaluator(
 
   // One memory of (query, passage) scores for the retriever's re-rank, ISREL and CRAG: no pair is scored twice.
   const relevanceScores = cachedScorer((query: string, texts: string[], signal?: AbortSignal) =>
-    texts.length === 0 ? Promise.resolve([]) : abortable(() => models.reranker.run((m) => m.call((a) => a.relevance(query, texts))), signal),
+    texts.length === 0
+      ? Promise.resolve([])
+      : abortable(() => models.reranker.run((m) => m.call((a) => a.relevance(query, texts))), signal),
   );
 
   const critic: Critic = {
     async relevance(question: string, passages: Passage[], signal?: AbortSignal): Promise<RelProbs[]> {
-      const p = await relevanceScores(question, passages.map((x) => x.text), signal);
+      const p = await relevanceScores(
+        question,
+        passages.map((x) => x.text),
+        signal,
+      );
       return p.map((relevant) => ({ relevant, irrelevant: 1 - relevant }));
     },
     support(pairs, signal): Promise<SupProbs[]> {
@@ -170,9 +187,13 @@ export async function createEvaluator(
 
   const embedder: Embedder = {
     embed: (texts, signal) =>
-      texts.length === 0 ? Promise.resolve([]) : abortable(() => models.embedder.run((m) => m.call((a) => a.embed(texts))), signal),
+      texts.length === 0
+        ? Promise.resolve([])
+        : abortable(() => models.embedder.run((m) => m.call((a) => a.embed(texts))), signal),
     embedQueries: (texts, signal) =>
-      texts.length === 0 ? Promise.resolve([]) : abortable(() => models.embedder.run((m) => m.call((a) => a.embedQueries(texts))), signal),
+      texts.length === 0
+        ? Promise.resolve([])
+        : abortable(() => models.embedder.run((m) => m.call((a) => a.embedQueries(texts))), signal),
   };
 
   return {
@@ -182,13 +203,17 @@ export async function createEvaluator(
     source: resolved.source,
     models: () => [...reports.values()],
     relevanceScores,
-    preload: (roles = ['embedder', 'reranker', 'nli']) => Promise.all(roles.map((r) => models[r].ready())).then(() => undefined),
+    preload: (roles = ['embedder', 'reranker', 'nli']) =>
+      Promise.all(roles.map((r) => models[r].ready())).then(() => undefined),
     retry() {
       for (const m of Object.values(models)) m.retry();
     },
     dispose() {
       primary.terminate();
-      void spare?.then((w) => w.terminate(), () => undefined);
+      void spare?.then(
+        (w) => w.terminate(),
+        () => undefined,
+      );
     },
   };
 }

@@ -43,7 +43,13 @@ export function withFallback<M extends DeviceModel>(opts: {
   onReport?: EvaluatorDeviceCallback;
 }): FallbackModel<M> {
   let current = opts.make(opts.device);
-  let state: ModelDeviceReport = { role: opts.role, model: opts.model, device: opts.device, reason: opts.reason, loaded: false };
+  let state: ModelDeviceReport = {
+    role: opts.role,
+    model: opts.model,
+    device: opts.device,
+    reason: opts.reason,
+    loaded: false,
+  };
   // Concurrent calls that fail on the same WebGPU model share one move to WASM.
   let moving: Promise<M> | undefined;
   // The load under way, shared by every caller until it settles.
@@ -77,7 +83,13 @@ export function withFallback<M extends DeviceModel>(opts: {
       current = candidate;
       await failed.dispose().catch(() => undefined);
       const why = message(error);
-      set({ device: 'wasm', loaded: true, fellBackFrom: 'webgpu', error: why, reason: `${ROLE_LABELS[opts.role]} fell back to WASM: ${why}` });
+      set({
+        device: 'wasm',
+        loaded: true,
+        fellBackFrom: 'webgpu',
+        error: why,
+        reason: `${ROLE_LABELS[opts.role]} fell back to WASM: ${why}`,
+      });
       return candidate;
     })().finally(() => {
       moving = undefined;

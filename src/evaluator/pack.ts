@@ -42,10 +42,16 @@ export async function resolveModelSource(
 ): Promise<{ config: EvaluatorConfig; source: SourceReport }> {
   const path = config.localModelPath ?? '';
   if (config.source === 'local') {
-    return { config, source: { source: 'local', reason: `The evaluator models come from the local model pack at ${path}.` } };
+    return {
+      config,
+      source: { source: 'local', reason: `The evaluator models come from the local model pack at ${path}.` },
+    };
   }
   if (config.source === 'hub' || !config.localModelPath) {
-    return { config: { ...config, source: 'hub' }, source: { source: 'hub', reason: 'The evaluator models come from the Hugging Face hub.' } };
+    return {
+      config: { ...config, source: 'hub' },
+      source: { source: 'hub', reason: 'The evaluator models come from the Hugging Face hub.' },
+    };
   }
   const root = new URL(path.endsWith('/') ? path : `${path}/`, pageUrl);
   const ids = [...new Set([config.embedder.id, config.reranker.id, config.nli.id])];
@@ -59,9 +65,13 @@ export async function resolveModelSource(
   );
   const missing = ids.filter((_, i) => !present[i]);
   if (missing.length === 0) {
-    return { config: { ...config, source: 'local' }, source: { source: 'local', reason: `Found the evaluator models in the local model pack at ${path}.` } };
+    return {
+      config: { ...config, source: 'local' },
+      source: { source: 'local', reason: `Found the evaluator models in the local model pack at ${path}.` },
+    };
   }
-  const what = missing.length === ids.length ? 'No local model pack' : `The local model pack lacks ${missing.join(', ')}`;
+  const what =
+    missing.length === ids.length ? 'No local model pack' : `The local model pack lacks ${missing.join(', ')}`;
   return {
     config: { ...config, source: 'hub' },
     source: { source: 'hub', reason: `${what} at ${path}; the evaluator models come from the Hugging Face hub.` },

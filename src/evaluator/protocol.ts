@@ -16,7 +16,11 @@ export interface EvaluatorWorkerApi {
    * `savedStorage`: a port to the page's saved-storage relay (a cross-site frame granted Storage
    * Access), whose Cache Storage then holds the models instead of this worker's own.
    */
-  init(config: EvaluatorConfig, onProgress?: EvaluatorProgressCallback, savedStorage?: MessagePort): Promise<DeviceReport>;
+  init(
+    config: EvaluatorConfig,
+    onProgress?: EvaluatorProgressCallback,
+    savedStorage?: MessagePort,
+  ): Promise<DeviceReport>;
   load(roles: EvaluatorModelRole[]): Promise<void>;
   /** Passages (the model's passage prefix applied). */
   embed(texts: string[]): Promise<Float32Array[]>;

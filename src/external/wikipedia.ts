@@ -46,19 +46,26 @@ export function createWikipediaSearch(opts: WikipediaOptions = {}): ExternalSear
       const body = (await res.json()) as { query?: { pages?: SearchPage[] | Record<string, SearchPage> } };
       const raw = body.query?.pages ?? [];
       const pages = (Array.isArray(raw) ? raw : Object.values(raw))
-        .filter((p): p is Required<Pick<SearchPage, 'pageid' | 'title' | 'extract'>> & SearchPage =>
-          typeof p.pageid === 'number' && typeof p.title === 'string' && typeof p.extract === 'string' && p.extract.trim() !== '')
+        .filter(
+          (p): p is Required<Pick<SearchPage, 'pageid' | 'title' | 'extract'>> & SearchPage =>
+            typeof p.pageid === 'number' &&
+            typeof p.title === 'string' &&
+            typeof p.extract === 'string' &&
+            p.extract.trim() !== '',
+        )
         .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
         .slice(0, k);
-      return pages.map((p, rank): ScoredPassage => ({
-        id: `wikipedia:${language}:${p.pageid}#0`,
-        docId: `wikipedia:${language}:${p.pageid}`,
-        title: p.title,
-        text: p.extract.trim(),
-        index: 0,
-        // The API gives a rank, not a similarity; CRAG rescores everything with its evaluator anyway.
-        score: 1 / (rank + 1),
-      }));
+      return pages.map(
+        (p, rank): ScoredPassage => ({
+          id: `wikipedia:${language}:${p.pageid}#0`,
+          docId: `wikipedia:${language}:${p.pageid}`,
+          title: p.title,
+          text: p.extract.trim(),
+          index: 0,
+          // The API gives a rank, not a similarity; CRAG rescores everything with its evaluator anyway.
+          score: 1 / (rank + 1),
+        }),
+      );
     },
   };
 }

@@ -5,7 +5,8 @@
 import type { AppConfig, ModelRecord } from '@mlc-ai/web-llm';
 
 /** web-llm 0.2.86's prebuilt library folder (config.modelLibURLPrefix + modelVersion). */
-export const MODEL_LIB_BASE = 'https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/v0_2_86/base/';
+export const MODEL_LIB_BASE =
+  'https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/v0_2_86/base/';
 const HUB = 'https://huggingface.co/mlc-ai/';
 
 export type Precision = 'f16' | 'f32';
@@ -36,13 +37,49 @@ function prebuilt(id: string, label: string, base: string, libBase: string, vram
 
 /** Instruct models small enough for an ordinary laptop, smallest useful first. The first is the default. */
 export const CATALOGUE: readonly CatalogueModel[] = [
-  prebuilt('qwen2.5-1.5b', 'Qwen2.5 1.5B Instruct (default)', 'Qwen2.5-1.5B-Instruct', 'Qwen2-1.5B-Instruct', [1629.75, 1888.97]),
-  prebuilt('qwen2.5-0.5b', 'Qwen2.5 0.5B Instruct (smallest)', 'Qwen2.5-0.5B-Instruct', 'Qwen2-0.5B-Instruct', [944.62, 1060.2]),
-  prebuilt('llama-3.2-1b', 'Llama 3.2 1B Instruct', 'Llama-3.2-1B-Instruct', 'Llama-3.2-1B-Instruct', [879.04, 1128.82]),
-  prebuilt('smollm2-1.7b', 'SmolLM2 1.7B Instruct', 'SmolLM2-1.7B-Instruct', 'SmolLM2-1.7B-Instruct', [1774.19, 2692.38]),
+  prebuilt(
+    'qwen2.5-1.5b',
+    'Qwen2.5 1.5B Instruct (default)',
+    'Qwen2.5-1.5B-Instruct',
+    'Qwen2-1.5B-Instruct',
+    [1629.75, 1888.97],
+  ),
+  prebuilt(
+    'qwen2.5-0.5b',
+    'Qwen2.5 0.5B Instruct (smallest)',
+    'Qwen2.5-0.5B-Instruct',
+    'Qwen2-0.5B-Instruct',
+    [944.62, 1060.2],
+  ),
+  prebuilt(
+    'llama-3.2-1b',
+    'Llama 3.2 1B Instruct',
+    'Llama-3.2-1B-Instruct',
+    'Llama-3.2-1B-Instruct',
+    [879.04, 1128.82],
+  ),
+  prebuilt(
+    'smollm2-1.7b',
+    'SmolLM2 1.7B Instruct',
+    'SmolLM2-1.7B-Instruct',
+    'SmolLM2-1.7B-Instruct',
+    [1774.19, 2692.38],
+  ),
   prebuilt('qwen2.5-3b', 'Qwen2.5 3B Instruct', 'Qwen2.5-3B-Instruct', 'Qwen2.5-3B-Instruct', [2504.76, 2893.64]),
-  prebuilt('llama-3.2-3b', 'Llama 3.2 3B Instruct', 'Llama-3.2-3B-Instruct', 'Llama-3.2-3B-Instruct', [2263.69, 2951.51]),
-  prebuilt('phi-3.5-mini', 'Phi 3.5 mini Instruct (largest)', 'Phi-3.5-mini-instruct', 'Phi-3.5-mini-instruct', [3672.07, 5483.12]),
+  prebuilt(
+    'llama-3.2-3b',
+    'Llama 3.2 3B Instruct',
+    'Llama-3.2-3B-Instruct',
+    'Llama-3.2-3B-Instruct',
+    [2263.69, 2951.51],
+  ),
+  prebuilt(
+    'phi-3.5-mini',
+    'Phi 3.5 mini Instruct (largest)',
+    'Phi-3.5-mini-instruct',
+    'Phi-3.5-mini-instruct',
+    [3672.07, 5483.12],
+  ),
 ];
 
 export const DEFAULT_MODEL_ID = 'qwen2.5-1.5b';
@@ -96,12 +133,18 @@ export interface ResolvedModel {
  * relative URLs against its own script URL, not the page, so a site on a
  * sub-path would fetch from the wrong folder.
  */
-export function resolveModel(choice: ModelChoice, precision: Precision, baseURI: string, pack?: LocalPack): ResolvedModel {
+export function resolveModel(
+  choice: ModelChoice,
+  precision: Precision,
+  baseURI: string,
+  pack?: LocalPack,
+): ResolvedModel {
   const abs = (u: string, base = baseURI): string => new URL(u, base).href;
   if (choice.kind === 'custom') {
     const name = choice.name.trim();
     if (!name) throw new TypeError('A custom model needs a name.');
-    if (!choice.weightsUrl.trim() || !choice.libUrl.trim()) throw new TypeError('A custom model needs both a weights URL and a model library URL.');
+    if (!choice.weightsUrl.trim() || !choice.libUrl.trim())
+      throw new TypeError('A custom model needs both a weights URL and a model library URL.');
     return {
       modelId: name,
       native: choice.native,
@@ -115,7 +158,8 @@ export function resolveModel(choice: ModelChoice, precision: Precision, baseURI:
     };
   }
   const model = findModel(choice.id);
-  if (!model) throw new TypeError(`Unknown model "${choice.id}". Choose one of: ${CATALOGUE.map((m) => m.id).join(', ')}.`);
+  if (!model)
+    throw new TypeError(`Unknown model "${choice.id}". Choose one of: ${CATALOGUE.map((m) => m.id).join(', ')}.`);
   const build = model.builds[precision];
   const packed = pack?.model_list.find((m) => m.model_id === build.modelId);
   const packBase = abs(LOCAL_PACK_DIR);

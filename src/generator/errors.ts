@@ -49,7 +49,14 @@ export interface WireError {
 }
 
 export function toWire(e: GeneratorError): WireError {
-  return { generatorError: { kind: e.kind, message: e.message, suggestion: e.suggestion, ...(e.detail !== undefined ? { detail: e.detail } : {}) } };
+  return {
+    generatorError: {
+      kind: e.kind,
+      message: e.message,
+      suggestion: e.suggestion,
+      ...(e.detail !== undefined ? { detail: e.detail } : {}),
+    },
+  };
 }
 
 export function fromWire(err: unknown): unknown {
@@ -62,20 +69,23 @@ const RULES: { kind: GeneratorErrorKind; test: RegExp; message: string; suggesti
     kind: 'no-webgpu',
     test: /WebGPU is not supported|Cannot find WebGPU|navigator\.gpu|requestAdapter|no (WebGPU )?adapter/i,
     message: 'This browser cannot run the language model: WebGPU is not available.',
-    suggestion: 'Use a recent Chrome or Edge (or enable WebGPU in your browser), or switch to evidence-only mode, which needs no language model.',
+    suggestion:
+      'Use a recent Chrome or Edge (or enable WebGPU in your browser), or switch to evidence-only mode, which needs no language model.',
   },
   {
     kind: 'device-lost',
     // After a lost device web-llm unloads the model itself, so the next call reports it not loaded.
     test: /device (was |is )?lost|DeviceLost|GPUDevice.*destroyed|Instance reference no longer exists|dispose|Model not loaded before|is not loaded with a model/i,
     message: 'The GPU stopped responding while the model was running (often because it ran out of memory).',
-    suggestion: 'Retry; if it happens again, choose a smaller model, close other GPU-heavy tabs, or use evidence-only mode.',
+    suggestion:
+      'Retry; if it happens again, choose a smaller model, close other GPU-heavy tabs, or use evidence-only mode.',
   },
   {
     kind: 'out-of-memory',
     test: /out of memory|OOM|allocat\w* .*fail|Failed to allocate|maxStorageBufferBindingSize|exceeds the max|RangeError: Array buffer allocation|QuotaExceeded/i,
     message: 'There is not enough GPU memory or storage for this model.',
-    suggestion: 'Choose a smaller model (e.g. Qwen2.5 0.5B), close other tabs, free browser storage, or use evidence-only mode.',
+    suggestion:
+      'Choose a smaller model (e.g. Qwen2.5 0.5B), close other tabs, free browser storage, or use evidence-only mode.',
   },
   {
     kind: 'context-too-long',

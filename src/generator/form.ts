@@ -39,7 +39,12 @@ const capitalised = (alts: readonly string[]): (readonly string[])[] =>
     return cap === a ? [a] : [a, cap];
   });
 
-const slot = (name: SlotName, alternatives: readonly string[]): FormItem => ({ kind: 'slot', name, alternatives, spellings: capitalised(alternatives) });
+const slot = (name: SlotName, alternatives: readonly string[]): FormItem => ({
+  kind: 'slot',
+  name,
+  alternatives,
+  spellings: capitalised(alternatives),
+});
 
 /** Every accepted spelling of each alternative of a slot, canonical first. */
 export function slotSpellings(item: Extract<FormItem, { kind: 'slot' }>): readonly (readonly string[])[] {
@@ -152,7 +157,9 @@ export function parseForm(form: Form, reply: string): ParsedForm {
 }
 
 function describe(items: Form): string[] {
-  return items.filter((it) => it.kind !== 'literal').map((it) => (it.kind === 'slot' ? `${it.name} slot` : 'answer text'));
+  return items
+    .filter((it) => it.kind !== 'literal')
+    .map((it) => (it.kind === 'slot' ? `${it.name} slot` : 'answer text'));
 }
 
 /** The answer text written so far in a partial reply, for streaming. */

@@ -47,11 +47,16 @@ export const GGUF_CATALOGUE: readonly GgufModel[] = [
     id: 'selfrag-llama2-7b-gguf',
     label: 'Self-RAG Llama 2 7B Q4_K_M (the paper’s model, native)',
     // Split into parts under 2 GB each with `llama-gguf-split --split-max-size 1900M`; serve the parts from a model pack.
-    urls: ['models/gguf/selfrag_llama2_7b.Q4_K_M-00001-of-00003.gguf', 'models/gguf/selfrag_llama2_7b.Q4_K_M-00002-of-00003.gguf', 'models/gguf/selfrag_llama2_7b.Q4_K_M-00003-of-00003.gguf'],
+    urls: [
+      'models/gguf/selfrag_llama2_7b.Q4_K_M-00001-of-00003.gguf',
+      'models/gguf/selfrag_llama2_7b.Q4_K_M-00002-of-00003.gguf',
+      'models/gguf/selfrag_llama2_7b.Q4_K_M-00003-of-00003.gguf',
+    ],
     sizeMB: 4080,
     native: true,
     contextWindow: 4096,
-    warning: 'About 4 GB to download and about 5 GB of memory while it runs; on the CPU it writes a few tokens per second at best.',
+    warning:
+      'About 4 GB to download and about 5 GB of memory while it runs; on the CPU it writes a few tokens per second at best.',
   },
 ];
 
@@ -64,15 +69,28 @@ export function findGguf(id: string): GgufModel | undefined {
 /** A GGUF model from the catalogue, or any .gguf URL (https or this site's own files). */
 export type GgufChoice = { kind: 'gguf'; id: string } | { kind: 'gguf-url'; url: string; native: boolean };
 
-export function resolveGguf(choice: GgufChoice, baseURI: string): { name: string; urls: string[]; native: boolean; warning?: string } {
+export function resolveGguf(
+  choice: GgufChoice,
+  baseURI: string,
+): { name: string; urls: string[]; native: boolean; warning?: string } {
   if (choice.kind === 'gguf') {
     const m = findGguf(choice.id);
     if (!m) throw new Error(`There is no GGUF model "${choice.id}" in the list.`);
-    return { name: m.label, urls: m.urls.map((u) => new URL(u, baseURI).href), native: m.native, ...(m.warning ? { warning: m.warning } : {}) };
+    return {
+      name: m.label,
+      urls: m.urls.map((u) => new URL(u, baseURI).href),
+      native: m.native,
+      ...(m.warning ? { warning: m.warning } : {}),
+    };
   }
   const url = new URL(choice.url, baseURI);
   const page = new URL(baseURI);
-  if (url.protocol !== 'https:' && url.origin !== page.origin) throw new Error('A GGUF model must come from https or from this site.');
+  if (url.protocol !== 'https:' && url.origin !== page.origin)
+    throw new Error('A GGUF model must come from https or from this site.');
   if (!url.pathname.endsWith('.gguf')) throw new Error('A GGUF model address must end in .gguf.');
-  return { name: decodeURIComponent(url.pathname.split('/').pop() ?? 'model.gguf'), urls: [url.href], native: choice.native };
+  return {
+    name: decodeURIComponent(url.pathname.split('/').pop() ?? 'model.gguf'),
+    urls: [url.href],
+    native: choice.native,
+  };
 }

@@ -2,7 +2,13 @@
 // cancel, the core's Generator and Writer ports, one short constrained completion,
 // cost, and what it runs on. Each engine (./webllm, ./wllama) supplies a driver to
 // ./shared/lifecycle.ts; nothing here names an engine.
-import type { GeneratedSegment, GeneratorCost, RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../core/ports';
+import type {
+  GeneratedSegment,
+  GeneratorCost,
+  RetrievalDecisionRequest,
+  RetrieveProbs,
+  SegmentRequest,
+} from '../core/ports';
 import type { ModelChoice } from './catalogue';
 import type { GeneratorError } from './errors';
 import type { LoadProgress } from './progress';

@@ -7,7 +7,9 @@ import { Library, type LibraryOptions } from './library';
 import { loadPdfJsInBrowser } from './parse/pdf-browser';
 import { createPrepareClient } from './prepare-client';
 
-export type BrowserLibraryOptions = Omit<LibraryOptions, 'index' | 'pdf' | 'prepare' | 'measure'> & { indexKind?: IndexChoice };
+export type BrowserLibraryOptions = Omit<LibraryOptions, 'index' | 'pdf' | 'prepare' | 'measure'> & {
+  indexKind?: IndexChoice;
+};
 
 export async function openBrowserLibrary(opts: BrowserLibraryOptions): Promise<Library> {
   const { indexKind = DEFAULT_INDEX_KIND, ...rest } = opts;

@@ -64,7 +64,12 @@ export class Catalog {
       this.passageIds.set(v.docId, v.ids);
       await this.index.add(v.ids, rowsOf(v));
     }
-    for (const d of docs) if (d.pendingEmbedding) this.passageIds.set(d.id, (await this.store.passagesOf(d.id)).map((p) => p.id));
+    for (const d of docs)
+      if (d.pendingEmbedding)
+        this.passageIds.set(
+          d.id,
+          (await this.store.passagesOf(d.id)).map((p) => p.id),
+        );
   }
 
   /** Documents kept without vectors, waiting for the embedding model. */
@@ -139,7 +144,10 @@ export class Catalog {
     } else if ((await this.store.getDocument(docId))?.pendingEmbedding) {
       const passages = await this.store.passagesOf(docId);
       await this.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
-      this.passageIds.set(docId, passages.map((p) => p.id));
+      this.passageIds.set(
+        docId,
+        passages.map((p) => p.id),
+      );
     }
   }
 }

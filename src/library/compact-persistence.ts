@@ -29,9 +29,13 @@ const PARTS = ['head', 'ids', 'codes', 'rows'] as const;
 type Files = Record<(typeof PARTS)[number], FolderFile>;
 
 /** The four files of library `name` (a database name; characters a file name cannot hold become '_'). */
-export const compactFileNames = (name: string): string[] => PARTS.map((p) => `${name.replace(/[^\w.-]/g, '_')}.compact-${p}`);
+export const compactFileNames = (name: string): string[] =>
+  PARTS.map((p) => `${name.replace(/[^\w.-]/g, '_')}.compact-${p}`);
 
-export function compactPersistence(folder: FileFolder, opts: Omit<CompactOptions, 'files' | 'store' | 'stamp'> = {}): CompactPersistence {
+export function compactPersistence(
+  folder: FileFolder,
+  opts: Omit<CompactOptions, 'files' | 'store' | 'stamp'> = {},
+): CompactPersistence {
   // One set of handles per library for the worker's life: OPFS sync handles are exclusive.
   const held = new Map<string, Promise<Files | null>>();
   const filesOf = (name: string): Promise<Files | null> => {
@@ -69,7 +73,10 @@ export function compactPersistence(folder: FileFolder, opts: Omit<CompactOptions
     },
     async create(name, stamp, dim) {
       const f = await filesOf(name);
-      return f && new CompactIndex(dim, { ...opts, files: f, store: new FileRowStore(int8Codec.rowBytes(dim), f.rows), stamp });
+      return (
+        f &&
+        new CompactIndex(dim, { ...opts, files: f, store: new FileRowStore(int8Codec.rowBytes(dim), f.rows), stamp })
+      );
     },
     async discard(name) {
       const f = await held.get(name);

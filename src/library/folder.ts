@@ -47,7 +47,8 @@ export async function collectPicked(list: ArrayLike<File>): Promise<CollectedFil
   for (const f of Array.from(list)) {
     const path = f.webkitRelativePath;
     if (!path) out.files.push(f);
-    else if (isDocumentName(f.name) && !hidden(path) && !(await isDecorationImage(f.name, f))) out.files.push(named(f, path));
+    else if (isDocumentName(f.name) && !hidden(path) && !(await isDecorationImage(f.name, f)))
+      out.files.push(named(f, path));
     else out.skipped++;
   }
   return out;

@@ -17,7 +17,10 @@ export interface IndexClient extends IndexHandle {
 /** Starts the index worker with the selected implementation. */
 export async function createIndexClient(kind: IndexChoice = DEFAULT_INDEX_KIND): Promise<IndexClient> {
   // A URL, not an import: Vite finds and bundles the worker only when `new URL(…, import.meta.url)` sits inline in `new Worker`.
-  const worker = new Worker(new URL('../../workers/index.worker.ts', import.meta.url), { type: 'module', name: 'index' });
+  const worker = new Worker(new URL('../../workers/index.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'index',
+  });
   const remote = Comlink.wrap<IndexWorkerApi>(worker);
   await remote.select(kind);
   return {

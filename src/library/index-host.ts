@@ -9,10 +9,21 @@
 // from them at start-up, without the float vectors.
 import { DEFAULT_FUSION, fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../core/fusion';
 import { CompactStateError } from '../vector/compact-journal';
-import { decodeVectors, normalise, type IndexChoice, type IndexKind, type VectorHit, type VectorIndex } from '../vector/vector-index';
+import {
+  decodeVectors,
+  normalise,
+  type IndexChoice,
+  type IndexKind,
+  type VectorHit,
+  type VectorIndex,
+} from '../vector/vector-index';
 import type { CompactPersistence } from './compact-persistence';
-import { LexicalIndex, type LexicalDoc, type LexicalSnapshot, type StoredLexicalSnapshot } from './lexical/lexical-index';
-
+import {
+  LexicalIndex,
+  type LexicalDoc,
+  type LexicalSnapshot,
+  type StoredLexicalSnapshot,
+} from './lexical/lexical-index';
 
 /** One search of the hybrid retriever: either list or both, fused in the worker (one round trip). */
 export interface HybridRequest {
@@ -114,7 +125,11 @@ const SWITCH_BATCH = 8192;
 type Movable = VectorIndex & { idList(): readonly string[]; vector(id: string): Float32Array | undefined };
 const movable = (i: VectorIndex | null): i is Movable => !!i && 'idList' in i && 'vector' in i;
 
-const NAMES: Record<IndexKind, string> = { flat: 'flat exact search', voy: 'voy k-d tree (WASM)', compact: 'compact 1-bit codes with int8 rescoring' };
+const NAMES: Record<IndexKind, string> = {
+  flat: 'flat exact search',
+  voy: 'voy k-d tree (WASM)',
+  compact: 'compact 1-bit codes with int8 rescoring',
+};
 
 export class IndexHost implements IndexHandle {
   private index: VectorIndex | null = null;
@@ -165,7 +180,12 @@ export class IndexHost implements IndexHandle {
     } catch (e) {
       if (!(e instanceof CompactStateError)) throw e;
       if (this.current === 'compact') this.notes.push('rebuilt from the stored vectors');
-      return e.stale ? { ids: null } : { ids: null, warning: `The saved vector index could not be used (${e.message}): it is rebuilt once from the stored vectors, which takes a while for a large library.` };
+      return e.stale
+        ? { ids: null }
+        : {
+            ids: null,
+            warning: `The saved vector index could not be used (${e.message}): it is rebuilt once from the stored vectors, which takes a while for a large library.`,
+          };
     }
   }
 
@@ -183,9 +203,12 @@ export class IndexHost implements IndexHandle {
     const saved = !!(this.index && 'saved' in this.index && this.index.saved);
     let reason: string;
     if (this.selected !== 'auto') reason = `${NAMES[kind]} (chosen in Advanced)`;
-    else if (this.switching) reason = `${NAMES.flat} while the library (${n.toLocaleString('en')} passages) moves to compact codes`;
-    else if (kind === 'flat') reason = `${NAMES.flat}: ${n.toLocaleString('en')} passage${n === 1 ? '' : 's'}, below the ${this.compactAt.toLocaleString('en')} at which it switches to compact codes`;
-    else reason = `${NAMES.compact}: the library passed ${this.compactAt.toLocaleString('en')} passages, where exact search would hold ${Math.round((Math.max(n, this.compactAt) * (this.index?.dim ?? 384) * 4) / 1e6)} MB of float32 in the tab`;
+    else if (this.switching)
+      reason = `${NAMES.flat} while the library (${n.toLocaleString('en')} passages) moves to compact codes`;
+    else if (kind === 'flat')
+      reason = `${NAMES.flat}: ${n.toLocaleString('en')} passage${n === 1 ? '' : 's'}, below the ${this.compactAt.toLocaleString('en')} at which it switches to compact codes`;
+    else
+      reason = `${NAMES.compact}: the library passed ${this.compactAt.toLocaleString('en')} passages, where exact search would hold ${Math.round((Math.max(n, this.compactAt) * (this.index?.dim ?? 384) * 4) / 1e6)} MB of float32 in the tab`;
     const notes = [...this.notes];
     if (kind === 'compact' && this.index && !saved) notes.push('kept in memory for this visit');
     return { kind, choice: this.selected, reason: [reason, ...notes].join('; '), switching: !!this.switching, saved };
@@ -206,7 +229,10 @@ export class IndexHost implements IndexHandle {
 
   private async ensure(dim: number): Promise<VectorIndex> {
     if (this.index && this.index.dim !== dim) {
-      if (this.index.size() > 0) throw new Error(`vectors have ${dim} dimensions but the index holds ${this.index.dim}-d vectors (was the embedding model changed?)`);
+      if (this.index.size() > 0)
+        throw new Error(
+          `vectors have ${dim} dimensions but the index holds ${this.index.dim}-d vectors (was the embedding model changed?)`,
+        );
       this.index = null;
     }
     this.index ??= await this.makeKind(this.current, dim);
@@ -234,7 +260,11 @@ export class IndexHost implements IndexHandle {
         for (let i = 0; i < ids.length; i += SWITCH_BATCH) {
           // Removed meanwhile: gone from the flat index. Added again meanwhile: already in `next`, newer.
           const batch = ids.slice(i, i + SWITCH_BATCH).filter((id) => flat.has(id) && !next.has(id));
-          if (batch.length > 0) next.add(batch, batch.map((id) => flat.vector(id)!));
+          if (batch.length > 0)
+            next.add(
+              batch,
+              batch.map((id) => flat.vector(id)!),
+            );
           await new Promise((r) => setTimeout(r, 0));
           if (this.next !== next) return;
         }
@@ -283,7 +313,10 @@ export class IndexHost implements IndexHandle {
     const { dim, ids, data } = decodeVectors(bytes);
     if (this.selected === 'auto') this.current = ids.length >= this.compactAt ? 'compact' : 'flat';
     const fresh = await this.makeKind(this.current, dim);
-    fresh.add(ids, ids.map((_, i) => data.subarray(i * dim, (i + 1) * dim)));
+    fresh.add(
+      ids,
+      ids.map((_, i) => data.subarray(i * dim, (i + 1) * dim)),
+    );
     this.index = fresh;
   }
 
@@ -317,7 +350,11 @@ export class IndexHost implements IndexHandle {
 }
 
 /** Both searches (or one) and their fusion; shared by the host and the bench. */
-export function hybridSearch(req: HybridRequest, dense: Pick<VectorIndex, 'search' | 'cosine'> | null, lexical: Pick<LexicalIndex, 'search'>): FusedHit[] {
+export function hybridSearch(
+  req: HybridRequest,
+  dense: Pick<VectorIndex, 'search' | 'cosine'> | null,
+  lexical: Pick<LexicalIndex, 'search'>,
+): FusedHit[] {
   const { mode, limit } = req;
   if (limit <= 0) return [];
   if (mode === 'words') return single(lexical.search(req.text, limit), 'lexical', limit);
@@ -326,5 +363,9 @@ export function hybridSearch(req: HybridRequest, dense: Pick<VectorIndex, 'searc
   const depth = Math.max(limit, FUSION_DEPTH);
   const q = normalise(req.vector, req.vector.length);
   const denseScoreOf = (id: string) => dense?.cosine(q, id);
-  return fuse(lexical.search(req.text, depth), dense?.search(q, depth) ?? [], { limit, method: req.fusion ?? DEFAULT_FUSION, denseScoreOf });
+  return fuse(lexical.search(req.text, depth), dense?.search(q, depth) ?? [], {
+    limit,
+    method: req.fusion ?? DEFAULT_FUSION,
+    denseScoreOf,
+  });
 }

@@ -4,7 +4,14 @@
 import { abortable } from '../core/abortable';
 import type { Embedder } from '../core/ports';
 import type { Catalog } from './catalog';
-import { embedDocument, readAndPrepare, sizeOf, type FileLike, type PrepareOptions, type PreparedDocument } from './ingest';
+import {
+  embedDocument,
+  readAndPrepare,
+  sizeOf,
+  type FileLike,
+  type PrepareOptions,
+  type PreparedDocument,
+} from './ingest';
 import { pageProgress } from './ocr/progress';
 import { isQuotaError, storageFullMessage } from './quota';
 import type { StoredDocument, StoredOriginal } from './store';
@@ -32,7 +39,13 @@ export async function ingestDocument(
   embedder: Embedder,
   prepared: PreparedDocument,
   origin: StoredDocument['origin'],
-  opts: { signal?: AbortSignal; onBatch?: (done: number, total: number) => void; vectors?: Float32Array[]; bytes?: number; original?: StoredOriginal } = {},
+  opts: {
+    signal?: AbortSignal;
+    onBatch?: (done: number, total: number) => void;
+    vectors?: Float32Array[];
+    bytes?: number;
+    original?: StoredOriginal;
+  } = {},
 ): Promise<IngestOutcome> {
   const { signal, onBatch, bytes, original } = opts;
   const write = (passages: PreparedDocument['passages'], vectors: Float32Array[], pendingEmbedding = false) =>
@@ -43,15 +56,29 @@ export async function ingestDocument(
       ...(original ? { original } : {}),
     });
   if (opts.vectors) return { doc: await write(prepared.passages, opts.vectors), pending: false, dropped: 0 };
-  const embedded = await embedDocument(embedder, prepared.passages, { ...(signal ? { signal } : {}), ...(onBatch ? { onBatch } : {}) });
+  const embedded = await embedDocument(embedder, prepared.passages, {
+    ...(signal ? { signal } : {}),
+    ...(onBatch ? { onBatch } : {}),
+  });
   const outcome = { dropped: embedded.dropped, ...(embedded.reason !== undefined ? { reason: embedded.reason } : {}) };
-  if (embedded.passages.length === 0 && prepared.passages.length > 0) return { doc: await write(prepared.passages, [], true), pending: true, ...outcome };
+  if (embedded.passages.length === 0 && prepared.passages.length > 0)
+    return { doc: await write(prepared.passages, [], true), pending: true, ...outcome };
   return { doc: await write(embedded.passages, embedded.vectors), pending: false, ...outcome };
 }
 
-export type BatchOptions = Pick<LibraryOptions, 'embedder' | 'onProgress' | 'prepare' | 'measure' | 'chunk' | 'pdf' | 'maxFileBytes' | 'keepOriginals'>;
+export type BatchOptions = Pick<
+  LibraryOptions,
+  'embedder' | 'onProgress' | 'prepare' | 'measure' | 'chunk' | 'pdf' | 'maxFileBytes' | 'keepOriginals'
+>;
 
-const MIME: Record<string, string> = { pdf: 'application/pdf', html: 'text/html', markdown: 'text/markdown', text: 'text/plain', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', epub: 'application/epub+zip' };
+const MIME: Record<string, string> = {
+  pdf: 'application/pdf',
+  html: 'text/html',
+  markdown: 'text/markdown',
+  text: 'text/plain',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  epub: 'application/epub+zip',
+};
 
 /**
  * The file as it came, for the source viewer: the user's File or Blob itself (no copy is read),
@@ -59,8 +86,18 @@ const MIME: Record<string, string> = { pdf: 'application/pdf', html: 'text/html'
  */
 function originalOf(file: FileLike, prepared: PreparedDocument): StoredOriginal {
   const { format, name } = prepared.parsed;
-  const blob = 'blob' in file ? file.blob : 'bytes' in file && file.bytes instanceof Uint8Array ? new Blob([file.bytes as Uint8Array<ArrayBuffer>]) : (file as unknown as Blob);
-  return { docId: prepared.id, name, type: blob.type || (file as { type?: string }).type || MIME[format] || 'application/octet-stream', blob };
+  const blob =
+    'blob' in file
+      ? file.blob
+      : 'bytes' in file && file.bytes instanceof Uint8Array
+        ? new Blob([file.bytes as Uint8Array<ArrayBuffer>])
+        : (file as unknown as Blob);
+  return {
+    docId: prepared.id,
+    name,
+    type: blob.type || (file as { type?: string }).type || MIME[format] || 'application/octet-stream',
+    blob,
+  };
 }
 
 /** Adds files one after another; a file that fails is refused by name and the batch goes on. */
@@ -76,7 +113,13 @@ export async function ingestBatch(
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   let bytesDone = 0;
   const report = (p: Omit<LibraryProgress, 'fileCount' | 'filesDone' | 'bytesDone' | 'bytesTotal'>, partial = 0) =>
-    opts.onProgress?.({ ...p, fileCount: files.length, filesDone: result.added.length + result.refused.length + result.already.length, bytesDone: bytesDone + partial, bytesTotal });
+    opts.onProgress?.({
+      ...p,
+      fileCount: files.length,
+      filesDone: result.added.length + result.refused.length + result.already.length,
+      bytesDone: bytesDone + partial,
+      bytesTotal,
+    });
   const prepare = opts.prepare ?? ((f: FileLike, o: PrepareOptions) => readAndPrepare(f, o));
   const prepareOpts: PrepareOptions = {
     ...(opts.chunk ? { chunk: opts.chunk } : {}),
@@ -114,17 +157,29 @@ export async function ingestBatch(
         result.already.push({ name, as: same.name });
         bytesDone += size;
         const { text: _text, ...kept } = same;
-        report({ name, fileIndex, stage: 'added', passagesDone: same.passageCount, passagesTotal: same.passageCount, doc: kept });
+        report({
+          name,
+          fileIndex,
+          stage: 'added',
+          passagesDone: same.passageCount,
+          passagesTotal: same.passageCount,
+          doc: kept,
+        });
         continue;
       }
       const keep = !title && (opts.keepOriginals?.() ?? true);
       const { doc, pending, dropped, reason } = await ingestDocument(catalog, opts.embedder, outcome.doc, origin, {
         ...(signal ? { signal } : {}),
         ...(keep ? { original: originalOf(file, outcome.doc) } : {}),
-        onBatch: (done, total) => report({ name, fileIndex, stage: 'embedding', passagesDone: done, passagesTotal: total }, total ? (size * done) / total : 0),
+        onBatch: (done, total) =>
+          report(
+            { name, fileIndex, stage: 'embedding', passagesDone: done, passagesTotal: total },
+            total ? (size * done) / total : 0,
+          ),
         bytes: outcome.bytes,
       });
-      if (same && same.name !== name) result.notes.push({ name, note: `it has the same text as ${same.name}, so the library keeps it once` });
+      if (same && same.name !== name)
+        result.notes.push({ name, note: `it has the same text as ${same.name}, so the library keeps it once` });
       for (const note of outcome.doc.parsed.notes ?? []) result.notes.push({ name, note });
       if (pending) result.notEmbedded.push({ name, reason: reason ?? 'the embedding model did not run' });
       else if (dropped > 0)
@@ -140,7 +195,11 @@ export async function ingestBatch(
         result.aborted = true;
         break;
       }
-      refuse(isQuotaError(e) ? storageFullMessage() : `it could not be added (${e instanceof Error ? e.message : String(e)})`);
+      refuse(
+        isQuotaError(e)
+          ? storageFullMessage()
+          : `it could not be added (${e instanceof Error ? e.message : String(e)})`,
+      );
     }
   }
   return result;

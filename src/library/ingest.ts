@@ -4,7 +4,15 @@ import { chunkText, type ChunkOptions } from '../core/chunk';
 import { cyrb53 } from '../core/cyrb53';
 import { locatePassage } from '../core/source-location';
 import type { Embedder, Passage } from '../core/ports';
-import { checkDeclaredSize, MAX_FILE_BYTES, parseDocument, RefusedFile, type ParseOptions, type ParsedDocument, type RawFile } from './parse';
+import {
+  checkDeclaredSize,
+  MAX_FILE_BYTES,
+  parseDocument,
+  RefusedFile,
+  type ParseOptions,
+  type ParsedDocument,
+  type RawFile,
+} from './parse';
 
 /** Passages embedded per embedder call: small enough for steady progress and prompt abort. */
 export const EMBED_BATCH = 32;
@@ -30,11 +38,17 @@ export async function prepare(parsed: ParsedDocument, chunk?: ChunkOptions): Pro
   const id = await documentId(parsed.text);
   // Every passage gets its place (an empty one for a text without pages or headings), so a
   // passage without one is known to come from a library made before places were recorded.
-  const passages = chunkText({ docId: id, title: parsed.title, text: parsed.text }, chunk).map((p) => ({ ...p, source: locatePassage(parsed.layout, p.start ?? 0, p.end ?? p.text.length) }));
+  const passages = chunkText({ docId: id, title: parsed.title, text: parsed.text }, chunk).map((p) => ({
+    ...p,
+    source: locatePassage(parsed.layout, p.start ?? 0, p.end ?? p.text.length),
+  }));
   return { id, parsed, passages };
 }
 
-export async function prepareFile(file: RawFile, opts: ParseOptions & { chunk?: ChunkOptions } = {}): Promise<PreparedDocument> {
+export async function prepareFile(
+  file: RawFile,
+  opts: ParseOptions & { chunk?: ChunkOptions } = {},
+): Promise<PreparedDocument> {
   return prepare(await parseDocument(file, opts), opts.chunk);
 }
 
@@ -53,7 +67,8 @@ export async function embedPassages(
     opts.signal?.throwIfAborted();
     const batch = passages.slice(i, i + EMBED_BATCH);
     const vectors = await embedder.embed(batch.map(embeddingText), opts.signal);
-    if (vectors.length !== batch.length) throw new Error(`the embedder returned ${vectors.length} vectors for ${batch.length} passages`);
+    if (vectors.length !== batch.length)
+      throw new Error(`the embedder returned ${vectors.length} vectors for ${batch.length} passages`);
     out.push(...vectors);
     opts.onBatch?.(out.length, passages.length);
   }
@@ -71,7 +86,10 @@ export interface NamedBlob {
 }
 
 /** A browser File, a File with a path for its name, or the same thing from Node (name, type, bytes). */
-export type FileLike = RawFile | NamedBlob | { name: string; type?: string; size?: number; arrayBuffer(): Promise<ArrayBuffer> };
+export type FileLike =
+  | RawFile
+  | NamedBlob
+  | { name: string; type?: string; size?: number; arrayBuffer(): Promise<ArrayBuffer> };
 
 /** Size without reading: File.size, or the byte length already in hand. */
 export function sizeOf(file: FileLike): number | undefined {
@@ -83,7 +101,12 @@ export function sizeOf(file: FileLike): number | undefined {
 // A browser File has a `bytes()` method in recent engines, so test the value, not the key.
 async function toRaw(file: FileLike): Promise<RawFile> {
   if ('bytes' in file && file.bytes instanceof Uint8Array) return file as RawFile;
-  if ('blob' in file) return { name: file.name, bytes: new Uint8Array(await file.blob.arrayBuffer()), ...(file.blob.type ? { type: file.blob.type } : {}) };
+  if ('blob' in file)
+    return {
+      name: file.name,
+      bytes: new Uint8Array(await file.blob.arrayBuffer()),
+      ...(file.blob.type ? { type: file.blob.type } : {}),
+    };
   const f = file as { name: string; type?: string; arrayBuffer(): Promise<ArrayBuffer> };
   return { name: f.name, bytes: new Uint8Array(await f.arrayBuffer()), ...(f.type ? { type: f.type } : {}) };
 }
@@ -127,7 +150,8 @@ function badVector(v: Float32Array | undefined): string | null {
   let norm = 0;
   for (const x of v) norm += x * x;
   // A zero vector normalised by the model's pipeline comes back as NaN: the same case as a zero vector.
-  if (!Number.isFinite(norm)) return 'the embedder returned an unusable vector (not finite: usually a zero vector, when it recognised no word in the passage)';
+  if (!Number.isFinite(norm))
+    return 'the embedder returned an unusable vector (not finite: usually a zero vector, when it recognised no word in the passage)';
   if (norm === 0) return 'the embedder returned a zero vector (it recognised no word in the passage)';
   return null;
 }

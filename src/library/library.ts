@@ -53,7 +53,13 @@ export class Library {
     this.corpus =
       opts.siteCorpus === false || !opts.baseUrl
         ? null
-        : siteCorpus({ baseUrl: opts.baseUrl, ...(opts.fetch ? { fetch: opts.fetch } : {}), ...(opts.embedderId ? { embedderId: opts.embedderId } : {}), onProblem: (m) => this.warnings.push(m), ...(opts.onSiteCorpus ? { onOpen: opts.onSiteCorpus } : {}) });
+        : siteCorpus({
+            baseUrl: opts.baseUrl,
+            ...(opts.fetch ? { fetch: opts.fetch } : {}),
+            ...(opts.embedderId ? { embedderId: opts.embedderId } : {}),
+            onProblem: (m) => this.warnings.push(m),
+            ...(opts.onSiteCorpus ? { onOpen: opts.onSiteCorpus } : {}),
+          });
     this.retriever = this.retrieverWith(DEFAULT_RETRIEVAL);
   }
 
@@ -68,7 +74,17 @@ export class Library {
     const lib = new Library(await (opts.openStore ?? ((n: string) => LibraryStore.open(n)))(dbName), opts);
     // Listening before start-up: a change announced meanwhile waits in the queue behind it.
     // A library in memory is this page's alone: another tab's changes are not in it to follow.
-    if (lib.store.persistent) lib.sync = openSync(dbName, (docId) => void lib.exclusive(() => lib.catalog.follow(docId)).then(() => opts.onExternalChange?.(), () => undefined));
+    if (lib.store.persistent)
+      lib.sync = openSync(
+        dbName,
+        (docId) =>
+          void lib
+            .exclusive(() => lib.catalog.follow(docId))
+            .then(
+              () => opts.onExternalChange?.(),
+              () => undefined,
+            ),
+      );
     try {
       await lib.exclusive(() => lib.start());
     } catch (e) {
@@ -78,7 +94,11 @@ export class Library {
     // Documents kept while the embedding model could not run are embedded now, if it runs;
     // in the background: they are already found by their words.
     void lib.catalog.pending().then((p) => {
-      if (p.length > 0) void lib.embedPending().then((n) => n > 0 && opts.onExternalChange?.(), () => undefined);
+      if (p.length > 0)
+        void lib.embedPending().then(
+          (n) => n > 0 && opts.onExternalChange?.(),
+          () => undefined,
+        );
     });
     return lib;
   }
@@ -96,7 +116,16 @@ export class Library {
         const embedded = await embedDocument(this.opts.embedder, passages);
         if (embedded.passages.length === 0) continue;
         const { name, title, format, text, ocr, layout } = d;
-        await this.catalog.put({ id: d.id, parsed: { name, title, format, text, ...(ocr ? { ocr } : {}), ...(layout ? { layout } : {}) }, passages: embedded.passages }, embedded.vectors, d.origin, d.bytes !== undefined ? { bytes: d.bytes } : {});
+        await this.catalog.put(
+          {
+            id: d.id,
+            parsed: { name, title, format, text, ...(ocr ? { ocr } : {}), ...(layout ? { layout } : {}) },
+            passages: embedded.passages,
+          },
+          embedded.vectors,
+          d.origin,
+          d.bytes !== undefined ? { bytes: d.bytes } : {},
+        );
         done++;
       }
       return done;
@@ -127,8 +156,16 @@ export class Library {
   }
 
   /** `origin: 'sample'` marks the site's sample documents, which the page lists apart and clears at once. */
-  async addFiles(files: FileLike[], opts: { signal?: AbortSignal; origin?: 'user' | 'sample' } = {}): Promise<AddResult> {
-    return this.exclusive(() => ingestBatch(this.catalog, this.opts, files, { origin: opts.origin ?? 'user', ...(opts.signal ? { signal: opts.signal } : {}) }));
+  async addFiles(
+    files: FileLike[],
+    opts: { signal?: AbortSignal; origin?: 'user' | 'sample' } = {},
+  ): Promise<AddResult> {
+    return this.exclusive(() =>
+      ingestBatch(this.catalog, this.opts, files, {
+        origin: opts.origin ?? 'user',
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      }),
+    );
   }
 
   async addText(title: string, text: string, opts: { signal?: AbortSignal } = {}): Promise<AddResult> {
@@ -153,7 +190,9 @@ export class Library {
   }
 
   /** A document with its passages and the original file kept with it, for the source viewer; undefined when it is not in the library. */
-  async source(docId: string): Promise<{ doc: StoredDocument; passages: Passage[]; original?: StoredOriginal } | undefined> {
+  async source(
+    docId: string,
+  ): Promise<{ doc: StoredDocument; passages: Passage[]; original?: StoredOriginal } | undefined> {
     const doc = await this.store.getDocument(docId);
     if (!doc) return undefined;
     const [passages, original] = await Promise.all([this.store.passagesOf(docId), this.store.getOriginal(docId)]);

@@ -4,7 +4,13 @@
 // a caller changing an object it got back cannot change the library.
 import type { Passage } from '../core/ports';
 import type { LexicalSnapshot, StoredLexicalSnapshot } from './lexical/lexical-index';
-import { packVectors, type DocumentVectors, type LibraryStorage, type StoredDocument, type StoredOriginal } from './store';
+import {
+  packVectors,
+  type DocumentVectors,
+  type LibraryStorage,
+  type StoredDocument,
+  type StoredOriginal,
+} from './store';
 
 const LEXICAL_KEY = 'lexicalIndex';
 
@@ -17,14 +23,30 @@ export class MemoryLibraryStore implements LibraryStorage {
   /** Blobs are immutable: kept as given, for the visit only. */
   private originals = new Map<string, StoredOriginal>();
 
-  async putDocument(doc: StoredDocument, passages: Passage[], vectors: Float32Array[], original?: StoredOriginal): Promise<void> {
+  async putDocument(
+    doc: StoredDocument,
+    passages: Passage[],
+    vectors: Float32Array[],
+    original?: StoredOriginal,
+  ): Promise<void> {
     const { dim, data } = packVectors(doc, passages, vectors);
     // Checked before anything changes, as IndexedDB's transaction would roll back a keyless put.
     if (passages.some((p) => typeof p.id !== 'string')) throw new Error('every passage needs an id');
     this.dropPassages(doc.id);
     const { originalBytes: _stale, ...rest } = doc;
-    const kept = original ? original.blob.size : this.originals.has(doc.id) ? this.documents.get(doc.id)?.originalBytes : undefined;
-    this.documents.set(doc.id, structuredClone({ ...rest, passageCount: passages.length, ...(kept !== undefined ? { originalBytes: kept } : {}) }));
+    const kept = original
+      ? original.blob.size
+      : this.originals.has(doc.id)
+        ? this.documents.get(doc.id)?.originalBytes
+        : undefined;
+    this.documents.set(
+      doc.id,
+      structuredClone({
+        ...rest,
+        passageCount: passages.length,
+        ...(kept !== undefined ? { originalBytes: kept } : {}),
+      }),
+    );
     if (original) this.originals.set(doc.id, { ...original });
     for (const p of passages) this.passages.set(p.id, structuredClone(p));
     if (doc.pendingEmbedding) this.vectors.delete(doc.id);
@@ -40,7 +62,9 @@ export class MemoryLibraryStore implements LibraryStorage {
   }
 
   async listDocuments(): Promise<StoredDocument[]> {
-    return [...this.documents.values()].map((d) => structuredClone(d)).sort((a, b) => a.addedAt - b.addedAt || a.title.localeCompare(b.title));
+    return [...this.documents.values()]
+      .map((d) => structuredClone(d))
+      .sort((a, b) => a.addedAt - b.addedAt || a.title.localeCompare(b.title));
   }
 
   async getDocument(id: string): Promise<StoredDocument | undefined> {
@@ -56,7 +80,10 @@ export class MemoryLibraryStore implements LibraryStorage {
   }
 
   async passagesOf(docId: string): Promise<Passage[]> {
-    return [...this.passages.values()].filter((p) => p.docId === docId).map((p) => structuredClone(p)).sort((a, b) => a.index - b.index);
+    return [...this.passages.values()]
+      .filter((p) => p.docId === docId)
+      .map((p) => structuredClone(p))
+      .sort((a, b) => a.index - b.index);
   }
 
   async getOriginal(docId: string): Promise<StoredOriginal | undefined> {

@@ -15,7 +15,9 @@ interface SyncHandle {
 type Root = FileSystemDirectoryHandle & { removeEntry(name: string): Promise<void> };
 
 async function root(): Promise<Root> {
-  return (await (navigator.storage as StorageManager & { getDirectory(): Promise<FileSystemDirectoryHandle> }).getDirectory()) as Root;
+  return (await (
+    navigator.storage as StorageManager & { getDirectory(): Promise<FileSystemDirectoryHandle> }
+  ).getDirectory()) as Root;
 }
 
 class OpfsFile implements FolderFile {
@@ -27,7 +29,8 @@ class OpfsFile implements FolderFile {
     return this.handle.read(out, { at });
   }
   write(at: number, bytes: Uint8Array): void {
-    if (this.handle.write(bytes, { at }) !== bytes.length) throw new Error('the browser wrote fewer bytes than asked (is the disk full?)');
+    if (this.handle.write(bytes, { at }) !== bytes.length)
+      throw new Error('the browser wrote fewer bytes than asked (is the disk full?)');
   }
   truncate(size: number): void {
     this.handle.truncate(size);
@@ -42,7 +45,8 @@ export const opfsFolder: FileFolder = {
   async open(name, create = true) {
     try {
       const file = await (await root()).getFileHandle(name, { create });
-      const sync = (file as FileSystemFileHandle & { createSyncAccessHandle?: () => Promise<SyncHandle> }).createSyncAccessHandle;
+      const sync = (file as FileSystemFileHandle & { createSyncAccessHandle?: () => Promise<SyncHandle> })
+        .createSyncAccessHandle;
       if (!sync) return null;
       return new OpfsFile(await sync.call(file));
     } catch {

@@ -77,19 +77,33 @@ export function encodePrebuilt(input: {
   return {
     json: JSON.stringify(manifest),
     vectors: encodeVectors({ dim, ids: input.passages.map((p) => p.id), data }),
-    version: JSON.stringify({ createdAt: manifest.createdAt, model: manifest.model, documents: input.documents.length, passages: input.passages.length }),
+    version: JSON.stringify({
+      createdAt: manifest.createdAt,
+      model: manifest.model,
+      documents: input.documents.length,
+      passages: input.passages.length,
+    }),
   };
 }
 
 export function decodePrebuilt(json: string, bytes: Uint8Array): PrebuiltLibrary {
   const m = JSON.parse(json) as Partial<PrebuiltManifest>;
-  if (m.format !== FORMAT || m.version !== VERSION) throw new Error(`pre-built index: not a ${FORMAT} v${VERSION} file`);
-  if (!Array.isArray(m.documents) || !Array.isArray(m.passages)) throw new Error('pre-built index: documents or passages missing');
+  if (m.format !== FORMAT || m.version !== VERSION)
+    throw new Error(`pre-built index: not a ${FORMAT} v${VERSION} file`);
+  if (!Array.isArray(m.documents) || !Array.isArray(m.passages))
+    throw new Error('pre-built index: documents or passages missing');
   const { dim, ids, data } = decodeVectors(bytes);
-  if (m.dim !== undefined && m.dim !== dim && ids.length) throw new Error(`pre-built index: library.json says ${m.dim} dimensions, vectors.bin has ${dim}`);
+  if (m.dim !== undefined && m.dim !== dim && ids.length)
+    throw new Error(`pre-built index: library.json says ${m.dim} dimensions, vectors.bin has ${dim}`);
   const vectors = new Map<string, Float32Array>();
   ids.forEach((id, i) => vectors.set(id, data.subarray(i * dim, (i + 1) * dim)));
-  return { createdAt: m.createdAt ?? '', model: m.model ?? null, documents: m.documents, passages: m.passages, vectors };
+  return {
+    createdAt: m.createdAt ?? '',
+    model: m.model ?? null,
+    documents: m.documents,
+    passages: m.passages,
+    vectors,
+  };
 }
 
 /** Null when the site ships no pre-built index (404); an error when it ships a broken one. */
@@ -101,7 +115,8 @@ export async function loadPrebuilt(dirUrl: string, fetchFn: typeof fetch): Promi
   // Dev servers answer unknown paths with index.html: that is "no index", not a broken one.
   if (!text.trimStart().startsWith('{')) return null;
   const bin = await fetchFn(new URL(PREBUILT_VECTORS, dir).href);
-  if (!bin.ok) throw new Error(`pre-built index: ${PREBUILT_JSON} found but ${PREBUILT_VECTORS} is missing (${bin.status})`);
+  if (!bin.ok)
+    throw new Error(`pre-built index: ${PREBUILT_JSON} found but ${PREBUILT_VECTORS} is missing (${bin.status})`);
   const lib = decodePrebuilt(text, new Uint8Array(await bin.arrayBuffer()));
   const lexical = await fetchLexical(new URL(PREBUILT_LEXICAL, dir).href, fetchFn);
   return lexical ? { ...lib, lexical } : lib;

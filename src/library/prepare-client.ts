@@ -9,7 +9,12 @@ import type { LibraryWorkerApi } from './protocol/library-worker';
 const SIZE_CHUNK = 16;
 
 export function createPrepareClient(): {
-  prepare(file: FileLike, opts: PrepareOptions, signal?: AbortSignal, onOcr?: (p: OcrProgress) => void): Promise<PrepareOutcome>;
+  prepare(
+    file: FileLike,
+    opts: PrepareOptions,
+    signal?: AbortSignal,
+    onOcr?: (p: OcrProgress) => void,
+  ): Promise<PrepareOutcome>;
   sizes(files: FileLike[]): Promise<number[]>;
   terminate(): void;
 } {
@@ -24,7 +29,10 @@ export function createPrepareClient(): {
   const start = (): Comlink.Remote<LibraryWorkerApi> => {
     if (remote) return remote;
     // A URL, not an import: Vite finds and bundles the worker only when `new URL(…, import.meta.url)` sits inline in `new Worker`.
-    worker = new Worker(new URL('../../workers/library.worker.ts', import.meta.url), { type: 'module', name: 'library' });
+    worker = new Worker(new URL('../../workers/library.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'library',
+    });
     remote = Comlink.wrap<LibraryWorkerApi>(worker);
     return remote;
   };
@@ -47,7 +55,9 @@ export function createPrepareClient(): {
     },
     async sizes(files) {
       // Bytes already in hand are measured here; files on disk in the worker.
-      const onDisk = files.map((f, i) => [f, i] as const).filter(([f]) => !('bytes' in f && f.bytes instanceof Uint8Array));
+      const onDisk = files
+        .map((f, i) => [f, i] as const)
+        .filter(([f]) => !('bytes' in f && f.bytes instanceof Uint8Array));
       const out = files.map((f) => ('bytes' in f && f.bytes instanceof Uint8Array ? f.bytes.length : 0));
       if (onDisk.length === 0) return out;
       // Posting a disk-backed File costs the main thread a stat: a few at a time keeps each task short.

@@ -9,7 +9,10 @@ import type { LibraryOptions } from './types';
 const EMBEDDER = 'embedder';
 
 /** Re-embeds the library if the stored model differs from `embedderId`, then remembers `embedderId`. */
-export async function followEmbedder(store: LibraryStorage, opts: Pick<LibraryOptions, 'embedder' | 'embedderId' | 'onProgress'>): Promise<void> {
+export async function followEmbedder(
+  store: LibraryStorage,
+  opts: Pick<LibraryOptions, 'embedder' | 'embedderId' | 'onProgress'>,
+): Promise<void> {
   const stored = await store.getMeta<string>(EMBEDDER);
   const id = opts.embedderId;
   if (id && stored && !sameModel(stored, id)) await reembedAll(store, opts);
@@ -20,9 +23,23 @@ async function reembedAll(store: LibraryStorage, opts: Pick<LibraryOptions, 'emb
   const docs = await store.listDocuments();
   for (const [fileIndex, d] of docs.entries()) {
     const passages = await store.passagesOf(d.id);
-    opts.onProgress?.({ name: d.name, fileIndex, fileCount: docs.length, stage: 'embedding', passagesDone: 0, passagesTotal: passages.length });
+    opts.onProgress?.({
+      name: d.name,
+      fileIndex,
+      fileCount: docs.length,
+      stage: 'embedding',
+      passagesDone: 0,
+      passagesTotal: passages.length,
+    });
     const vectors = await embedPassages(opts.embedder, passages);
     await store.putDocument(d, passages, vectors);
-    opts.onProgress?.({ name: d.name, fileIndex, fileCount: docs.length, stage: 'added', passagesDone: passages.length, passagesTotal: passages.length });
+    opts.onProgress?.({
+      name: d.name,
+      fileIndex,
+      fileCount: docs.length,
+      stage: 'added',
+      passagesDone: passages.length,
+      passagesTotal: passages.length,
+    });
   }
 }

@@ -79,11 +79,31 @@ async function importPrebuilt(catalog: Catalog, opts: SeedOptions, lib: Prebuilt
   const reuse = !opts.embedderId || !lib.model || sameModel(lib.model, opts.embedderId);
   for (const [fileIndex, d] of lib.documents.entries()) {
     const passages = lib.passages.filter((p) => p.docId === d.id);
-    const vectors = reuse ? passages.map((p) => lib.vectors.get(p.id)).filter((v): v is Float32Array => !!v) : undefined;
-    opts.onProgress?.({ name: d.name, fileIndex, fileCount: lib.documents.length, stage: reuse ? 'saving' : 'embedding' });
-    const { doc } = await ingestDocument(catalog, opts.embedder, { id: d.id, parsed: d, passages }, 'prebuilt', vectors?.length === passages.length ? { vectors } : {});
+    const vectors = reuse
+      ? passages.map((p) => lib.vectors.get(p.id)).filter((v): v is Float32Array => !!v)
+      : undefined;
+    opts.onProgress?.({
+      name: d.name,
+      fileIndex,
+      fileCount: lib.documents.length,
+      stage: reuse ? 'saving' : 'embedding',
+    });
+    const { doc } = await ingestDocument(
+      catalog,
+      opts.embedder,
+      { id: d.id, parsed: d, passages },
+      'prebuilt',
+      vectors?.length === passages.length ? { vectors } : {},
+    );
     const count = doc?.passageCount ?? 0;
-    opts.onProgress?.({ name: d.name, fileIndex, fileCount: lib.documents.length, stage: 'added', passagesDone: count, passagesTotal: count });
+    opts.onProgress?.({
+      name: d.name,
+      fileIndex,
+      fileCount: lib.documents.length,
+      stage: 'added',
+      passagesDone: count,
+      passagesTotal: count,
+    });
   }
 }
 

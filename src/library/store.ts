@@ -131,19 +131,31 @@ export class LibraryStore {
    * given, in one transaction: if anything fails, the library is as it was before. Without an
    * original, one kept earlier stays (re-embedding does not have the file at hand).
    */
-  async putDocument(doc: StoredDocument, passages: Passage[], vectors: Float32Array[], original?: StoredOriginal): Promise<void> {
+  async putDocument(
+    doc: StoredDocument,
+    passages: Passage[],
+    vectors: Float32Array[],
+    original?: StoredOriginal,
+  ): Promise<void> {
     const { dim, data } = packVectors(doc, passages, vectors);
     const tx = this.db.transaction(['documents', 'passages', 'vectors', 'originals'], 'readwrite');
     try {
       const old = await tx.objectStore('passages').index('docId').getAllKeys(doc.id);
       await Promise.all(old.map((k) => tx.objectStore('passages').delete(k)));
-      const kept = original ? original.blob.size : (await tx.objectStore('originals').getKey(doc.id)) !== undefined ? (await tx.objectStore('documents').get(doc.id))?.originalBytes : undefined;
+      const kept = original
+        ? original.blob.size
+        : (await tx.objectStore('originals').getKey(doc.id)) !== undefined
+          ? (await tx.objectStore('documents').get(doc.id))?.originalBytes
+          : undefined;
       const { originalBytes: _stale, ...rest } = doc;
-      await tx.objectStore('documents').put({ ...rest, passageCount: passages.length, ...(kept !== undefined ? { originalBytes: kept } : {}) });
+      await tx
+        .objectStore('documents')
+        .put({ ...rest, passageCount: passages.length, ...(kept !== undefined ? { originalBytes: kept } : {}) });
       if (original) await tx.objectStore('originals').put(original);
       for (const p of passages) await tx.objectStore('passages').put(p);
       if (doc.pendingEmbedding) await tx.objectStore('vectors').delete(doc.id);
-      else await tx.objectStore('vectors').put({ docId: doc.id, dim, ids: passages.map((p) => p.id), data: data.buffer });
+      else
+        await tx.objectStore('vectors').put({ docId: doc.id, dim, ids: passages.map((p) => p.id), data: data.buffer });
       await tx.done;
     } catch (e) {
       abortQuietly(tx);
@@ -210,7 +222,9 @@ export class LibraryStore {
   async getLexical(): Promise<StoredLexicalSnapshot | undefined> {
     const v = await this.getMeta<StoredLexicalSnapshot & { blob?: unknown }>(LEXICAL_KEY);
     if (!v || typeof v !== 'object' || typeof v.format !== 'string') return undefined;
-    return v.blob instanceof Blob ? ({ format: v.format, bytes: new Uint8Array(await v.blob.arrayBuffer()) } as LexicalSnapshot) : v;
+    return v.blob instanceof Blob
+      ? ({ format: v.format, bytes: new Uint8Array(await v.blob.arrayBuffer()) } as LexicalSnapshot)
+      : v;
   }
 
   /**
@@ -232,7 +246,14 @@ export class LibraryStore {
 
   async clear(): Promise<void> {
     const tx = this.db.transaction(['documents', 'passages', 'vectors', 'meta', 'originals'], 'readwrite');
-    await Promise.all([tx.objectStore('documents').clear(), tx.objectStore('passages').clear(), tx.objectStore('vectors').clear(), tx.objectStore('meta').clear(), tx.objectStore('originals').clear(), tx.done]);
+    await Promise.all([
+      tx.objectStore('documents').clear(),
+      tx.objectStore('passages').clear(),
+      tx.objectStore('vectors').clear(),
+      tx.objectStore('meta').clear(),
+      tx.objectStore('originals').clear(),
+      tx.done,
+    ]);
   }
 
   close(): void {
@@ -241,10 +262,17 @@ export class LibraryStore {
 }
 
 /** One document's vectors as one row-major buffer, after checking they belong together. */
-export function packVectors(doc: StoredDocument, passages: Passage[], vectors: Float32Array[]): { dim: number; data: Float32Array<ArrayBuffer> } {
-  if (doc.pendingEmbedding && vectors.length > 0) throw new Error('a document waiting to be embedded is stored without vectors');
-  if (!doc.pendingEmbedding && passages.length !== vectors.length) throw new Error(`${passages.length} passages but ${vectors.length} vectors`);
-  if (passages.some((p) => p.docId !== doc.id)) throw new Error('every passage must belong to the document being stored');
+export function packVectors(
+  doc: StoredDocument,
+  passages: Passage[],
+  vectors: Float32Array[],
+): { dim: number; data: Float32Array<ArrayBuffer> } {
+  if (doc.pendingEmbedding && vectors.length > 0)
+    throw new Error('a document waiting to be embedded is stored without vectors');
+  if (!doc.pendingEmbedding && passages.length !== vectors.length)
+    throw new Error(`${passages.length} passages but ${vectors.length} vectors`);
+  if (passages.some((p) => p.docId !== doc.id))
+    throw new Error('every passage must belong to the document being stored');
   const dim = vectors[0]?.length ?? 0;
   const data = new Float32Array(vectors.length * dim);
   vectors.forEach((v, i) => {
@@ -255,9 +283,16 @@ export function packVectors(doc: StoredDocument, passages: Passage[], vectors: F
 }
 
 /** idb's openDB, on a given IDBFactory (idb's own always uses the global one): the Storage Access handle's. */
-export async function openWith<S extends DBSchema>(factory: IDBFactory, name: string, upgrade: (db: IDBPDatabase<S>, oldVersion: number) => void, version = 1): Promise<IDBPDatabase<S>> {
+export async function openWith<S extends DBSchema>(
+  factory: IDBFactory,
+  name: string,
+  upgrade: (db: IDBPDatabase<S>, oldVersion: number) => void,
+  version = 1,
+): Promise<IDBPDatabase<S>> {
   const request = factory.open(name, version);
-  request.addEventListener('upgradeneeded', (e) => upgrade(wrap(request.result) as unknown as IDBPDatabase<S>, e.oldVersion));
+  request.addEventListener('upgradeneeded', (e) =>
+    upgrade(wrap(request.result) as unknown as IDBPDatabase<S>, e.oldVersion),
+  );
   const db = (await wrap(request)) as unknown as IDBPDatabase<S>;
   db.addEventListener('versionchange', () => db.close());
   return db;

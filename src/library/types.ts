@@ -78,7 +78,12 @@ export interface LibraryOptions {
    * Reads, parses and chunks a file (in the library worker in the browser);
    * defaults to doing it on the calling thread.
    */
-  prepare?: (file: FileLike, opts: PrepareOptions, signal?: AbortSignal, onOcr?: (p: OcrProgress) => void) => Promise<PrepareOutcome>;
+  prepare?: (
+    file: FileLike,
+    opts: PrepareOptions,
+    signal?: AbortSignal,
+    onOcr?: (p: OcrProgress) => void,
+  ) => Promise<PrepareOutcome>;
   /** Sizes of the files in bytes, without reading them (off the main thread in the browser). */
   measure?: (files: FileLike[]) => Promise<number[]>;
   /** Called by close(), to stop helpers such as the library worker. */

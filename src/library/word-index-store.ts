@@ -34,7 +34,8 @@ export async function saveWordIndex(store: LibraryStorage, index: IndexHandle, w
     if (snap) await store.putLexical(snap);
   } catch (e) {
     // The next start-up reconciles what was not saved.
-    if (!warnings.some((w) => w.startsWith(LEXICAL_UNSAVED))) warnings.push(`${LEXICAL_UNSAVED}: ${e instanceof Error ? e.message : String(e)}`);
+    if (!warnings.some((w) => w.startsWith(LEXICAL_UNSAVED)))
+      warnings.push(`${LEXICAL_UNSAVED}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
@@ -44,5 +45,6 @@ export async function saveWordIndex(store: LibraryStorage, index: IndexHandle, w
  * A damaged or outdated one is passed over: the passages are tokenised here instead.
  */
 export async function adoptWordIndex(store: LibraryStorage, index: IndexHandle, snap: LexicalSnapshot): Promise<void> {
-  if ((await index.lexicalSize()) === 0 && (await index.loadLexical(snap).catch(() => false))) await store.putLexical(snap);
+  if ((await index.lexicalSize()) === 0 && (await index.loadLexical(snap).catch(() => false)))
+    await store.putLexical(snap);
 }

@@ -29,13 +29,19 @@ export function AnswerView({
   const { tree, ranking } = answer;
   const running = answer.status === 'running';
   return (
-    <section className="answer" aria-labelledby="answer-heading" aria-busy={running} data-status={answer.status} data-testid="answer">
+    <section
+      className="answer"
+      aria-labelledby="answer-heading"
+      aria-busy={running}
+      data-status={answer.status}
+      data-testid="answer"
+    >
       <h2 id="answer-heading">Answer</h2>
       {showQuestion && answer.question && <p className="question">{answer.question}</p>}
       {abstainedAtStart(ranking) && (
         <p className="notice" role="status" data-testid="abstained">
-          No answer: corrective retrieval (Self-CRAG) found no reliable evidence for this question in your library, so it
-          abstained instead of answering from memory.
+          No answer: corrective retrieval (Self-CRAG) found no reliable evidence for this question in your library, so
+          it abstained instead of answering from memory.
         </p>
       )}
       {ranking && tree && ranking.best.length > 0 ? (
@@ -87,7 +93,14 @@ export function AnswerView({
       )}
       {answer.status === 'done' && ranking && ranking.best.length > 0 && answer.question && (
         <Suspense fallback={null}>
-          <AnswerMetrics key={answer.runId} question={answer.question} ranking={ranking} runId={answer.runId} stored={figures} onMeasured={onFigures} />
+          <AnswerMetrics
+            key={answer.runId}
+            question={answer.question}
+            ranking={ranking}
+            runId={answer.runId}
+            stored={figures}
+            onMeasured={onFigures}
+          />
         </Suspense>
       )}
       {tree && ranking && tree.candidates.length > 0 && !running && <BeamTree tree={tree} ranking={ranking} />}

@@ -12,7 +12,15 @@ import { Drawer } from './Drawer';
 import { useHashRoute, useNow, useStore } from './hooks';
 import { LibraryPanel } from './LibraryPanel';
 // What the first screen does not show loads on first use (lazy-panels.tsx).
-import { AnswerView, EvidenceView, OfflinePanel, PassageDialog, ThreadList, ThreadView, TuningPanel } from './lazy-panels';
+import {
+  AnswerView,
+  EvidenceView,
+  OfflinePanel,
+  PassageDialog,
+  ThreadList,
+  ThreadView,
+  TuningPanel,
+} from './lazy-panels';
 import { useModelControls } from './model-controls';
 import { Notices } from './Notices';
 import { StorageNotice } from './StorageNotice';
@@ -28,7 +36,14 @@ const NO_ENGINE = { get: () => undefined, subscribe: () => () => {} };
 
 const EvalPage = lazy(() => import('./eval-route'));
 
-export function App(props: { controller: Controller; conversation: Conversation; services: AppServices; initialQuestion: string; onShare: () => string; offline?: OfflineWiring }) {
+export function App(props: {
+  controller: Controller;
+  conversation: Conversation;
+  services: AppServices;
+  initialQuestion: string;
+  onShare: () => string;
+  offline?: OfflineWiring;
+}) {
   const { controller, services } = props;
   const state = useStore(controller, controller.getState);
   const conversation = props.conversation;
@@ -40,15 +55,19 @@ export function App(props: { controller: Controller; conversation: Conversation;
     newThread: conversation.newThread,
     exportMarkdown: () => {
       const title = convo.thread?.title;
-      void Promise.all([conversation.exportMarkdown(), import('../app/browser/download')]).then(([md, { downloadText, fileNameFor }]) => {
-        if (md && title !== undefined) downloadText(fileNameFor(title, 'md'), md, 'text/markdown');
-      });
+      void Promise.all([conversation.exportMarkdown(), import('../app/browser/download')]).then(
+        ([md, { downloadText, fileNameFor }]) => {
+          if (md && title !== undefined) downloadText(fileNameFor(title, 'md'), md, 'text/markdown');
+        },
+      );
     },
     exportJson: () => {
       const title = convo.thread?.title;
-      void Promise.all([conversation.exportJson(), import('../app/browser/download')]).then(([json, { downloadText, fileNameFor }]) => {
-        if (json && title !== undefined) downloadText(fileNameFor(title, 'json'), json, 'application/json');
-      });
+      void Promise.all([conversation.exportJson(), import('../app/browser/download')]).then(
+        ([json, { downloadText, fileNameFor }]) => {
+          if (json && title !== undefined) downloadText(fileNameFor(title, 'json'), json, 'application/json');
+        },
+      );
     },
     importFile: (file) => {
       void file
@@ -63,7 +82,13 @@ export function App(props: { controller: Controller; conversation: Conversation;
   const library = useStore(services.library, services.library.get);
   const route = useHashRoute();
   const [webgpu, setWebgpu] = useState<WebGpuCheck | null>(null);
-  const { onUseLlama, ...modelControls } = useModelControls(controller, services, state.settings, status.generator.state === 'loading', webgpu !== null && !webgpu.ok);
+  const { onUseLlama, ...modelControls } = useModelControls(
+    controller,
+    services,
+    state.settings,
+    status.generator.state === 'loading',
+    webgpu !== null && !webgpu.ok,
+  );
   const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
   const [passageOf, setPassageOf] = useState<Pick<Candidate, 'passage' | 'text'> | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
@@ -142,7 +167,9 @@ export function App(props: { controller: Controller; conversation: Conversation;
               }}
               onStop={controller.stop}
             />
-            {services.storage && <StorageNotice plan={services.storage} appSite={siteName(location.href)} openUrl={props.onShare} />}
+            {services.storage && (
+              <StorageNotice plan={services.storage} appSite={siteName(location.href)} openUrl={props.onShare} />
+            )}
             <Notices
               webgpu={webgpu}
               noWebGpu={noWebGpuPlan(engine?.choice.engine ?? 'auto')}
@@ -155,7 +182,11 @@ export function App(props: { controller: Controller; conversation: Conversation;
               onRerun={() => void controller.ask(state.answer.question)}
             />
             {convo.notice && (
-              <p className={`notice${convo.notice.kind === 'warn' ? ' warn' : ''}`} role="status" data-testid="conversation-notice">
+              <p
+                className={`notice${convo.notice.kind === 'warn' ? ' warn' : ''}`}
+                role="status"
+                data-testid="conversation-notice"
+              >
                 {convo.notice.text}{' '}
                 <button type="button" className="dismiss" onClick={conversation.dismissNotice} aria-label="Dismiss">
                   ✕
@@ -189,12 +220,20 @@ export function App(props: { controller: Controller; conversation: Conversation;
             />
           </main>
           <div className="side side-left">
-            <Drawer name="library" label={libraryLabel(library.docs)} suggestOpen={library.ready && !library.docs.some((d) => !d.sample)}>
+            <Drawer
+              name="library"
+              label={libraryLabel(library.docs)}
+              suggestOpen={library.ready && !library.docs.some((d) => !d.sample)}
+            >
               <LibraryPanel
                 view={library}
                 actions={services.library.actions}
                 now={now}
-                originals={{ keep: state.settings.keepOriginals, onKeep: controller.setKeepOriginals, forVisitOnly: services.storage?.get().mode === 'memory' }}
+                originals={{
+                  keep: state.settings.keepOriginals,
+                  onKeep: controller.setKeepOriginals,
+                  forVisitOnly: services.storage?.get().mode === 'memory',
+                }}
               />
             </Drawer>
             <Drawer name="threads" label="Threads">

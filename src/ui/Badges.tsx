@@ -10,7 +10,12 @@ function pct(p: number): string {
 function Badge(props: { kind: string; tone: 'good' | 'mid' | 'bad'; label: string; icon: string; tip: string[] }) {
   const tipId = useId();
   return (
-    <span className={`badge badge-${props.kind} tone-${props.tone}`} tabIndex={0} aria-describedby={tipId} data-badge={props.kind}>
+    <span
+      className={`badge badge-${props.kind} tone-${props.tone}`}
+      tabIndex={0}
+      aria-describedby={tipId}
+      data-badge={props.kind}
+    >
       <span aria-hidden="true" className="badge-icon">
         {props.icon}
       </span>

@@ -20,9 +20,15 @@ function which(names: string[]): string {
 export function BatchReport({ report, onDismiss }: { report: BatchReportView; onDismiss: () => void }) {
   const notEmbedded = report.notEmbedded ?? [];
   // Only a refused file is an error; a document added with something left out is worth a warning, not red.
-  const tone = report.refused.length > 0 ? 'error' : report.notes.length > 0 || notEmbedded.length > 0 ? 'notice warn' : 'notice';
+  const tone =
+    report.refused.length > 0 ? 'error' : report.notes.length > 0 || notEmbedded.length > 0 ? 'notice warn' : 'notice';
   return (
-    <section className={`batch-report message ${tone}`} data-tone={tone} data-testid="batch-report" aria-label="What the last batch did">
+    <section
+      className={`batch-report message ${tone}`}
+      data-tone={tone}
+      data-testid="batch-report"
+      aria-label="What the last batch did"
+    >
       <div>
         <p className="batch-summary" data-testid="batch-summary" role={report.refused.length ? 'alert' : 'status'}>
           {summary(report)}
@@ -40,9 +46,9 @@ export function BatchReport({ report, onDismiss }: { report: BatchReportView; on
           <ul className="batch-notes" data-testid="batch-not-embedded">
             {notEmbedded.map((n, i) => (
               <li key={i} data-count={n.names.length} title={n.names.join('\n')}>
-                <strong>{which(n.names)}</strong> {n.names.length === 1 ? 'was' : 'were'} added but not embedded yet ({n.reason}):{' '}
-                {n.names.length === 1 ? 'it is' : 'they are'} found by their words until the embedding model loads, and embedded then without adding{' '}
-                {n.names.length === 1 ? 'it' : 'them'} again.
+                <strong>{which(n.names)}</strong> {n.names.length === 1 ? 'was' : 'were'} added but not embedded yet (
+                {n.reason}): {n.names.length === 1 ? 'it is' : 'they are'} found by their words until the embedding
+                model loads, and embedded then without adding {n.names.length === 1 ? 'it' : 'them'} again.
               </li>
             ))}
           </ul>

@@ -40,7 +40,9 @@ export function BeamTree({ tree, ranking }: { tree: AnswerTree; ranking: Ranking
           </li>
         ))}
       </ol>
-      <p className="legend">Path scores. ★ chosen · ● kept in the beam · ○ not kept · ⊘ dropped by the hard constraint</p>
+      <p className="legend">
+        Path scores. ★ chosen · ● kept in the beam · ○ not kept · ⊘ dropped by the hard constraint
+      </p>
     </details>
   );
 }

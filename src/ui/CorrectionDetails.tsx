@@ -6,11 +6,21 @@ import type { Candidate } from '../core/types';
 
 const ACTIONS = {
   correct: { label: 'Correct', meaning: 'a retrieved passage was judged relevant; the passages were refined' },
-  ambiguous: { label: 'Ambiguous', meaning: 'no passage was clearly relevant or clearly irrelevant; refined and searched again' },
-  incorrect: { label: 'Incorrect', meaning: 'every retrieved passage was judged irrelevant; discarded and searched again' },
+  ambiguous: {
+    label: 'Ambiguous',
+    meaning: 'no passage was clearly relevant or clearly irrelevant; refined and searched again',
+  },
+  incorrect: {
+    label: 'Incorrect',
+    meaning: 'every retrieved passage was judged irrelevant; discarded and searched again',
+  },
 } as const;
 
-const SOURCES: Record<KnowledgeSource, string> = { retrieval: 'first retrieval', research: 'library re-search', external: 'external source' };
+const SOURCES: Record<KnowledgeSource, string> = {
+  retrieval: 'first retrieval',
+  research: 'library re-search',
+  external: 'external source',
+};
 
 /** "Title · passage 3" when the title is known, else the passage number from its id (`doc#2`), else the id. */
 function where(id: string, titles: ReadonlyMap<string, string>): string {
@@ -22,7 +32,9 @@ function where(id: string, titles: ReadonlyMap<string, string>): string {
 
 function why(s: KnowledgeStrip): string {
   if (s.kept) return 'kept';
-  return s.dropped === 'beyond-top-k' ? 'dropped: better strips of the passage filled the top-k' : 'dropped: below the strip threshold';
+  return s.dropped === 'beyond-top-k'
+    ? 'dropped: better strips of the passage filled the top-k'
+    : 'dropped: below the strip threshold';
 }
 
 export function CorrectionDetails({
@@ -37,7 +49,11 @@ export function CorrectionDetails({
   const strips = correction.strips ?? [];
   const kept = strips.filter((s) => s.kept).length;
   return (
-    <section className="correction-details" data-testid="correction-details" aria-label="Corrective retrieval (Self-CRAG)">
+    <section
+      className="correction-details"
+      data-testid="correction-details"
+      aria-label="Corrective retrieval (Self-CRAG)"
+    >
       <h3>Corrective retrieval (Self-CRAG)</h3>
       <p data-testid="correction-action">
         Action: <strong>{action.label}</strong>: {action.meaning}.
@@ -48,7 +64,9 @@ export function CorrectionDetails({
         </p>
       )}
       {correction.noEvidence === 'abstain' && <p>No reliable evidence was found, so this step abstained.</p>}
-      {correction.noEvidence === 'answer-without-retrieval' && <p>No reliable evidence was found, so this step was written without retrieval.</p>}
+      {correction.noEvidence === 'answer-without-retrieval' && (
+        <p>No reliable evidence was found, so this step was written without retrieval.</p>
+      )}
       {strips.length > 0 ? (
         <table>
           <caption>
@@ -64,7 +82,11 @@ export function CorrectionDetails({
           </thead>
           <tbody>
             {strips.map((s) => (
-              <tr key={`${s.source}|${s.passageId}|${s.index}`} data-testid="strip" data-kept={s.kept ? 'true' : 'false'}>
+              <tr
+                key={`${s.source}|${s.passageId}|${s.index}`}
+                data-testid="strip"
+                data-kept={s.kept ? 'true' : 'false'}
+              >
                 <td>{s.text}</td>
                 <td>
                   {SOURCES[s.source]}: {where(s.passageId, titles)}

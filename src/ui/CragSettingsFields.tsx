@@ -16,19 +16,27 @@ const STRIP_POOL: { value: StripPool; label: string }[] = [
   { value: 'across-passages', label: 'Best strips over all passages (reference code)' },
 ];
 
-export function CragSettingsFields(props: { crag: CragChoice; corrective: boolean; onCrag: (c: CragChoice) => string | null }) {
+export function CragSettingsFields(props: {
+  crag: CragChoice;
+  corrective: boolean;
+  onCrag: (c: CragChoice) => string | null;
+}) {
   const { crag } = props;
   // A refusal is about the settings it was refused against; once they change (another edit, a reset) it is stale.
   const [refusal, setRefusal] = useState<{ message: string; against: CragChoice } | null>(null);
   const problem = refusal?.against === crag ? refusal.message : null;
-  const set = <K extends keyof CragChoice>(key: K) => (v: CragChoice[K]) => {
-    const message = props.onCrag({ ...crag, [key]: v });
-    setRefusal(message ? { message, against: crag } : null);
-  };
+  const set =
+    <K extends keyof CragChoice>(key: K) =>
+    (v: CragChoice[K]) => {
+      const message = props.onCrag({ ...crag, [key]: v });
+      setRefusal(message ? { message, against: crag } : null);
+    };
   return (
     <fieldset data-testid="crag-settings">
       <legend>Corrective retrieval settings (needs a new answer)</legend>
-      {!props.corrective && <p className="muted hint">Used when corrective retrieval (Self-CRAG) is switched on above.</p>}
+      {!props.corrective && (
+        <p className="muted hint">Used when corrective retrieval (Self-CRAG) is switched on above.</p>
+      )}
       <Slider
         label="Upper threshold (Correct above)"
         value={crag.upper}
@@ -65,7 +73,13 @@ export function CragSettingsFields(props: { crag: CragChoice; corrective: boolea
         onChange={set('sentencesPerStrip')}
         testId="crag-sentences"
       />
-      <RadioGroup legend="Top strips kept from" options={STRIP_POOL} value={crag.stripPool} onChange={set('stripPool')} testIdPrefix="crag-pool-" />
+      <RadioGroup
+        legend="Top strips kept from"
+        options={STRIP_POOL}
+        value={crag.stripPool}
+        onChange={set('stripPool')}
+        testIdPrefix="crag-pool-"
+      />
       <RadioGroup
         legend="When no reliable evidence is found"
         options={NO_EVIDENCE}
@@ -83,8 +97,8 @@ export function CragSettingsFields(props: { crag: CragChoice; corrective: boolea
         Also search Wikipedia when the library has no good evidence
       </label>
       <p className="muted hint">
-        This sends keywords from your question to wikipedia.org, outside this machine. It only works online; while offline or
-        switched off, nothing is sent.
+        This sends keywords from your question to wikipedia.org, outside this machine. It only works online; while
+        offline or switched off, nothing is sent.
       </p>
     </fieldset>
   );

@@ -41,7 +41,12 @@ export function EnginePicker(props: {
     <div className="engine-picker" data-testid="engine-picker">
       <label>
         Engine{' '}
-        <select value={choice.engine} disabled={props.loading} onChange={(e) => props.onSelect({ ...choice, engine: e.target.value as EngineName })} data-testid="engine">
+        <select
+          value={choice.engine}
+          disabled={props.loading}
+          onChange={(e) => props.onSelect({ ...choice, engine: e.target.value as EngineName })}
+          data-testid="engine"
+        >
           {ENGINES.map((e) => (
             <option key={e.value} value={e.value}>
               {e.label}
@@ -49,12 +54,21 @@ export function EnginePicker(props: {
           ))}
         </select>
       </label>
-      {state.inUse && <p className="hint">Answers are written by {state.inUse === 'wllama' ? 'llama.cpp on the CPU' : 'WebLLM on WebGPU'}.</p>}
+      {state.inUse && (
+        <p className="hint">
+          Answers are written by {state.inUse === 'wllama' ? 'llama.cpp on the CPU' : 'WebLLM on WebGPU'}.
+        </p>
+      )}
       {writesOnCpu(choice.engine, state.inUse, props.noWebGpu ?? false) && (
         <>
           <label>
             CPU model (GGUF){' '}
-            <select value={ggufId} disabled={props.loading} onChange={(e) => e.target.value !== 'url' && setGguf(e.target.value)} data-testid="gguf">
+            <select
+              value={ggufId}
+              disabled={props.loading}
+              onChange={(e) => e.target.value !== 'url' && setGguf(e.target.value)}
+              data-testid="gguf"
+            >
               {GGUF_CATALOGUE.map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.label}
@@ -80,10 +94,23 @@ export function EnginePicker(props: {
           >
             <label>
               Or your own .gguf address{' '}
-              <input type="text" value={typedUrl} disabled={props.loading} onChange={(e) => setTypedUrl(e.target.value)} placeholder="https://…/model.gguf" data-testid="gguf-url" />
+              <input
+                type="text"
+                value={typedUrl}
+                disabled={props.loading}
+                onChange={(e) => setTypedUrl(e.target.value)}
+                placeholder="https://…/model.gguf"
+                data-testid="gguf-url"
+              />
             </label>{' '}
             <label>
-              <input type="checkbox" checked={typedNative} disabled={props.loading} onChange={(e) => setTypedNative(e.target.checked)} /> Self-RAG model (native)
+              <input
+                type="checkbox"
+                checked={typedNative}
+                disabled={props.loading}
+                onChange={(e) => setTypedNative(e.target.checked)}
+              />{' '}
+              Self-RAG model (native)
             </label>{' '}
             <button type="submit" disabled={props.loading || !typedUrl.trim()} data-testid="gguf-url-use">
               Use
@@ -100,13 +127,19 @@ export function EnginePicker(props: {
             </p>
           )}
           {state.ggufCached && !confirming && (
-            <button type="button" disabled={props.loading} onClick={() => setConfirming(true)} data-testid="gguf-delete">
+            <button
+              type="button"
+              disabled={props.loading}
+              onClick={() => setConfirming(true)}
+              data-testid="gguf-delete"
+            >
               Delete the downloaded CPU model
             </button>
           )}
           {confirming && (
             <span role="group" aria-label="Confirm delete">
-              Delete {model?.label ?? 'this model'}{model ? ` (about ${Math.round(model.sizeMB / 100) / 10} GB)` : ''} from this browser?{' '}
+              Delete {model?.label ?? 'this model'}
+              {model ? ` (about ${Math.round(model.sizeMB / 100) / 10} GB)` : ''} from this browser?{' '}
               <button
                 type="button"
                 onClick={() => {

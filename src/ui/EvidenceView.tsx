@@ -34,24 +34,37 @@ export function EvidenceView({
           {ev.passages.map(({ passage, rel }) => {
             const critique = relCritique(rel ?? undefined);
             return (
-            <li key={passage.id} className="passage" data-testid="evidence-passage">
-              <h3>
-                {passage.title} · passage {passage.index + 1}
-              </h3>
-              <p className="passage-text" tabIndex={0} aria-label={`Text of ${passage.title}, passage ${passage.index + 1}`}>
-                {passage.text}
-              </p>
-              <div className="segment-meta">
-                {onOpenPassage && (
-                  <button type="button" className="citation" data-testid="evidence-open-source" onClick={() => onOpenPassage({ passage, text: answer.question })}>
-                    <span aria-hidden="true">¶ </span>
-                    {citationLabel(passage)}
-                  </button>
-                )}
-                {critique && <RelBadge rel={critique} />}
-                {passage.ranks ? <PassageRanks ranks={passage.ranks} /> : <span className="muted">similarity {passage.score.toFixed(2)}</span>}
-              </div>
-            </li>
+              <li key={passage.id} className="passage" data-testid="evidence-passage">
+                <h3>
+                  {passage.title} · passage {passage.index + 1}
+                </h3>
+                <p
+                  className="passage-text"
+                  tabIndex={0}
+                  aria-label={`Text of ${passage.title}, passage ${passage.index + 1}`}
+                >
+                  {passage.text}
+                </p>
+                <div className="segment-meta">
+                  {onOpenPassage && (
+                    <button
+                      type="button"
+                      className="citation"
+                      data-testid="evidence-open-source"
+                      onClick={() => onOpenPassage({ passage, text: answer.question })}
+                    >
+                      <span aria-hidden="true">¶ </span>
+                      {citationLabel(passage)}
+                    </button>
+                  )}
+                  {critique && <RelBadge rel={critique} />}
+                  {passage.ranks ? (
+                    <PassageRanks ranks={passage.ranks} />
+                  ) : (
+                    <span className="muted">similarity {passage.score.toFixed(2)}</span>
+                  )}
+                </div>
+              </li>
             );
           })}
         </ol>

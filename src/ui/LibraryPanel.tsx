@@ -14,7 +14,12 @@ import { ProgressBar } from './ProgressBar';
 const ACCEPT =
   '.pdf,.md,.markdown,.txt,.html,.htm,.xhtml,.docx,.epub,.png,.jpg,.jpeg,.webp,text/plain,text/markdown,text/html,application/pdf,application/epub+zip,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/png,image/jpeg,image/webp';
 
-export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryActions; now: number; originals?: KeepOriginals }) {
+export function LibraryPanel(props: {
+  view: LibraryViewState;
+  actions: LibraryActions;
+  now: number;
+  originals?: KeepOriginals;
+}) {
   const { view, actions } = props;
   const fileRef = useRef<HTMLInputElement>(null);
   const folderRef = useRef<HTMLInputElement>(null);
@@ -25,7 +30,9 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
 
   const onFiles = (list: FileList | null) => {
     // Reads the list before returning (the input may be cleared right after); image headers are read after.
-    void collectPicked(list ?? []).then(({ files, skipped }) => (files.length || skipped ? actions.addFiles(files, skipped) : undefined));
+    void collectPicked(list ?? []).then(({ files, skipped }) =>
+      files.length || skipped ? actions.addFiles(files, skipped) : undefined,
+    );
   };
 
   return (
@@ -43,13 +50,15 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
           e.preventDefault();
           setDragging(false);
           const walk = takeDropped(e.dataTransfer);
-          void walk().then(({ files, skipped }) => (files.length || skipped ? actions.addFiles(files, skipped) : undefined));
+          void walk().then(({ files, skipped }) =>
+            files.length || skipped ? actions.addFiles(files, skipped) : undefined,
+          );
         }}
       >
         <p>Drop files or folders here (PDF, Word, EPUB, Markdown, HTML, text), or</p>
         <p className="muted" data-testid="ocr-hint">
-          Scanned PDFs and photos of pages (PNG, JPEG, WebP) are read by text recognition in your browser; the first scan downloads the recogniser
-          ({formatBytes(OCR_DOWNLOAD_BYTES)}) once, and it is kept for offline use.
+          Scanned PDFs and photos of pages (PNG, JPEG, WebP) are read by text recognition in your browser; the first
+          scan downloads the recogniser ({formatBytes(OCR_DOWNLOAD_BYTES)}) once, and it is kept for offline use.
         </p>
         {props.originals && <KeepOriginalsSwitch {...props.originals} docs={view.docs} />}
         <button type="button" onClick={() => fileRef.current?.click()}>
@@ -96,9 +105,20 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
           }}
         >
           <label htmlFor="paste-title">Title</label>
-          <input id="paste-title" value={pasteTitle} onChange={(e) => setPasteTitle(e.target.value)} data-testid="paste-title" />
+          <input
+            id="paste-title"
+            value={pasteTitle}
+            onChange={(e) => setPasteTitle(e.target.value)}
+            data-testid="paste-title"
+          />
           <label htmlFor="paste-text">Text</label>
-          <textarea id="paste-text" rows={5} value={pasteText} onChange={(e) => setPasteText(e.target.value)} data-testid="paste-text" />
+          <textarea
+            id="paste-text"
+            rows={5}
+            value={pasteText}
+            onChange={(e) => setPasteText(e.target.value)}
+            data-testid="paste-text"
+          />
           <button type="submit" disabled={!pasteText.trim()} data-testid="paste-add">
             Add to library
           </button>
@@ -126,7 +146,12 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
         {view.messages.map((m) => (
           <div key={m.id} className={`message ${m.kind === 'error' ? 'error' : 'notice'}`}>
             <p role={m.kind === 'error' ? 'alert' : undefined}>{m.text}</p>
-            <button type="button" className="dismiss" aria-label="Dismiss this message" onClick={() => actions.dismiss(m.id)}>
+            <button
+              type="button"
+              className="dismiss"
+              aria-label="Dismiss this message"
+              onClick={() => actions.dismiss(m.id)}
+            >
               ✕
             </button>
           </div>
@@ -149,7 +174,13 @@ export function LibraryPanel(props: { view: LibraryViewState; actions: LibraryAc
 
 // A large library re-renders only when its list changes, not on every progress tick; past a
 // dozen documents it scrolls in its own box with a Find box, and renders a few hundred at most.
-const DocList = memo(function DocList({ docs, onRemove }: { docs: LibraryDocView[]; onRemove: (id: string) => Promise<void> }) {
+const DocList = memo(function DocList({
+  docs,
+  onRemove,
+}: {
+  docs: LibraryDocView[];
+  onRemove: (id: string) => Promise<void>;
+}) {
   const [query, setQuery] = useState('');
   const long = docs.length >= FIND_FROM;
   const found = long ? filterDocs(docs, query) : { shown: docs, matching: docs.length };
@@ -159,10 +190,20 @@ const DocList = memo(function DocList({ docs, onRemove }: { docs: LibraryDocView
       {long && (
         <label className="doc-find">
           Find a document{' '}
-          <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={`${docs.length.toLocaleString('en')} documents`} data-testid="doc-find" />
+          <input
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder={`${docs.length.toLocaleString('en')} documents`}
+            data-testid="doc-find"
+          />
         </label>
       )}
-      <ul className={long ? 'docs long' : 'docs'} data-testid="doc-list" {...(long ? { tabIndex: 0, 'aria-label': 'Documents in the library' } : {})}>
+      <ul
+        className={long ? 'docs long' : 'docs'}
+        data-testid="doc-list"
+        {...(long ? { tabIndex: 0, 'aria-label': 'Documents in the library' } : {})}
+      >
         {found.shown.map((d) => (
           <li key={d.id} data-testid="doc" data-doc-id={d.id} data-name={d.name}>
             <span className="doc-title">{d.title}</span>
@@ -178,12 +219,21 @@ const DocList = memo(function DocList({ docs, onRemove }: { docs: LibraryDocView
               {d.originalBytes !== undefined ? ' · original kept' : ''}
             </span>
             {d.pending && (
-              <span className="muted" data-testid="doc-pending" title="Found by its words until the embedding model loads; it is embedded then.">
+              <span
+                className="muted"
+                data-testid="doc-pending"
+                title="Found by its words until the embedding model loads; it is embedded then."
+              >
                 {' '}
                 · not embedded yet
               </span>
             )}
-            <button type="button" className="remove" aria-label={`Remove ${d.title}`} onClick={() => void onRemove(d.id)}>
+            <button
+              type="button"
+              className="remove"
+              aria-label={`Remove ${d.title}`}
+              onClick={() => void onRemove(d.id)}
+            >
               Remove
             </button>
           </li>
@@ -199,13 +249,20 @@ const DocList = memo(function DocList({ docs, onRemove }: { docs: LibraryDocView
 });
 
 /** The site's sample documents are there to try the page with: said so, and cleared with one button. */
-function SamplesNote({ docs, onRemoveSamples }: { docs: LibraryDocView[]; onRemoveSamples: (() => Promise<void>) | undefined }) {
+function SamplesNote({
+  docs,
+  onRemoveSamples,
+}: {
+  docs: LibraryDocView[];
+  onRemoveSamples: (() => Promise<void>) | undefined;
+}) {
   const samples = docs.filter((d) => d.sample).length;
   if (samples === 0) return null;
   return (
     <p className="samples-note" data-testid="samples-note">
       <span>
-        {samples === docs.length ? 'These are' : 'The library includes'} {samples} sample document{samples === 1 ? '' : 's'} to try questions on; add your own above.
+        {samples === docs.length ? 'These are' : 'The library includes'} {samples} sample document
+        {samples === 1 ? '' : 's'} to try questions on; add your own above.
       </span>
       {onRemoveSamples && (
         <button type="button" onClick={() => void onRemoveSamples()} data-testid="remove-samples">

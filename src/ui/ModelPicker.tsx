@@ -27,7 +27,12 @@ function entries(custom: CustomModel | null): Entry[] {
   }));
   if (custom) {
     const choice: ModelChoice = { kind: 'custom', ...custom };
-    list.push({ key: choiceKey(choice), choice, label: `${custom.name} (your own${custom.native ? ', native Self-RAG' : ''})`, size: null });
+    list.push({
+      key: choiceKey(choice),
+      choice,
+      label: `${custom.name} (your own${custom.native ? ', native Self-RAG' : ''})`,
+      size: null,
+    });
   }
   return list;
 }
@@ -57,16 +62,31 @@ export function ModelPicker(props: {
     native: props.customModel?.native ?? false,
   }));
   const [problem, setProblem] = useState<string | null>(null);
-  const field = (key: 'name' | 'weightsUrl' | 'libUrl') => (e: ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: e.target.value });
+  const field = (key: 'name' | 'weightsUrl' | 'libUrl') => (e: ChangeEvent<HTMLInputElement>) =>
+    setForm({ ...form, [key]: e.target.value });
   const mark = (e: Entry) => (cache.marks[e.key] ? ' · downloaded' : '');
 
   return (
-    <div className="model-picker" data-testid="model-picker" data-checked={Object.keys(cache.marks).length > 0 && !cache.checking ? 'true' : 'false'}>
+    <div
+      className="model-picker"
+      data-testid="model-picker"
+      data-checked={Object.keys(cache.marks).length > 0 && !cache.checking ? 'true' : 'false'}
+    >
       <div className="select">
         <label htmlFor="model">Language model</label>
-        <select id="model" value={props.model} disabled={props.loading} onChange={(e) => props.onModel(e.target.value)} data-testid="model">
+        <select
+          id="model"
+          value={props.model}
+          disabled={props.loading}
+          onChange={(e) => props.onModel(e.target.value)}
+          data-testid="model"
+        >
           {list.map((e) => (
-            <option key={e.key} value={e.choice.kind === 'custom' ? CUSTOM_MODEL_KEY : e.key} data-downloaded={cache.marks[e.key] ? 'true' : 'false'}>
+            <option
+              key={e.key}
+              value={e.choice.kind === 'custom' ? CUSTOM_MODEL_KEY : e.key}
+              data-downloaded={cache.marks[e.key] ? 'true' : 'false'}
+            >
               {e.label}
               {e.size ? ` · ${e.size}` : ''}
               {mark(e)}
@@ -87,7 +107,8 @@ export function ModelPicker(props: {
                   {e.label}{' '}
                   {confirming === e.key ? (
                     <span role="group" aria-label={`Confirm deleting ${e.label}`}>
-                      Delete it from this browser? It downloads again{e.size ? ` (${e.size})` : ''} the next time it is used.{' '}
+                      Delete it from this browser? It downloads again{e.size ? ` (${e.size})` : ''} the next time it is
+                      used.{' '}
                       <button
                         type="button"
                         data-testid="confirm-delete-model"
@@ -135,22 +156,44 @@ export function ModelPicker(props: {
           }}
         >
           <p className="muted">
-            A model you compiled yourself, e.g. selfrag_llama2_7b. Addresses must start with https:// or be files on this site.
+            A model you compiled yourself, e.g. selfrag_llama2_7b. Addresses must start with https:// or be files on
+            this site.
           </p>
           <label>
-            Model name <input value={form.name} onChange={field('name')} data-testid="custom-name" placeholder="selfrag_llama2_7b-q4f16_1-MLC" />
+            Model name{' '}
+            <input
+              value={form.name}
+              onChange={field('name')}
+              data-testid="custom-name"
+              placeholder="selfrag_llama2_7b-q4f16_1-MLC"
+            />
           </label>
           <label>
             Weights URL (folder with mlc-chat-config.json){' '}
-            <input value={form.weightsUrl} onChange={field('weightsUrl')} data-testid="custom-weights" placeholder="https://…/selfrag_llama2_7b-q4f16_1-MLC/" />
+            <input
+              value={form.weightsUrl}
+              onChange={field('weightsUrl')}
+              data-testid="custom-weights"
+              placeholder="https://…/selfrag_llama2_7b-q4f16_1-MLC/"
+            />
           </label>
           <label>
             Model library URL (.wasm){' '}
-            <input value={form.libUrl} onChange={field('libUrl')} data-testid="custom-lib" placeholder="https://…/selfrag_llama2_7b-q4f16_1-webgpu.wasm" />
+            <input
+              value={form.libUrl}
+              onChange={field('libUrl')}
+              data-testid="custom-lib"
+              placeholder="https://…/selfrag_llama2_7b-q4f16_1-webgpu.wasm"
+            />
           </label>
           <label>
-            <input type="checkbox" checked={form.native} onChange={(e) => setForm({ ...form, native: e.target.checked })} data-testid="custom-native" /> Native
-            Self-RAG model (its vocabulary has the reflection tokens)
+            <input
+              type="checkbox"
+              checked={form.native}
+              onChange={(e) => setForm({ ...form, native: e.target.checked })}
+              data-testid="custom-native"
+            />{' '}
+            Native Self-RAG model (its vocabulary has the reflection tokens)
           </label>
           <button type="submit" disabled={props.loading} data-testid="custom-save">
             Use this model

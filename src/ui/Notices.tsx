@@ -66,8 +66,8 @@ export function Notices(props: {
       {props.evidenceOnly && (
         <div className="notice" role="status" data-testid="evidence-only">
           <p>
-            <strong>Evidence-only mode.</strong> {evidenceNoticeReason(props.evidenceOnly.reason)} Questions return the best passages with their
-            relevance instead of a written answer.
+            <strong>Evidence-only mode.</strong> {evidenceNoticeReason(props.evidenceOnly.reason)} Questions return the
+            best passages with their relevance instead of a written answer.
           </p>
           {props.webgpu?.ok && (
             <button type="button" onClick={props.onLeaveEvidenceOnly}>
@@ -79,8 +79,8 @@ export function Notices(props: {
       {props.pending.length > 0 && !props.busy && (
         <div className="notice" role="status" data-testid="rerun-offer">
           <p>
-            You changed {props.pending.map((k) => SETTING_NAMES[k]).join(', ')}. That needs a new answer (weights re-rank at once;
-            these do not).
+            You changed {props.pending.map((k) => SETTING_NAMES[k]).join(', ')}. That needs a new answer (weights
+            re-rank at once; these do not).
           </p>
           <button type="button" onClick={props.onRerun} data-testid="rerun">
             Re-run the question

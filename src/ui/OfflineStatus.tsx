@@ -18,37 +18,60 @@ const SHELL_TEXT: Record<OfflineState['shell'], string> = {
 export function missingOffline(offline: OfflineState, models: CachedModels | null): string[] {
   const missing: string[] = [];
   if (offline.shell !== 'ready') missing.push('the app itself');
-  if (!models || models.evaluator.length === 0) missing.push('the evaluator models (they download when the page starts)');
-  if (!models || models.generator.length === 0) missing.push('a language model (it downloads with your first question)');
+  if (!models || models.evaluator.length === 0)
+    missing.push('the evaluator models (they download when the page starts)');
+  if (!models || models.generator.length === 0)
+    missing.push('a language model (it downloads with your first question)');
   return missing;
 }
 
 /** A cross-site frame the browser gives no storage: what the panel says instead of errors and quotas that do not apply. */
 function NoStorageHere() {
   return (
-    <section className="panel offline" aria-labelledby="offline-heading" data-testid="offline-status" data-ready="false" data-shell="memory">
+    <section
+      className="panel offline"
+      aria-labelledby="offline-heading"
+      data-testid="offline-status"
+      data-ready="false"
+      data-shell="memory"
+    >
       <h2 id="offline-heading">Offline and storage</h2>
       <p data-testid="offline-summary">
-        <strong>Nothing is kept in this browser here.</strong> Embedded on another site without storage, this page cannot be saved for offline
-        use and keeps no documents, models or settings after it closes. Open the page on its own site (the link in the notice above) to use it
-        offline.
+        <strong>Nothing is kept in this browser here.</strong> Embedded on another site without storage, this page
+        cannot be saved for offline use and keeps no documents, models or settings after it closes. Open the page on its
+        own site (the link in the notice above) to use it offline.
       </p>
     </section>
   );
 }
 
-export function OfflineStatus(props: { offline: OfflineState; models: CachedModels | null; storage: StorageState; mode?: StorageMode | null; onDismissWarning: () => void }) {
+export function OfflineStatus(props: {
+  offline: OfflineState;
+  models: CachedModels | null;
+  storage: StorageState;
+  mode?: StorageMode | null;
+  onDismissWarning: () => void;
+}) {
   const { offline, models, storage } = props;
   // The service worker's refusal and the quota figures say nothing useful where the browser gives no storage.
   if (props.mode === 'memory') return <NoStorageHere />;
   const missing = missingOffline(offline, models);
   const ready = missing.length === 0;
   return (
-    <section className="panel offline" aria-labelledby="offline-heading" data-testid="offline-status" data-ready={String(ready)} data-shell={offline.shell} data-build={APP_BUILD}>
+    <section
+      className="panel offline"
+      aria-labelledby="offline-heading"
+      data-testid="offline-status"
+      data-ready={String(ready)}
+      data-shell={offline.shell}
+      data-build={APP_BUILD}
+    >
       <h2 id="offline-heading">Offline and storage</h2>
       <p data-testid="offline-summary">
         <strong>{ready ? 'Ready to work offline.' : 'Not ready to work offline yet.'}</strong>{' '}
-        {ready ? 'You can turn the network off: the page reloads, answers and adds documents.' : `Still needed: ${missing.join('; ')}.`}
+        {ready
+          ? 'You can turn the network off: the page reloads, answers and adds documents.'
+          : `Still needed: ${missing.join('; ')}.`}
       </p>
       <ul>
         <li data-testid="offline-shell">
@@ -58,7 +81,8 @@ export function OfflineStatus(props: { offline: OfflineState; models: CachedMode
         </li>
         {models && (
           <li data-testid="offline-models">
-            Models kept in this browser: evaluator {models.evaluator.length > 0 ? models.evaluator.join(', ') : 'none yet'}; language model{' '}
+            Models kept in this browser: evaluator{' '}
+            {models.evaluator.length > 0 ? models.evaluator.join(', ') : 'none yet'}; language model{' '}
             {models.generator.length > 0 ? models.generator.join(', ') : 'none yet'}.
           </li>
         )}
@@ -95,5 +119,13 @@ export function OfflinePanel(props: OfflineWiring) {
   const models = useStore(props.models, props.models.get);
   const storage = useStore(props.storage, props.storage.get);
   const plan = useStore(props.plan ?? NO_PLAN, (props.plan ?? NO_PLAN).get);
-  return <OfflineStatus offline={offline} models={models} storage={storage} mode={plan.mode} onDismissWarning={props.storage.clearWarning} />;
+  return (
+    <OfflineStatus
+      offline={offline}
+      models={models}
+      storage={storage}
+      mode={plan.mode}
+      onDismissWarning={props.storage.clearWarning}
+    />
+  );
 }

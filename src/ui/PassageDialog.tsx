@@ -7,7 +7,13 @@ import { placeLabel } from '../core/source-location';
 import { SourceSection } from './source/SourceSection';
 
 /** A citation's candidate, or a passage opened from the evidence list with the question as what it should support. */
-export function PassageDialog({ candidate, onClose }: { candidate: Pick<Candidate, 'passage' | 'text'> | null; onClose: () => void }) {
+export function PassageDialog({
+  candidate,
+  onClose,
+}: {
+  candidate: Pick<Candidate, 'passage' | 'text'> | null;
+  onClose: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -18,7 +24,13 @@ export function PassageDialog({ candidate, onClose }: { candidate: Pick<Candidat
   const passage = candidate?.passage;
   const parts = passage ? splitByRange(passage.text, supportingSentence(passage.text, candidate.text)) : [];
   return (
-    <dialog ref={ref} className="passage-dialog" onClose={onClose} aria-labelledby="passage-title" data-testid="passage-dialog">
+    <dialog
+      ref={ref}
+      className="passage-dialog"
+      onClose={onClose}
+      aria-labelledby="passage-title"
+      data-testid="passage-dialog"
+    >
       {passage && (
         <>
           <h2 id="passage-title">

@@ -7,7 +7,12 @@ export function ProgressBar({ progress, now }: { progress: Progress; now: number
     <div className="progress" data-testid="progress">
       <span className="progress-label">{progress.label}</span>
       {progress.total ? (
-        <progress max={progress.total} value={Math.min(progress.loaded, progress.total)} aria-label={progress.label} aria-valuetext={text} />
+        <progress
+          max={progress.total}
+          value={Math.min(progress.loaded, progress.total)}
+          aria-label={progress.label}
+          aria-valuetext={text}
+        />
       ) : (
         <progress aria-label={progress.label} aria-valuetext={text} />
       )}

@@ -50,16 +50,36 @@ export function Segment(props: {
         {props.changed && <span className="changed-flag"> changed by the new weights</span>}
       </p>
       {c.problem && <p className="problem">Model output problem: {c.problem}</p>}
-      {c.correction?.details && <p className="correction">Retrieval correction ({c.correction.action}): {c.correction.details}</p>}
+      {c.correction?.details && (
+        <p className="correction">
+          Retrieval correction ({c.correction.action}): {c.correction.details}
+        </p>
+      )}
       {c.retrieve.note && <p className="note">{c.retrieve.note}</p>}
       <div className="segment-meta">
         <Citation candidate={c} onOpen={props.onOpenPassage} />
         <CritiqueBadges candidate={c} />
-        <button type="button" className="why" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
-          {open ? 'Hide why' : `Why this segment (${props.siblings.length} candidate${props.siblings.length === 1 ? '' : 's'})`}
+        <button
+          type="button"
+          className="why"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen(!open)}
+        >
+          {open
+            ? 'Hide why'
+            : `Why this segment (${props.siblings.length} candidate${props.siblings.length === 1 ? '' : 's'})`}
         </button>
       </div>
-      {open && <WhyPanel id={panelId} siblings={props.siblings} ranking={props.ranking} chosenId={c.id} onOpenPassage={props.onOpenPassage} />}
+      {open && (
+        <WhyPanel
+          id={panelId}
+          siblings={props.siblings}
+          ranking={props.ranking}
+          chosenId={c.id}
+          onOpenPassage={props.onOpenPassage}
+        />
+      )}
     </li>
   );
 }

@@ -10,7 +10,13 @@ const NAMES: Record<WorkerName, string> = {
   library: 'Library index',
 };
 
-const STATE_TEXT = { idle: 'not started', loading: 'loading', ready: 'ready', error: 'failed', unavailable: 'unavailable' };
+const STATE_TEXT = {
+  idle: 'not started',
+  loading: 'loading',
+  ready: 'ready',
+  error: 'failed',
+  unavailable: 'unavailable',
+};
 
 export function StatusPanel(props: {
   status: StatusMap;
@@ -45,9 +51,7 @@ export function StatusPanel(props: {
               {s.reason && <span className="muted"> ({s.reason})</span>}
               {s.models.length > 0 && <div className="muted">Models: {s.models.join(', ')}</div>}
               {s.progress && s.state === 'loading' && <ProgressBar progress={s.progress} now={props.now} />}
-              {s.error && (
-                <p className="error">{sentences(s.error, s.suggestion)}</p>
-              )}
+              {s.error && <p className="error">{sentences(s.error, s.suggestion)}</p>}
               <div className="worker-actions">
                 {name === 'evaluator' && s.state === 'error' && props.onRetryEvaluator && (
                   <button type="button" onClick={props.onRetryEvaluator} data-testid="retry-evaluator">
@@ -74,7 +78,11 @@ export function StatusPanel(props: {
                         </button>
                       </>
                     )}{' '}
-                    <button type="button" onClick={() => props.onEvidenceOnly(s.error ?? 'The language model could not be loaded.')} data-testid="model-evidence-only">
+                    <button
+                      type="button"
+                      onClick={() => props.onEvidenceOnly(s.error ?? 'The language model could not be loaded.')}
+                      data-testid="model-evidence-only"
+                    >
                       Use evidence-only mode
                     </button>
                   </>

@@ -9,7 +9,12 @@ export function StorageNotice(props: { plan: StoragePlan; appSite: string; openU
   const view = storageNotice(state, props.appSite);
   if (!view) return null;
   return (
-    <div className={`notice${view.tone === 'warn' ? ' warn' : ''}`} role="status" data-testid="storage-notice" data-mode={state.mode ?? ''}>
+    <div
+      className={`notice${view.tone === 'warn' ? ' warn' : ''}`}
+      role="status"
+      data-testid="storage-notice"
+      data-mode={state.mode ?? ''}
+    >
       <p>{view.text}</p>
       <p>
         {view.openLink && (
@@ -20,7 +25,12 @@ export function StorageNotice(props: { plan: StoragePlan; appSite: string; openU
         {view.askLabel && (
           <>
             {' '}
-            <button type="button" disabled={state.asking} onClick={() => void props.plan.ask()} data-testid="storage-access">
+            <button
+              type="button"
+              disabled={state.asking}
+              onClick={() => void props.plan.ask()}
+              data-testid="storage-access"
+            >
               {view.askLabel}
             </button>
           </>

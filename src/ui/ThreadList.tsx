@@ -31,7 +31,14 @@ function ThreadItem(props: { id: string; title: string; turns: number; current: 
           <label className="sr-only" htmlFor={`rename-${props.id}`}>
             New name for the thread
           </label>
-          <input id={`rename-${props.id}`} value={name} maxLength={200} onChange={(e) => setName(e.target.value)} data-testid="rename-input" autoFocus />
+          <input
+            id={`rename-${props.id}`}
+            value={name}
+            maxLength={200}
+            onChange={(e) => setName(e.target.value)}
+            data-testid="rename-input"
+            autoFocus
+          />
           <button type="submit">Save</button>
           <button type="button" onClick={() => setRenaming(false)}>
             Cancel
@@ -39,17 +46,32 @@ function ThreadItem(props: { id: string; title: string; turns: number; current: 
         </form>
       ) : (
         <>
-          <button type="button" className="thread-open" aria-current={props.current ? 'true' : undefined} onClick={() => props.actions.open(props.id)} data-testid="thread-open">
+          <button
+            type="button"
+            className="thread-open"
+            aria-current={props.current ? 'true' : undefined}
+            onClick={() => props.actions.open(props.id)}
+            data-testid="thread-open"
+          >
             {props.title}
           </button>
           <span className="muted thread-count">{props.turns === 1 ? '1 turn' : `${props.turns} turns`}</span>
           <span className="thread-actions">
-            <button type="button" onClick={() => (setName(props.title), setRenaming(true))} aria-label={`Rename “${props.title}”`}>
+            <button
+              type="button"
+              onClick={() => (setName(props.title), setRenaming(true))}
+              aria-label={`Rename “${props.title}”`}
+            >
               Rename
             </button>
             {confirming ? (
               <>
-                <button type="button" className="danger" onClick={() => props.actions.remove(props.id)} data-testid="thread-delete-confirm">
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => props.actions.remove(props.id)}
+                  data-testid="thread-delete-confirm"
+                >
                   Delete for good
                 </button>
                 <button type="button" onClick={() => setConfirming(false)}>
@@ -57,7 +79,12 @@ function ThreadItem(props: { id: string; title: string; turns: number; current: 
                 </button>
               </>
             ) : (
-              <button type="button" onClick={() => setConfirming(true)} aria-label={`Delete “${props.title}”`} data-testid="thread-delete">
+              <button
+                type="button"
+                onClick={() => setConfirming(true)}
+                aria-label={`Delete “${props.title}”`}
+                data-testid="thread-delete"
+              >
                 Delete
               </button>
             )}
@@ -103,7 +130,14 @@ export function ThreadList({ state, actions }: { state: ConversationState; actio
       ) : (
         <ul className="thread-list" data-testid="thread-list">
           {state.threads.map((t) => (
-            <ThreadItem key={t.id} id={t.id} title={t.title} turns={t.turnCount} current={t.id === current} actions={actions} />
+            <ThreadItem
+              key={t.id}
+              id={t.id}
+              title={t.title}
+              turns={t.turnCount}
+              current={t.id === current}
+              actions={actions}
+            />
           ))}
         </ul>
       )}

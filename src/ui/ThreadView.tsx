@@ -37,7 +37,14 @@ function EditForm({ turn, onSave, onCancel }: { turn: Turn; onSave: (q: string) 
       }}
     >
       <label htmlFor={`edit-${turn.id}`}>Edit the question (the first version is kept)</label>
-      <textarea id={`edit-${turn.id}`} rows={2} value={q} maxLength={2000} onChange={(e) => setQ(e.target.value)} data-testid="edit-input" />
+      <textarea
+        id={`edit-${turn.id}`}
+        rows={2}
+        value={q}
+        maxLength={2000}
+        onChange={(e) => setQ(e.target.value)}
+        data-testid="edit-input"
+      />
       <span className="row">
         <button type="submit" disabled={!q.trim()} data-testid="edit-save">
           Ask this version
@@ -50,7 +57,12 @@ function EditForm({ turn, onSave, onCancel }: { turn: Turn; onSave: (q: string) 
   );
 }
 
-export function ThreadView(props: { state: ConversationState; conversation: Conversation; busy: boolean; viewedAnswer: ReactNode }) {
+export function ThreadView(props: {
+  state: ConversationState;
+  conversation: Conversation;
+  busy: boolean;
+  viewedAnswer: ReactNode;
+}) {
   const { state, conversation, busy } = props;
   const [editing, setEditing] = useState<string | null>(null);
   const thread = state.thread;
@@ -63,21 +75,42 @@ export function ThreadView(props: { state: ConversationState; conversation: Conv
         const viewed = turn.id === state.viewed;
         const pending = turn.id === state.running && state.rewriting;
         return (
-          <li key={turn.id} className={`turn${viewed ? ' viewed' : ''}`} data-testid="turn" data-turn-id={turn.id} data-status={turn.status}>
+          <li
+            key={turn.id}
+            className={`turn${viewed ? ' viewed' : ''}`}
+            data-testid="turn"
+            data-turn-id={turn.id}
+            data-status={turn.status}
+          >
             <div className="turn-head">
               <p className="turn-question">
                 <span className="sr-only">Question {i + 1}: </span>
                 {turn.question}
               </p>
               {pos.count > 1 && (
-                <span className="versions" role="group" aria-label={`Version ${pos.index} of ${pos.count}`} data-testid="versions">
-                  <button type="button" onClick={() => conversation.step(turn.id, -1)} disabled={busy || pos.index <= 1} aria-label="Previous version">
+                <span
+                  className="versions"
+                  role="group"
+                  aria-label={`Version ${pos.index} of ${pos.count}`}
+                  data-testid="versions"
+                >
+                  <button
+                    type="button"
+                    onClick={() => conversation.step(turn.id, -1)}
+                    disabled={busy || pos.index <= 1}
+                    aria-label="Previous version"
+                  >
                     ‹
                   </button>
                   <span data-testid="version-pos">
                     {pos.index}/{pos.count}
                   </span>
-                  <button type="button" onClick={() => conversation.step(turn.id, 1)} disabled={busy || pos.index >= pos.count} aria-label="Next version">
+                  <button
+                    type="button"
+                    onClick={() => conversation.step(turn.id, 1)}
+                    disabled={busy || pos.index >= pos.count}
+                    aria-label="Next version"
+                  >
                     ›
                   </button>
                 </span>
@@ -86,7 +119,12 @@ export function ThreadView(props: { state: ConversationState; conversation: Conv
                 <button type="button" onClick={() => setEditing(turn.id)} disabled={busy} data-testid="edit-question">
                   Edit
                 </button>
-                <button type="button" onClick={() => void conversation.regenerate(turn.id)} disabled={busy} data-testid="regenerate">
+                <button
+                  type="button"
+                  onClick={() => void conversation.regenerate(turn.id)}
+                  disabled={busy}
+                  data-testid="regenerate"
+                >
                   Regenerate
                 </button>
               </span>
@@ -101,10 +139,20 @@ export function ThreadView(props: { state: ConversationState; conversation: Conv
                 }}
               />
             )}
-            {turn.parentId !== null && !pending && <RewriteChip key={turn.searchQuery} turn={turn} disabled={busy} onSearch={(q) => void conversation.editQuery(turn.id, q)} />}
+            {turn.parentId !== null && !pending && (
+              <RewriteChip
+                key={turn.searchQuery}
+                turn={turn}
+                disabled={busy}
+                onSearch={(q) => void conversation.editQuery(turn.id, q)}
+              />
+            )}
             {(turn.droppedTurns ?? 0) > 0 && (
               <p className="note" data-testid="dropped-turns">
-                {turn.droppedTurns === 1 ? 'The oldest earlier turn was' : `The ${turn.droppedTurns} oldest earlier turns were`} left out of the model's context to fit its window.
+                {turn.droppedTurns === 1
+                  ? 'The oldest earlier turn was'
+                  : `The ${turn.droppedTurns} oldest earlier turns were`}{' '}
+                left out of the model's context to fit its window.
               </p>
             )}
             {pending ? (
@@ -117,9 +165,16 @@ export function ThreadView(props: { state: ConversationState; conversation: Conv
               props.viewedAnswer
             ) : (
               <div className="turn-answer" data-testid="turn-answer">
-                <p className="segment-text">{turn.answerText || (turn.status === 'failed' ? turn.error : 'No answer was finished.')}</p>
+                <p className="segment-text">
+                  {turn.answerText || (turn.status === 'failed' ? turn.error : 'No answer was finished.')}
+                </p>
                 {turn.status === 'stopped' && <p className="note">Stopped before the end.</p>}
-                <button type="button" onClick={() => conversation.view(turn.id)} disabled={busy} data-testid="view-turn">
+                <button
+                  type="button"
+                  onClick={() => conversation.view(turn.id)}
+                  disabled={busy}
+                  data-testid="view-turn"
+                >
                   Show citations and scores
                 </button>
               </div>

@@ -26,7 +26,7 @@ const SOURCES: { value: CritiqueSource; label: string }[] = [
 
 /** Why the critiques come from where they do (measured: docs/benchmarks-answer.md). */
 export const CRITIQUE_SOURCE_WHY =
-  'Automatic lets the evaluator\'s models grade relevance and support, because small prompted models grade their own work barely better than chance, and keeps a native Self-RAG model\'s own grades, which it was trained to give.';
+  "Automatic lets the evaluator's models grade relevance and support, because small prompted models grade their own work barely better than chance, and keeps a native Self-RAG model's own grades, which it was trained to give.";
 
 const FINAL_PICK_OPTIONS: { value: FinalPick; label: string }[] = [
   { value: 'any-finished', label: 'Best finished path (any length)' },
@@ -56,15 +56,36 @@ export function TuningPanel(props: {
   const { rank, decode } = props;
   const w = (key: keyof RankSettings['weights']) => (v: number) =>
     props.onRank({ ...rank, weights: { ...rank.weights, [key]: v } });
-  const d = <K extends keyof DecodeSettings>(key: K) => (v: DecodeSettings[K]) => props.onDecode({ ...decode, [key]: v });
+  const d =
+    <K extends keyof DecodeSettings>(key: K) =>
+    (v: DecodeSettings[K]) =>
+      props.onDecode({ ...decode, [key]: v });
   return (
     <aside className="panel tuning" aria-labelledby="tuning-heading">
       <h2 id="tuning-heading">Tuning</h2>
       <fieldset>
         <legend>Critique weights (re-rank instantly)</legend>
-        <Slider label="ISREL weight" value={rank.weights.rel} range={RANGES.weight} onChange={w('rel')} testId="w-rel" />
-        <Slider label="ISSUP weight" value={rank.weights.sup} range={RANGES.weight} onChange={w('sup')} testId="w-sup" />
-        <Slider label="ISUSE weight" value={rank.weights.use} range={RANGES.weight} onChange={w('use')} testId="w-use" />
+        <Slider
+          label="ISREL weight"
+          value={rank.weights.rel}
+          range={RANGES.weight}
+          onChange={w('rel')}
+          testId="w-rel"
+        />
+        <Slider
+          label="ISSUP weight"
+          value={rank.weights.sup}
+          range={RANGES.weight}
+          onChange={w('sup')}
+          testId="w-sup"
+        />
+        <Slider
+          label="ISUSE weight"
+          value={rank.weights.use}
+          range={RANGES.weight}
+          onChange={w('use')}
+          testId="w-use"
+        />
         <Slider
           label="Sequence likelihood weight"
           value={rank.weights.seq}
@@ -128,7 +149,13 @@ export function TuningPanel(props: {
           />
           Re-rank the best 20 with the cross-encoder
         </label>
-        <Slider label="Beam width" value={decode.beamWidth} range={RANGES.beamWidth} onChange={d('beamWidth')} testId="beam" />
+        <Slider
+          label="Beam width"
+          value={decode.beamWidth}
+          range={RANGES.beamWidth}
+          onChange={d('beamWidth')}
+          testId="beam"
+        />
         <Slider
           label="Passages per step"
           value={decode.passagesPerStep}
@@ -136,9 +163,23 @@ export function TuningPanel(props: {
           onChange={d('passagesPerStep')}
           testId="k"
         />
-        <Slider label="Max segments" value={decode.maxDepth} range={RANGES.maxDepth} onChange={d('maxDepth')} testId="depth" />
-        <RadioGroup legend="Critique source" options={SOURCES} value={decode.critiqueSource} onChange={d('critiqueSource')} testIdPrefix="source-" />
-        <p className="muted hint" data-testid="critique-source-why">{CRITIQUE_SOURCE_WHY}</p>
+        <Slider
+          label="Max segments"
+          value={decode.maxDepth}
+          range={RANGES.maxDepth}
+          onChange={d('maxDepth')}
+          testId="depth"
+        />
+        <RadioGroup
+          legend="Critique source"
+          options={SOURCES}
+          value={decode.critiqueSource}
+          onChange={d('critiqueSource')}
+          testIdPrefix="source-"
+        />
+        <p className="muted hint" data-testid="critique-source-why">
+          {CRITIQUE_SOURCE_WHY}
+        </p>
         <Slider
           label="Relevance gate"
           value={decode.relevanceGate ?? 0}
@@ -148,7 +189,12 @@ export function TuningPanel(props: {
           hint="Skip writing from passages the evaluator rates below this (0: off); the best passage is always used."
         />
         <label className="check">
-          <input type="checkbox" checked={decode.stopAtFirstAnswer === true} data-testid="stop-at-first-answer" onChange={(e) => d('stopAtFirstAnswer')(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={decode.stopAtFirstAnswer === true}
+            data-testid="stop-at-first-answer"
+            onChange={(e) => d('stopAtFirstAnswer')(e.target.checked)}
+          />
           Stop when the best path has finished the answer
         </label>
         <label className="check">
@@ -161,11 +207,22 @@ export function TuningPanel(props: {
           Corrective retrieval (Self-CRAG): check each retrieval, refine or search again
         </label>
         {decode.critiqueSource === 'blend' && (
-          <Slider label="Evaluator share in the blend" value={decode.blend} range={RANGES.blend} onChange={d('blend')} testId="blend" />
+          <Slider
+            label="Evaluator share in the blend"
+            value={decode.blend}
+            range={RANGES.blend}
+            onChange={d('blend')}
+            testId="blend"
+          />
         )}
       </fieldset>
       <CragSettingsFields crag={props.crag} corrective={props.corrective} onCrag={props.onCrag} />
-      <IndexSetting kind={props.indexKind} inUse={props.indexKindInUse} onKind={props.onIndexKind} onReload={props.onReload} />
+      <IndexSetting
+        kind={props.indexKind}
+        inUse={props.indexKindInUse}
+        onKind={props.onIndexKind}
+        onReload={props.onReload}
+      />
       <button type="button" onClick={props.onReset}>
         Reset to defaults
       </button>

@@ -9,7 +9,9 @@ export function UpdateBanner(props: { offline: OfflineState; onReload: () => voi
   if (!offline.updateReady && !offline.stale) return null;
   return (
     <div className="notice update" role="alert" data-testid="update-prompt">
-      {offline.updateReady ? 'A new version of this app is ready. ' : 'This app was updated in another tab or on the server; reload to keep working. '}
+      {offline.updateReady
+        ? 'A new version of this app is ready. '
+        : 'This app was updated in another tab or on the server; reload to keep working. '}
       <button type="button" className="primary" onClick={props.onReload} data-testid="update-reload">
         {offline.updateReady ? 'Reload to update' : 'Reload'}
       </button>

@@ -24,9 +24,17 @@ const COLUMNS = [
   'Beam',
 ];
 
-export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ranking; chosenId: string; onOpenPassage?: (c: Candidate) => void }) {
+export function WhyPanel(props: {
+  id: string;
+  siblings: Candidate[];
+  ranking: Ranking;
+  chosenId: string;
+  onOpenPassage?: (c: Candidate) => void;
+}) {
   const rows = [...props.siblings].sort(
-    (a, b) => (props.ranking.scored.get(b.id)?.segmentScore ?? -Infinity) - (props.ranking.scored.get(a.id)?.segmentScore ?? -Infinity),
+    (a, b) =>
+      (props.ranking.scored.get(b.id)?.segmentScore ?? -Infinity) -
+      (props.ranking.scored.get(a.id)?.segmentScore ?? -Infinity),
   );
   // Every candidate of a step comes from the same corrected retrieval.
   const correction = props.siblings.find((c) => c.correction)?.correction;
@@ -62,7 +70,12 @@ export function WhyPanel(props: { id: string; siblings: Candidate[]; ranking: Ra
                 </td>
                 <td data-label={COLUMNS[1]}>
                   {c.passage && props.onOpenPassage ? (
-                    <button type="button" className="link" data-testid="why-open-source" onClick={() => props.onOpenPassage?.(c)}>
+                    <button
+                      type="button"
+                      className="link"
+                      data-testid="why-open-source"
+                      onClick={() => props.onOpenPassage?.(c)}
+                    >
                       {citationLabel(c.passage)}
                     </button>
                   ) : (

@@ -12,7 +12,13 @@ import { GGUF_CATALOGUE } from '../generator/gguf-catalogue';
 // The pickers load just after the first paint (lazy-panels.tsx).
 import { EnginePicker, ModelPicker } from './lazy-panels';
 
-export function useModelControls(controller: Controller, services: AppServices, settings: AppSettings, generatorLoading: boolean, noWebGpu = false) {
+export function useModelControls(
+  controller: Controller,
+  services: AppServices,
+  settings: AppSettings,
+  generatorLoading: boolean,
+  noWebGpu = false,
+) {
   const cache = useStore(services.models, services.models.get);
   const custom: ModelChoice | null = settings.customModel ? { kind: 'custom', ...settings.customModel } : null;
   const customKey = custom ? choiceKey(custom) : '';
@@ -80,7 +86,8 @@ export function useModelControls(controller: Controller, services: AppServices, 
         : () => choose(smallest),
     /** Switches to llama.cpp on the CPU (the no-WebGPU notice's way forward). */
     onUseLlama: engine ? () => selectEngine({ ...engine.choice, engine: 'wllama' }) : undefined,
-    onEvidenceOnly: (reason: string) => controller.enterEvidenceOnly(`The language model could not be loaded: ${reason}`),
+    onEvidenceOnly: (reason: string) =>
+      controller.enterEvidenceOnly(`The language model could not be loaded: ${reason}`),
   };
 }
 

@@ -25,7 +25,8 @@ export class FileRowStore implements RowStore {
     this.file.write(first * this.rowBytes, bytes);
   }
   read(row: number, out: Uint8Array): void {
-    if (this.file.read(row * this.rowBytes, out.subarray(0, this.rowBytes)) !== this.rowBytes) throw new Error(`row ${row} is past the end of the store`);
+    if (this.file.read(row * this.rowBytes, out.subarray(0, this.rowBytes)) !== this.rowBytes)
+      throw new Error(`row ${row} is past the end of the store`);
   }
   truncate(rows: number): void {
     this.file.truncate(rows * this.rowBytes);

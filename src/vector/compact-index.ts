@@ -18,7 +18,15 @@ import { CompactJournal, rowHash, type CompactFiles, type LoadedCompact } from '
 import { hammingKernel, type HammingKernel } from './hamming-kernel';
 import { int8Codec, MemoryRowStore, type RowStore } from './row-store';
 import { removeRow, takeRow } from './row-ids';
-import { decodeVectors, encodeVectors, normalise, TopK, vectorNorm, type VectorHit, type VectorIndex } from './vector-index';
+import {
+  decodeVectors,
+  encodeVectors,
+  normalise,
+  TopK,
+  vectorNorm,
+  type VectorHit,
+  type VectorIndex,
+} from './vector-index';
 
 export interface CompactOptions {
   /** Rows kept after the Hamming pass (default: 2000, or all when fewer). */
@@ -59,13 +67,19 @@ export class CompactIndex implements VectorIndex {
   /** Sum of rowHash over the rows, kept while a journal is: the saved state's checksum. */
   private sum = 0;
 
-  constructor(readonly dim: number, opts: CompactOptions = {}) {
+  constructor(
+    readonly dim: number,
+    opts: CompactOptions = {},
+  ) {
     if (!Number.isInteger(dim) || dim < 1) throw new Error(`index dimension must be a positive integer, got ${dim}`);
     // Padding bits are zero in rows and query alike, so they never count.
     this.bits = Math.ceil(dim / 128) * 128;
     this.kernel = (opts.kernel ?? hammingKernel)(this.bits);
     this.store = opts.store ?? new MemoryRowStore(int8Codec.rowBytes(dim));
-    if (this.store.rowBytes !== int8Codec.rowBytes(dim)) throw new Error(`row store holds ${this.store.rowBytes}-byte rows, a ${dim}-d int8 row needs ${int8Codec.rowBytes(dim)}`);
+    if (this.store.rowBytes !== int8Codec.rowBytes(dim))
+      throw new Error(
+        `row store holds ${this.store.rowBytes}-byte rows, a ${dim}-d int8 row needs ${int8Codec.rowBytes(dim)}`,
+      );
     this.rowBuf = new Uint8Array(this.store.rowBytes);
     this.centre = new Float32Array(dim);
     this.spread = new Float32Array(dim).fill(1);
@@ -83,11 +97,20 @@ export class CompactIndex implements VectorIndex {
    * The index as saved in `files` (and `opts.store`'s rows), without any float vector: null when
    * nothing was saved, a CompactStateError when the state is stale or damaged.
    */
-  static reopen(files: CompactFiles, rows: ByteFile, opts: Omit<CompactOptions, 'files' | 'store'> = {}): CompactIndex | null {
-    const loaded = CompactJournal.load(files, opts.stamp ?? '', (dim) => Math.floor(rows.size() / int8Codec.rowBytes(dim)));
+  static reopen(
+    files: CompactFiles,
+    rows: ByteFile,
+    opts: Omit<CompactOptions, 'files' | 'store'> = {},
+  ): CompactIndex | null {
+    const loaded = CompactJournal.load(files, opts.stamp ?? '', (dim) =>
+      Math.floor(rows.size() / int8Codec.rowBytes(dim)),
+    );
     if (!loaded) return null;
     const { journal, state } = loaded;
-    const index = new CompactIndex(state.dim, { ...opts, store: new FileRowStore(int8Codec.rowBytes(state.dim), rows) });
+    const index = new CompactIndex(state.dim, {
+      ...opts,
+      store: new FileRowStore(int8Codec.rowBytes(state.dim), rows),
+    });
     index.restore(state);
     index.journal = journal;
     return index;
@@ -122,7 +145,10 @@ export class CompactIndex implements VectorIndex {
   }
 
   private commit(): void {
-    this.journal?.commit({ trained: this.trained, centre: this.centre, spread: this.spread, count: this.ids.length, sum: this.sum }, this.ids);
+    this.journal?.commit(
+      { trained: this.trained, centre: this.centre, spread: this.spread, count: this.ids.length, sum: this.sum },
+      this.ids,
+    );
   }
 
   static deserialize(bytes: Uint8Array, opts: CompactOptions = {}): CompactIndex {
@@ -153,26 +179,34 @@ export class CompactIndex implements VectorIndex {
     if (this.journal) CompactJournal.check(ids);
     const fresh = new Set(ids.filter((id) => !this.rows.has(id))).size;
     const need = this.ids.length + fresh;
-    if (need * this.kernel.words > this.kernel.codes.length) this.kernel.reserve(Math.max(need, this.ids.length * 2, 64));
+    if (need * this.kernel.words > this.kernel.codes.length)
+      this.kernel.reserve(Math.max(need, this.ids.length * 2, 64));
     // Learned before this batch is encoded when it brings the library past TRAIN_AT rows, from the
     // rows already stored and the first of this batch: only those (< TRAIN_AT) are ever re-encoded.
     const before = this.ids.length;
     const journal = this.journal;
     // Rows about to be overwritten leave the checksum first.
-    if (journal) for (const id of new Set(ids)) {
-      const r = this.rows.get(id);
-      if (r !== undefined) this.sum = (this.sum - this.hashOf(r)) >>> 0;
-    }
+    if (journal)
+      for (const id of new Set(ids)) {
+        const r = this.rows.get(id);
+        if (r !== undefined) this.sum = (this.sum - this.hashOf(r)) >>> 0;
+      }
     const wasTrained = this.trained;
-    if (!this.trained && need >= TRAIN_AT) this.train(vectors.slice(0, TRAIN_AT).map((v, i) => v.map((x) => x / norms[i]!)));
-    let low = Infinity, high = -1;
+    if (!this.trained && need >= TRAIN_AT)
+      this.train(vectors.slice(0, TRAIN_AT).map((v, i) => v.map((x) => x / norms[i]!)));
+    let low = Infinity,
+      high = -1;
     const unit = new Float32Array(this.dim);
     // Appended rows go to the store in runs (one write per run, not per row).
     const { rowBytes } = this.store;
     const run = new Uint8Array(rowBytes * 1024);
-    let runStart = -1, runLen = 0;
+    let runStart = -1,
+      runLen = 0;
     const flush = () => {
-      if (runLen) this.store.writeRows ? this.store.writeRows(runStart, run.subarray(0, runLen * rowBytes)) : writeEach(this.store, runStart, run, runLen);
+      if (runLen)
+        this.store.writeRows
+          ? this.store.writeRows(runStart, run.subarray(0, runLen * rowBytes))
+          : writeEach(this.store, runStart, run, runLen);
       runLen = 0;
     };
     ids.forEach((id, i) => {
@@ -270,7 +304,8 @@ export class CompactIndex implements VectorIndex {
     if (n <= rescore) {
       pool = Array.from({ length: n }, (_, r) => r);
     } else {
-      const near = n <= this.candidates ? Array.from({ length: n }, (_, r) => r) : this.hammingNearest(q, this.candidates);
+      const near =
+        n <= this.candidates ? Array.from({ length: n }, (_, r) => r) : this.hammingNearest(q, this.candidates);
       pool = this.asymmetricBest(q, near, rescore);
     }
     const top = new TopK(Math.min(k, n));
@@ -350,7 +385,13 @@ export class CompactIndex implements VectorIndex {
  * bits are taken against and what the asymmetric score weighs them by. Shared by the compact
  * index and the sharded corpus writer, so both encode the same way.
  */
-export function learnCentreSpread(n: number, row: (r: number) => ArrayLike<number>, dim: number, centre: Float32Array, spread: Float32Array): void {
+export function learnCentreSpread(
+  n: number,
+  row: (r: number) => ArrayLike<number>,
+  dim: number,
+  centre: Float32Array,
+  spread: Float32Array,
+): void {
   const mean = new Float64Array(dim);
   for (let r = 0; r < n; r++) {
     const v = row(r);
@@ -365,7 +406,14 @@ export function learnCentreSpread(n: number, row: (r: number) => ArrayLike<numbe
   for (let j = 0; j < dim; j++) spread[j] = dev[j]! / n || 1e-6;
 }
 
-export function encodeSignBits(unit: ArrayLike<number>, centre: ArrayLike<number>, dim: number, codes: Uint32Array, o: number, words: number): void {
+export function encodeSignBits(
+  unit: ArrayLike<number>,
+  centre: ArrayLike<number>,
+  dim: number,
+  codes: Uint32Array,
+  o: number,
+  words: number,
+): void {
   codes.fill(0, o, o + words);
   for (let j = 0; j < dim; j++) if (unit[j]! > centre[j]!) codes[o + (j >>> 5)]! |= 1 << (j & 31);
 }
@@ -374,7 +422,12 @@ export function encodeSignBits(unit: ArrayLike<number>, centre: ArrayLike<number
  * Byte lookup tables for q · (spread ⊙ sign bits) (the centre's share is the same for every row):
  * entry `b * 256 + v` is code byte b's contribution when it holds v.
  */
-export function asymmetricTable(q: ArrayLike<number>, spread: ArrayLike<number>, dim: number, bits: number): Float32Array {
+export function asymmetricTable(
+  q: ArrayLike<number>,
+  spread: ArrayLike<number>,
+  dim: number,
+  bits: number,
+): Float32Array {
   const bytes = bits / 8;
   const table = new Float32Array(bytes * 256);
   for (let b = 0; b < bytes; b++) {

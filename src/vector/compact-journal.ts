@@ -68,7 +68,8 @@ const enc = new TextEncoder();
 
 function readAll(file: ByteFile, bytes = file.size()): Uint8Array {
   const out = new Uint8Array(bytes);
-  if (bytes > 0 && file.read(0, out) !== bytes) throw new CompactStateError('a compact index file is shorter than its head says');
+  if (bytes > 0 && file.read(0, out) !== bytes)
+    throw new CompactStateError('a compact index file is shorter than its head says');
   return out;
 }
 
@@ -100,7 +101,8 @@ export class CompactJournal {
 
   /** Refuses ids the log cannot hold, before anything is changed. */
   static check(ids: readonly string[]): void {
-    for (const id of ids) if (id.includes('\n')) throw new Error(`a passage id cannot contain a line break: ${JSON.stringify(id)}`);
+    for (const id of ids)
+      if (id.includes('\n')) throw new Error(`a passage id cannot contain a line break: ${JSON.stringify(id)}`);
   }
 
   added(ids: readonly string[]): void {
@@ -125,7 +127,17 @@ export class CompactJournal {
     }
     // No flush per change (an fsync each, 5–15 ms here): the writes reach the file at once, and a
     // state an OS crash left half-written fails its checks at the next open and is rebuilt.
-    const head: Head = { v: VERSION, dim: this.dim, stamp: this.stamp, trained: s.trained, centre: Array.from(s.centre), spread: Array.from(s.spread), count: s.count, logBytes: this.logBytes, sum: s.sum };
+    const head: Head = {
+      v: VERSION,
+      dim: this.dim,
+      stamp: this.stamp,
+      trained: s.trained,
+      centre: Array.from(s.centre),
+      spread: Array.from(s.spread),
+      count: s.count,
+      logBytes: this.logBytes,
+      sum: s.sum,
+    };
     const bytes = enc.encode(JSON.stringify(head));
     this.files.head.write(0, bytes);
     this.files.head.truncate(bytes.length);
@@ -141,7 +153,11 @@ export class CompactJournal {
    * Reads the saved state: null when there is none, a CompactStateError when it cannot be used.
    * `rowsHeld(dim)` is how many rows the RowStore holds (not checked when absent).
    */
-  static load(files: CompactFiles, stamp: string, rowsHeld?: (dim: number) => number): { journal: CompactJournal; state: LoadedCompact } | null {
+  static load(
+    files: CompactFiles,
+    stamp: string,
+    rowsHeld?: (dim: number) => number,
+  ): { journal: CompactJournal; state: LoadedCompact } | null {
     if (files.head.size() === 0) return null;
     let head: Head;
     try {
@@ -150,15 +166,27 @@ export class CompactJournal {
       throw new CompactStateError('its head is not readable');
     }
     if (typeof head !== 'object' || head === null) throw new CompactStateError('its head is not readable');
-    if (head.v !== VERSION) throw new CompactStateError(`it was saved in format ${String(head.v)}, this page reads ${VERSION}`, true);
+    if (head.v !== VERSION)
+      throw new CompactStateError(`it was saved in format ${String(head.v)}, this page reads ${VERSION}`, true);
     if (head.stamp !== stamp) throw new CompactStateError('it was made from another embedding model’s vectors', true);
     const { dim, count, logBytes, sum } = head;
     const ints = [dim, count, logBytes, sum].every((x) => Number.isInteger(x) && x >= 0);
-    if (!ints || dim < 1 || !Array.isArray(head.centre) || !Array.isArray(head.spread) || head.centre.length !== dim || head.spread.length !== dim || typeof head.trained !== 'boolean') {
+    if (
+      !ints ||
+      dim < 1 ||
+      !Array.isArray(head.centre) ||
+      !Array.isArray(head.spread) ||
+      head.centre.length !== dim ||
+      head.spread.length !== dim ||
+      typeof head.trained !== 'boolean'
+    ) {
       throw new CompactStateError('its head is malformed');
     }
     const words = Math.ceil(dim / 128) * 4;
-    if (files.codes.size() < count * words * 4) throw new CompactStateError(`its codes file holds ${Math.floor(files.codes.size() / (words * 4))} of ${count} rows`);
+    if (files.codes.size() < count * words * 4)
+      throw new CompactStateError(
+        `its codes file holds ${Math.floor(files.codes.size() / (words * 4))} of ${count} rows`,
+      );
     const rows = rowsHeld?.(dim);
     if (rows !== undefined && rows < count) throw new CompactStateError(`its rows file holds ${rows} of ${count} rows`);
     if (files.ids.size() < logBytes) throw new CompactStateError('its id log is truncated');
@@ -183,9 +211,11 @@ export class CompactJournal {
         liveBytes -= id.length + 2;
       } else throw new CompactStateError('its id log does not replay');
     }
-    if (start !== text.length || ids.length !== count) throw new CompactStateError(`its id log names ${ids.length} passages, its head ${count}`);
+    if (start !== text.length || ids.length !== count)
+      throw new CompactStateError(`its id log names ${ids.length} passages, its head ${count}`);
     const codeBytes = new Uint8Array(count * words * 4);
-    if (count > 0 && files.codes.read(0, codeBytes) !== codeBytes.length) throw new CompactStateError('its codes file is truncated');
+    if (count > 0 && files.codes.read(0, codeBytes) !== codeBytes.length)
+      throw new CompactStateError('its codes file is truncated');
     const codes = new Uint32Array(codeBytes.buffer);
     let check = 0;
     for (let r = 0; r < count; r++) check = (check + rowHash(ids[r]!, codes, r * words, words)) >>> 0;
@@ -195,7 +225,17 @@ export class CompactJournal {
     journal.liveBytes = liveBytes;
     return {
       journal,
-      state: { dim, ids, rows: at, codes, count, sum, trained: head.trained, centre: Float32Array.from(head.centre), spread: Float32Array.from(head.spread) },
+      state: {
+        dim,
+        ids,
+        rows: at,
+        codes,
+        count,
+        sum,
+        trained: head.trained,
+        centre: Float32Array.from(head.centre),
+        spread: Float32Array.from(head.spread),
+      },
     };
   }
 }

@@ -31,7 +31,10 @@ export function jsKernel(dim: number): DotKernel {
       const tail = dim - (dim % 4);
       for (let r = 0, o = 0; r < count; r++, o += dim) {
         // Four accumulators break the add dependency chain (about 1.7× faster in V8).
-        let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        let s0 = 0,
+          s1 = 0,
+          s2 = 0,
+          s3 = 0;
         let j = 0;
         for (; j < tail; j += 4) {
           s0 += data[o + j]! * query[j]!;

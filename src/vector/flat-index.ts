@@ -4,7 +4,15 @@
 import type { DotKernel } from './dot-kernel';
 import { simdKernel } from './simd-kernel';
 import { removeRow, takeRow } from './row-ids';
-import { decodeVectors, encodeVectors, normalise, TopK, vectorNorm, type VectorHit, type VectorIndex } from './vector-index';
+import {
+  decodeVectors,
+  encodeVectors,
+  normalise,
+  TopK,
+  vectorNorm,
+  type VectorHit,
+  type VectorIndex,
+} from './vector-index';
 
 export class FlatIndex implements VectorIndex {
   readonly kind = 'flat' as const;
@@ -12,7 +20,10 @@ export class FlatIndex implements VectorIndex {
   private rows = new Map<string, number>();
   private readonly kernel: DotKernel;
 
-  constructor(readonly dim: number, kernel?: DotKernel) {
+  constructor(
+    readonly dim: number,
+    kernel?: DotKernel,
+  ) {
     if (!Number.isInteger(dim) || dim < 1) throw new Error(`index dimension must be a positive integer, got ${dim}`);
     this.kernel = kernel ?? simdKernel(dim);
   }
@@ -58,7 +69,12 @@ export class FlatIndex implements VectorIndex {
     let removed = 0;
     const { data } = this.kernel;
     for (const id of ids) {
-      if (removeRow(this.ids, this.rows, id, (from, to) => data.copyWithin(to * this.dim, from * this.dim, (from + 1) * this.dim))) removed++;
+      if (
+        removeRow(this.ids, this.rows, id, (from, to) =>
+          data.copyWithin(to * this.dim, from * this.dim, (from + 1) * this.dim),
+        )
+      )
+        removed++;
     }
     return removed;
   }
@@ -105,6 +121,10 @@ export class FlatIndex implements VectorIndex {
   }
 
   serialize(): Uint8Array {
-    return encodeVectors({ dim: this.dim, ids: this.ids, data: this.kernel.data.subarray(0, this.ids.length * this.dim) });
+    return encodeVectors({
+      dim: this.dim,
+      ids: this.ids,
+      data: this.kernel.data.subarray(0, this.ids.length * this.dim),
+    });
   }
 }

@@ -41,7 +41,8 @@ export function sphericalKMeans(rows: Float32Array, dim: number, k: number, iter
   const assign = new Int32Array(n);
   for (let it = 0; it < iterations; it++) {
     const assigner = new CentroidAssigner({ dim, centroids });
-    let worst = -1, worstScore = Infinity;
+    let worst = -1,
+      worstScore = Infinity;
     for (let r = 0; r < n; r++) {
       const row = rows.subarray(r * dim, (r + 1) * dim);
       const c = assigner.nearest(row)[0]!;

@@ -14,7 +14,12 @@ export function takeRow(ids: string[], rows: Map<string, number>, id: string): n
 }
 
 /** Frees `id`'s row, calling `move(from, to)` when the last row must fill it; false for an unknown id. */
-export function removeRow(ids: string[], rows: Map<string, number>, id: string, move: (from: number, to: number) => void): boolean {
+export function removeRow(
+  ids: string[],
+  rows: Map<string, number>,
+  id: string,
+  move: (from: number, to: number) => void,
+): boolean {
   const r = rows.get(id);
   if (r === undefined) return false;
   const last = ids.length - 1;

@@ -83,7 +83,8 @@ export const int8Codec = {
   dot(query: Float32Array, row: Uint8Array): number {
     const dim = query.length;
     const q = new Int8Array(row.buffer, row.byteOffset, dim);
-    let s0 = 0, s1 = 0;
+    let s0 = 0,
+      s1 = 0;
     let j = 0;
     for (; j + 1 < dim; j += 2) {
       s0 += q[j]! * query[j]!;

@@ -89,8 +89,11 @@ export function decodeVectors(bytes: Uint8Array): EncodedVectors {
   const count = view.getUint32(8, true);
   const idLen = view.getUint32(12, true);
   const floatsAt = HEADER + Math.ceil(idLen / 4) * 4;
-  if (bytes.length !== floatsAt + count * dim * 4) throw new Error('vector index file is truncated or has trailing bytes');
-  const ids: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(HEADER, HEADER + idLen)));
+  if (bytes.length !== floatsAt + count * dim * 4)
+    throw new Error('vector index file is truncated or has trailing bytes');
+  const ids: unknown = JSON.parse(
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(HEADER, HEADER + idLen)),
+  );
   if (!Array.isArray(ids) || ids.length !== count || !ids.every((x) => typeof x === 'string')) {
     throw new Error('vector index file has a malformed id list');
   }

@@ -24,8 +24,13 @@ export const get = (i: number) => [0x20, i];
 export const set = (i: number) => [0x21, i];
 export const tee = (i: number) => [0x22, i];
 export const i32c = (n: number) => [0x41, n]; // only small non-negative constants (< 64)
-export const I32_ADD = 0x6a, I32_SHL = 0x74, I32_LT_U = 0x49, I32_GE_U = 0x4f;
-export const BLOCK = [0x02, 0x40], LOOP = [0x03, 0x40], END = 0x0b;
+export const I32_ADD = 0x6a,
+  I32_SHL = 0x74,
+  I32_LT_U = 0x49,
+  I32_GE_U = 0x4f;
+export const BLOCK = [0x02, 0x40],
+  LOOP = [0x03, 0x40],
+  END = 0x0b;
 export const br_if = (d: number) => [0x0d, d];
 export const v128Load = (offset: number) => [0xfd, 0x00, 4, offset];
 export const v128Zero = [0xfd, 0x0c, ...new Array<number>(16).fill(0)];
@@ -33,14 +38,24 @@ export const v128Zero = [0xfd, 0x0c, ...new Array<number>(16).fill(0)];
 /** A module exporting `fn(a, b, c, d, e)` (five i32, no result) with `body`, and its memory. */
 export function kernelModule(fn: string, body: number[]): Uint8Array<ArrayBuffer> {
   return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
     ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0]])),
     ...section(3, vec([[0]])),
     ...section(5, vec([[0x00, 1]])),
-    ...section(7, vec([
-      [...name(fn), 0x00, 0],
-      [...name('memory'), 0x02, 0],
-    ])),
+    ...section(
+      7,
+      vec([
+        [...name(fn), 0x00, 0],
+        [...name('memory'), 0x02, 0],
+      ]),
+    ),
     ...section(10, vec([[...uleb(body.length), ...body]])),
   ]);
 }

@@ -57,7 +57,15 @@ export async function lastReport(page: Page) {
   const report = page.getByTestId('batch-report').last();
   return {
     summary: await report.getByTestId('batch-summary').innerText(),
-    refused: await report.locator('[data-testid=batch-refused] li').evaluateAll((els) => els.map((e) => ({ name: e.getAttribute('data-name')!, text: (e as HTMLElement).innerText }))),
-    notes: await report.locator('[data-testid=batch-notes] li').evaluateAll((els) => els.map((e) => ({ name: e.getAttribute('data-name')!, text: (e as HTMLElement).innerText }))),
+    refused: await report
+      .locator('[data-testid=batch-refused] li')
+      .evaluateAll((els) =>
+        els.map((e) => ({ name: e.getAttribute('data-name')!, text: (e as HTMLElement).innerText })),
+      ),
+    notes: await report
+      .locator('[data-testid=batch-notes] li')
+      .evaluateAll((els) =>
+        els.map((e) => ({ name: e.getAttribute('data-name')!, text: (e as HTMLElement).innerText })),
+      ),
   };
 }

@@ -7,7 +7,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPdf } from '../doubles/tiny-pdf';
 import { useApp } from './app-page';
-import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served, breakEvaluatorWebGpu, writeEmbedHost } from './harness';
+import {
+  E2E_DIR,
+  OUTPUT_DIR,
+  launchBrowser,
+  serveDir,
+  type Served,
+  breakEvaluatorWebGpu,
+  writeEmbedHost,
+} from './harness';
 
 // The tiny models come from the site's own model pack; the evaluator runs on its default
 // device, WebGPU through SwiftShader (the shared-link test asks for WASM instead).
@@ -30,14 +38,18 @@ async function ask(page: Page, question: string, until: 'done' | 'running' = 'do
     return;
   }
   const view = page.locator('[data-testid=answer], [data-testid=evidence]');
-  await page.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 120_000 });
+  await page.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', {
+    timeout: 120_000,
+  });
   // On failure, the page's own words say why.
   expect(`${await view.getAttribute('data-status')}: ${await view.innerText()}`).toMatch(/^done: /);
 }
 
-const chosenIds = (page: Page) => page.$$eval('[data-testid=segment]', (els) => els.map((e) => e.getAttribute('data-candidate-id')));
+const chosenIds = (page: Page) =>
+  page.$$eval('[data-testid=segment]', (els) => els.map((e) => e.getAttribute('data-candidate-id')));
 const calls = async (page: Page) => Number(await page.getByTestId('generator-calls').innerText());
-const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT_DIR, `app-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(OUTPUT_DIR, `app-${name}.png`), fullPage: true });
 
 describe('answer page', () => {
   it('loads the sample corpus, answers with cited segments and all three badges', async () => {
@@ -53,7 +65,9 @@ describe('answer page', () => {
     for (const kind of ['isrel', 'issup', 'isuse']) {
       expect(await first.locator(`[data-badge=${kind}]`).count()).toBe(1);
     }
-    expect(await first.locator('[data-badge=issup]').innerText()).toMatch(/Fully supported|Partially supported|No support/);
+    expect(await first.locator('[data-badge=issup]').innerText()).toMatch(
+      /Fully supported|Partially supported|No support/,
+    );
     expect(await first.locator('[data-badge=isuse]').innerText()).toMatch(/Utility [1-5]\/5/);
 
     // The probability shows on keyboard focus, not only on hover.
@@ -124,7 +138,9 @@ describe('answer page', () => {
     await breakEvaluatorWebGpu(page);
     await page.getByLabel('Evaluator models').check();
     await ask(page, 'What did Gutenberg print?');
-    expect(await page.getByTestId('segment').first().locator('[data-badge=issup]').innerText()).toMatch(/supported|No support/);
+    expect(await page.getByTestId('segment').first().locator('[data-badge=issup]').innerText()).toMatch(
+      /supported|No support/,
+    );
     const status = page.locator('[data-worker=evaluator]');
     expect(await status.getAttribute('data-state')).toBe('ready');
     expect(await status.getAttribute('data-device')).toMatch(/wasm/);
@@ -163,7 +179,9 @@ describe('answer page', () => {
 
     // Measuring the answer now shown is the user's call, and it does call the models.
     await metrics.getByRole('button', { name: 'Measure this answer' }).click();
-    await page.waitForSelector('[data-testid=answer-metrics][data-status=done][data-stale=false]', { timeout: 120_000 });
+    await page.waitForSelector('[data-testid=answer-metrics][data-status=done][data-stale=false]', {
+      timeout: 120_000,
+    });
     expect(Number(await page.getByTestId('metrics-calls').innerText())).toBeGreaterThan(metricsCalls);
     expect(await calls(page)).toBe(callsBefore);
     expect(errors).toEqual([]);
@@ -187,7 +205,10 @@ describe('answer page', () => {
 
     const dir = mkdtempSync(join(tmpdir(), 'xss-'));
     const file = join(dir, 'apple-notes.md');
-    writeFileSync(file, `# Apple notes\n\nThe queen of london eats apple bread. <img src=z onerror="window.__pwned='md'">\n\n<script>window.__pwned='md-script'</script>\n`);
+    writeFileSync(
+      file,
+      `# Apple notes\n\nThe queen of london eats apple bread. <img src=z onerror="window.__pwned='md'">\n\n<script>window.__pwned='md-script'</script>\n`,
+    );
     await page.getByTestId('file-input').setInputFiles(file);
     await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBe(7);
 
@@ -211,20 +232,33 @@ describe('answer page', () => {
     const drop = async (files: { name: string; type: string; body: string | number[] }[]) => {
       const dt = await page.evaluateHandle((fs) => {
         const t = new DataTransfer();
-        for (const f of fs) t.items.add(new File([typeof f.body === 'string' ? f.body : new Uint8Array(f.body)], f.name, { type: f.type }));
+        for (const f of fs)
+          t.items.add(
+            new File([typeof f.body === 'string' ? f.body : new Uint8Array(f.body)], f.name, { type: f.type }),
+          );
         return t;
       }, files);
       await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer: dt });
     };
     await drop([
-      { name: 'river-notes.txt', type: 'text/plain', body: 'The river king of paris grows apple trees. The river is cold in winter.' },
-      { name: 'apple-report.pdf', type: 'application/pdf', body: [...tinyPdf([['The apple harvest in france was good this year.']])] },
+      {
+        name: 'river-notes.txt',
+        type: 'text/plain',
+        body: 'The river king of paris grows apple trees. The river is cold in winter.',
+      },
+      {
+        name: 'apple-report.pdf',
+        type: 'application/pdf',
+        body: [...tinyPdf([['The apple harvest in france was good this year.']])],
+      },
     ]);
     await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBe(7);
     expect(await page.getByTestId('doc-list').innerText()).toMatch(/river-notes|River notes/i);
     expect(await page.getByTestId('doc-list').innerText()).toMatch(/apple-report|Apple report/i);
 
-    await drop([{ name: 'photo.png', type: 'image/png', body: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13] }]);
+    await drop([
+      { name: 'photo.png', type: 'image/png', body: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13] },
+    ]);
     const report = page.getByTestId('batch-report').filter({ hasText: 'photo.png' });
     await report.waitFor({ timeout: 60_000 });
     expect(await report.innerText()).toMatch(/0 added, 1 refused[\s\S]*photo\.png: .+/);
@@ -265,10 +299,15 @@ describe('answer page', () => {
 
   it('a shared link carries the question and the settings, and answers it on open', async () => {
     // The one test that runs the evaluator on WASM, as a link can ask.
-    const { page } = await open(app.browser, `${QUERY}&evaluatorDevice=wasm&q=${encodeURIComponent('Why does the sea have tides?')}&wsup=2&beam=1`);
+    const { page } = await open(
+      app.browser,
+      `${QUERY}&evaluatorDevice=wasm&q=${encodeURIComponent('Why does the sea have tides?')}&wsup=2&beam=1`,
+    );
     await page.waitForSelector('[data-testid=answer][data-status=done]', { timeout: 120_000 });
     expect(await page.locator('[data-worker=evaluator]').getAttribute('data-device')).toBe('wasm');
-    expect(await page.locator('[data-worker=evaluator]').innerText()).toMatch(/on WASM \(WASM was chosen in the settings/);
+    expect(await page.locator('[data-worker=evaluator]').innerText()).toMatch(
+      /on WASM \(WASM was chosen in the settings/,
+    );
     expect(await page.locator('#question').inputValue()).toBe('Why does the sea have tides?');
     expect(await page.getByTestId('w-sup').inputValue()).toBe('2');
     expect(await page.getByTestId('beam').inputValue()).toBe('1');
@@ -345,13 +384,18 @@ describe('corrective retrieval (Self-CRAG) on the answer page', () => {
     await first.getByRole('button', { name: /Why this segment/ }).click();
     const details = first.getByTestId('correction-details');
     expect(await details.getByTestId('correction-action').innerText()).toMatch(/^Action: Ambiguous/);
-    expect((await details.getByTestId('correction-rewrite').innerText()).trim()).toMatch(/^Searched again with the rewritten query: .+/);
+    expect((await details.getByTestId('correction-rewrite').innerText()).trim()).toMatch(
+      /^Searched again with the rewritten query: .+/,
+    );
     const strips = details.getByTestId('strip');
     const total = await strips.count();
     expect(total).toBeGreaterThan(0);
     const kept = await details.locator('[data-testid=strip][data-kept=true]').count();
-    expect(await details.locator('caption').innerText()).toBe(`Knowledge strips: ${kept} kept, ${total - kept} dropped`);
-    for (const verdict of await strips.locator('td:last-child').allInnerTexts()) expect(verdict).toMatch(/^(kept|dropped: .+)$/);
+    expect(await details.locator('caption').innerText()).toBe(
+      `Knowledge strips: ${kept} kept, ${total - kept} dropped`,
+    );
+    for (const verdict of await strips.locator('td:last-child').allInnerTexts())
+      expect(verdict).toMatch(/^(kept|dropped: .+)$/);
     // The cited passage is what refinement kept: its text is made of kept strips only.
     const citation = first.getByTestId('citation');
     if ((await citation.count()) > 0) {
@@ -368,10 +412,14 @@ describe('corrective retrieval (Self-CRAG) on the answer page', () => {
     // The settings persist, a contradictory pair is refused with the reason, and a change offers a re-run.
     await page.getByTestId('crag-upper').fill('0.3');
     await page.getByTestId('crag-lower').fill('0.6');
-    expect(await page.getByTestId('crag-problem').innerText()).toMatch(/lower threshold \(0.6\) must not be above the upper threshold \(0.3\)/);
+    expect(await page.getByTestId('crag-problem').innerText()).toMatch(
+      /lower threshold \(0.6\) must not be above the upper threshold \(0.3\)/,
+    );
     expect(await page.getByTestId('crag-lower').inputValue()).toBe('0');
     expect(await page.getByTestId('rerun-offer').innerText()).toMatch(/CRAG upper threshold/);
-    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('selfrag.settings') ?? '{}').settings?.crag);
+    const stored = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('selfrag.settings') ?? '{}').settings?.crag,
+    );
     expect(stored).toMatchObject({ upper: 0.3, lower: 0, externalEnabled: false });
     expect(errors).toEqual([]);
   });
@@ -384,7 +432,9 @@ describe('corrective retrieval (Self-CRAG) on the answer page', () => {
     await page.getByTestId('crag-upper').fill('1');
     await page.getByTestId('crag-lower').fill('1');
     await ask(page, 'Why does the sea have tides?');
-    expect(await page.getByTestId('abstained').innerText()).toMatch(/^No answer: corrective retrieval \(Self-CRAG\) found no reliable evidence/);
+    expect(await page.getByTestId('abstained').innerText()).toMatch(
+      /^No answer: corrective retrieval \(Self-CRAG\) found no reliable evidence/,
+    );
     expect(await page.getByTestId('abstained-step').count()).toBe(1);
     expect(await page.getByTestId('citation').count()).toBe(0);
     await shot(page, 'self-crag-abstained');
@@ -440,12 +490,22 @@ describe('without WebGPU', () => {
     const before = await page.getByTestId('doc').count();
     // Notes worded alike: only the code tells them apart, and the tiny embedder cannot read codes.
     const notes = [
-      ['Error notes A', 'Error ERR_QX_7731 is raised by the sync agent when the disk is full. To fix it, free some space.'],
-      ['Error notes B', 'Error ERR_QX_7713 is raised by the sync agent when the disk is full. To fix it, free some space.'],
-      ['Error notes C', 'Error ERR_XQ_1377 is raised by the sync agent when the disk is full. To fix it, free some space.'],
+      [
+        'Error notes A',
+        'Error ERR_QX_7731 is raised by the sync agent when the disk is full. To fix it, free some space.',
+      ],
+      [
+        'Error notes B',
+        'Error ERR_QX_7713 is raised by the sync agent when the disk is full. To fix it, free some space.',
+      ],
+      [
+        'Error notes C',
+        'Error ERR_XQ_1377 is raised by the sync agent when the disk is full. To fix it, free some space.',
+      ],
     ];
     for (const [i, [title, text]] of notes.entries()) {
-      if ((await page.locator('details.paste').getAttribute('open')) === null) await page.locator('details.paste summary').click();
+      if ((await page.locator('details.paste').getAttribute('open')) === null)
+        await page.locator('details.paste summary').click();
       await page.getByTestId('paste-title').fill(title!);
       await page.getByTestId('paste-text').fill(text!);
       await page.getByTestId('paste-add').click();
@@ -455,7 +515,9 @@ describe('without WebGPU', () => {
     const first = page.getByTestId('evidence-passage').first();
     expect(await first.innerText()).toContain('ERR_QX_7713');
     expect(await first.getByTestId('passage-ranks').getAttribute('data-lexical-rank')).toBe('1');
-    expect(await first.getByTestId('passage-ranks').innerText()).toMatch(/^words #1 · meaning (#\d+|–) · re-rank \d\.\d\d$/);
+    expect(await first.getByTestId('passage-ranks').innerText()).toMatch(
+      /^words #1 · meaning (#\d+|–) · re-rank \d\.\d\d$/,
+    );
     await shot(page, 'identifier-first');
     expect(errors).toEqual([]);
   });
@@ -493,17 +555,28 @@ describe('embedded in an iframe', () => {
     const host = await context.newPage();
     await host.goto(`${parent.url}?app=${encodeURIComponent(appUrl(allowedOrigin))}`);
     await host.waitForFunction(
-      () => (window as unknown as { replies: { data: { type: string } }[] }).replies.some((r) => ['ready', 'pong'].includes(r.data.type)),
+      () =>
+        (window as unknown as { replies: { data: { type: string } }[] }).replies.some((r) =>
+          ['ready', 'pong'].includes(r.data.type),
+        ),
       null,
       { timeout: 60_000 },
     );
-    await host.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'));
+    await host.evaluate(() =>
+      (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'),
+    );
     const answer = await host.waitForFunction(
-      () => (window as unknown as { replies: { data: { type: string } }[] }).replies.find((r) => r.data.type === 'answer' || r.data.type === 'error'),
+      () =>
+        (window as unknown as { replies: { data: { type: string } }[] }).replies.find(
+          (r) => r.data.type === 'answer' || r.data.type === 'error',
+        ),
       null,
       { timeout: 120_000 },
     );
-    const reply = (await answer.jsonValue()) as unknown as { origin: string; data: { id: string; segments: { text: string; citation: unknown }[] } };
+    const reply = (await answer.jsonValue()) as unknown as {
+      origin: string;
+      data: { id: string; segments: { text: string; citation: unknown }[] };
+    };
     expect(reply.data.id).toBe('q1');
     expect(reply.data.segments.length).toBeGreaterThan(0);
     expect(reply.data.segments[0]!.citation).toBeTruthy();
@@ -515,12 +588,20 @@ describe('embedded in an iframe', () => {
     other.on('console', (m) => logs.push(m.text()));
     await other.goto(`${stranger.url}?app=${encodeURIComponent(appUrl(new URL(stranger.url).origin))}`);
     await other.frameLocator('iframe').getByTestId('doc').first().waitFor({ timeout: 120_000 });
-    await other.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'));
-    await expect.poll(() => logs.some((l) => l.includes('[embed] refused') && l.includes(new URL(stranger.url).origin)), { timeout: 30_000 }).toBe(true);
+    await other.evaluate(() =>
+      (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'),
+    );
+    await expect
+      .poll(() => logs.some((l) => l.includes('[embed] refused') && l.includes(new URL(stranger.url).origin)), {
+        timeout: 30_000,
+      })
+      .toBe(true);
     const frame = other.frames().find((f) => f.url().startsWith(app.url))!;
     expect(await frame.locator('[data-testid=answer]').count()).toBe(0);
     // Its pings and its question were refused: the stranger got refusals only, not even 'ready'.
-    const types = await other.evaluate(() => (window as unknown as { replies: { data: { type: string } }[] }).replies.map((r) => r.data.type));
+    const types = await other.evaluate(() =>
+      (window as unknown as { replies: { data: { type: string } }[] }).replies.map((r) => r.data.type),
+    );
     expect(types.length).toBeGreaterThan(0);
     expect(new Set(types)).toEqual(new Set(['refused']));
   });

@@ -17,7 +17,10 @@ async function ask(page: Page, question: string): Promise<void> {
 
 async function settled(page: Page): Promise<void> {
   // The new turn is on screen at once (rewriting, then writing); wait until it is finished.
-  await page.waitForSelector('[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 120_000 });
+  await page.waitForSelector(
+    '[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence]):not([data-status=running])',
+    { timeout: 120_000 },
+  );
   const view = page.locator('[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence])');
   expect(`${await view.getAttribute('data-status')}: ${await view.innerText()}`).toMatch(/^done: /);
 }
@@ -35,7 +38,10 @@ describe('a conversation', () => {
     const { page, errors } = await app.open();
     await ask(page, 'How do bees make honey?');
     await ask(page, 'How long does that take them?');
-    expect((await questions(page)).map((q) => q.replace(/^Question \d+:\s*/, ''))).toEqual(['How do bees make honey?', 'How long does that take them?']);
+    expect((await questions(page)).map((q) => q.replace(/^Question \d+:\s*/, ''))).toEqual([
+      'How do bees make honey?',
+      'How long does that take them?',
+    ]);
     // The follow-up was searched with the first question's subject, and found the honeybee document first.
     const query = await page.locator('[data-testid=turn]').nth(1).getByTestId('rewrite-input').inputValue();
     expect(query).toMatch(/bees/i);
@@ -60,11 +66,20 @@ describe('a conversation', () => {
     expect(await second.getByTestId('version-pos').innerText()).toBe('2/2');
     expect(await second.locator('.turn-question').innerText()).toMatch(/Where do bees keep the honey\?/);
     await second.getByRole('button', { name: 'Previous version' }).click();
-    await expect.poll(() => page.locator('[data-testid=turn]').nth(1).getByTestId('version-pos').innerText()).toBe('1/2');
-    expect(await page.locator('[data-testid=turn]').nth(1).locator('.turn-question').innerText()).toMatch(/How long does that take them\?/);
+    await expect
+      .poll(() => page.locator('[data-testid=turn]').nth(1).getByTestId('version-pos').innerText())
+      .toBe('1/2');
+    expect(await page.locator('[data-testid=turn]').nth(1).locator('.turn-question').innerText()).toMatch(
+      /How long does that take them\?/,
+    );
     // A past turn keeps its tree: opened in full, its why-panel works.
     await page.locator('[data-testid=turn]').first().getByTestId('view-turn').click();
-    await page.locator('[data-testid=turn]').first().getByRole('button', { name: /Why this segment/ }).first().click();
+    await page
+      .locator('[data-testid=turn]')
+      .first()
+      .getByRole('button', { name: /Why this segment/ })
+      .first()
+      .click();
     expect(await page.locator('[data-testid=turn]').first().getByTestId('why-row').count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
@@ -103,7 +118,9 @@ describe('a conversation', () => {
     await ask(page, 'And what about the wax?');
     const chip = page.locator('[data-testid=turn]').nth(1).getByTestId('rewrite-chip');
     expect(await chip.locator('label').innerText()).toBe('Searched with');
-    expect(await chip.getByTestId('rewrite-input').inputValue()).toBe('And what about the wax? How do bees make honey?');
+    expect(await chip.getByTestId('rewrite-input').inputValue()).toBe(
+      'And what about the wax? How do bees make honey?',
+    );
     expect(await page.getByTestId('conversation-notice').innerText()).toMatch(/added nothing to the follow-up/);
     const citations = await page.locator('[data-testid=turn].viewed [data-testid=citation]').allInnerTexts();
     expect(citations[0]).toMatch(/How Honeybee Colonies Work/);
@@ -149,7 +166,9 @@ describe('a conversation', () => {
     await other.goto(app.url + '?modelPack=tiny');
     await other.locator('#question').waitFor();
     await ask(page, 'Why does the sea have tides?');
-    await expect.poll(() => other.getByTestId('thread').allInnerTexts(), { timeout: 30_000 }).toEqual([expect.stringMatching(/Why does the sea have tides\?/)]);
+    await expect
+      .poll(() => other.getByTestId('thread').allInnerTexts(), { timeout: 30_000 })
+      .toEqual([expect.stringMatching(/Why does the sea have tides\?/)]);
     await other.close();
   });
 });

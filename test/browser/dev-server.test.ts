@@ -13,7 +13,12 @@ describe('npm start (the Vite dev server)', () => {
   let server: ViteDevServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await createServer({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), server: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'warn' });
+    server = await createServer({
+      root: ROOT,
+      configFile: join(ROOT, 'vite.config.ts'),
+      server: { port: 0, host: '127.0.0.1', strictPort: false },
+      logLevel: 'warn',
+    });
     await server.listen();
     browser = await launchBrowser({ webgpu: false });
   });
@@ -31,21 +36,31 @@ describe('npm start (the Vite dev server)', () => {
     });
     await page.exposeFunction('reportViolation', (v: string) => violations.push(v));
     await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { reportViolation(v: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { reportViolation(v: string): void }).reportViolation(
+          `${e.violatedDirective} ${e.blockedURI}`,
+        ),
+      );
     });
     await page.goto(url);
     await page.locator('#question').waitFor({ timeout: 120_000 });
     // styles.css: the body font is the system stack, the ask button the accent colour.
-    await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).fontFamily), { timeout: 60_000 }).toMatch(/system-ui/);
+    await expect
+      .poll(() => page.evaluate(() => getComputedStyle(document.body).fontFamily), { timeout: 60_000 })
+      .toMatch(/system-ui/);
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('.layout')!).display)).toBe('grid');
-    const policy = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')!);
+    const policy = await page.evaluate(
+      () => document.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')!,
+    );
     expect(violations).toEqual([]);
     // Only style-src differs from the built page's policy.
     const built = CSP.exec(readFileSync(join(PROD_DIR, 'index.html'), 'utf8'))![1]!;
     expect(built).toContain("style-src 'self';");
     expect(policy.replace("style-src 'self' 'unsafe-inline'", "style-src 'self'")).toBe(built);
     // The offline panel says why this server cannot be used offline, and what to run instead.
-    await expect.poll(() => page.getByTestId('offline-shell').innerText(), { timeout: 60_000 }).toMatch(/^This is the development server.*npm run build, then npm run preview/);
+    await expect
+      .poll(() => page.getByTestId('offline-shell').innerText(), { timeout: 60_000 })
+      .toMatch(/^This is the development server.*npm run build, then npm run preview/);
     await page.close();
   });
 });

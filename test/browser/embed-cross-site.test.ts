@@ -67,7 +67,11 @@ async function newPage(init?: string): Promise<{ page: Page; logs: string[] }> {
 
 /** Opens the host page of `site` embedding the app (with `extra` in the app's address). */
 async function openHost(page: Page, site: Served, opts: { extra?: string; timeout?: number } = {}): Promise<Frame> {
-  const params = new URLSearchParams({ script: `${app.url}embed.js`, app: `${app.url}${QUERY}${opts.extra ?? ''}`, timeout: String(opts.timeout ?? 60_000) });
+  const params = new URLSearchParams({
+    script: `${app.url}embed.js`,
+    app: `${app.url}${QUERY}${opts.extra ?? ''}`,
+    timeout: String(opts.timeout ?? 60_000),
+  });
   await page.goto(`${onLocalhost(site)}?${params}`);
   await page.waitForFunction(() => (window as unknown as { embedded?: unknown }).embedded !== undefined);
   await expect.poll(() => page.frames().some((f) => f.url().startsWith(app.url)), { timeout: 30_000 }).toBe(true);
@@ -77,7 +81,8 @@ async function openHost(page: Page, site: Served, opts: { extra?: string; timeou
 /** The model files (weights: evaluator ONNX, GGUF) the app's server sent since `from`, by path. */
 function modelFiles(from: number): { files: Record<string, number>; bytes: number } {
   const files: Record<string, number> = {};
-  for (const s of app.sent.slice(from)) if (/\.(onnx|gguf)$/.test(s.path)) files[s.path] = (files[s.path] ?? 0) + s.bytes;
+  for (const s of app.sent.slice(from))
+    if (/\.(onnx|gguf)$/.test(s.path)) files[s.path] = (files[s.path] ?? 0) + s.bytes;
   return { files, bytes: Object.values(files).reduce((a, b) => a + b, 0) };
 }
 
@@ -98,7 +103,9 @@ async function askOnPage(page: Page | Frame, question: string): Promise<void> {
   await page.getByTestId('ask').click();
   await page.waitForSelector('[data-testid=answer]:not([data-status=running])', { timeout: 120_000 });
   // The answer shown may be an earlier turn's: the language model having loaded is what counts here.
-  await expect.poll(() => page.locator('[data-worker=generator]').getAttribute('data-state'), { timeout: 120_000 }).toBe('ready');
+  await expect
+    .poll(() => page.locator('[data-worker=generator]').getAttribute('data-state'), { timeout: 120_000 })
+    .toBe('ready');
 }
 
 const frameStorage = (frame: Frame) =>
@@ -144,14 +151,19 @@ async function savedModels(): Promise<{ onnx: number; gguf: number }> {
   const names: string[] = [];
   try {
     const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('cache');
-    for await (const [name] of (dir as unknown as { entries(): AsyncIterable<[string, unknown]> }).entries()) names.push(name);
+    for await (const [name] of (dir as unknown as { entries(): AsyncIterable<[string, unknown]> }).entries())
+      names.push(name);
   } catch {
     // no folder yet
   }
   return { onnx, gguf: names.filter((n) => n.endsWith('chat.gguf') && !n.startsWith('__')).length };
 }
 
-type Answer = { question: string; segments: { text: string; citation: { title: string } | null }[]; evidenceOnly: boolean };
+type Answer = {
+  question: string;
+  segments: { text: string; citation: { title: string } | null }[];
+  evidenceOnly: boolean;
+};
 
 describe('embedded by another site', () => {
   it('with storage blocked: answers the allowed host with citations, says what is not kept, follows theme and height', async () => {
@@ -179,7 +191,10 @@ describe('embedded by another site', () => {
 
     // The site's documents load into memory.
     await frame.getByTestId('doc').first().waitFor({ timeout: 120_000 });
-    const answer = (await page.evaluate((q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q), QUESTION)) as Answer;
+    const answer = (await page.evaluate(
+      (q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q),
+      QUESTION,
+    )) as Answer;
     expect(answer.question).toBe(QUESTION);
     expect(answer.evidenceOnly).toBe(false);
     expect(await frame.locator('[data-worker=generator]').innerText()).toMatch(/llama\.cpp/i);
@@ -193,7 +208,11 @@ describe('embedded by another site', () => {
     // Still one notice once the conversation has started and answered.
     expect(await notices.count()).toBe(1);
     expect(await frame.getByTestId('conversation-notice').count()).toBe(0);
-    const log = (await page.evaluate(() => (window as unknown as { log: { origin: string; data: { type: string; version?: number; height?: number } }[] }).log));
+    const log = await page.evaluate(
+      () =>
+        (window as unknown as { log: { origin: string; data: { type: string; version?: number; height?: number } }[] })
+          .log,
+    );
     expect(log.filter((m) => m.data.type === 'error')).toEqual([]);
     expect(log.find((m) => m.data.type === 'ready')?.data.version).toBe(2);
     expect(await page.evaluate(() => (window as unknown as { rag: { version: number } }).rag.version)).toBe(2);
@@ -201,8 +220,15 @@ describe('embedded by another site', () => {
     // The host sized the frame to the height the app reported, and passed its theme.
     const heights = log.filter((m) => m.data.type === 'resize').map((m) => m.data.height!);
     expect(heights.length).toBeGreaterThan(0);
-    const last = (await page.evaluate(() => (window as unknown as { log: { data: { type: string; height?: number } }[] }).log.filter((m) => m.data.type === 'resize').at(-1)!.data.height!));
-    expect(await page.locator('iframe').evaluate((f) => (f as HTMLIFrameElement).style.height)).toBe(`${Math.max(200, Math.ceil(last))}px`);
+    const last = await page.evaluate(
+      () =>
+        (window as unknown as { log: { data: { type: string; height?: number } }[] }).log
+          .filter((m) => m.data.type === 'resize')
+          .at(-1)!.data.height!,
+    );
+    expect(await page.locator('iframe').evaluate((f) => (f as HTMLIFrameElement).style.height)).toBe(
+      `${Math.max(200, Math.ceil(last))}px`,
+    );
     expect(await frame.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     expect(await page.locator('iframe').getAttribute('title')).toBeTruthy();
     // The offline panel says nothing is kept here, not the service worker's refusal or a quota.
@@ -211,7 +237,10 @@ describe('embedded by another site', () => {
     expect(await offline.innerText()).not.toMatch(/ServiceWorker|this site may use/);
     // A viewport as tall as the page, not fullPage: a full-page capture resizes the view without
     // repainting the cross-site frame (a separate renderer), which then shows cut off.
-    await page.setViewportSize({ width: 1200, height: await page.evaluate(() => document.documentElement.scrollHeight) });
+    await page.setViewportSize({
+      width: 1200,
+      height: await page.evaluate(() => document.documentElement.scrollHeight),
+    });
     await page.screenshot({ path: join(OUTPUT_DIR, 'embed-cross-site-blocked.png') });
   });
 
@@ -220,18 +249,40 @@ describe('embedded by another site', () => {
     const strangerOrigin = new URL(onLocalhost(stranger)).origin;
     // `embedOrigin` in the app's address is the host's to choose: it must widen nothing.
     // The host script's own timeout is long: the refusal, not the timeout, must end the wait.
-    const frame = await openHost(page, stranger, { extra: `&embedOrigin=${encodeURIComponent(strangerOrigin)}`, timeout: 150_000 });
+    const frame = await openHost(page, stranger, {
+      extra: `&embedOrigin=${encodeURIComponent(strangerOrigin)}`,
+      timeout: 150_000,
+    });
     expect(await page.evaluate(() => (window as unknown as { embedded: Promise<string> }).embedded)).toBe(
       `failed: This app answers only the sites listed in allowedOrigins of its embed.json, and ${strangerOrigin} is not one of them.`,
     );
     await frame.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     // Asked directly, by hand: refused and logged by the app; only refusals come back, never an answer.
-    await page.evaluate((q) => document.querySelector('iframe')!.contentWindow!.postMessage({ type: 'ask', question: q, id: 'x' }, '*'), QUESTION);
-    await expect.poll(() => logs.some((l) => l.includes('[embed] refused') && l.includes(strangerOrigin) && l.includes('allowedOrigins')), { timeout: 30_000 }).toBe(true);
+    await page.evaluate(
+      (q) => document.querySelector('iframe')!.contentWindow!.postMessage({ type: 'ask', question: q, id: 'x' }, '*'),
+      QUESTION,
+    );
     await expect
-      .poll(() => page.evaluate(() => (window as unknown as { log: { data: { type: string; id?: string } }[] }).log.some((r) => r.data.id === 'x')), { timeout: 30_000 })
+      .poll(
+        () =>
+          logs.some((l) => l.includes('[embed] refused') && l.includes(strangerOrigin) && l.includes('allowedOrigins')),
+        { timeout: 30_000 },
+      )
       .toBe(true);
-    const types = await page.evaluate(() => (window as unknown as { log: { data: { type: string } }[] }).log.map((r) => r.data.type));
+    await expect
+      .poll(
+        () =>
+          page.evaluate(() =>
+            (window as unknown as { log: { data: { type: string; id?: string } }[] }).log.some(
+              (r) => r.data.id === 'x',
+            ),
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    const types = await page.evaluate(() =>
+      (window as unknown as { log: { data: { type: string } }[] }).log.map((r) => r.data.type),
+    );
     expect(new Set(types)).toEqual(new Set(['refused']));
     expect(await frame.locator('[data-testid=answer], [data-testid=evidence]').count()).toBe(0);
   });
@@ -244,7 +295,11 @@ describe('embedded by another site', () => {
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     await page.locator('details.paste summary').click();
     await page.getByTestId('paste-title').fill('Harbour pilots');
-    await page.getByTestId('paste-text').fill('Harbour pilots board incoming ships at the fairway buoy and steer them through the narrow channel to their berth.');
+    await page
+      .getByTestId('paste-text')
+      .fill(
+        'Harbour pilots board incoming ships at the fairway buoy and steer them through the narrow channel to their berth.',
+      );
     await page.getByTestId('paste-add').click();
     await page.getByText('Harbour pilots', { exact: true }).first().waitFor({ timeout: 120_000 });
     await askOnPage(page, QUESTION);
@@ -268,24 +323,42 @@ describe('embedded by another site', () => {
     // Nothing is asked before the click.
     expect(await frame.evaluate(() => window.name)).toBe('');
     // Without the grant the frame fetched its embedder for this visit; let that finish before counting.
-    await expect.poll(() => frame.locator('[data-worker=evaluator]').getAttribute('data-state'), { timeout: 120_000 }).toBe('ready');
+    await expect
+      .poll(() => frame.locator('[data-worker=evaluator]').getAttribute('data-state'), { timeout: 120_000 })
+      .toBe('ready');
     const button = frame.getByTestId('storage-access');
     expect(await button.innerText()).toBe(`Use the library and models saved on ${new URL(app.url).host}`);
     const granted = app.sent.length;
     await button.click();
 
     // Granted: the frame reloads into the app site's library (asked again silently on the reload).
-    await expect.poll(() => frame.getByTestId('storage-notice').getAttribute('data-mode').catch(() => null), { timeout: 60_000 }).toBe('shared');
-    expect(await frame.getByTestId('storage-notice').innerText()).toMatch(/library, conversations, settings and models saved on/);
+    await expect
+      .poll(
+        () =>
+          frame
+            .getByTestId('storage-notice')
+            .getAttribute('data-mode')
+            .catch(() => null),
+        { timeout: 60_000 },
+      )
+      .toBe('shared');
+    expect(await frame.getByTestId('storage-notice').innerText()).toMatch(
+      /library, conversations, settings and models saved on/,
+    );
     await frame.getByText('Harbour pilots', { exact: true }).first().waitFor({ timeout: 120_000 });
     expect(await frame.evaluate(() => window.name)).toBe('asked:2');
     expect(await frame.getByTestId('storage-access').count()).toBe(0);
     // The settings are the app site's too; the host's theme, sent again to the reloaded page, is shown, not saved there.
     expect(await frame.getByTestId('w-rel').inputValue()).toBe('2.5');
-    await expect.poll(() => frame.evaluate(() => document.documentElement.dataset.theme ?? 'system'), { timeout: 10_000 }).toBe('dark');
+    await expect
+      .poll(() => frame.evaluate(() => document.documentElement.dataset.theme ?? 'system'), { timeout: 10_000 })
+      .toBe('dark');
 
     // The host asks; the frame answers with the models the app's own site downloaded, fetching none.
-    const answer = (await page.evaluate((q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q), QUESTION)) as Answer;
+    const answer = (await page.evaluate(
+      (q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q),
+      QUESTION,
+    )) as Answer;
     expect(answer.evidenceOnly).toBe(false);
     expect(answer.segments.map((s) => s.citation?.title)).toContain('Why the Sea Has Tides');
     expect(await frame.locator('[data-worker=generator]').innerText()).toMatch(/llama\.cpp/i);
@@ -299,9 +372,21 @@ describe('embedded by another site', () => {
     const { page } = await newPage(storageAccessStub());
     const frame = await openHost(page, host, { extra: CPU_MODEL });
     await frame.getByTestId('storage-access').click();
-    await expect.poll(() => frame.getByTestId('storage-notice').getAttribute('data-mode').catch(() => null), { timeout: 60_000 }).toBe('shared');
+    await expect
+      .poll(
+        () =>
+          frame
+            .getByTestId('storage-notice')
+            .getAttribute('data-mode')
+            .catch(() => null),
+        { timeout: 60_000 },
+      )
+      .toBe('shared');
     const inFrame = app.sent.length;
-    const answer = (await page.evaluate((q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q), QUESTION)) as Answer;
+    const answer = (await page.evaluate(
+      (q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q),
+      QUESTION,
+    )) as Answer;
     expect(answer.evidenceOnly).toBe(false);
     const downloaded = modelFiles(inFrame);
     expect(Object.keys(downloaded.files).some((f) => f.endsWith('chat.gguf'))).toBe(true);
@@ -318,7 +403,9 @@ describe('embedded by another site', () => {
     expect(await page.evaluate(savedModels)).toMatchObject({ gguf: 1 });
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     // The conversation held in the frame is kept there too.
-    await expect.poll(() => page.getByTestId('thread').allTextContents(), { timeout: 30_000 }).toEqual([expect.stringContaining(own)]);
+    await expect
+      .poll(() => page.getByTestId('thread').allTextContents(), { timeout: 30_000 })
+      .toEqual([expect.stringContaining(own)]);
     expect(await page.getByTestId('w-rel').inputValue()).toBe('1.5');
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
     await askOnPage(page, QUESTION);
@@ -327,21 +414,37 @@ describe('embedded by another site', () => {
     record('app site, after the granted frame downloaded', there);
     expect(there).toEqual({ files: {}, bytes: 0 });
   });
-  it('Storage Access (API stubbed): WebLLM in the granted frame keeps its model in the app site\'s Cache Storage, and the picker marks it downloaded', async () => {
+  it("Storage Access (API stubbed): WebLLM in the granted frame keeps its model in the app site's Cache Storage, and the picker marks it downloaded", async () => {
     // Engine Auto on WebGPU takes WebLLM once the frame has the app site's Cache Storage. (The e2e
     // build's WebLLM engine is scripted; it records its "download" in the worker's `caches`, as
     // web-llm does, which here is the relay to the app site's.)
     const { page } = await newPage(storageAccessStub());
     const frame = await openHost(page, host);
     await frame.getByTestId('storage-access').click();
-    await expect.poll(() => frame.getByTestId('storage-notice').getAttribute('data-mode').catch(() => null), { timeout: 60_000 }).toBe('shared');
-    const answer = (await page.evaluate((q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q), QUESTION)) as Answer;
+    await expect
+      .poll(
+        () =>
+          frame
+            .getByTestId('storage-notice')
+            .getAttribute('data-mode')
+            .catch(() => null),
+        { timeout: 60_000 },
+      )
+      .toBe('shared');
+    const answer = (await page.evaluate(
+      (q) => (window as unknown as { rag: { ask(q: string): Promise<unknown> } }).rag.ask(q),
+      QUESTION,
+    )) as Answer;
     expect(answer.evidenceOnly).toBe(false);
     expect(await frame.locator('[data-worker=generator]').innerText()).not.toMatch(/llama\.cpp/i);
     await expect.poll(() => frame.getByTestId('model-picker').textContent(), { timeout: 30_000 }).toMatch(/downloaded/);
     // On the app's own site, the same entries.
     await page.goto(`${app.url}${QUERY}`);
-    const manifests = await page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).map((r) => r.url).filter((u) => u.endsWith('tensor-cache.json')));
+    const manifests = await page.evaluate(async () =>
+      (await (await caches.open('webllm/model')).keys())
+        .map((r) => r.url)
+        .filter((u) => u.endsWith('tensor-cache.json')),
+    );
     expect(manifests.length).toBe(1);
   });
 });

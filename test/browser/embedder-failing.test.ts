@@ -13,7 +13,8 @@ describe('embedding model unavailable', () => {
   it('keeps dropped documents, finds them by words, and embeds them after a reload where the model loads', async () => {
     const context = await app.browser.newContext({ viewport: { width: 1400, height: 1000 } });
     app.track(context);
-    const block = (r: { fulfill(o: { status: number; body: string }): Promise<void> }) => r.fulfill({ status: 404, body: 'not found' });
+    const block = (r: { fulfill(o: { status: number; body: string }): Promise<void> }) =>
+      r.fulfill({ status: 404, body: 'not found' });
     await context.route('**/models/tiny/embedder/onnx/**', block);
     const page = await context.newPage();
     await page.goto(app.url + QUERY);
@@ -23,13 +24,19 @@ describe('embedding model unavailable', () => {
     await expect.poll(() => page.getByTestId('doc-pending').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     await page.locator('details.paste summary').click();
     await page.getByTestId('paste-title').fill('Harbour pilots');
-    await page.getByTestId('paste-text').fill('Harbour pilots board incoming ships at the fairway buoy and steer them through the narrow channel to their berth.');
+    await page
+      .getByTestId('paste-text')
+      .fill(
+        'Harbour pilots board incoming ships at the fairway buoy and steer them through the narrow channel to their berth.',
+      );
     await page.getByTestId('paste-add').click();
     const pilots = page.locator('[data-testid=doc]', { hasText: 'Harbour pilots' });
     await pilots.waitFor({ timeout: 60_000 });
     expect(await pilots.getByTestId('doc-pending').count()).toBe(1);
     expect(await page.getByText(/was not added/).count()).toBe(0);
-    await expect.poll(() => page.locator('[data-worker=library]').innerText(), { timeout: 30_000 }).toMatch(/not embedded yet: found by their words only/);
+    await expect
+      .poll(() => page.locator('[data-worker=library]').innerText(), { timeout: 30_000 })
+      .toMatch(/not embedded yet: found by their words only/);
 
     // Found by its words at once.
     await page.fill('#question', 'Who steers ships from the fairway buoy to their berth?');
@@ -47,6 +54,8 @@ describe('embedding model unavailable', () => {
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     await expect.poll(() => page.getByTestId('doc-pending').count(), { timeout: 120_000 }).toBe(0);
     expect(await page.locator('[data-testid=doc]', { hasText: 'Harbour pilots' }).count()).toBe(1);
-    await expect.poll(() => page.locator('[data-worker=library]').innerText(), { timeout: 30_000 }).not.toMatch(/not embedded yet/);
+    await expect
+      .poll(() => page.locator('[data-worker=library]').innerText(), { timeout: 30_000 })
+      .not.toMatch(/not embedded yet/);
   });
 });

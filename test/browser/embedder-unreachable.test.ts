@@ -17,7 +17,18 @@ const dir = mkdtempSync(join(tmpdir(), 'unreachable-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const FILES = 30;
-const TOPICS = ['kestrel', 'glacier', 'violin', 'compost', 'lantern', 'harbour', 'orchard', 'quarry', 'meteor', 'saddle'];
+const TOPICS = [
+  'kestrel',
+  'glacier',
+  'violin',
+  'compost',
+  'lantern',
+  'harbour',
+  'orchard',
+  'quarry',
+  'meteor',
+  'saddle',
+];
 
 function writeFolder(): string[] {
   return Array.from({ length: FILES }, (_, i) => {
@@ -37,7 +48,10 @@ async function passageCounts(page: Page): Promise<{ listed: number; vectors: num
   const rows = await page.getByTestId('doc').allInnerTexts();
   const listed = rows.reduce((n, r) => n + Number(/(\d+) passages?/.exec(r)?.[1] ?? NaN), 0);
   const status = await page.locator('[data-worker=library]').innerText();
-  return { listed, vectors: Number(/flat exact search: ([\d,]+) passages?/.exec(status)?.[1]?.replace(/,/g, '') ?? NaN) };
+  return {
+    listed,
+    vectors: Number(/flat exact search: ([\d,]+) passages?/.exec(status)?.[1]?.replace(/,/g, '') ?? NaN),
+  };
 }
 
 describe('model host unreachable', () => {
@@ -60,9 +74,13 @@ describe('model host unreachable', () => {
     // The starter documents go in, unembedded; the embedder's failure is shown, naming the model and why.
     const evaluator = page.locator('[data-worker=evaluator]');
     await expect.poll(() => evaluator.getAttribute('data-state'), { timeout: 180_000 }).toBe('error');
-    expect(await evaluator.locator('.error').innerText()).toMatch(/^Could not load the embedding model "tiny\/embedder" .*not found.*\. It is not fetched again on every call\./);
+    expect(await evaluator.locator('.error').innerText()).toMatch(
+      /^Could not load the embedding model "tiny\/embedder" .*not found.*\. It is not fetched again on every call\./,
+    );
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
-    await expect.poll(() => page.locator('[data-worker=library]').getAttribute('data-state'), { timeout: 120_000 }).toBe('ready');
+    await expect
+      .poll(() => page.locator('[data-worker=library]').getAttribute('data-state'), { timeout: 120_000 })
+      .toBe('ready');
     const starters = await page.getByTestId('doc').count();
     expect(starters).toBeGreaterThan(0);
     // One load: at most one try of each file on each device (WebGPU, then WASM).
@@ -79,13 +97,17 @@ describe('model host unreachable', () => {
     expect(await page.getByTestId('batch-summary').innerText()).toBe(`${FILES} added, 0 refused`);
     expect(await page.getByTestId('doc-pending').count()).toBe(starters + FILES);
     expect(asked.length).toBe(oneLoad);
-    expect(await page.locator('[data-worker=library]').innerText()).toMatch(new RegExp(`${starters + FILES} documents are not embedded yet: found by their words only`));
+    expect(await page.locator('[data-worker=library]').innerText()).toMatch(
+      new RegExp(`${starters + FILES} documents are not embedded yet: found by their words only`),
+    );
 
     // Said once: one line for the whole batch, one error in the status panel.
     const notEmbedded = page.locator('[data-testid=batch-not-embedded] li');
     expect(await notEmbedded.count()).toBe(1);
     expect(await notEmbedded.getAttribute('data-count')).toBe(String(FILES));
-    expect(await notEmbedded.innerText()).toMatch(/^30 documents were added but not embedded yet \(.*tiny\/embedder.*\): they are found by their words/);
+    expect(await notEmbedded.innerText()).toMatch(
+      /^30 documents were added but not embedded yet \(.*tiny\/embedder.*\): they are found by their words/,
+    );
     expect(await page.locator('[data-testid=batch-notes] li').count()).toBe(0);
     expect(await page.locator('[data-testid=status] .error').count()).toBe(1);
 
@@ -109,9 +131,13 @@ describe('model host unreachable', () => {
     await page.getByTestId('retry-evaluator').click();
     await expect.poll(() => evaluator.getAttribute('data-state'), { timeout: 180_000 }).toBe('ready');
     await expect.poll(() => page.getByTestId('doc-pending').count(), { timeout: 180_000 }).toBe(0);
-    await expect.poll(() => page.locator('[data-worker=library]').innerText(), { timeout: 30_000 }).not.toMatch(/not embedded yet/);
+    await expect
+      .poll(() => page.locator('[data-worker=library]').innerText(), { timeout: 30_000 })
+      .not.toMatch(/not embedded yet/);
     expect(await page.getByTestId('doc').count()).toBe(starters + FILES);
-    await expect.poll(() => passageCounts(page), { timeout: 30_000 }).toEqual({ listed: before.listed, vectors: before.listed });
+    await expect
+      .poll(() => passageCounts(page), { timeout: 30_000 })
+      .toEqual({ listed: before.listed, vectors: before.listed });
     expect(await page.locator('[data-testid=status] .error').count()).toBe(0);
     expect(errors).toEqual([]);
   });

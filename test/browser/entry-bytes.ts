@@ -15,6 +15,9 @@ export function entryBytes(dist: string): { bytes: number; files: Array<{ file: 
     ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
   ].map((m) => m[1]!.replace(/^\.\//, ''));
   if (paths.length === 0) throw new Error(`${join(dist, 'index.html')} loads no module script: is it a built page?`);
-  const files = [...new Set(paths)].map((file) => ({ file, bytes: gzipSync(readFileSync(join(dist, file)), { level: 9 }).length }));
+  const files = [...new Set(paths)].map((file) => ({
+    file,
+    bytes: gzipSync(readFileSync(join(dist, file)), { level: 9 }).length,
+  }));
   return { bytes: files.reduce((n, f) => n + f.bytes, 0), files };
 }

@@ -13,8 +13,13 @@ describe('the production entry chunk', () => {
   it('is within 100 KiB gzipped with everything it preloads', () => {
     const { bytes, files } = entryBytes(PROD_DIR);
     const list = files.map((f) => `${f.file} ${f.bytes} B`).join(', ');
-    expect(files.some((f) => /^assets\/index-[\w-]+\.js$/.test(f.file)), `the entry is index-*.js: ${list}`).toBe(true);
-    expect(bytes, `first download ${bytes} B gzipped (${list}); budget ${ENTRY_BUDGET_BYTES} B`).toBeLessThanOrEqual(ENTRY_BUDGET_BYTES);
+    expect(
+      files.some((f) => /^assets\/index-[\w-]+\.js$/.test(f.file)),
+      `the entry is index-*.js: ${list}`,
+    ).toBe(true);
+    expect(bytes, `first download ${bytes} B gzipped (${list}); budget ${ENTRY_BUDGET_BYTES} B`).toBeLessThanOrEqual(
+      ENTRY_BUDGET_BYTES,
+    );
   });
 
   it('leaves out the panels that load on first use, and keeps the first screen', () => {
@@ -28,7 +33,11 @@ describe('the production entry chunk', () => {
       'the model picker': 'Your own model (compiled with MLC LLM)',
       'the offline panel': 'Offline and storage',
     };
-    expect(Object.entries(lazy).filter(([, text]) => code.includes(text)).map(([what]) => what)).toEqual([]);
+    expect(
+      Object.entries(lazy)
+        .filter(([, text]) => code.includes(text))
+        .map(([what]) => what),
+    ).toEqual([]);
     expect(code).toContain('Skip to the question');
   });
 });

@@ -8,13 +8,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalExport } from '../../src/eval-runner/summary';
 import { E2E_DIR, OUTPUT_DIR, ROOT, launchBrowser, serveDir, type Served } from './harness';
 
-const SAMPLE_LINES = readFileSync(join(ROOT, 'public/eval/sample-questions.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;
+const SAMPLE_LINES = readFileSync(join(ROOT, 'public/eval/sample-questions.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim()).length;
 
 // Small decode so four configurations × the whole set fit in one test: one path, two passages, two segments.
 const SETTINGS = {
   version: 1,
   settings: {
-    decode: { mode: 'adaptive', threshold: 0.2, beamWidth: 1, maxDepth: 2, passagesPerStep: 2, critiqueSource: 'generator', blend: 0.5 },
+    decode: {
+      mode: 'adaptive',
+      threshold: 0.2,
+      beamWidth: 1,
+      maxDepth: 2,
+      passagesPerStep: 2,
+      critiqueSource: 'generator',
+      blend: 0.5,
+    },
     rank: { weights: { rel: 1, sup: 1, use: 0.5, seq: 0 }, hardConstraints: false },
     theme: 'light',
   },
@@ -42,7 +52,9 @@ describe('evaluation page (e2e build)', () => {
 
     // Bad input first: a clear message naming the line, and the run stays disabled.
     await page.getByLabel('Questions (JSONL)').fill('{"question": "ok", "answers": ["a"]}\n{"question": "no answers"}');
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Line 2: "answers" must be a non-empty list');
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toContain('Line 2: "answers" must be a non-empty list');
     expect(await page.getByRole('button', { name: 'Run evaluation' }).isDisabled()).toBe(true);
 
     const lower = page.getByLabel(/lower threshold/);
@@ -56,7 +68,9 @@ describe('evaluation page (e2e build)', () => {
     const total = SAMPLE_LINES * 4;
     // Either the run finishes or the page reports why it could not (then fail at once, with that message).
     await page.waitForFunction(
-      () => /^Finished/.test(document.querySelector('.eval-progress')?.textContent ?? '') || document.querySelector('p.eval-error[role="alert"]') !== null,
+      () =>
+        /^Finished/.test(document.querySelector('.eval-progress')?.textContent ?? '') ||
+        document.querySelector('p.eval-error[role="alert"]') !== null,
       undefined,
       { timeout: 880_000, polling: 500 },
     );
@@ -65,18 +79,25 @@ describe('evaluation page (e2e build)', () => {
 
     const rows = page.locator('table[aria-label="Summary by configuration"] tbody tr');
     expect(await rows.count()).toBe(4);
-    const cell = (config: string, metric: string) => page.locator(`tr[data-config="${config}"] td[data-metric="${metric}"]`).textContent();
+    const cell = (config: string, metric: string) =>
+      page.locator(`tr[data-config="${config}"] td[data-metric="${metric}"]`).textContent();
     expect(await cell('no-retrieval', 'retrievalFrequency')).toBe('0.00');
     expect(await cell('rag', 'retrievalFrequency')).toBe('1.00');
     for (const config of ['no-retrieval', 'rag', 'self-rag', 'self-crag']) {
-      for (const metric of ['accuracy', 'faithfulness', 'answerRelevance']) expect(await cell(config, metric)).toMatch(/^\d\.\d\d$/);
+      for (const metric of ['accuracy', 'faithfulness', 'answerRelevance'])
+        expect(await cell(config, metric)).toMatch(/^\d\.\d\d$/);
     }
     expect(await page.locator('svg[aria-label="Metrics by configuration"] rect').count()).toBeGreaterThan(8);
     await page.screenshot({ path: join(OUTPUT_DIR, 'eval-report.png'), fullPage: true });
-    await page.locator('table[aria-label="Summary by configuration"]').screenshot({ path: join(OUTPUT_DIR, 'eval-summary.png') });
+    await page
+      .locator('table[aria-label="Summary by configuration"]')
+      .screenshot({ path: join(OUTPUT_DIR, 'eval-summary.png') });
     await page.locator('.eval-chart').screenshot({ path: join(OUTPUT_DIR, 'eval-chart.png') });
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export JSON' }).click(),
+    ]);
     const data = JSON.parse(readFileSync((await download.path()) as string, 'utf8')) as EvalExport;
     expect(data.kind).toBe('selfrag-browser-evaluation');
     expect(data.records).toHaveLength(total);
@@ -87,16 +108,26 @@ describe('evaluation page (e2e build)', () => {
     expect(selfCrag.length).toBeGreaterThan(0);
     for (const r of selfCrag) expect(r.actions.length).toBeGreaterThan(0);
     // Statements checked against a context are checked by the evaluator's NLI, and the report says so.
-    const checked = data.records.filter((x) => x.contexts.length > 0 && (x.ragas?.faithfulness.statements.length ?? 0) > 0);
+    const checked = data.records.filter(
+      (x) => x.contexts.length > 0 && (x.ragas?.faithfulness.statements.length ?? 0) > 0,
+    );
     expect(checked.length).toBeGreaterThan(0);
     for (const r of checked) expect(r.ragas?.faithfulness.models).toContain('nli: tiny/nli');
     expect(errors).toEqual([]);
     await context.close();
   });
 
-  it('measures each answer on the answer page by itself, naming the models; a new question drops the running measurement', { timeout: 300_000 }, async () => {
+  it('measures each answer on the answer page by itself, naming the models; a new question drops the running measurement', {
+    timeout: 300_000,
+  }, async () => {
     const context = await browser.newContext();
-    await context.addInitScript((s) => localStorage.setItem('selfrag.settings', s), JSON.stringify({ ...SETTINGS, settings: { ...SETTINGS.settings, decode: { ...SETTINGS.settings.decode, mode: 'always' } } }));
+    await context.addInitScript(
+      (s) => localStorage.setItem('selfrag.settings', s),
+      JSON.stringify({
+        ...SETTINGS,
+        settings: { ...SETTINGS.settings, decode: { ...SETTINGS.settings.decode, mode: 'always' } },
+      }),
+    );
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

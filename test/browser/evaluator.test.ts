@@ -21,7 +21,10 @@ const supportPairs = [entailed, unrelated, contradicted].map((hypothesis) => ({ 
 
 const PREFIX = '/deep/sub/path/';
 
-async function openPage(browser: Browser, served: Served): Promise<{ page: Page; offOrigin: string[]; errors: string[] }> {
+async function openPage(
+  browser: Browser,
+  served: Served,
+): Promise<{ page: Page; offOrigin: string[]; errors: string[] }> {
   const context = await browser.newContext();
   const offOrigin: string[] = [];
   const errors: string[] = [];
@@ -37,8 +40,18 @@ async function openPage(browser: Browser, served: Served): Promise<{ page: Page;
   return { page, offOrigin, errors };
 }
 
-function run(page: Page, device: 'auto' | 'wasm' | 'webgpu', models?: { embedder?: string; source?: 'auto' }): Promise<EvaluatorRun> {
-  return page.evaluate(([d, p, q, s, m]) => window.runEvaluator(d, p, q, s, m), [device, passages, queries, supportPairs, models] as const);
+function run(
+  page: Page,
+  device: 'auto' | 'wasm' | 'webgpu',
+  models?: { embedder?: string; source?: 'auto' },
+): Promise<EvaluatorRun> {
+  return page.evaluate(([d, p, q, s, m]) => window.runEvaluator(d, p, q, s, m), [
+    device,
+    passages,
+    queries,
+    supportPairs,
+    models,
+  ] as const);
 }
 
 describe('evaluator worker in headless Chromium', () => {
@@ -73,7 +86,11 @@ describe('evaluator worker in headless Chromium', () => {
 
   it('on WebGPU, loads the NLI model while the cross-encoder runs (the app asks relevance and support at once)', async () => {
     const { page, errors } = await openPage(gpuBrowser, served);
-    const r = await page.evaluate(([p, q, s]) => window.runConcurrent('auto', p, q, s), [passages, queries[0]!, supportPairs] as const);
+    const r = await page.evaluate(([p, q, s]) => window.runConcurrent('auto', p, q, s), [
+      passages,
+      queries[0]!,
+      supportPairs,
+    ] as const);
     expect(r.device.device).toBe('webgpu');
     expect(r.relevance).toEqual(runs.webgpu!.relevance[0]);
     r.support.forEach((sup, i) => expect(sup.full).toBeCloseTo(runs.webgpu!.support[i]!.full, 5));
@@ -84,7 +101,8 @@ describe('evaluator worker in headless Chromium', () => {
   it('moves a model that fails on WebGPU to WASM, keeps answering, and reports which model and why', async () => {
     const { page } = await openPage(gpuBrowser, served);
     expect(await page.evaluate(() => window.evaluatorSteps.open('auto'))).toMatchObject({ device: 'webgpu' });
-    const relevance = () => page.evaluate(([q, p]) => window.evaluatorSteps.relevance(q, p), [queries[0]!, passages] as const);
+    const relevance = () =>
+      page.evaluate(([q, p]) => window.evaluatorSteps.relevance(q, p), [queries[0]!, passages] as const);
     await page.evaluate((p) => window.evaluatorSteps.embed(p), passages);
     expect(await relevance()).toEqual(runs.webgpu!.relevance[0]);
     // The failure the app met on SwiftShader, injected into the evaluator's worker before the NLI model's first use.
@@ -92,11 +110,22 @@ describe('evaluator worker in headless Chromium', () => {
     const support = await page.evaluate((p) => window.evaluatorSteps.support(p), supportPairs);
     support.forEach((sup, i) => expect(sup.full).toBeCloseTo(runs.webgpu!.support[i]!.full, 5));
     const after = await page.evaluate(() => window.evaluatorSteps.devices());
-    expect(after.models.map((m) => [m.role, m.device])).toEqual([['embedder', 'webgpu'], ['reranker', 'webgpu'], ['nli', 'wasm']]);
+    expect(after.models.map((m) => [m.role, m.device])).toEqual([
+      ['embedder', 'webgpu'],
+      ['reranker', 'webgpu'],
+      ['nli', 'wasm'],
+    ]);
     const nli = after.models[2]!;
-    expect(nli).toMatchObject({ fellBackFrom: 'webgpu', loaded: true, reason: expect.stringMatching(/^NLI fell back to WASM: .*injected by the test/) });
+    expect(nli).toMatchObject({
+      fellBackFrom: 'webgpu',
+      loaded: true,
+      reason: expect.stringMatching(/^NLI fell back to WASM: .*injected by the test/),
+    });
     expect(after.events.at(-1)).toEqual(nli);
-    expect(after.summary).toEqual({ device: 'webgpu + wasm', reason: expect.stringMatching(/NLI fell back to WASM: .*injected/) });
+    expect(after.summary).toEqual({
+      device: 'webgpu + wasm',
+      reason: expect.stringMatching(/NLI fell back to WASM: .*injected/),
+    });
     // That ORT instance is now broken for every model; the others follow the NLI model when they fail.
     expect(await relevance()).toEqual(runs.webgpu!.relevance[0]);
     await page.context().close();
@@ -144,7 +173,10 @@ describe('evaluator worker in headless Chromium', () => {
     const { page, offOrigin } = await openPage(gpuBrowser, served);
     const before = served.requests.length;
     const r = await run(page, 'wasm', { source: 'auto' });
-    expect(r.source).toEqual({ source: 'local', reason: `Found the evaluator models in the local model pack at ${PREFIX}models/.` });
+    expect(r.source).toEqual({
+      source: 'local',
+      reason: `Found the evaluator models in the local model pack at ${PREFIX}models/.`,
+    });
     expect(r.relevanceRankings).toEqual(runs.webgpu!.relevanceRankings);
     const asked = served.requests.slice(before);
     expect(asked).toContain(`${PREFIX}models/evaluator-pack.json`);
@@ -156,7 +188,11 @@ describe('evaluator worker in headless Chromium', () => {
   it('names the model that failed to load', async () => {
     const { page } = await openPage(gpuBrowser, served);
     const message = await page.evaluate(
-      ([p, q, s]) => window.runEvaluator('wasm', p, q, s, { embedder: 'tiny/not-there' }).then(() => 'no error', (e: Error) => e.message),
+      ([p, q, s]) =>
+        window.runEvaluator('wasm', p, q, s, { embedder: 'tiny/not-there' }).then(
+          () => 'no error',
+          (e: Error) => e.message,
+        ),
       [passages, queries, supportPairs] as const,
     );
     expect(message).toMatch(/embedding model "tiny\/not-there"/);

@@ -48,7 +48,8 @@ async function openPage(browser: Browser, served: Served, errors: string[]): Pro
 
 const runCheck = (page: Page, config: object, opts: object = {}): Promise<CheckResult> =>
   page.evaluate(
-    ([c, o]) => (window as unknown as { generatorCheck: (c: object, o: object) => Promise<CheckResult> }).generatorCheck(c, o),
+    ([c, o]) =>
+      (window as unknown as { generatorCheck: (c: object, o: object) => Promise<CheckResult> }).generatorCheck(c, o),
     [config, opts] as const,
   );
 
@@ -71,9 +72,14 @@ describe('generator, production build with the real web-llm engine', () => {
     const html = readFileSync(join(PROD_DIR, 'index.html'), 'utf8');
     const first = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="\.\/([^"]+\.js)"/g)].map((m) => m[1]!);
     expect(first.length).toBeGreaterThan(0);
-    for (const f of first) expect(readFileSync(join(PROD_DIR, f), 'utf8'), f).not.toContain('setLogitProcessorRegistry');
+    for (const f of first)
+      expect(readFileSync(join(PROD_DIR, f), 'utf8'), f).not.toContain('setLogitProcessorRegistry');
     // …while the lazily loaded chunks do carry it (so the check above can fail).
-    expect(filesUnder(join(PROD_DIR, 'assets')).some((f) => f.endsWith('.js') && readFileSync(f, 'utf8').includes('setLogitProcessorRegistry'))).toBe(true);
+    expect(
+      filesUnder(join(PROD_DIR, 'assets')).some(
+        (f) => f.endsWith('.js') && readFileSync(f, 'utf8').includes('setLogitProcessorRegistry'),
+      ),
+    ).toBe(true);
   });
 
   it('loads web-llm in its worker on SwiftShader WebGPU and, with no model reachable, reports a failed download with a way forward', async () => {
@@ -91,7 +97,9 @@ describe('generator, production build with the real web-llm engine', () => {
       expect(result.progress[0]?.stage).toBe('checking');
       // web-llm itself, in the worker, asked for the q4f32 build (SwiftShader has no shader-f16).
       expect(served.requests.some((p) => /generator\.worker-[\w-]+\.js$/.test(p))).toBe(true);
-      expect(failed).toContain('https://huggingface.co/mlc-ai/Qwen2.5-1.5B-Instruct-q4f32_1-MLC/resolve/main/mlc-chat-config.json');
+      expect(failed).toContain(
+        'https://huggingface.co/mlc-ai/Qwen2.5-1.5B-Instruct-q4f32_1-MLC/resolve/main/mlc-chat-config.json',
+      );
       expect(errors).toEqual([]);
     } finally {
       await browser.close();
@@ -132,7 +140,13 @@ describe('generator, e2e build: a decode through the real worker boundary', () =
     expect(result.ok).toBe(true);
     expect(result.modelId).toBe('Qwen2.5-1.5B-Instruct-q4f32_1-MLC');
     expect(result.progress.map((p) => p.stage)).toEqual(expect.arrayContaining(['checking', 'downloading', 'ready']));
-    const [seg] = result.segments as { text: string; rel: { relevant: number; irrelevant: number }; sup: { full: number }; use: number[]; problem?: string }[];
+    const [seg] = result.segments as {
+      text: string;
+      rel: { relevant: number; irrelevant: number };
+      sup: { full: number };
+      use: number[];
+      problem?: string;
+    }[];
     expect(seg!.text).toBe('Lyon is a city in France where the Rhone meets the Saone.');
     expect(seg!.problem).toBeUndefined();
     expect(seg!.rel.relevant + seg!.rel.irrelevant).toBeCloseTo(1, 6);

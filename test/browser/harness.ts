@@ -78,7 +78,10 @@ export interface Served {
 }
 
 /** Serves a directory on 127.0.0.1 (a secure context), optionally under a sub-path prefix like '/apps/rag/'; single byte ranges get 206, as static hosts answer them. */
-export async function serveDir(dir: string, opts: { prefix?: string; headers?: Record<string, string> } = {}): Promise<Served> {
+export async function serveDir(
+  dir: string,
+  opts: { prefix?: string; headers?: Record<string, string> } = {},
+): Promise<Served> {
   const prefix = opts.prefix ?? '/';
   const root = resolve(dir);
   const requests: string[] = [];
@@ -139,13 +142,27 @@ export async function serveDir(dir: string, opts: { prefix?: string; headers?: R
 }
 
 function vite(mode: string, outDir: string): void {
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--mode', mode, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    // Vitest sets NODE_ENV=test, which would give both builds React's development runtime
-    // (several times slower, StrictMode double renders): build what users get.
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  execFileSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--mode',
+      mode,
+      '--outDir',
+      outDir,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      // Vitest sets NODE_ENV=test, which would give both builds React's development runtime
+      // (several times slower, StrictMode double renders): build what users get.
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
 }
 
 /** Builds the e2e test build (test doubles swapped in by `--mode e2e`) with the tiny models under models/. */

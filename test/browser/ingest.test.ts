@@ -22,7 +22,6 @@ async function docNames(page: Page): Promise<string[]> {
   return page.$$eval('[data-testid=doc]', (els) => els.map((e) => e.getAttribute('data-name') ?? ''));
 }
 
-
 describe('ingesting a batch', () => {
   it('a hostile batch: every file is in the library or listed with its reason, nothing runs, no long task', async () => {
     const hostile = writeHostileSet(join(dir, 'hostile'));
@@ -40,7 +39,9 @@ describe('ingesting a batch', () => {
     });
     const seconds = (Date.now() - started) / 1000;
     const report = await lastReport(page);
-    await expect.poll(() => page.getByTestId('doc').count()).toBe(before.length + hostile.filter((f) => f.expect === 'added').length);
+    await expect
+      .poll(() => page.getByTestId('doc').count())
+      .toBe(before.length + hostile.filter((f) => f.expect === 'added').length);
     const names = await docNames(page);
     for (const f of hostile) {
       if (f.expect === 'added') expect(names, f.name).toContain(f.name);
@@ -77,13 +78,19 @@ describe('ingesting a batch', () => {
     const seconds = (Date.now() - started) / 1000;
     const report = await lastReport(page);
     expect(report.refused).toEqual([]);
-    expect(report.summary).toBe(`${set.documents.length} added, 0 refused, ${set.nonDocuments} skipped (not documents)`);
+    expect(report.summary).toBe(
+      `${set.documents.length} added, 0 refused, ${set.nonDocuments} skipped (not documents)`,
+    );
     await expect.poll(() => page.getByTestId('doc').count()).toBe(before.length + set.documents.length);
     expect((await docNames(page)).sort()).toEqual([...before, ...set.documents].sort());
     expect(errors).toEqual([]);
     // A long library scrolls in its own box, and Find narrows it to a document by its name.
     const list = page.getByTestId('doc-list');
-    const box = await list.evaluate((e) => ({ client: e.clientHeight, scroll: e.scrollHeight, page: document.documentElement.scrollHeight }));
+    const box = await list.evaluate((e) => ({
+      client: e.clientHeight,
+      scroll: e.scrollHeight,
+      page: document.documentElement.scrollHeight,
+    }));
     expect(box.scroll).toBeGreaterThan(box.client);
     expect(box.page).toBeLessThan(box.scroll);
     const one = set.documents[7]!;
@@ -104,7 +111,9 @@ describe('ingesting a batch', () => {
     const { page } = await app.open();
     const before = await docNames(page);
     await page.getByTestId('folder-input').setInputFiles(join(dir, 'stop', 'shelf'));
-    await expect.poll(async () => (await docNames(page)).length, { timeout: 300_000, interval: 200 }).toBeGreaterThan(before.length + 3);
+    await expect
+      .poll(async () => (await docNames(page)).length, { timeout: 300_000, interval: 200 })
+      .toBeGreaterThan(before.length + 3);
     await page.getByTestId('stop-batch').click();
     await page.getByTestId('batch-report').waitFor({ timeout: 120_000 });
     const report = await lastReport(page);
@@ -129,14 +138,20 @@ describe('ingesting a batch', () => {
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
     type Api = LibraryPageApi;
     const call = <K extends keyof Api>(m: K, ...a: Parameters<Api[K]>) =>
-      page.evaluate(([mm, aa]) => (window as unknown as { libraryTest: Record<string, (...x: unknown[]) => unknown> }).libraryTest[mm]!(...aa), [m, a] as [string, unknown[]]) as Promise<
-        Awaited<ReturnType<Api[K]>>
-      >;
+      page.evaluate(
+        ([mm, aa]) =>
+          (window as unknown as { libraryTest: Record<string, (...x: unknown[]) => unknown> }).libraryTest[mm]!(...aa),
+        [m, a] as [string, unknown[]],
+      ) as Promise<Awaited<ReturnType<Api[K]>>>;
     await call('open', { dbName: 'stopped' });
     await call('addText', 'Kites', 'A kite flies when steady wind pushes against its sail.');
     const before = await call('list');
     // Each document has several embedding batches, so the stop lands inside document 3.
-    const long = (k: number) => Array.from({ length: 500 }, (_, s) => `Document ${k} sentence ${s} about the river king and his apple bread.`).join(' ');
+    const long = (k: number) =>
+      Array.from(
+        { length: 500 },
+        (_, s) => `Document ${k} sentence ${s} about the river king and his apple bread.`,
+      ).join(' ');
     const files = Array.from({ length: 6 }, (_, k) => ({ name: `doc-${k}.txt`, content: long(k) }));
     const r = await call('addStopping', files, 3);
     expect(r.aborted).toBe(true);

@@ -36,9 +36,14 @@ async function openPage(): Promise<{ page: Page; errors: string[] }> {
 }
 
 /** Calls the page's test API by method name, with JSON-serialisable arguments. */
-function call<K extends keyof Api>(page: Page, method: K, ...args: Parameters<Api[K]>): Promise<Awaited<ReturnType<Api[K]>>> {
+function call<K extends keyof Api>(
+  page: Page,
+  method: K,
+  ...args: Parameters<Api[K]>
+): Promise<Awaited<ReturnType<Api[K]>>> {
   return page.evaluate(
-    ([m, a]) => (window as unknown as { libraryTest: Record<string, (...x: unknown[]) => unknown> }).libraryTest[m]!(...a),
+    ([m, a]) =>
+      (window as unknown as { libraryTest: Record<string, (...x: unknown[]) => unknown> }).libraryTest[m]!(...a),
     [method, args] as [string, unknown[]],
   ) as Promise<Awaited<ReturnType<Api[K]>>>;
 }
@@ -104,11 +109,15 @@ describe('document library in the browser', () => {
   it('refuses bad files by name and reason, and extracts PDF text through pdfjs', async () => {
     const { page } = await openPage();
     await call(page, 'open', { dbName: 'bad' });
-    expect((await call(page, 'addFile', 'empty.txt', '')).refused).toEqual([{ name: 'empty.txt', reason: 'the file is empty' }]);
+    expect((await call(page, 'addFile', 'empty.txt', '')).refused).toEqual([
+      { name: 'empty.txt', reason: 'the file is empty' },
+    ]);
     expect((await call(page, 'addFile', 'nul.txt', 'a\u0000b')).refused[0]?.reason).toMatch(/binary/);
     const pdf = await call(page, 'addPdf', 'report.pdf', [['Tides rise twice a day.'], ['The moon pulls the sea.']]);
     expect(pdf.added).toEqual([expect.objectContaining({ format: 'pdf', title: 'report' })]);
-    expect((await call(page, 'passages', pdf.added[0]!.id)).join(' ')).toBe('Tides rise twice a day.\n\nThe moon pulls the sea.');
+    expect((await call(page, 'passages', pdf.added[0]!.id)).join(' ')).toBe(
+      'Tides rise twice a day.\n\nThe moon pulls the sea.',
+    );
     await page.close();
   });
 
@@ -146,7 +155,9 @@ describe('document library in the browser', () => {
     await page.reload();
     await ready();
     expect((await call(page, 'open', { dbName: 'compact-saved', indexKind: 'compact' })).size).toBe(3);
-    expect((await call(page, 'indexStatus')).reason).toMatch(/re-opened from its saved files without reading the float vectors/);
+    expect((await call(page, 'indexStatus')).reason).toMatch(
+      /re-opened from its saved files without reading the float vectors/,
+    );
     expect(await call(page, 'retrieve', 'steady wind kite', 3)).toEqual(before);
     await call(page, 'addText', 'Bread', 'Sourdough bread rises with a starter of wild yeast.');
     await page.reload();
@@ -191,9 +202,19 @@ describe('document library in the browser', () => {
     const site = join(E2E_DIR, 'test/browser/pages/indexed-site');
     rmSync(site, { recursive: true, force: true });
     mkdirSync(site, { recursive: true });
-    const built = await indexFolder({ folder: join(ROOT, 'public/sample'), out: join(site, 'index'), embedder: new HashEmbedder(256), model: 'hash-256' });
+    const built = await indexFolder({
+      folder: join(ROOT, 'public/sample'),
+      out: join(site, 'index'),
+      embedder: new HashEmbedder(256),
+      model: 'hash-256',
+    });
     const { page } = await openPage();
-    const opened = await call(page, 'open', { dbName: 'prebuilt', seed: true, site: 'indexed-site/', embedderId: 'hash-256' });
+    const opened = await call(page, 'open', {
+      dbName: 'prebuilt',
+      seed: true,
+      site: 'indexed-site/',
+      embedderId: 'hash-256',
+    });
     expect(opened).toEqual({ warnings: [], size: built.passages, kind: 'flat' });
     const docs = await call(page, 'list');
     expect(docs).toHaveLength(built.documents);
@@ -213,9 +234,19 @@ describe('the app with a pre-built index', () => {
     const site = mkdtempSync(join(tmpdir(), 'indexed-app-'));
     for (const entry of readdirSync(E2E_DIR)) symlinkSync(join(E2E_DIR, entry), join(site, entry));
     const docs = mkdtempSync(join(tmpdir(), 'docs-'));
-    writeFileSync(join(docs, 'kites.md'), '# Flying Kites\n\nA kite needs a steady wind of about fifteen kilometres an hour.');
-    writeFileSync(join(docs, 'lighthouses.html'), '<title>Lighthouses</title><p>A Fresnel lens makes a lighthouse beam visible far out at sea.</p>');
-    const embedder = createEmbedder({ model: { id: 'tiny/embedder' }, source: 'local', localModelPath: join(ROOT, 'test/fixtures/models') });
+    writeFileSync(
+      join(docs, 'kites.md'),
+      '# Flying Kites\n\nA kite needs a steady wind of about fifteen kilometres an hour.',
+    );
+    writeFileSync(
+      join(docs, 'lighthouses.html'),
+      '<title>Lighthouses</title><p>A Fresnel lens makes a lighthouse beam visible far out at sea.</p>',
+    );
+    const embedder = createEmbedder({
+      model: { id: 'tiny/embedder' },
+      source: 'local',
+      localModelPath: join(ROOT, 'test/fixtures/models'),
+    });
     await indexFolder({ folder: docs, out: join(site, 'index'), embedder, model: 'tiny/embedder' });
     await embedder.dispose();
     const appServer = await serveDir(site);
@@ -224,7 +255,9 @@ describe('the app with a pre-built index', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     try {
       await page.goto(`${appServer.url}?modelPack=tiny`);
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="doc"]').length >= 2, undefined, { timeout: 120_000 });
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="doc"]').length >= 2, undefined, {
+        timeout: 120_000,
+      });
       const titles = await page.locator('[data-testid="doc"] .doc-title').allTextContents();
       expect(titles.sort()).toEqual(['Flying Kites', 'Lighthouses']);
       expect(appServer.requests).toContain('/index/vectors.bin');

@@ -11,7 +11,10 @@ import type { Page } from 'playwright-core';
  * time is the work the page itself put on its main thread, and is what is held
  * to 50 ms.
  */
-export async function mainThreadTasks(page: Page, work: () => Promise<void>): Promise<{ longestWall: number; longestCpu: number; overCpu: number }> {
+export async function mainThreadTasks(
+  page: Page,
+  work: () => Promise<void>,
+): Promise<{ longestWall: number; longestCpu: number; overCpu: number }> {
   await page.evaluate(() => {
     const w = window as unknown as { __longTasks: number[] };
     w.__longTasks = [];
@@ -20,14 +23,34 @@ export async function mainThreadTasks(page: Page, work: () => Promise<void>): Pr
     }).observe({ type: 'longtask' });
   });
   const browser = page.context().browser()!;
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', '__metadata'] });
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', '__metadata'],
+  });
   await work();
   const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
-    traceEvents: Array<{ name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }>;
+    traceEvents: Array<{
+      name: string;
+      ph: string;
+      pid: number;
+      tid: number;
+      dur?: number;
+      tdur?: number;
+      args?: { name?: string };
+    }>;
   };
-  const mains = new Set(trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  const cpu = trace.traceEvents.filter((e) => e.name === 'RunTask' && e.ph === 'X' && mains.has(`${e.pid}:${e.tid}`)).map((e) => (e.tdur ?? 0) / 1000);
+  const mains = new Set(
+    trace.traceEvents
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const cpu = trace.traceEvents
+    .filter((e) => e.name === 'RunTask' && e.ph === 'X' && mains.has(`${e.pid}:${e.tid}`))
+    .map((e) => (e.tdur ?? 0) / 1000);
   const walls = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
   if (cpu.length === 0) throw new Error('the trace holds no main-thread task: the measurement itself failed');
-  return { longestWall: Math.round(Math.max(0, ...walls)), longestCpu: Math.round(Math.max(...cpu)), overCpu: cpu.filter((t) => t > 50).length };
+  return {
+    longestWall: Math.round(Math.max(0, ...walls)),
+    longestCpu: Math.round(Math.max(...cpu)),
+    overCpu: cpu.filter((t) => t > 50).length,
+  };
 }

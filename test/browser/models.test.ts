@@ -12,9 +12,11 @@ const QUERY = '?modelPack=tiny&evaluatorDevice=wasm';
 const { open } = useApp(QUERY);
 
 const generator = (page: Page) => page.locator('[data-worker=generator]');
-const mark = (page: Page, id: string) => page.locator(`[data-testid=model] option[value="${id}"]`).getAttribute('data-downloaded');
+const mark = (page: Page, id: string) =>
+  page.locator(`[data-testid=model] option[value="${id}"]`).getAttribute('data-downloaded');
 const checked = (page: Page) => page.getByTestId('model-picker').getAttribute('data-checked');
-const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT_DIR, `models-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(OUTPUT_DIR, `models-${name}.png`), fullPage: true });
 
 describe('language model picker', () => {
   it('marks a model downloaded once it loaded, keeps the mark on the next visit, and deleting it frees the cache', async () => {
@@ -53,7 +55,9 @@ describe('language model picker', () => {
     expect(await generator(page).getAttribute('data-state')).toBe('idle');
     expect(await page.getByTestId('downloaded-model').count()).toBe(0);
     // The weight shards are really gone from web-llm's cache.
-    const shards = await page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).filter((r) => r.url.endsWith('.bin')).length);
+    const shards = await page.evaluate(
+      async () => (await (await caches.open('webllm/model')).keys()).filter((r) => r.url.endsWith('.bin')).length,
+    );
     expect(shards).toBe(0);
     expect(errors).toEqual([]);
   });
@@ -66,7 +70,9 @@ describe('language model picker', () => {
     await page.getByTestId('custom-lib').fill('https://models.example/selfrag.wasm');
     await page.getByTestId('custom-native').check();
     await page.getByTestId('custom-save').click();
-    expect(await page.getByTestId('custom-problem').innerText()).toMatch(/weights URL must start with https:\/\/ or be a file on this site/);
+    expect(await page.getByTestId('custom-problem').innerText()).toMatch(
+      /weights URL must start with https:\/\/ or be a file on this site/,
+    );
     expect(await page.locator('[data-testid=model] option[value=custom]').count()).toBe(0);
 
     // A valid one whose weights make the engine double fail like an out-of-memory load.
@@ -83,7 +89,9 @@ describe('language model picker', () => {
     await shot(page, 'load-failed');
 
     await page.getByTestId('model-evidence-only').click();
-    expect(await page.getByTestId('evidence-only').innerText()).toMatch(/could not be loaded: The GPU stopped responding/);
+    expect(await page.getByTestId('evidence-only').innerText()).toMatch(
+      /could not be loaded: The GPU stopped responding/,
+    );
     await page.getByRole('button', { name: 'Try writing answers again' }).click();
 
     await page.getByTestId('smaller-model').click();
@@ -96,7 +104,9 @@ describe('language model picker', () => {
     // The custom model stays in the list over a reload.
     await page.reload();
     await page.getByTestId('model').waitFor();
-    expect(await page.locator('[data-testid=model] option[value=custom]').innerText()).toContain('selfrag_llama2_7b-q4f16_1-MLC');
+    expect(await page.locator('[data-testid=model] option[value=custom]').innerText()).toContain(
+      'selfrag_llama2_7b-q4f16_1-MLC',
+    );
     expect(errors).toEqual([]);
   });
 

@@ -13,11 +13,19 @@ const app = useApp(QUERY);
 async function ask(page: Page, question: string): Promise<void> {
   await page.fill('#question', question);
   await page.getByTestId('ask').click();
-  await page.waitForSelector('[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 120_000 });
+  await page.waitForSelector(
+    '[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence]):not([data-status=running])',
+    { timeout: 120_000 },
+  );
 }
 
 async function phone(): Promise<Page> {
-  const context = await app.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const context = await app.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
   app.track(context);
   const page = await context.newPage();
   await page.goto(app.url + QUERY);
@@ -90,7 +98,11 @@ describe('the sample documents', () => {
     expect(await page.getByTestId('samples-note').innerText()).toMatch(new RegExp(`${docs} sample documents`));
     await page.locator('details.paste > summary').click();
     await page.getByTestId('paste-title').fill('My notes');
-    await page.getByTestId('paste-text').fill('Kettles boil water faster at sea level than on a mountain? No: slower, since water boils at a higher temperature there.');
+    await page
+      .getByTestId('paste-text')
+      .fill(
+        'Kettles boil water faster at sea level than on a mountain? No: slower, since water boils at a higher temperature there.',
+      );
     await page.getByTestId('paste-add').click();
     await expect.poll(() => page.getByTestId('doc').count()).toBe(docs + 1);
     // A batch with nothing refused is reported plainly, not in a red error box.
@@ -107,7 +119,10 @@ describe('"Why this segment" on a phone', () => {
   it('shows one card per candidate, nothing scrolling sideways', async () => {
     const page = await phone();
     await ask(page, 'How do bees make honey?');
-    await page.getByRole('button', { name: /Why this segment/ }).first().click();
+    await page
+      .getByRole('button', { name: /Why this segment/ })
+      .first()
+      .click();
     const panel = page.getByTestId('why-panel').first();
     await panel.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(OUTPUT_DIR, 'newcomer-phone-why.png') });
@@ -131,7 +146,9 @@ describe('the batch report', () => {
     const paste = async () => {
       if (!(await page.getByTestId('paste-title').isVisible())) await page.locator('details.paste > summary').click();
       await page.getByTestId('paste-title').fill('Harbour pilots');
-      await page.getByTestId('paste-text').fill('Harbour pilots board incoming ships at the fairway buoy and steer them to their berth.');
+      await page
+        .getByTestId('paste-text')
+        .fill('Harbour pilots board incoming ships at the fairway buoy and steer them to their berth.');
       await page.getByTestId('paste-add').click();
     };
     const docs = await page.getByTestId('doc').count();
@@ -139,12 +156,17 @@ describe('the batch report', () => {
     await expect.poll(() => page.getByTestId('batch-summary').last().innerText()).toBe('1 added, 0 refused');
     await paste();
     await expect.poll(() => page.getByTestId('batch-report').count()).toBe(2);
-    expect(await page.getByTestId('batch-summary').last().innerText()).toBe('0 added, 0 refused, 1 already in the library');
+    expect(await page.getByTestId('batch-summary').last().innerText()).toBe(
+      '0 added, 0 refused, 1 already in the library',
+    );
     expect(await page.getByTestId('doc').count()).toBe(docs + 1);
 
     await page.reload();
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
-    expect(await page.getByTestId('batch-summary').allInnerTexts()).toEqual(['1 added, 0 refused', '0 added, 0 refused, 1 already in the library']);
+    expect(await page.getByTestId('batch-summary').allInnerTexts()).toEqual([
+      '1 added, 0 refused',
+      '0 added, 0 refused, 1 already in the library',
+    ]);
     await page.getByRole('button', { name: 'Dismiss this report' }).first().click();
     await page.getByRole('button', { name: 'Dismiss this report' }).first().click();
     expect(await page.getByTestId('batch-report').count()).toBe(0);

@@ -31,11 +31,26 @@ function onDisk(files: { name: string; buffer: Buffer }[]): string[] {
 }
 
 const PAGES = {
-  lighthouse: ['The lighthouse keeper recorded seventeen storms in the winter of 1893.', 'Every storm was entered in a green ledger with the wind direction.'],
-  orchard: ['Our orchard gave four hundred kilos of pears after the late frost.', 'The cider press was repaired by the blacksmith from the valley.'],
-  invoice: ['Invoice 2291 for the copper roof repairs is due on the first of May.', 'Please pay the amount to the parish account before the spring fair.'],
-  letter: ['Dear Margaret, the swallows returned to the barn on Tuesday morning.', 'Father says the hay will be ready to cut within a fortnight.'],
-  receipt: ['Receipt from the hardware shop: twelve brass hinges and a tin of varnish.', 'Paid in cash, thank you for your custom, see you again soon.'],
+  lighthouse: [
+    'The lighthouse keeper recorded seventeen storms in the winter of 1893.',
+    'Every storm was entered in a green ledger with the wind direction.',
+  ],
+  orchard: [
+    'Our orchard gave four hundred kilos of pears after the late frost.',
+    'The cider press was repaired by the blacksmith from the valley.',
+  ],
+  invoice: [
+    'Invoice 2291 for the copper roof repairs is due on the first of May.',
+    'Please pay the amount to the parish account before the spring fair.',
+  ],
+  letter: [
+    'Dear Margaret, the swallows returned to the barn on Tuesday morning.',
+    'Father says the hay will be ready to cut within a fortnight.',
+  ],
+  receipt: [
+    'Receipt from the hardware shop: twelve brass hinges and a tin of varnish.',
+    'Paid in cash, thank you for your custom, see you again soon.',
+  ],
 };
 
 type Scan = Awaited<ReturnType<ScanPageApi['scan']>>;
@@ -47,11 +62,12 @@ const grey = (s: Scan) => ({ width: s.width, height: s.height, zlib: new Uint8Ar
 
 async function pageApi<A>(page: Page, global: string) {
   return <K extends keyof A & string>(m: K, ...a: unknown[]) =>
-    page.evaluate(([g, mm, aa]) => (window as unknown as Record<string, Record<string, (...x: unknown[]) => unknown>>)[g]![mm]!(...aa), [global, m, a] as [string, string, unknown[]]) as Promise<
-      A[K] extends (...x: never[]) => Promise<infer R> ? R : never
-    >;
+    page.evaluate(
+      ([g, mm, aa]) =>
+        (window as unknown as Record<string, Record<string, (...x: unknown[]) => unknown>>)[g]![mm]!(...aa),
+      [global, m, a] as [string, string, unknown[]],
+    ) as Promise<A[K] extends (...x: never[]) => Promise<infer R> ? R : never>;
 }
-
 
 beforeAll(async () => {
   // The "scanner": its own tab, done before any measurement.
@@ -78,16 +94,45 @@ describe('scanned documents', () => {
     });
     const before = await page.getByTestId('doc').count();
     const files = [
-      { name: 'lighthouse-scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from(imagePdf([grey(scans.lighthouse)])) },
-      { name: 'two-page-scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from(imagePdf([grey(scans.orchard), grey(scans.invoice)])) },
+      {
+        name: 'lighthouse-scan.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from(imagePdf([grey(scans.lighthouse)])),
+      },
+      {
+        name: 'two-page-scan.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from(imagePdf([grey(scans.orchard), grey(scans.invoice)])),
+      },
       { name: 'letter.png', mimeType: 'image/png', buffer: b64(scans.letter.png) },
       { name: 'receipt.jpg', mimeType: 'image/jpeg', buffer: b64(scans.receipt.jpeg) },
-      { name: 'bomb.png', mimeType: 'image/png', buffer: Buffer.from(png(30000, 30000, deflateSync(new Uint8Array(4096)))) },
-      { name: 'torn.png', mimeType: 'image/png', buffer: Buffer.from(png(800, 600, new Uint8Array(Array.from({ length: 3000 }, (_, i) => (i * 131) & 0xff)))) },
+      {
+        name: 'bomb.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from(png(30000, 30000, deflateSync(new Uint8Array(4096)))),
+      },
+      {
+        name: 'torn.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from(png(800, 600, new Uint8Array(Array.from({ length: 3000 }, (_, i) => (i * 131) & 0xff)))),
+      },
       { name: 'sky.png', mimeType: 'image/png', buffer: b64(blankPng) },
-      { name: 'IMG_0042.heic', mimeType: 'image/heic', buffer: Buffer.from([0, 0, 0, 24, ...Buffer.from('ftypheic'), 0, 0, 0, 0, 0, 0, 0, 0]) },
+      {
+        name: 'IMG_0042.heic',
+        mimeType: 'image/heic',
+        buffer: Buffer.from([0, 0, 0, 24, ...Buffer.from('ftypheic'), 0, 0, 0, 0, 0, 0, 0, 0]),
+      },
       // 1500 scanned pages sharing one small image: a few hundred kilobytes that would take hours to recognise.
-      { name: 'archive.pdf', mimeType: 'application/pdf', buffer: Buffer.from(imagePdf([{ width: 8, height: 8, zlib: new Uint8Array(deflateSync(new Uint8Array(64).fill(255))) }], new Array(1500).fill(0))) },
+      {
+        name: 'archive.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from(
+          imagePdf(
+            [{ width: 8, height: 8, zlib: new Uint8Array(deflateSync(new Uint8Array(64).fill(255))) }],
+            new Array(1500).fill(0),
+          ),
+        ),
+      },
     ];
     const paths = onDisk(files);
     const started = Date.now();
@@ -157,14 +202,21 @@ describe('scanned documents', () => {
   it('Stop during recognition ends it; the documents before it stay', async () => {
     const { page } = await app.open();
     const before = await page.getByTestId('doc').count();
-    const long = imagePdf([grey(scans.orchard), grey(scans.invoice), grey(scans.letter)], [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]);
+    const long = imagePdf(
+      [grey(scans.orchard), grey(scans.invoice), grey(scans.letter)],
+      [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2],
+    );
     await page.getByTestId('file-input').setInputFiles(
       onDisk([
         { name: 'receipt.jpg', buffer: b64(scans.receipt.jpeg) },
         { name: 'bundle.pdf', buffer: Buffer.from(long) },
       ]),
     );
-    await page.getByTestId('progress').filter({ hasText: /recognising the text of bundle\.pdf/ }).first().waitFor({ timeout: 300_000 });
+    await page
+      .getByTestId('progress')
+      .filter({ hasText: /recognising the text of bundle\.pdf/ })
+      .first()
+      .waitFor({ timeout: 300_000 });
     await expect.poll(() => page.workers().some((w) => /ocr\.worker/.test(w.url()))).toBe(true);
     await page.getByTestId('stop-batch').click();
     await page.getByTestId('batch-report').waitFor({ timeout: 60_000 });
@@ -174,7 +226,9 @@ describe('scanned documents', () => {
     expect(await page.locator('[data-testid=doc][data-name="receipt.jpg"]').count()).toBe(1);
     expect(await page.locator('[data-testid=doc][data-name="bundle.pdf"]').count()).toBe(0);
     // The recogniser went with the stopped library worker.
-    await expect.poll(() => page.workers().filter((w) => /ocr\.worker|library\.worker/.test(w.url())).length, { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(() => page.workers().filter((w) => /ocr\.worker|library\.worker/.test(w.url())).length, { timeout: 30_000 })
+      .toBe(0);
   });
 
   it('downloads nothing of OCR until a scan is dropped; after one scan it recognises offline', async () => {
@@ -186,13 +240,17 @@ describe('scanned documents', () => {
     const cachedOcr = () =>
       page.evaluate(async () => {
         const out: string[] = [];
-        for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) if (/\/ocr\/|ocr\.worker/.test(r.url)) out.push(`${name} ${new URL(r.url).pathname}`);
+        for (const name of await caches.keys())
+          for (const r of await (await caches.open(name)).keys())
+            if (/\/ocr\/|ocr\.worker/.test(r.url)) out.push(`${name} ${new URL(r.url).pathname}`);
         return out;
       });
     // The precache (every visitor) holds none of it.
     expect(await cachedOcr()).toEqual([]);
     expect(requested.filter((u) => /\/ocr\/|ocr\.worker/.test(u))).toEqual([]);
-    await page.getByTestId('file-input').setInputFiles(onDisk([{ name: 'letter-online.png', buffer: b64(scans.letter.png) }]));
+    await page
+      .getByTestId('file-input')
+      .setInputFiles(onDisk([{ name: 'letter-online.png', buffer: b64(scans.letter.png) }]));
     await page.locator('[data-testid=doc][data-name="letter-online.png"]').waitFor({ timeout: 300_000 });
     // Kept from that first use: the worker script, one core and the English model.
     const cached = await cachedOcr();
@@ -203,7 +261,9 @@ describe('scanned documents', () => {
     await context.setOffline(true);
     await page.reload();
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
-    await page.getByTestId('file-input').setInputFiles(onDisk([{ name: 'receipt-offline.jpg', buffer: b64(scans.receipt.jpeg) }]));
+    await page
+      .getByTestId('file-input')
+      .setInputFiles(onDisk([{ name: 'receipt-offline.jpg', buffer: b64(scans.receipt.jpeg) }]));
     await page.getByTestId('batch-report').waitFor({ timeout: 300_000 });
     expect((await lastReport(page)).summary).toBe('1 added, 0 refused');
     expect(await page.locator('[data-testid=doc][data-name="receipt-offline.jpg"]').count()).toBe(1);

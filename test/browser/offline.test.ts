@@ -68,20 +68,25 @@ async function ask(page: Page, question: string): Promise<void> {
   await page.fill('#question', question);
   await page.getByTestId('ask').click();
   const view = page.locator('[data-testid=answer], [data-testid=evidence]');
-  await page.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 120_000 });
+  await page.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', {
+    timeout: 120_000,
+  });
   expect(`${await view.getAttribute('data-status')}: ${await view.innerText()}`).toMatch(/^done: /);
 }
 
 const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT_DIR, `offline-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(OUTPUT_DIR, `offline-${name}.png`), fullPage: true });
 
 // A hang guard, not a speed limit: this one scenario runs eleven steps that each wait for their own
 // state (up to 120 s each); on a machine loaded by a second job it took 165 s of the project's 180 s.
 const WHOLE_SCENARIO_GUARD_MS = 600_000;
 
 describe('offline after one visit', () => {
-  it('reloads, answers with citations and adds a document with the network off, under a sub-path', { timeout: WHOLE_SCENARIO_GUARD_MS }, async () => {
+  it('reloads, answers with citations and adds a document with the network off, under a sub-path', {
+    timeout: WHOLE_SCENARIO_GUARD_MS,
+  }, async () => {
     const { context, page, errors } = await newPage();
     const firstVisit = await untilUsable(page, () => page.goto(served.url + QUERY, COMMIT));
     // Not ready offline until the language model has been downloaded once.
@@ -90,7 +95,9 @@ describe('offline after one visit', () => {
     expect(await page.getByTestId('offline-summary').innerText()).toMatch(/language model/);
     await ask(page, 'Why does the sea have tides?');
     await page.waitForSelector('[data-testid=offline-status][data-ready=true]', { timeout: 120_000 });
-    expect(await page.getByTestId('offline-models').innerText()).toMatch(/evaluator .*tiny\/embedder.*; language model \S+/);
+    expect(await page.getByTestId('offline-models').innerText()).toMatch(
+      /evaluator .*tiny\/embedder.*; language model \S+/,
+    );
     expect(await page.getByTestId('storage-estimate').innerText()).toMatch(/used of .* this site may use/);
     await shot(page, 'ready');
 
@@ -110,7 +117,9 @@ describe('offline after one visit', () => {
     // A new document, ingested offline (the embedder runs from its cache)...
     await page.locator('details.paste summary').click();
     await page.getByTestId('paste-title').fill('Offline notes');
-    await page.getByTestId('paste-text').fill('The lighthouse keeper of the northern island counts seals every morning.');
+    await page
+      .getByTestId('paste-text')
+      .fill('The lighthouse keeper of the northern island counts seals every morning.');
     await page.getByTestId('paste-add').click();
     await expect.poll(() => page.getByTestId('doc').count(), { timeout: 120_000 }).toBe(6);
     // ...is still there after another offline reload, and answers cite it.
@@ -118,12 +127,19 @@ describe('offline after one visit', () => {
     // The list fills from IndexedDB after the first document shows: wait for this one, not for one second (expect.poll's default).
     await page.getByTestId('doc').filter({ hasText: 'Offline notes' }).waitFor({ timeout: 120_000 });
     await ask(page, 'Who counts seals every morning on the northern island?');
-    expect(await page.getByTestId('segment').first().getByTestId('citation').innerText()).toMatch(/Offline notes · passage \d+/);
+    expect(await page.getByTestId('segment').first().getByTestId('citation').innerText()).toMatch(
+      /Offline notes · passage \d+/,
+    );
     await shot(page, 'offline-answer');
     expect(errors).toEqual([]);
 
     expect(await cspViolations(page)).toEqual([]);
-    const timing = { firstVisitMs: firstVisit, onlineReloadMs: onlineReload, offlineReloadMs: offlineReload, offlineVsOnline: +(offlineReload / onlineReload).toFixed(2) };
+    const timing = {
+      firstVisitMs: firstVisit,
+      onlineReloadMs: onlineReload,
+      offlineReloadMs: offlineReload,
+      offlineVsOnline: +(offlineReload / onlineReload).toFixed(2),
+    };
     writeFileSync(join(OUTPUT_DIR, 'offline-timing.json'), JSON.stringify(timing, null, 2));
     console.log('time to a usable page:', timing);
   });
@@ -145,10 +161,15 @@ describe('models from the hub', () => {
       await context.route('https://huggingface.co/**', async (route) => {
         const m = /^https:\/\/huggingface\.co\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(route.request().url());
         const folder = m && HUB_MODELS[m[1]!];
-        const file = folder && join(E2E_DIR, 'models/tiny', folder, m![2]!.replace('model_quantized.onnx', 'model.onnx'));
+        const file =
+          folder && join(E2E_DIR, 'models/tiny', folder, m![2]!.replace('model_quantized.onnx', 'model.onnx'));
         hub.push(route.request().url());
         if (!file || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-        return route.fulfill({ status: 200, body: readFileSync(file), headers: { 'content-type': 'application/octet-stream', 'access-control-allow-origin': '*' } });
+        return route.fulfill({
+          status: 200,
+          body: readFileSync(file),
+          headers: { 'content-type': 'application/octet-stream', 'access-control-allow-origin': '*' },
+        });
       });
       await untilUsable(page, () => page.goto(site.url, COMMIT));
       await ask(page, 'Why does the sea have tides?');
@@ -161,7 +182,9 @@ describe('models from the hub', () => {
       await context.setOffline(true);
       await untilUsable(page, () => page.reload(COMMIT));
       await ask(page, 'Why does the sea have tides?');
-      expect(await page.getByTestId('segment').first().getByTestId('citation').innerText()).toMatch(/Why the Sea Has Tides( › [^·]+| · passage \d+)/);
+      expect(await page.getByTestId('segment').first().getByTestId('citation').innerText()).toMatch(
+        /Why the Sea Has Tides( › [^·]+| · passage \d+)/,
+      );
       expect(await page.locator('[data-worker=evaluator]').getAttribute('data-state')).toBe('ready');
       expect(errors).toEqual([]);
     } finally {
@@ -216,7 +239,14 @@ describe('Content-Security-Policy', () => {
     });
     expect(blocked).toEqual(['fetch refused']);
     // The violation is reported by an event queued apart from the fetch's refusal: wait for it, not for one second.
-    await page.waitForFunction(() => ((window as unknown as { __csp?: string[] }).__csp ?? []).some((v) => v.startsWith('connect-src https://evil.test')), undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () =>
+        ((window as unknown as { __csp?: string[] }).__csp ?? []).some((v) =>
+          v.startsWith('connect-src https://evil.test'),
+        ),
+      undefined,
+      { timeout: 120_000 },
+    );
     expect((await cspViolations(page)).filter((v) => !v.includes('evil.test/exfiltrate'))).toEqual([]);
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);

@@ -24,9 +24,16 @@ interface AxeViolation {
 async function axe(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
-    const a = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const a = (
+      globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
     const r = await a.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })),
+    }));
   });
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
@@ -34,11 +41,18 @@ async function axe(page: Page): Promise<AxeViolation[]> {
 async function ask(page: Page, question: string): Promise<void> {
   await page.fill('#question', question);
   await page.getByTestId('ask').click();
-  await page.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 120_000 });
+  await page.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', {
+    timeout: 120_000,
+  });
 }
 
 async function phone(): Promise<Page> {
-  const context = await app.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const context = await app.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
   app.track(context);
   const page = await context.newPage();
   await page.goto(app.url + QUERY);
@@ -48,7 +62,8 @@ async function phone(): Promise<Page> {
   return page;
 }
 
-const pageWidth = (page: Page) => page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
+const pageWidth = (page: Page) =>
+  page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
 
 describe('on a phone (390 px)', () => {
   it('has no sideways scroll, puts the question and answer first and folds the side panels', async () => {
@@ -84,7 +99,10 @@ describe('accessibility', () => {
     const { page } = await app.open();
     expect(await axe(page)).toEqual([]);
     await ask(page, 'Why does the sea have tides?');
-    await page.getByRole('button', { name: /Why this segment/ }).first().click();
+    await page
+      .getByRole('button', { name: /Why this segment/ })
+      .first()
+      .click();
     const bad = await axe(page);
     console.log(`[axe] serious/critical violations after an answer: ${bad.length}`);
     expect(bad).toEqual([]);
@@ -98,7 +116,13 @@ describe('accessibility', () => {
       await page.keyboard.press('Tab');
       const id = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
-        return el ? el.dataset.testid || el.id || el.getAttribute('aria-label') || el.textContent?.trim().slice(0, 30) || el.tagName : '';
+        return el
+          ? el.dataset.testid ||
+              el.id ||
+              el.getAttribute('aria-label') ||
+              el.textContent?.trim().slice(0, 30) ||
+              el.tagName
+          : '';
       });
       reached.add(id);
     }

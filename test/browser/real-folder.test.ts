@@ -22,7 +22,9 @@ describe('a real folder', () => {
       await page.getByTestId('batch-report').waitFor({ timeout: 600_000 });
     });
     const report = await lastReport(page);
-    console.log(`[real folder] ${count} files: ${report.summary}; longest main-thread task ${tasks.longestCpu} ms of CPU (${tasks.overCpu} over 50 ms), ${tasks.longestWall} ms of wall time`);
+    console.log(
+      `[real folder] ${count} files: ${report.summary}; longest main-thread task ${tasks.longestCpu} ms of CPU (${tasks.overCpu} over 50 ms), ${tasks.longestWall} ms of wall time`,
+    );
     expect(report.refused).toEqual([]);
     // The CPU time the page's own main thread spent, not wall time on a shared machine (see main-thread.ts).
     expect(tasks.overCpu).toBe(0);

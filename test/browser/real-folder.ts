@@ -6,7 +6,10 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 
-const DEBIAN_PDFS = ['/usr/share/doc/libtasn1-doc/libtasn1.pdf', '/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf'];
+const DEBIAN_PDFS = [
+  '/usr/share/doc/libtasn1-doc/libtasn1.pdf',
+  '/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf',
+];
 
 /** The Rust book's HTML folder of the first toolchain that has one, or null. */
 export function rustBook(): string | null {
@@ -27,20 +30,30 @@ export function writeRealFolder(dir: string, count = 126): number {
   let n = pdfs.length;
   const book = rustBook();
   if (book) {
-    const chapters = readdirSync(book).filter((f) => /^(ch\d|appendix)/.test(f) && f.endsWith('.html')).sort();
+    const chapters = readdirSync(book)
+      .filter((f) => /^(ch\d|appendix)/.test(f) && f.endsWith('.html'))
+      .sort();
     for (const f of chapters.slice(0, count - n)) copyFileSync(join(book, f), join(dir, f));
     n += Math.min(chapters.length, count - n);
   } else {
-    const readmes = readdirSync('/usr/share/doc').flatMap((p) => ['README.md', 'README', 'README.txt'].map((r) => join('/usr/share/doc', p, r))).filter(existsSync);
-    for (const f of readmes.slice(0, Math.floor((count - n) / 2))) copyFileSync(f, join(dir, `${f.split('/').at(-2)}-${basename(f)}${/\.\w+$/.test(f) ? '' : '.txt'}`));
+    const readmes = readdirSync('/usr/share/doc')
+      .flatMap((p) => ['README.md', 'README', 'README.txt'].map((r) => join('/usr/share/doc', p, r)))
+      .filter(existsSync);
+    for (const f of readmes.slice(0, Math.floor((count - n) / 2)))
+      copyFileSync(f, join(dir, `${f.split('/').at(-2)}-${basename(f)}${/\.\w+$/.test(f) ? '' : '.txt'}`));
     n += Math.min(readmes.length, Math.floor((count - n) / 2));
-    const pages = readdirSync('/usr/share/man/man1').filter((f) => f.endsWith('.1.gz')).slice(0, count - n);
+    const pages = readdirSync('/usr/share/man/man1')
+      .filter((f) => f.endsWith('.1.gz'))
+      .slice(0, count - n);
     for (const p of pages) {
-      const text = execFileSync('man', ['-P', 'cat', join('/usr/share/man/man1', p)], { env: { ...process.env, MANWIDTH: '80' } }).toString('utf8');
+      const text = execFileSync('man', ['-P', 'cat', join('/usr/share/man/man1', p)], {
+        env: { ...process.env, MANWIDTH: '80' },
+      }).toString('utf8');
       writeFileSync(join(dir, p.replace(/\.1\.gz$/, '.txt')), text);
     }
     n += pages.length;
   }
-  if (n < count / 2) throw new Error(`Only ${n} real documents on this machine (no Rust book under ~/.rustup, too few Debian docs).`);
+  if (n < count / 2)
+    throw new Error(`Only ${n} real documents on this machine (no Rust book under ~/.rustup, too few Debian docs).`);
   return n;
 }

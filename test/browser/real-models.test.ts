@@ -13,7 +13,10 @@ import { realModelsAvailable } from '../real/available';
 import type { WllamaPageApi } from './pages/wllama-page';
 import { BOOK_QUESTIONS, SITE_GGUF, addRealModels, bookFiles, realSite } from '../real/site';
 
-const ref = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/real/minilm-reference.json'), 'utf8')) as { sentences: string[]; embeddings: number[][] };
+const ref = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/real/minilm-reference.json'), 'utf8')) as {
+  sentences: string[];
+  embeddings: number[][];
+};
 const cosines = (vs: number[][]) => vs.map((v, i) => v.reduce((s, x, j) => s + x * ref.embeddings[i]![j]!, 0));
 
 const ready = realModelsAvailable('real-model browser tier');
@@ -34,12 +37,18 @@ describe.runIf(ready)('real all-MiniLM-L6-v2 in the browser against sentence-tra
     await served?.close();
   });
 
-  it('the evaluator worker embeds sentences as the reference does: fp32 to cosine 0.999 on WASM (50) and WebGPU (12), q8 (the WASM default) to 0.98', { timeout: 600_000 }, async () => {
+  it('the evaluator worker embeds sentences as the reference does: fp32 to cosine 0.999 on WASM (50) and WebGPU (12), q8 (the WASM default) to 0.98', {
+    timeout: 600_000,
+  }, async () => {
     const page = await browser.newPage();
     await page.goto(`${served.url}test/browser/pages/evaluator.html`);
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
     const embed = (device: 'wasm' | 'webgpu', dtype: 'fp32' | 'q8', n = ref.sentences.length) =>
-      page.evaluate(([d, t, s]) => window.embedWith(d, 'real/embedder', t, s), [device, dtype, ref.sentences.slice(0, n)] as const);
+      page.evaluate(([d, t, s]) => window.embedWith(d, 'real/embedder', t, s), [
+        device,
+        dtype,
+        ref.sentences.slice(0, n),
+      ] as const);
     const wasm32 = await embed('wasm', 'fp32');
     expect(wasm32.device).toBe('wasm');
     expect(Math.min(...cosines(wasm32.vectors))).toBeGreaterThanOrEqual(0.999);
@@ -84,11 +93,18 @@ describe.runIf(ready)('real GGUF models through the Self-RAG generator on llama.
     ['SmolLM2-135M-Instruct (ChatML)', SITE_GGUF.smollm2],
     ['Gemma 3 270M base (no template of its own, sliding-window attention)', SITE_GGUF.gemma],
   ] as const) {
-    it(`${name}: every candidate's slots are read, each group's probabilities sum to 1, and candidates share the prompt prefix`, { timeout: 900_000 }, async () => {
-      const info = await page.evaluate((u) => (window as unknown as { wl: WllamaPageApi }).wl.load(u, { nProbs: 20 }), `${served.url}${file}`);
+    it(`${name}: every candidate's slots are read, each group's probabilities sum to 1, and candidates share the prompt prefix`, {
+      timeout: 900_000,
+    }, async () => {
+      const info = await page.evaluate(
+        (u) => (window as unknown as { wl: WllamaPageApi }).wl.load(u, { nProbs: 20 }),
+        `${served.url}${file}`,
+      );
       expect(info.nVocab).toBeGreaterThan(1000);
       step(`${name} loaded`);
-      const a = (await page.evaluate(() => (window as unknown as { wl: WllamaPageApi }).wl.answer('always', 1))) as Answer;
+      const a = (await page.evaluate(() =>
+        (window as unknown as { wl: WllamaPageApi }).wl.answer('always', 1),
+      )) as Answer;
       step(`${name} answered`);
       expect(a.candidates).toBeGreaterThanOrEqual(3);
       expect(a.problems).toEqual([]);
@@ -147,7 +163,9 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
     return `${await shown.getAttribute('data-status')}: ${(await shown.innerText()).slice(0, 500)}`;
   }
 
-  it('takes the chapters in with the real embedder, and retrieval by meaning puts the labelled chapter in the top 3', { timeout: 900_000 }, async () => {
+  it('takes the chapters in with the real embedder, and retrieval by meaning puts the labelled chapter in the top 3', {
+    timeout: 900_000,
+  }, async () => {
     const { page, errors } = await open();
     const files = bookFiles();
     step(`adding ${files.length} chapters`);
@@ -157,7 +175,13 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
     await expect.poll(() => page.getByTestId('doc').count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(files.length);
     expect(await page.getByTestId('doc-pending').count()).toBe(0);
     titles = new Map(
-      await page.getByTestId('doc').evaluateAll((els) => els.map((e) => [e.getAttribute('data-name')!, e.querySelector('.doc-title')!.textContent!] as [string, string])),
+      await page
+        .getByTestId('doc')
+        .evaluateAll((els) =>
+          els.map(
+            (e) => [e.getAttribute('data-name')!, e.querySelector('.doc-title')!.textContent!] as [string, string],
+          ),
+        ),
     );
     // Evidence-only mode lists the passages retrieval ranks first, by meaning alone, without the re-ranker.
     await page.getByTestId('use-evidence-only').click();
@@ -169,8 +193,11 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
       await page.getByTestId('new-thread').click();
       expect(await ask(page, question)).toMatch(/^done: /);
       step(`searched: ${question}`);
-      const top = (await page.locator('[data-testid=turn].viewed [data-testid=evidence-passage] h3').allInnerTexts()).slice(0, 3).map((t) => t.replace(/ · passage \d+$/, ''));
-      if (!top.includes(titles.get(chapter)!)) misses.push(`${question} → ${chapter} ("${titles.get(chapter)}"), got ${JSON.stringify(top)}`);
+      const top = (await page.locator('[data-testid=turn].viewed [data-testid=evidence-passage] h3').allInnerTexts())
+        .slice(0, 3)
+        .map((t) => t.replace(/ · passage \d+$/, ''));
+      if (!top.includes(titles.get(chapter)!))
+        misses.push(`${question} → ${chapter} ("${titles.get(chapter)}"), got ${JSON.stringify(top)}`);
     }
     // Real MiniLM finds every labelled chapter here; the hashed tiny embedder finds few of them.
     expect(misses).toEqual([]);
@@ -178,7 +205,9 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
     await page.close();
   });
 
-  it('writes a Self-RAG answer with SmolLM2: every candidate read, probabilities valid, a citation; then a follow-up is rewritten', { timeout: 900_000 }, async () => {
+  it('writes a Self-RAG answer with SmolLM2: every candidate read, probabilities valid, a citation; then a follow-up is rewritten', {
+    timeout: 900_000,
+  }, async () => {
     const { page, errors } = await open();
     // Always retrieve, so the answer must cite (the model's own decision is measured in the benchmarks).
     await page.locator('#mode').selectOption('always');
@@ -198,7 +227,10 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
       expect(tip).toMatch(/\d%/);
     }
     // Every candidate of the first step was written and critiqued (none dropped as unreadable).
-    await segments.first().getByRole('button', { name: /why this segment/i }).click();
+    await segments
+      .first()
+      .getByRole('button', { name: /why this segment/i })
+      .click();
     const rows = page.getByTestId('why-row');
     expect(await rows.count()).toBeGreaterThanOrEqual(1);
     // A follow-up that leans on the first question is rewritten into a standalone query by the model.
@@ -206,7 +238,9 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
     step('follow-up answered');
     const chip = page.getByTestId('rewrite-chip').last();
     expect(await chip.locator('label').innerText()).toBe('Searched as');
-    expect((await chip.locator('input').inputValue()).trim().toLowerCase()).not.toBe('and how do several producers send on the same one?');
+    expect((await chip.locator('input').inputValue()).trim().toLowerCase()).not.toBe(
+      'and how do several producers send on the same one?',
+    );
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -3,7 +3,16 @@
 // indexer (`npm run index -- <folder> --sharded`) writes with the same hashed test embedder as
 // the library page. A question is answered from it beside the user's own document, fetching a
 // small part of the corpus; after that visit the same question is answered offline.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -20,14 +29,28 @@ type Api = LibraryPageApi;
 const PREFIX = '/docs/rag/';
 const SITE = join(E2E_DIR, 'test/browser/pages/sharded-site');
 const CORPUS = join(SITE, 'index');
-const FILES = ['manifest.json', 'index.bin', 'centroids.bin', 'lists.bin', 'rows.bin', 'texts.bin', 'wordtable.bin', 'words.bin'];
+const FILES = [
+  'manifest.json',
+  'index.bin',
+  'centroids.bin',
+  'lists.bin',
+  'rows.bin',
+  'texts.bin',
+  'wordtable.bin',
+  'words.bin',
+];
 let browser: Browser;
 let served: Served;
 let passages = 0;
 
-function call<K extends keyof Api>(page: Page, method: K, ...args: Parameters<Api[K]>): Promise<Awaited<ReturnType<Api[K]>>> {
+function call<K extends keyof Api>(
+  page: Page,
+  method: K,
+  ...args: Parameters<Api[K]>
+): Promise<Awaited<ReturnType<Api[K]>>> {
   return page.evaluate(
-    ([m, a]) => (window as unknown as { libraryTest: Record<string, (...x: unknown[]) => unknown> }).libraryTest[m]!(...a),
+    ([m, a]) =>
+      (window as unknown as { libraryTest: Record<string, (...x: unknown[]) => unknown> }).libraryTest[m]!(...a),
     [method, args] as [string, unknown[]],
   ) as Promise<Awaited<ReturnType<Api[K]>>>;
 }
@@ -43,7 +66,14 @@ beforeAll(async () => {
   }
   rmSync(SITE, { recursive: true, force: true });
   mkdirSync(SITE, { recursive: true });
-  const built = await indexFolder({ folder: docs, out: CORPUS, embedder: new HashEmbedder(256), model: 'hash-256', chunk: { targetTokens: 60, overlapTokens: 0 }, sharded: {} });
+  const built = await indexFolder({
+    folder: docs,
+    out: CORPUS,
+    embedder: new HashEmbedder(256),
+    model: 'hash-256',
+    chunk: { targetTokens: 60, overlapTokens: 0 },
+    sharded: {},
+  });
   passages = built.passages;
   rmSync(docs, { recursive: true, force: true });
   browser = await launchBrowser({ webgpu: false });
@@ -65,9 +95,19 @@ describe('a sharded site corpus in the browser', () => {
     page = await ctx.newPage();
     await page.goto(`${served.url}test/browser/pages/library.html`);
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
-    const opened = await call(page, 'open', { dbName: 'sharded', seed: false, site: 'sharded-site/', embedderId: 'hash-256' });
+    const opened = await call(page, 'open', {
+      dbName: 'sharded',
+      seed: false,
+      site: 'sharded-site/',
+      embedderId: 'hash-256',
+    });
     expect(opened.warnings).toEqual([]);
-    await call(page, 'addText', 'My kite notes', 'A kite needs a steady wind of about fifteen kilometres an hour to stay aloft.');
+    await call(
+      page,
+      'addText',
+      'My kite notes',
+      'A kite needs a steady wind of about fifteen kilometres an hour to stay aloft.',
+    );
 
     const [top] = await call(page, 'retrieve', question, 3);
     expect(top).toMatchObject({ title: 'Field notes 137' });
@@ -108,7 +148,6 @@ describe('a sharded site corpus in the browser', () => {
   });
 });
 
-
 describe('the app embedded in an iframe, with a sharded site corpus', () => {
   it('answers an embedder’s question with a citation into the corpus', async () => {
     // A site = the e2e build (linked) + a sharded index/ embedded with the tiny model the app runs.
@@ -124,11 +163,23 @@ describe('the app embedded in an iframe, with a sharded site corpus', () => {
     const titles = Array.from({ length: 60 }, (_, d) => `${some(3)} ${d}`);
     for (let d = 0; d < 60; d++) {
       const paras = Array.from({ length: 6 }, () => `${some(40)}.`);
-      if (d === 41) paras[2] = `The Zorblax valve of the eastern reservoir opens at dawn and closes at dusk. ${some(10)}.`;
+      if (d === 41)
+        paras[2] = `The Zorblax valve of the eastern reservoir opens at dawn and closes at dusk. ${some(10)}.`;
       writeFileSync(join(docs, `doc-${d}.md`), `# ${titles[d]}\n\n${paras.join('\n\n')}\n`);
     }
-    const embedder = createEmbedder({ model: { id: 'tiny/embedder' }, source: 'local', localModelPath: join(ROOT, 'test/fixtures/models') });
-    await indexFolder({ folder: docs, out: join(site, 'index'), embedder, model: 'tiny/embedder', chunk: { targetTokens: 60, overlapTokens: 0 }, sharded: {} });
+    const embedder = createEmbedder({
+      model: { id: 'tiny/embedder' },
+      source: 'local',
+      localModelPath: join(ROOT, 'test/fixtures/models'),
+    });
+    await indexFolder({
+      folder: docs,
+      out: join(site, 'index'),
+      embedder,
+      model: 'tiny/embedder',
+      chunk: { targetTokens: 60, overlapTokens: 0 },
+      sharded: {},
+    });
     await embedder.dispose();
     rmSync(docs, { recursive: true, force: true });
     const appServer = await serveDir(site, { prefix: '/docs/rag/' });
@@ -143,17 +194,31 @@ describe('the app embedded in an iframe, with a sharded site corpus', () => {
       const host = await ctx.newPage();
       await host.goto(`${parent.url}?app=${encodeURIComponent(`${appServer.url}?modelPack=tiny&rerank=0`)}`);
       type Replies = { replies: { data: { type: string } }[] };
-      await host.waitForFunction(() => (window as unknown as Replies).replies.some((r) => ['ready', 'pong'].includes(r.data.type)), null, { timeout: 120_000 });
-      await host.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('When does the Zorblax valve open?'));
-      const answer = await host.waitForFunction(() => (window as unknown as Replies).replies.find((r) => r.data.type === 'answer' || r.data.type === 'error'), null, { timeout: 180_000 });
-      const reply = (await answer.jsonValue()) as unknown as { data: { type: string; segments: { text: string; citation: { passageId: string; title: string } | null }[] } };
+      await host.waitForFunction(
+        () => (window as unknown as Replies).replies.some((r) => ['ready', 'pong'].includes(r.data.type)),
+        null,
+        { timeout: 120_000 },
+      );
+      await host.evaluate(() =>
+        (window as unknown as { askApp(q: string): void }).askApp('When does the Zorblax valve open?'),
+      );
+      const answer = await host.waitForFunction(
+        () => (window as unknown as Replies).replies.find((r) => r.data.type === 'answer' || r.data.type === 'error'),
+        null,
+        { timeout: 180_000 },
+      );
+      const reply = (await answer.jsonValue()) as unknown as {
+        data: { type: string; segments: { text: string; citation: { passageId: string; title: string } | null }[] };
+      };
       expect(reply.data.type).toBe('answer');
       expect(reply.data.segments.map((s) => s.citation?.title)).toContain(titles[41]);
       const corpus = appServer.sent.filter((s) => s.path.startsWith('/docs/rag/index/'));
       expect(corpus.filter((s) => s.range === null).map((s) => s.path)).toEqual(['/docs/rag/index/manifest.json']);
       // The page says the corpus is searched too, and how much of it: not only the library's few passages.
       const frame = host.frames().find((f) => f.url().includes('/docs/rag/'))!;
-      await expect.poll(() => frame.locator('[data-worker=library]').innerText()).toMatch(/Also searched: this site's corpus, 60 documents \([\d,]+ passages\)/);
+      await expect
+        .poll(() => frame.locator('[data-worker=library]').innerText())
+        .toMatch(/Also searched: this site's corpus, 60 documents \([\d,]+ passages\)/);
     } finally {
       await ctx.close();
       await appServer.close();

@@ -54,7 +54,9 @@ async function addFiles(page: Page, files: { name: string; bytes: Uint8Array | B
   const reports = await page.getByTestId('batch-report').count();
   await page.getByTestId('file-input').setInputFiles(paths);
   await expect.poll(() => page.getByTestId('batch-report').count(), { timeout: 300_000 }).toBe(reports + 1);
-  expect(await page.getByTestId('batch-report').last().getByTestId('batch-summary').innerText()).toMatch(new RegExp(`^${files.length} added(, 0 refused)?$`));
+  expect(await page.getByTestId('batch-report').last().getByTestId('batch-summary').innerText()).toMatch(
+    new RegExp(`^${files.length} added(, 0 refused)?$`),
+  );
 }
 
 async function evidenceOnly(page: Page): Promise<void> {
@@ -82,16 +84,36 @@ describe('source viewer', () => {
     const { page, errors } = await app.open(plain);
     const seen = watch(page);
     // Pages long enough that each holds a passage or more of its own.
-    const filler = (n: number) => Array.from({ length: 12 }, (_, i) => `Note ${n}.${i}: the harbour keeps its ledgers, charts and rope lockers in good order.`);
+    const filler = (n: number) =>
+      Array.from(
+        { length: 12 },
+        (_, i) => `Note ${n}.${i}: the harbour keeps its ledgers, charts and rope lockers in good order.`,
+      );
     const pages = [
-      ['Harbour manual, part one.', 'The tide tables are printed at the back of the book.', ...filler(1), 'Moorings are checked every spring by the harbour master.'],
-      ['Harbour manual, part two.', ...filler(2).slice(0, 6), 'The quartermaster counted nineteen brass lanterns in the cellar.', ...filler(2).slice(6), 'Each lantern burns paraffin and is trimmed at dusk.'],
+      [
+        'Harbour manual, part one.',
+        'The tide tables are printed at the back of the book.',
+        ...filler(1),
+        'Moorings are checked every spring by the harbour master.',
+      ],
+      [
+        'Harbour manual, part two.',
+        ...filler(2).slice(0, 6),
+        'The quartermaster counted nineteen brass lanterns in the cellar.',
+        ...filler(2).slice(6),
+        'Each lantern burns paraffin and is trimmed at dusk.',
+      ],
       ['Harbour manual, part three.', ...filler(3), 'Fog signals sound every thirty seconds in poor weather.'],
     ];
     await addFiles(page, [{ name: 'harbour-manual.pdf', bytes: tinyPdf(pages) }]);
     expect(await page.getByTestId('doc').filter({ hasText: 'harbour-manual' }).innerText()).toMatch(/original kept/);
     await evidenceOnly(page);
-    const { dialog, label } = await openEvidence(page, 'How many brass lanterns did the quartermaster count in the cellar?', 'harbour-manual', 'brass lanterns');
+    const { dialog, label } = await openEvidence(
+      page,
+      'How many brass lanterns did the quartermaster count in the cellar?',
+      'harbour-manual',
+      'brass lanterns',
+    );
     // The passage may run over a page break; the viewer opens where its supporting sentence stands.
     expect(label).toMatch(/harbour-manual, (p\. 2|pp\. [12]–[23])$/);
     expect(await dialog.getByTestId('passage-place').innerText()).toMatch(/^(p\. 2|pp\. [12]–[23])$/);
@@ -107,7 +129,8 @@ describe('source viewer', () => {
 
     // Keyboard: the modal dialog holds focus; Tab reaches "Next page", Enter turns the page.
     const next = dialog.getByTestId('page-next');
-    for (let i = 0; i < 12 && !(await next.evaluate((b) => b === document.activeElement)); i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 12 && !(await next.evaluate((b) => b === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
     expect(await next.evaluate((b) => b === document.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(() => dialog.getByTestId('page-label').innerText()).toBe('Page 3 of 3');
@@ -121,9 +144,13 @@ describe('source viewer', () => {
     await expect.poll(() => dialog.evaluate((d) => d.getBoundingClientRect().right <= 390)).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     // The page is drawn again to the phone's width, the sentence marked again.
-    await expect.poll(() => dialog.locator('canvas').evaluate((c) => c.getBoundingClientRect().right <= 390)).toBe(true);
+    await expect
+      .poll(() => dialog.locator('canvas').evaluate((c) => c.getBoundingClientRect().right <= 390))
+      .toBe(true);
     await dialog.locator('[data-testid=pdf-frame][data-marked]').waitFor();
-    expect((await dialog.locator('.textLayer .highlight').allTextContents()).join('')).toContain('nineteen brass lanterns');
+    expect((await dialog.locator('.textLayer .highlight').allTextContents()).join('')).toContain(
+      'nineteen brass lanterns',
+    );
     await shot(page, 'pdf-phone');
 
     await page.keyboard.press('Escape');
@@ -143,11 +170,22 @@ describe('source viewer', () => {
       <h2>Storage</h2><p>Keep the ladder in a dry shed away from frost.</p></body></html>`;
     await addFiles(page, [
       { name: 'ladders.html', bytes: Buffer.from(html) },
-      { name: 'tender-notes.pdf', bytes: hostilePdf(['The lighthouse tender polishes the great lens every Sunday.', 'Visitors may climb the tower in summer.'], EVIL) },
+      {
+        name: 'tender-notes.pdf',
+        bytes: hostilePdf(
+          ['The lighthouse tender polishes the great lens every Sunday.', 'Visitors may climb the tower in summer.'],
+          EVIL,
+        ),
+      },
     ]);
     await evidenceOnly(page);
 
-    const html1 = await openEvidence(page, 'Which way should you face when climbing down the ladder?', 'Ladder safety', 'face the ladder');
+    const html1 = await openEvidence(
+      page,
+      'Which way should you face when climbing down the ladder?',
+      'Ladder safety',
+      'face the ladder',
+    );
     expect(html1.label).toBe('¶ Ladder safety › Climbing down');
     const text = html1.dialog.getByTestId('source-text');
     await text.waitFor();
@@ -157,15 +195,24 @@ describe('source viewer', () => {
     await shot(page, 'html-desktop');
     await page.keyboard.press('Escape');
 
-    const pdf = await openEvidence(page, 'What does the lighthouse tender polish every Sunday?', 'tender-notes', 'great lens');
+    const pdf = await openEvidence(
+      page,
+      'What does the lighthouse tender polish every Sunday?',
+      'tender-notes',
+      'great lens',
+    );
     await pdf.dialog.locator('[data-testid=pdf-frame][data-marked]').waitFor({ timeout: 60_000 });
-    expect((await pdf.dialog.locator('.textLayer .highlight').allTextContents()).join('')).toContain('polishes the great lens');
+    expect((await pdf.dialog.locator('.textLayer .highlight').allTextContents()).join('')).toContain(
+      'polishes the great lens',
+    );
     // No annotation layer: the link and the launch action are not drawn, so there is nothing to click.
     expect(await pdf.dialog.locator('.source-section :is(a, section, iframe)').count()).toBe(0);
-    await page.mouse.click(...(await pdf.dialog.locator('canvas').evaluate((c) => {
-      const r = c.getBoundingClientRect();
-      return [r.left + r.width * 0.3, r.top + r.height * 0.1] as [number, number];
-    })));
+    await page.mouse.click(
+      ...(await pdf.dialog.locator('canvas').evaluate((c) => {
+        const r = c.getBoundingClientRect();
+        return [r.left + r.width * 0.3, r.top + r.height * 0.1] as [number, number];
+      })),
+    );
     await page.keyboard.press('Escape');
     // Give anything that was scheduled by either document a chance to fire before the verdict.
     await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
@@ -181,11 +228,25 @@ describe('source viewer', () => {
     const sp = await scanner.newPage();
     await sp.goto(`${app.url}test/browser/pages/scan.html`);
     await sp.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
-    const lines = ['Dear Margaret, the swallows returned to the barn on Tuesday morning.', 'Father says the hay will be ready to cut within a fortnight.'];
-    const scan = (await sp.evaluate(([l]) => (window as unknown as { scanTest: ScanPageApi }).scanTest.scan(l, 200, 0.5), [lines] as const)) as { png: string };
-    const pdfLines = ['The lighthouse keeper recorded seventeen storms in the winter of 1893.', 'Every storm was entered in a green ledger with the wind direction.'];
-    const pdfScan = (await sp.evaluate(([l]) => (window as unknown as { scanTest: ScanPageApi }).scanTest.scan(l, 200, 0.5), [pdfLines] as const)) as { width: number; height: number; greyZlib: string };
-    const scannedPdf = imagePdf([{ width: pdfScan.width, height: pdfScan.height, zlib: new Uint8Array(Buffer.from(pdfScan.greyZlib, 'base64')) }]);
+    const lines = [
+      'Dear Margaret, the swallows returned to the barn on Tuesday morning.',
+      'Father says the hay will be ready to cut within a fortnight.',
+    ];
+    const scan = (await sp.evaluate(
+      ([l]) => (window as unknown as { scanTest: ScanPageApi }).scanTest.scan(l, 200, 0.5),
+      [lines] as const,
+    )) as { png: string };
+    const pdfLines = [
+      'The lighthouse keeper recorded seventeen storms in the winter of 1893.',
+      'Every storm was entered in a green ledger with the wind direction.',
+    ];
+    const pdfScan = (await sp.evaluate(
+      ([l]) => (window as unknown as { scanTest: ScanPageApi }).scanTest.scan(l, 200, 0.5),
+      [pdfLines] as const,
+    )) as { width: number; height: number; greyZlib: string };
+    const scannedPdf = imagePdf([
+      { width: pdfScan.width, height: pdfScan.height, zlib: new Uint8Array(Buffer.from(pdfScan.greyZlib, 'base64')) },
+    ]);
 
     const { page, errors } = await app.open(plain);
     const seen = watch(page);
@@ -198,7 +259,9 @@ describe('source viewer', () => {
     expect(label).toMatch(/letter, p\. 1/);
     const view = dialog.getByTestId('source-scan');
     await view.waitFor();
-    await expect.poll(() => view.locator('img').evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
+    await expect
+      .poll(() => view.locator('img').evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0))
+      .toBe(true);
     const boxes = view.getByTestId('line-box');
     expect(await boxes.count()).toBeGreaterThanOrEqual(1);
     // The box lies on the image, in its upper part where the letter's lines were written.
@@ -210,12 +273,18 @@ describe('source viewer', () => {
     await page.keyboard.press('Escape');
 
     // A scanned PDF page: drawn by pdf.js, without a text layer to mark, its recognised lines boxed instead.
-    const scanned = await openEvidence(page, 'How many storms did the lighthouse keeper record in the winter?', 'keeper-scan');
+    const scanned = await openEvidence(
+      page,
+      'How many storms did the lighthouse keeper record in the winter?',
+      'keeper-scan',
+    );
     expect(scanned.label).toMatch(/keeper-scan, p\. 1/);
     await scanned.dialog.locator('[data-testid=pdf-frame][data-marked]').waitFor({ timeout: 60_000 });
     expect(await scanned.dialog.locator('.textLayer span').count()).toBe(0);
     expect(await scanned.dialog.locator('.pdf-page [data-testid=line-box]').count()).toBeGreaterThanOrEqual(1);
-    expect(await scanned.dialog.locator('.pdf-page [data-testid=line-box]').first().getAttribute('title')).toMatch(/storms|lighthouse|winter/);
+    expect(await scanned.dialog.locator('.pdf-page [data-testid=line-box]').first().getAttribute('title')).toMatch(
+      /storms|lighthouse|winter/,
+    );
     expect(seen.offsite).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -229,7 +298,8 @@ describe('source viewer', () => {
     await page.goto(`${app.url}favicon.svg`);
     // The schema of version 1, as the page before this change wrote it; vectors of another model, so they are made again on opening.
     await page.evaluate(async () => {
-      const text = 'The keeper logged seventeen storms in the winter of 1893.\n\nEvery storm went into a green ledger with the wind direction.';
+      const text =
+        'The keeper logged seventeen storms in the winter of 1893.\n\nEvery storm went into a green ledger with the wind direction.';
       const db = await new Promise<IDBDatabase>((ok, fail) => {
         const r = indexedDB.open('selfrag-library', 1);
         r.onupgradeneeded = () => {
@@ -243,10 +313,41 @@ describe('source viewer', () => {
         r.onerror = () => fail(r.error);
       });
       const tx = db.transaction(['documents', 'passages', 'vectors', 'meta'], 'readwrite');
-      tx.objectStore('documents').put({ id: 'doc-old', title: 'Keeper log', name: 'keeper-log.txt', format: 'text', text, passageCount: 2, bytes: text.length, addedAt: 1, origin: 'user' });
-      tx.objectStore('passages').put({ id: 'doc-old#0', docId: 'doc-old', title: 'Keeper log', text: text.slice(0, 57), index: 0, start: 0, end: 57 });
-      tx.objectStore('passages').put({ id: 'doc-old#1', docId: 'doc-old', title: 'Keeper log', text: text.slice(59), index: 1, start: 59, end: text.length });
-      tx.objectStore('vectors').put({ docId: 'doc-old', dim: 2, ids: ['doc-old#0', 'doc-old#1'], data: new Float32Array([1, 0, 0, 1]).buffer });
+      tx.objectStore('documents').put({
+        id: 'doc-old',
+        title: 'Keeper log',
+        name: 'keeper-log.txt',
+        format: 'text',
+        text,
+        passageCount: 2,
+        bytes: text.length,
+        addedAt: 1,
+        origin: 'user',
+      });
+      tx.objectStore('passages').put({
+        id: 'doc-old#0',
+        docId: 'doc-old',
+        title: 'Keeper log',
+        text: text.slice(0, 57),
+        index: 0,
+        start: 0,
+        end: 57,
+      });
+      tx.objectStore('passages').put({
+        id: 'doc-old#1',
+        docId: 'doc-old',
+        title: 'Keeper log',
+        text: text.slice(59),
+        index: 1,
+        start: 59,
+        end: text.length,
+      });
+      tx.objectStore('vectors').put({
+        docId: 'doc-old',
+        dim: 2,
+        ids: ['doc-old#0', 'doc-old#1'],
+        data: new Float32Array([1, 0, 0, 1]).buffer,
+      });
       tx.objectStore('meta').put('an-older-embedding-model', 'embedder');
       tx.objectStore('meta').put(true, 'seeded');
       await new Promise((ok) => (tx.oncomplete = ok));
@@ -254,12 +355,21 @@ describe('source viewer', () => {
     });
     await page.goto(app.url + QUERY);
     await page.getByTestId('doc').filter({ hasText: 'Keeper log' }).waitFor({ timeout: 120_000 });
-    expect(await page.evaluate(async () => (await indexedDB.databases()).find((d) => d.name === 'selfrag-library')?.version)).toBe(2);
+    expect(
+      await page.evaluate(async () => (await indexedDB.databases()).find((d) => d.name === 'selfrag-library')?.version),
+    ).toBe(2);
     await evidenceOnly(page);
-    const { dialog, label } = await openEvidence(page, 'What colour was the ledger the storms went into?', 'Keeper log', 'green ledger');
+    const { dialog, label } = await openEvidence(
+      page,
+      'What colour was the ledger the storms went into?',
+      'Keeper log',
+      'green ledger',
+    );
     expect(label).toBe('¶ Keeper log · passage 2');
     expect(await dialog.getByTestId('passage-place').innerText()).toBe('page not known (added before this version)');
-    expect(await dialog.getByTestId('place-unknown').innerText()).toMatch(/page not known \(added before this version\)/);
+    expect(await dialog.getByTestId('place-unknown').innerText()).toMatch(
+      /page not known \(added before this version\)/,
+    );
     expect(await dialog.getByTestId('no-original').innerText()).toMatch(/original file was not kept/);
     expect(await dialog.getByTestId('source-text').locator('mark').innerText()).toMatch(/green ledger/);
     expect(errors).toEqual([]);
@@ -318,15 +428,31 @@ describe('from an answer, on the page and embedded', () => {
     const context = await app.browser.newContext({ viewport: { width: 1100, height: 800 } });
     app.track(context);
     const host = await context.newPage();
-    await host.goto(`${parent.url}?app=${encodeURIComponent(`${app.url}${QUERY}&embedOrigin=${encodeURIComponent(new URL(parent.url).origin)}`)}`);
-    await host.waitForFunction(() => (window as unknown as { replies: { data: { type: string } }[] }).replies.some((r) => ['ready', 'pong'].includes(r.data.type)), null, { timeout: 60_000 });
-    await host.evaluate(() => (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'));
+    await host.goto(
+      `${parent.url}?app=${encodeURIComponent(`${app.url}${QUERY}&embedOrigin=${encodeURIComponent(new URL(parent.url).origin)}`)}`,
+    );
+    await host.waitForFunction(
+      () =>
+        (window as unknown as { replies: { data: { type: string } }[] }).replies.some((r) =>
+          ['ready', 'pong'].includes(r.data.type),
+        ),
+      null,
+      { timeout: 60_000 },
+    );
+    await host.evaluate(() =>
+      (window as unknown as { askApp(q: string): void }).askApp('Why does the sea have tides?'),
+    );
     const answer = await host.waitForFunction(
-      () => (window as unknown as { replies: { data: { type: string } }[] }).replies.find((r) => r.data.type === 'answer' || r.data.type === 'error'),
+      () =>
+        (window as unknown as { replies: { data: { type: string } }[] }).replies.find(
+          (r) => r.data.type === 'answer' || r.data.type === 'error',
+        ),
       null,
       { timeout: 120_000 },
     );
-    const reply = (await answer.jsonValue()) as unknown as { data: { segments: { citation: { title: string; place?: string; headings?: string[] } | null }[] } };
+    const reply = (await answer.jsonValue()) as unknown as {
+      data: { segments: { citation: { title: string; place?: string; headings?: string[] } | null }[] };
+    };
     const cited = reply.data.segments.map((s) => s.citation).filter((c) => c !== null);
     expect(cited.length).toBeGreaterThan(0);
     // Every sample passage after the first heading's introduction stands under a chapter heading.

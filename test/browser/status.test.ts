@@ -29,7 +29,9 @@ describe('status panel', () => {
     });
     await page.goto(app.url + '?modelPack=tiny');
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
-    await expect.poll(() => page.locator('[data-worker=evaluator]').getAttribute('data-state'), { timeout: 120_000 }).toBe('ready');
+    await expect
+      .poll(() => page.locator('[data-worker=evaluator]').getAttribute('data-state'), { timeout: 120_000 })
+      .toBe('ready');
     // The model picker has marked which catalogue models are cached by now.
     await page.waitForTimeout(1000);
     expect(probes.length).toBeLessThanOrEqual(1);

@@ -25,11 +25,25 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'update-'));
   buildB = join(work, 'b');
   // Build B differs from A (the e2e build) in its version label, so its main chunk and shell differ.
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--mode', 'e2e', '--outDir', buildB, '--emptyOutDir', '--logLevel', 'error'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, VITE_APP_BUILD: 'B' },
-  });
+  execFileSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--mode',
+      'e2e',
+      '--outDir',
+      buildB,
+      '--emptyOutDir',
+      '--logLevel',
+      'error',
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, VITE_APP_BUILD: 'B' },
+    },
+  );
   cpSync(join(E2E_DIR, 'models'), join(buildB, 'models'), { recursive: true });
   deploy(E2E_DIR);
   browser = await launchBrowser();
@@ -41,7 +55,8 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-const mainChunk = (dir: string) => /src="\.\/(assets\/main-[^"]+\.js)"/.exec(readFileSync(join(dir, 'index.html'), 'utf8'))![1]!;
+const mainChunk = (dir: string) =>
+  /src="\.\/(assets\/main-[^"]+\.js)"/.exec(readFileSync(join(dir, 'index.html'), 'utf8'))![1]!;
 
 /** Every script, style, wasm and worker URL the page has loaded, relative to the site. */
 async function loadedFiles(page: Page): Promise<string[]> {

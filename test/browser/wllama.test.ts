@@ -26,7 +26,13 @@ let page: Page;
 const errors: string[] = [];
 
 const call = <T>(fn: string, ...args: unknown[]): Promise<T> =>
-  page.evaluate(([f, a]) => (window as unknown as { wl: Record<string, (...x: unknown[]) => Promise<unknown>> }).wl[f as string]!(...(a as unknown[])), [fn, args] as const) as Promise<T>;
+  page.evaluate(
+    ([f, a]) =>
+      (window as unknown as { wl: Record<string, (...x: unknown[]) => Promise<unknown>> }).wl[f as string]!(
+        ...(a as unknown[]),
+      ),
+    [fn, args] as const,
+  ) as Promise<T>;
 
 beforeAll(async () => {
   served = await serveDir(E2E_DIR);
@@ -68,7 +74,9 @@ describe('wllama engine on a tiny GGUF model (prompted mode)', () => {
   });
 
   it("reports each token's probability exactly as the model's logits give it, and slot probabilities are the group-normalised ones", async () => {
-    const { reply, seg } = await call<{ reply: { text: string; tokens: Tok[] }; seg: Record<string, unknown> }>('rawSegment');
+    const { reply, seg } = await call<{ reply: { text: string; tokens: Tok[] }; seg: Record<string, unknown> }>(
+      'rawSegment',
+    );
     // Every reported log-prob is the softmax over the whole vocabulary of the exact logits after the previous token.
     for (let i = 1; i < reply.tokens.length; i++) {
       const exact = logSoftmax(tinyGgufLogits(model, reply.tokens[i - 1]!.id));
@@ -79,7 +87,12 @@ describe('wllama engine on a tiny GGUF model (prompted mode)', () => {
     // Each slot follows the label's ':' token.
     const colon = model.tokenId(':');
     const near = (got: number[], want: number[]) => got.forEach((g, k) => expect(g).toBeCloseTo(want[k]!, 4));
-    const s = seg as { rel: { relevant: number; irrelevant: number }; sup: { full: number; partial: number; none: number }; use: number[]; problem?: string };
+    const s = seg as {
+      rel: { relevant: number; irrelevant: number };
+      sup: { full: number; partial: number; none: number };
+      use: number[];
+      problem?: string;
+    };
     expect(s.problem).toBeUndefined();
     near([s.rel.relevant, s.rel.irrelevant], exactGroup(model, colon, REL_ALTS));
     near([s.sup.full, s.sup.partial, s.sup.none], exactGroup(model, colon, SUP_ALTS));
@@ -90,7 +103,11 @@ describe('wllama engine on a tiny GGUF model (prompted mode)', () => {
   });
 
   it('holds every candidate to the form and reuses the shared prompt prefix (timings.cache_n)', async () => {
-    const r = await call<{ segs: { text: string; rel?: unknown; sup?: unknown; use?: unknown; problem?: string }[]; streamed: string[]; prefill: { prefilled: number; cached: number } }>('segments', 3);
+    const r = await call<{
+      segs: { text: string; rel?: unknown; sup?: unknown; use?: unknown; problem?: string }[];
+      streamed: string[];
+      prefill: { prefilled: number; cached: number };
+    }>('segments', 3);
     for (const seg of r.segs) {
       expect(seg.problem).toBeUndefined();
       expect(seg.text.length).toBeGreaterThan(0);
@@ -110,7 +127,10 @@ describe('wllama engine on a tiny GGUF model (prompted mode)', () => {
   });
 
   it('runs the whole Self-RAG decode loop: an answer with citations and critique probabilities from the engine', async () => {
-    const r = await call<{ best: { text: string; passageId: string | null; rel?: unknown; sup?: unknown; use?: unknown; problem?: string }[]; candidates: number }>('answer', 'always', 2);
+    const r = await call<{
+      best: { text: string; passageId: string | null; rel?: unknown; sup?: unknown; use?: unknown; problem?: string }[];
+      candidates: number;
+    }>('answer', 'always', 2);
     expect(r.best.length).toBeGreaterThan(0);
     for (const c of r.best) {
       expect(c.passageId).toMatch(/^lyon#/);
@@ -143,7 +163,9 @@ describe('wllama engine, native Self-RAG model (reflection tokens as single toke
     await call('load', MODEL('native'), { native: true, nProbs: 50 });
     const ids = await call<number[][]>('tokenIds', ['[Relevant]', '[Utility:5]']);
     expect(ids).toEqual([[model.tokenId('[Relevant]')], [model.tokenId('[Utility:5]')]]);
-    const r = await call<{ segs: { text: string; rel: { relevant: number; irrelevant: number }; use: number[]; problem?: string }[] }>('segments', 2);
+    const r = await call<{
+      segs: { text: string; rel: { relevant: number; irrelevant: number }; use: number[]; problem?: string }[];
+    }>('segments', 2);
     for (const seg of r.segs) {
       expect(seg.text).toBe('The answer is here.');
       expect(seg.problem).toBeUndefined();
@@ -194,7 +216,9 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
       return;
     }
     const view = p.locator('[data-testid=answer], [data-testid=evidence]');
-    await p.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 120_000 });
+    await p.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', {
+      timeout: 120_000,
+    });
     expect(`${await view.getAttribute('data-status')}: ${await view.innerText()}`).toMatch(/^done: /);
   }
 
@@ -233,8 +257,15 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
     await p.getByTestId('new-thread').click();
     await ask(p, 'How do bees make honey?', 'running');
     await p.getByTestId('stop').click();
-    await p.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', { timeout: 60_000 });
-    expect(await p.locator('[data-testid=answer], [data-testid=evidence]').first().evaluate((e) => `${e.getAttribute('data-status')}: ${(e as HTMLElement).innerText.slice(0, 300)}`)).toMatch(/^stopped/);
+    await p.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', {
+      timeout: 60_000,
+    });
+    expect(
+      await p
+        .locator('[data-testid=answer], [data-testid=evidence]')
+        .first()
+        .evaluate((e) => `${e.getAttribute('data-status')}: ${(e as HTMLElement).innerText.slice(0, 300)}`),
+    ).toMatch(/^stopped/);
     await ask(p, 'Why does the sea have tides?');
     expect(await p.getByTestId('segment').count()).toBeGreaterThan(0);
 
@@ -246,7 +277,9 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
     expect(await p.getByTestId('no-webgpu').innerText()).toMatch(/written on the CPU with llama\.cpp/);
     expect(await p.getByTestId('use-llama').count()).toBe(0);
     await p.getByTestId('engine').selectOption('webllm');
-    await expect.poll(() => p.getByTestId('no-webgpu').innerText()).toMatch(/WebLLM was chosen .*cannot run without WebGPU/);
+    await expect
+      .poll(() => p.getByTestId('no-webgpu').innerText())
+      .toMatch(/WebLLM was chosen .*cannot run without WebGPU/);
     await p.getByTestId('use-llama').click();
     expect(await p.getByTestId('engine').inputValue()).toBe('wllama');
     // The choice is stored: a reload keeps llama.cpp (the address names only the GGUF file).
@@ -275,10 +308,14 @@ describe('answer page with a native Self-RAG GGUF model', () => {
       await p.fill('#question', 'Why does the sea have tides?');
       await p.getByTestId('ask').click();
       await p.waitForSelector('[data-testid=answer]:not([data-status=running])', { timeout: 120_000 });
-      const texts = await p.$$eval('[data-testid=segment] .segment-text', (els) => els.map((e) => (e as HTMLElement).innerText.trim()));
+      const texts = await p.$$eval('[data-testid=segment] .segment-text', (els) =>
+        els.map((e) => (e as HTMLElement).innerText.trim()),
+      );
       expect(texts.length).toBeGreaterThan(1);
       for (const t of texts) expect(t).toBe('The answer is here.');
-      expect(await p.getByTestId('segment').first().locator('[data-badge=issup]').innerText()).toMatch(/supported|No support/);
+      expect(await p.getByTestId('segment').first().locator('[data-badge=issup]').innerText()).toMatch(
+        /supported|No support/,
+      );
       expect(pageErrors).toEqual([]);
     } finally {
       await b.close();
@@ -296,7 +333,9 @@ describe('production build', () => {
     for (const f of first) expect(readFileSync(join(PROD_DIR, f), 'utf8'), f).not.toContain('setCompat');
     const assets = readdirSync(join(PROD_DIR, 'assets'));
     // …while a lazily loaded chunk carries wllama (so the check above can fail), and the wasm is the site's.
-    expect(assets.some((f) => f.endsWith('.js') && readFileSync(join(PROD_DIR, 'assets', f), 'utf8').includes('setCompat'))).toBe(true);
+    expect(
+      assets.some((f) => f.endsWith('.js') && readFileSync(join(PROD_DIR, 'assets', f), 'utf8').includes('setCompat')),
+    ).toBe(true);
     expect(assets.some((f) => /^wllama-[\w-]+\.wasm$/.test(f))).toBe(true);
   });
 });

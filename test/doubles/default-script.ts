@@ -9,7 +9,11 @@
 // - utility: share of the question's content words the segment mentions.
 import type { ScriptCall, ScriptedReply, Wanted } from './scripted-engine';
 
-const STOP = new Set('a an the of to in on at for and or is are was were be by with from as what which who whom whose when where why how does do did it its this that these those than then there their they i you he she we not no yes can could have has had'.split(' '));
+const STOP = new Set(
+  'a an the of to in on at for and or is are was were be by with from as what which who whom whose when where why how does do did it its this that these those than then there their they i you he she we not no yes can could have has had'.split(
+    ' ',
+  ),
+);
 
 function words(text: string): Set<string> {
   return new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1 && !STOP.has(w)));
@@ -74,7 +78,10 @@ export function defaultReply(call: ScriptCall): ScriptedReply {
   const said = soFar.toLowerCase();
   const fresh = all.filter((s) => !said.includes(s.toLowerCase()));
   // The unused sentence that shares most words with the question (the earliest on a tie).
-  const best = fresh.reduce<string | undefined>((a, s) => (a === undefined || overlap(question, s) > overlap(question, a) ? s : a), undefined);
+  const best = fresh.reduce<string | undefined>(
+    (a, s) => (a === undefined || overlap(question, s) > overlap(question, a) ? s : a),
+    undefined,
+  );
   const text = write(best ?? all[all.length - 1] ?? body.slice(0, 200), question, body);
   const sup = overlap(text, body);
   const moreLeft = fresh.length > 1 && !hasSoFar;
@@ -84,7 +91,9 @@ export function defaultReply(call: ScriptCall): ScriptedReply {
       rel: twoWay(0.1 + 0.85 * overlap(question, passage), ' relevant', ' irrelevant'),
       sup: support(sup),
       use: utility(overlap(question, text)),
-      next: moreLeft ? { ' retrieve': 0.5, ' continue': 0.2, ' done': 0.3 } : { ' retrieve': 0.15, ' continue': 0.1, ' done': 0.75 },
+      next: moreLeft
+        ? { ' retrieve': 0.5, ' continue': 0.2, ' done': 0.3 }
+        : { ' retrieve': 0.15, ' continue': 0.1, ' done': 0.75 },
     },
   };
 }
@@ -101,7 +110,8 @@ const REWORDINGS = ['Put simply,', 'In short,', 'Broadly speaking,'];
 function write(sentence: string, question: string, body: string): string {
   const inPassage = words(body);
   const missing = [...words(question)].filter((w) => !inPassage.has(w));
-  if (missing.length > 0) return `${sentence} The same is true of ${missing.join(' and ')}, as experts generally agree.`;
+  if (missing.length > 0)
+    return `${sentence} The same is true of ${missing.join(' and ')}, as experts generally agree.`;
   const h = hash(sentence);
   if (h % 3 !== 0) return sentence;
   return `${REWORDINGS[h % REWORDINGS.length]} ${sentence.charAt(0).toLowerCase()}${sentence.slice(1)}`;
@@ -122,20 +132,29 @@ function hash(text: string): number {
 function nativeReply(prompt: string): ScriptedReply {
   const para = /<paragraph>([\s\S]*?)<\/paragraph>/.exec(prompt)?.[1] ?? '';
   const body = para.slice(para.indexOf('\n') + 1);
-  if (!para) return { text: '[Retrieval]', tokenAlternatives: { '[Retrieval]': { '[Retrieval]': 0.7, '[No Retrieval]': 0.3 } } };
+  if (!para)
+    return { text: '[Retrieval]', tokenAlternatives: { '[Retrieval]': { '[Retrieval]': 0.7, '[No Retrieval]': 0.3 } } };
   const text = sentences(body)[0] ?? body;
   return {
     text: `[Relevant]${text}[Fully supported][Utility:5]`,
     tokenAlternatives: {
       '[Relevant]': { '[Relevant]': 0.8, '[Irrelevant]': 0.2 },
-      '[Fully supported]': { '[Fully supported]': 0.7, '[Partially supported]': 0.2, '[No support / Contradictory]': 0.1 },
+      '[Fully supported]': {
+        '[Fully supported]': 0.7,
+        '[Partially supported]': 0.2,
+        '[No support / Contradictory]': 0.1,
+      },
       '[Utility:5]': { '[Utility:5]': 0.6, '[Utility:4]': 0.3, '[Utility:3]': 0.1 },
     },
   };
 }
 
 const PRONOUN = /\b(them|they|it|that|this|those)\b(?![\s\S]*\b(them|they|it|that|this|those)\b)/i;
-const NOT_SUBJECT = new Set('how what why when where which who do does did is are was were can could should the a an of in on to and make makes made take'.split(' '));
+const NOT_SUBJECT = new Set(
+  'how what why when where which who do does did is are was were can could should the a an of in on to and make makes made take'.split(
+    ' ',
+  ),
+);
 
 /** The follow-up with its last pronoun replaced by the first content word of the first question of the conversation. */
 export function rewriteFollowUp(user: string): string {

@@ -3,7 +3,16 @@
 // taken from node_modules, plus generated book chapters in HTML, notes in
 // Markdown and text, Word, EPUB and PDF files, and non-documents a folder walk
 // must skip).
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, existsSync, ftruncateSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  existsSync,
+  ftruncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { makeDocx, makeEpub } from './office-files';
@@ -19,7 +28,9 @@ export interface HostileFile {
 }
 
 const WORDS =
-  'river bread garden king queen apple banana tide moon honey bee wax paris london winter summer harvest flour water wind sail lighthouse lens beam sea kite'.split(' ');
+  'river bread garden king queen apple banana tide moon honey bee wax paris london winter summer harvest flour water wind sail lighthouse lens beam sea kite'.split(
+    ' ',
+  );
 
 function prose(seed: number, sentences: number): string {
   let x = seed * 9301 + 49297;
@@ -39,19 +50,51 @@ export function writeHostileSet(dir: string): HostileFile[] {
   const files: Array<HostileFile & { body?: Uint8Array | string }> = [
     { name: 'empty.txt', body: '', expect: /empty/ },
     { name: 'blank.md', body: ' \n\n\t  \n', expect: /no text/ },
-    { name: 'photo-renamed.md', body: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0]), expect: /binary/ },
+    {
+      name: 'photo-renamed.md',
+      body: new Uint8Array([
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0,
+      ]),
+      expect: /binary/,
+    },
     { name: 'archive-renamed.txt', body: zipSync({ 'a.txt': strToU8('hello river') }), expect: /zip archive.*unzip/ },
-    { name: 'nul-byte.txt', body: `The river king grows apple trees.\u0000 The queen bakes bread.`, expect: /binary.*NUL/ },
+    {
+      name: 'nul-byte.txt',
+      body: `The river king grows apple trees.\u0000 The queen bakes bread.`,
+      expect: /binary.*NUL/,
+    },
     { name: 'not-really.pdf', body: 'just some text pretending to be a PDF', expect: /not a PDF/ },
-    { name: 'not-a-word.docx', body: zipSync({ 'readme.txt': strToU8('no document inside') }), expect: /Word document could not be read/ },
-    { name: 'locked.epub', body: makeEpub('Locked', ['<p>secret river</p>'], { encrypted: true }), expect: /encrypted \(DRM\)/ },
+    {
+      name: 'not-a-word.docx',
+      body: zipSync({ 'readme.txt': strToU8('no document inside') }),
+      expect: /Word document could not be read/,
+    },
+    {
+      name: 'locked.epub',
+      body: makeEpub('Locked', ['<p>secret river</p>'], { encrypted: true }),
+      expect: /encrypted \(DRM\)/,
+    },
     { name: 'huge.txt', expect: /too large \(220\.0 MB/ },
     {
       name: 'utf16-bom.txt',
-      body: new Uint8Array([0xff, 0xfe, ...[...'The tide rises with the moon in utf sixteen.'].flatMap((c) => [c.charCodeAt(0), 0])]),
+      body: new Uint8Array([
+        0xff,
+        0xfe,
+        ...[...'The tide rises with the moon in utf sixteen.'].flatMap((c) => [c.charCodeAt(0), 0]),
+      ]),
       expect: 'added',
     },
-    { name: 'latin1.txt', body: new Uint8Array([...strToU8('The caf'), 0xe9, ...strToU8(' by the river sells cr'), 0xe8, ...strToU8('me bread.')]), expect: 'added' },
+    {
+      name: 'latin1.txt',
+      body: new Uint8Array([
+        ...strToU8('The caf'),
+        0xe9,
+        ...strToU8(' by the river sells cr'),
+        0xe8,
+        ...strToU8('me bread.'),
+      ]),
+      expect: 'added',
+    },
     {
       name: 'deep-nesting.html',
       // About 1 MB of nested elements: the page froze 2.1 s on this when HTML was parsed on the main thread.
@@ -128,13 +171,36 @@ export function writeRealShapedSet(root: string, dir: string, folder: string, co
       put(
         `book/ch${String(n).padStart(3, '0')}.html`,
         `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title><link rel="stylesheet" href="s.css"><script src="nav.js"></script></head><body><nav><a href="index.html">Contents</a> &middot; <a href="#">Next &rarr;</a></nav><main><h1>${title}</h1>${paras
-          .map((p, k) => (k % 4 === 3 ? `<pre><code>let ${WORDS[k]} = ${k};\nfn main() { println!("{}", ${WORDS[k]}); }</code></pre>` : `<p>${p}</p>`))
-          .join('\n')}<table><tr><th>Word</th><th>Count</th></tr><tr><td>${WORDS[n % 20]}</td><td>${n}</td></tr></table></main><footer>&copy; 2024</footer></body></html>`,
+          .map((p, k) =>
+            k % 4 === 3
+              ? `<pre><code>let ${WORDS[k]} = ${k};\nfn main() { println!("{}", ${WORDS[k]}); }</code></pre>`
+              : `<p>${p}</p>`,
+          )
+          .join(
+            '\n',
+          )}<table><tr><th>Word</th><th>Count</th></tr><tr><td>${WORDS[n % 20]}</td><td>${n}</td></tr></table></main><footer>&copy; 2024</footer></body></html>`,
       );
-    else if (kind <= 4) put(`notes/${n}-${WORDS[n % WORDS.length]}.md`, `---\ntitle: "${title}"\n---\n\n${paras.map((p, k) => (k % 3 === 2 ? `- ${p}\n- item` : p)).join('\n\n')}\n`);
+    else if (kind <= 4)
+      put(
+        `notes/${n}-${WORDS[n % WORDS.length]}.md`,
+        `---\ntitle: "${title}"\n---\n\n${paras.map((p, k) => (k % 3 === 2 ? `- ${p}\n- item` : p)).join('\n\n')}\n`,
+      );
     else if (kind === 5) put(`plain/log-${n}.txt`, `${title}\r\n\r\n${paras.join('\r\n\r\n')}`);
-    else if (kind === 6) put(`office/report-${n}.docx`, makeDocx([{ text: title, style: 'Heading1' }, ...paras.map((text) => ({ text }))]));
-    else put(n % 16 === 7 ? `office/manual-${n}.pdf` : `books/book-${n}.epub`, n % 16 === 7 ? tinyPdf(paras.map((p) => p.match(/.{1,80}(\s|$)/g) ?? [p])) : makeEpub(title, paras.map((p) => `<h2>Part</h2><p>${p}</p>`)));
+    else if (kind === 6)
+      put(
+        `office/report-${n}.docx`,
+        makeDocx([{ text: title, style: 'Heading1' }, ...paras.map((text) => ({ text }))]),
+      );
+    else
+      put(
+        n % 16 === 7 ? `office/manual-${n}.pdf` : `books/book-${n}.epub`,
+        n % 16 === 7
+          ? tinyPdf(paras.map((p) => p.match(/.{1,80}(\s|$)/g) ?? [p]))
+          : makeEpub(
+              title,
+              paras.map((p) => `<h2>Part</h2><p>${p}</p>`),
+            ),
+      );
   }
   // What a real folder also holds: images that are not pages (a GIF; PNG and JPEG icons too small
   // to hold a page, which would otherwise be sent to OCR), code, a hidden directory.

@@ -125,10 +125,18 @@ export class FaithfulEngine {
         .map((m) => (typeof m.content === 'string' ? m.content : ''))
         .join('\n');
     const grammar = request.response_format?.type === 'grammar' ? (request.response_format.grammar ?? '') : undefined;
-    const call: FaithfulCall = { kind: 'chat', system: text('system'), user: text('user'), prompt: '', index: this.calls.length, ...(grammar !== undefined ? { grammar } : {}) };
+    const call: FaithfulCall = {
+      kind: 'chat',
+      system: text('system'),
+      user: text('user'),
+      prompt: '',
+      index: this.calls.length,
+      ...(grammar !== undefined ? { grammar } : {}),
+    };
     const promptTokens = this.vocab.encode(this.vocab.template(call.system, call.user)).length;
     const run = this.start(call, request, promptTokens);
-    if (request.stream) return this.stream(run, request.logprobs === true, request.stream_options?.include_usage === true);
+    if (request.stream)
+      return this.stream(run, request.logprobs === true, request.stream_options?.include_usage === true);
     const { steps, record } = await collect(run);
     return {
       id: `chatcmpl-${call.index}`,
@@ -150,7 +158,13 @@ export class FaithfulEngine {
   async completion(request: CompletionCreateParams): Promise<Completion> {
     validate(request);
     if (request.stream) throw new Error('The faithful engine does not stream raw completions.');
-    const call: FaithfulCall = { kind: 'completion', system: '', user: '', prompt: request.prompt, index: this.calls.length };
+    const call: FaithfulCall = {
+      kind: 'completion',
+      system: '',
+      user: '',
+      prompt: request.prompt,
+      index: this.calls.length,
+    };
     const promptTokens = this.vocab.encode(request.prompt).length;
     const run = this.start(call, request, promptTokens);
     const { steps, record } = await collect(run);
@@ -159,7 +173,14 @@ export class FaithfulEngine {
       object: 'text_completion',
       created: 0,
       model: `faithful-${this.vocab.family}`,
-      choices: [{ index: 0, text: run.message(), finish_reason: record.finish, logprobs: request.logprobs ? { content: steps.map((s) => s.entry) } : null }],
+      choices: [
+        {
+          index: 0,
+          text: run.message(),
+          finish_reason: record.finish,
+          logprobs: request.logprobs ? { content: steps.map((s) => s.entry) } : null,
+        },
+      ],
       usage: usage(promptTokens, record.ids.length),
     } as Completion;
   }
@@ -233,8 +254,17 @@ export class FaithfulEngine {
     return { each, record, message: () => message };
   }
 
-  private async *stream(run: ReturnType<FaithfulEngine['start']>, logprobs: boolean, includeUsage: boolean): AsyncGenerator<ChatCompletionChunk> {
-    const base = { id: 'chunk', object: 'chat.completion.chunk' as const, created: 0, model: `faithful-${this.vocab.family}` };
+  private async *stream(
+    run: ReturnType<FaithfulEngine['start']>,
+    logprobs: boolean,
+    includeUsage: boolean,
+  ): AsyncGenerator<ChatCompletionChunk> {
+    const base = {
+      id: 'chunk',
+      object: 'chat.completion.chunk' as const,
+      created: 0,
+      model: `faithful-${this.vocab.family}`,
+    };
     let shown = 0;
     for await (const step of run.each()) {
       const now = run.message();
@@ -242,10 +272,28 @@ export class FaithfulEngine {
       if (countTrailingReplacement(now) % 4 !== 0) continue;
       const delta = now.slice(shown);
       shown = now.length;
-      yield { ...base, choices: [{ index: 0, delta: { content: delta, role: 'assistant' }, finish_reason: null, logprobs: logprobs ? { content: [step.entry] } : null }] } as ChatCompletionChunk;
+      yield {
+        ...base,
+        choices: [
+          {
+            index: 0,
+            delta: { content: delta, role: 'assistant' },
+            finish_reason: null,
+            logprobs: logprobs ? { content: [step.entry] } : null,
+          },
+        ],
+      } as ChatCompletionChunk;
     }
-    yield { ...base, choices: [{ index: 0, delta: {}, finish_reason: run.record.finish as 'stop' }] } as ChatCompletionChunk;
-    if (includeUsage) yield { ...base, choices: [], usage: usage(run.record.promptTokens, run.record.ids.length) } as ChatCompletionChunk;
+    yield {
+      ...base,
+      choices: [{ index: 0, delta: {}, finish_reason: run.record.finish as 'stop' }],
+    } as ChatCompletionChunk;
+    if (includeUsage)
+      yield {
+        ...base,
+        choices: [],
+        usage: usage(run.record.promptTokens, run.record.ids.length),
+      } as ChatCompletionChunk;
   }
 }
 
@@ -275,7 +323,11 @@ function resolveGeneration(r: ChatCompletionRequest | CompletionCreateParams, c:
     temperature: r.temperature ?? c.temperature,
     top_p: r.top_p ?? c.top_p,
     repetition_penalty: r.repetition_penalty ?? c.repetition_penalty,
-    frequency_penalty: has(r.frequency_penalty) ? r.frequency_penalty! : has(r.presence_penalty) ? 0 : c.frequency_penalty,
+    frequency_penalty: has(r.frequency_penalty)
+      ? r.frequency_penalty!
+      : has(r.presence_penalty)
+        ? 0
+        : c.frequency_penalty,
     presence_penalty: has(r.presence_penalty) ? r.presence_penalty! : has(r.frequency_penalty) ? 0 : c.presence_penalty,
     logitBias: r.logit_bias ?? undefined,
     topLogprobs: r.logprobs ? (r.top_logprobs ?? 0) : 0,
@@ -350,7 +402,11 @@ function logprobEntry(vocab: Vocab, probs: Float64Array, id: number, k: number):
     token,
     bytes: Array.from(enc.encode(token)),
     logprob: Math.log(probs[id]!),
-    top_logprobs: topProbs(k, probs).map(([t, p]) => ({ token: str(t), bytes: Array.from(enc.encode(str(t))), logprob: Math.log(p) })),
+    top_logprobs: topProbs(k, probs).map(([t, p]) => ({
+      token: str(t),
+      bytes: Array.from(enc.encode(str(t))),
+      logprob: Math.log(p),
+    })),
   };
 }
 
@@ -360,7 +416,9 @@ function sample(probs: Float64Array, topP: number, rng: () => number): number {
   let best = 0;
   for (let i = 1; i < probs.length; i++) if (probs[i]! > probs[best]!) best = i;
   if (probs[best]! >= p) return best;
-  const order = Array.from(probs.keys()).filter((i) => probs[i]! > 0).sort((a, b) => probs[b]! - probs[a]! || a - b);
+  const order = Array.from(probs.keys())
+    .filter((i) => probs[i]! > 0)
+    .sort((a, b) => probs[b]! - probs[a]! || a - b);
   const head: number[] = [];
   let mass = 0;
   for (const i of order) {
@@ -384,11 +442,17 @@ function countTrailingReplacement(s: string): number {
 const enc = new TextEncoder();
 
 /** Every full reply the script weighs: the product of its slot (or token) alternatives. */
-function candidates(vocab: Vocab, reply: FaithfulReply, items: ReturnType<typeof parseGrammar> | undefined): Candidate[] {
+function candidates(
+  vocab: Vocab,
+  reply: FaithfulReply,
+  items: ReturnType<typeof parseGrammar> | undefined,
+): Candidate[] {
   let parts: { text: string; weight: number }[] = [{ text: '', weight: 1 }];
   const extend = (options: [string, number][]): void => {
     const total = options.reduce((a, [, w]) => a + w, 0);
-    parts = parts.flatMap((p) => options.filter(([, w]) => w > 0).map(([t, w]) => ({ text: p.text + t, weight: (p.weight * w) / total })));
+    parts = parts.flatMap((p) =>
+      options.filter(([, w]) => w > 0).map(([t, w]) => ({ text: p.text + t, weight: (p.weight * w) / total })),
+    );
   };
   if (items) {
     for (const item of items) {
@@ -402,7 +466,9 @@ function candidates(vocab: Vocab, reply: FaithfulReply, items: ReturnType<typeof
   } else {
     const text = reply.text ?? '';
     const keys = Object.keys(reply.tokenAlternatives ?? {});
-    const re = keys.length ? new RegExp(keys.map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g') : null;
+    const re = keys.length
+      ? new RegExp(keys.map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g')
+      : null;
     let at = 0;
     for (const m of re ? text.matchAll(re) : []) {
       extend([[text.slice(at, m.index), 1]]);
@@ -450,7 +516,11 @@ function concatBytes(vocab: Vocab, ids: readonly number[]): Uint8Array {
 }
 
 /** The scripted logits for `reply` under `grammar` (for tests that script only part of the logits). */
-export function scriptedLogitsFor(vocab: Vocab, reply: FaithfulReply, grammar?: string): (ctx: LogitContext) => Float32Array {
+export function scriptedLogitsFor(
+  vocab: Vocab,
+  reply: FaithfulReply,
+  grammar?: string,
+): (ctx: LogitContext) => Float32Array {
   return scriptedLogits(vocab, candidates(vocab, reply, grammar === undefined ? undefined : parseGrammar(grammar)));
 }
 
@@ -468,7 +538,10 @@ function scriptedLogits(vocab: Vocab, cands: Candidate[]): (ctx: LogitContext) =
       else {
         // The tokenizer's own split while the output follows it, else the longest token that continues the text.
         const canonical = ids.every((t, i) => c.ids[i] === t) ? c.ids[ids.length] : undefined;
-        const ok = canonical !== undefined && startsWith(c.bytes.subarray(written.length), vocab.bytes[canonical]!) && vocab.bytes[canonical]!.length > 0;
+        const ok =
+          canonical !== undefined &&
+          startsWith(c.bytes.subarray(written.length), vocab.bytes[canonical]!) &&
+          vocab.bytes[canonical]!.length > 0;
         next = ok ? canonical : longestToken(vocab, c.bytes.subarray(written.length));
       }
       if (next === undefined) continue;
@@ -499,11 +572,14 @@ function validate(request: ChatCompletionRequest | CompletionCreateParams): void
   // The checks web-llm makes, so a request the real engine rejects fails here too.
   if (request.top_logprobs != null) {
     if (!request.logprobs) throw 'top_logprobs requires logprobs to be true.';
-    if (!(request.top_logprobs >= 0 && request.top_logprobs <= 5)) throw `Make sure 0 < top_logprobs <= 5. Got ${request.top_logprobs}`;
+    if (!(request.top_logprobs >= 0 && request.top_logprobs <= 5))
+      throw `Make sure 0 < top_logprobs <= 5. Got ${request.top_logprobs}`;
   }
   if (request.top_p != null && !(request.top_p > 0 && request.top_p <= 1)) throw 'Make sure 0 < top_p <= 1.';
-  if (request.seed != null && !Number.isInteger(request.seed)) throw `\`seed\` should be an integer, but got ${request.seed}`;
-  if (request.repetition_penalty != null && !(request.repetition_penalty > 0)) throw 'Make sure repetition_penalty > 0.';
+  if (request.seed != null && !Number.isInteger(request.seed))
+    throw `\`seed\` should be an integer, but got ${request.seed}`;
+  if (request.repetition_penalty != null && !(request.repetition_penalty > 0))
+    throw 'Make sure repetition_penalty > 0.';
   for (const k of ['frequency_penalty', 'presence_penalty'] as const) {
     const v = request[k];
     if (v != null && !(v >= -2 && v <= 2)) throw `Make sure -2 <= ${k} <= 2.`;
@@ -511,6 +587,16 @@ function validate(request: ChatCompletionRequest | CompletionCreateParams): void
 }
 
 function usage(prompt: number, completion: number) {
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, extra: { e2e_latency_s: 0, prefill_tokens_per_s: 0, decode_tokens_per_s: 0, time_to_first_token_s: 0, time_per_output_token_s: 0 } };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    extra: {
+      e2e_latency_s: 0,
+      prefill_tokens_per_s: 0,
+      decode_tokens_per_s: 0,
+      time_to_first_token_s: 0,
+      time_per_output_token_s: 0,
+    },
+  };
 }
-

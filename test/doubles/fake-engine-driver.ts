@@ -23,7 +23,12 @@ export interface FakeEngine {
   loseDevice(): void;
 }
 
-export function fakeEngine(name: string, hooks: GeneratorHooks, temperature: number, runsOn: RunsOn = { engine: 'webllm', label: 'WebGPU', device: 'webgpu', threads: 1 }): FakeEngine {
+export function fakeEngine(
+  name: string,
+  hooks: GeneratorHooks,
+  temperature: number,
+  runsOn: RunsOn = { engine: 'webllm', label: 'WebGPU', device: 'webgpu', threads: 1 },
+): FakeEngine {
   let settle: { resolve(): void; reject(e: Error): void } | null = null;
   let lost = false;
   const engine: FakeEngine = {

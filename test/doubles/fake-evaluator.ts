@@ -11,7 +11,12 @@ export interface FakeEvaluator {
 }
 
 export function fakeEvaluator(source: 'hub' | 'local' = 'hub'): FakeEvaluator {
-  const fake: FakeEvaluator = { evaluator: undefined as unknown as Evaluator, embedderFails: null, preloads: 0, retries: 0 };
+  const fake: FakeEvaluator = {
+    evaluator: undefined as unknown as Evaluator,
+    embedderFails: null,
+    preloads: 0,
+    retries: 0,
+  };
   fake.evaluator = {
     source: { source },
     device: { device: 'wasm', reason: 'no WebGPU' },

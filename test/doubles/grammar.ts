@@ -34,7 +34,8 @@ export function parseGrammar(grammar: string): GrammarItem[] {
   }
   const root = rules.get('root');
   if (!root) throw new Error('Failed to initialize the grammar matcher (test double): no root rule.');
-  if (root.includes('|')) throw new Error('Failed to initialize the grammar matcher (test double): root must be a sequence.');
+  if (root.includes('|'))
+    throw new Error('Failed to initialize the grammar matcher (test double): root must be a sequence.');
   return root.map((term): GrammarItem => {
     if (term.startsWith('"')) return { kind: 'literal', text: JSON.parse(term) as string };
     const body = rules.get(term);
@@ -42,7 +43,9 @@ export function parseGrammar(grammar: string): GrammarItem[] {
     if (body.length === 1 && body[0] === '[^\\n]+') return { kind: 'line' };
     const alternatives = body.filter((t) => t !== '|');
     if (alternatives.length !== (body.length + 1) / 2 || !alternatives.every((a) => a.startsWith('"'))) {
-      throw new Error(`Failed to initialize the grammar matcher (test double): rule "${term}" is not a choice of literals.`);
+      throw new Error(
+        `Failed to initialize the grammar matcher (test double): rule "${term}" is not a choice of literals.`,
+      );
     }
     return { kind: 'choice', rule: term, alternatives: alternatives.map((a) => JSON.parse(a) as string) };
   });

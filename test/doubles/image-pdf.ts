@@ -8,7 +8,11 @@ export interface GreyImage {
   zlib: Uint8Array;
 }
 
-export function imagePdf(images: GreyImage[], pageImage: number[] = images.map((_, i) => i), pagePt: [number, number] = [612, 792]): Uint8Array {
+export function imagePdf(
+  images: GreyImage[],
+  pageImage: number[] = images.map((_, i) => i),
+  pagePt: [number, number] = [612, 792],
+): Uint8Array {
   const parts: Array<string | Uint8Array> = [];
   const offsets: number[] = [];
   let length = 0;
@@ -33,11 +37,17 @@ export function imagePdf(images: GreyImage[], pageImage: number[] = images.map((
   const kids = pageImage.map((_, i) => `${firstPage + i * 2} 0 R`).join(' ');
   obj(`<< /Type /Pages /Kids [${kids}] /Count ${pageImage.length} >>`);
   for (const img of images) {
-    obj([`<< /Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${img.zlib.length} >>\nstream\n`, img.zlib, '\nendstream']);
+    obj([
+      `<< /Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${img.zlib.length} >>\nstream\n`,
+      img.zlib,
+      '\nendstream',
+    ]);
   }
   pageImage.forEach((k, i) => {
     const content = `q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`;
-    obj(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 ${firstImage + k} 0 R >> >> /Contents ${firstPage + i * 2 + 1} 0 R >>`);
+    obj(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 ${firstImage + k} 0 R >> >> /Contents ${firstPage + i * 2 + 1} 0 R >>`,
+    );
     obj(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
   });
   const xref = length;

@@ -16,7 +16,10 @@ export class MemoryCache {
     return s ? new Response(s.body.slice(0), s.init) : undefined;
   }
   async put(req: RequestInfo | URL, res: Response): Promise<void> {
-    this.entries.set(keyOf(req), { body: await res.arrayBuffer(), init: { status: res.status, statusText: res.statusText, headers: [...res.headers] } });
+    this.entries.set(keyOf(req), {
+      body: await res.arrayBuffer(),
+      init: { status: res.status, statusText: res.statusText, headers: [...res.headers] },
+    });
   }
   async keys(): Promise<Request[]> {
     return [...this.entries.keys()].map((u) => new Request(u));

@@ -7,10 +7,16 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 /** A .docx with one paragraph per entry; a style of 'Heading1' or 'Title' makes a heading. */
 export function makeDocx(paragraphs: Array<{ text: string; style?: string }>): Uint8Array {
   const body = paragraphs
-    .map((p) => `<w:p>${p.style ? `<w:pPr><w:pStyle w:val="${p.style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${esc(p.text)}</w:t></w:r></w:p>`)
+    .map(
+      (p) =>
+        `<w:p>${p.style ? `<w:pPr><w:pStyle w:val="${p.style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${esc(p.text)}</w:t></w:r></w:p>`,
+    )
     .join('');
   const styles = ['Heading1', 'Title']
-    .map((id) => `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${id === 'Heading1' ? 'heading 1' : 'Title'}"/></w:style>`)
+    .map(
+      (id) =>
+        `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${id === 'Heading1' ? 'heading 1' : 'Title'}"/></w:style>`,
+    )
     .join('');
   return zipSync({
     '[Content_Types].xml': strToU8(
@@ -22,7 +28,9 @@ export function makeDocx(paragraphs: Array<{ text: string; style?: string }>): U
     'word/_rels/document.xml.rels': strToU8(
       '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>',
     ),
-    'word/styles.xml': strToU8(`<?xml version="1.0" encoding="UTF-8"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">${styles}</w:styles>`),
+    'word/styles.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">${styles}</w:styles>`,
+    ),
     'word/document.xml': strToU8(
       `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
     ),
@@ -43,7 +51,9 @@ export function makeEpub(title: string, chapters: string[], opts: { encrypted?: 
     ),
   };
   chapters.forEach((body, i) => {
-    files[`OEBPS/text/ch${i}.xhtml`] = strToU8(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>Chapter ${i + 1}</title></head><body>${body}</body></html>`);
+    files[`OEBPS/text/ch${i}.xhtml`] = strToU8(
+      `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>Chapter ${i + 1}</title></head><body>${body}</body></html>`,
+    );
   });
   if (opts.encrypted) files['META-INF/encryption.xml'] = strToU8('<encryption><EncryptedData/></encryption>');
   return zipSync(files);

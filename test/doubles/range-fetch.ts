@@ -33,10 +33,16 @@ export function rangeFetch(root: string, base: string, opts: RangeFetchOptions =
     if (m && !opts.ignoreRange) {
       const part = body.slice(Number(m[1]), Number(m[2]) + 1);
       requests.push({ url, range, bytes: part.length });
-      return new Response(part as Uint8Array<ArrayBuffer>, { status: 206, headers: { 'content-length': String(part.length), 'content-range': `bytes ${m[1]}-${m[2]}/${body.length}` } });
+      return new Response(part as Uint8Array<ArrayBuffer>, {
+        status: 206,
+        headers: { 'content-length': String(part.length), 'content-range': `bytes ${m[1]}-${m[2]}/${body.length}` },
+      });
     }
     requests.push({ url, range, bytes: body.length });
-    return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'content-length': String(body.length) } });
+    return new Response(body as Uint8Array<ArrayBuffer>, {
+      status: 200,
+      headers: { 'content-length': String(body.length) },
+    });
   };
   return { fetch: f as typeof fetch, requests, sent: () => requests.reduce((s, r) => s + r.bytes, 0) };
 }

@@ -97,7 +97,8 @@ export class ScriptedEngine {
 
   constructor(private readonly opts: ScriptedEngineOptions = {}) {
     const s = opts.script;
-    this.script = typeof s === 'function' ? s : Array.isArray(s) ? (c) => s[c.index] ?? s[s.length - 1] ?? {} : defaultReply;
+    this.script =
+      typeof s === 'function' ? s : Array.isArray(s) ? (c) => s[c.index] ?? s[s.length - 1] ?? {} : defaultReply;
   }
 
   setInitProgressCallback(cb: InitProgressCallback): void {
@@ -115,13 +116,27 @@ export class ScriptedEngine {
   async reload(modelId: string | string[]): Promise<void> {
     const id = Array.isArray(modelId) ? modelId[0]! : modelId;
     const record = this.appConfig?.model_list.find((m) => m.model_id === id);
-    if (this.appConfig && !record) throw new Error(`Cannot find model record in appConfig for ${id}. Please check if the model ID is correct and included in the model_list configuration.`);
+    if (this.appConfig && !record)
+      throw new Error(
+        `Cannot find model record in appConfig for ${id}. Please check if the model ID is correct and included in the model_list configuration.`,
+      );
     const fail = /#fail=([\w-]+)/.exec(record?.model ?? '')?.[1];
-    this.progress?.({ progress: 0.25, timeElapsed: 0, text: 'Fetching param cache[1/4]: 12MB fetched. 25% completed, 0 secs elapsed.' });
+    this.progress?.({
+      progress: 0.25,
+      timeElapsed: 0,
+      text: 'Fetching param cache[1/4]: 12MB fetched. 25% completed, 0 secs elapsed.',
+    });
     await tick(this.opts.tokenDelayMs ?? 0);
     if (fail === 'download') throw new Error('TypeError: Failed to fetch');
-    if (fail === 'oom') throw new Error('The WebGPU device was lost while loading the model. This issue often occurs due to running out of memory (OOM).');
-    this.progress?.({ progress: 0.75, timeElapsed: 0, text: 'Loading GPU shader modules[3/4]: 75% completed, 0 secs elapsed.' });
+    if (fail === 'oom')
+      throw new Error(
+        'The WebGPU device was lost while loading the model. This issue often occurs due to running out of memory (OOM).',
+      );
+    this.progress?.({
+      progress: 0.75,
+      timeElapsed: 0,
+      text: 'Loading GPU shader modules[3/4]: 75% completed, 0 secs elapsed.',
+    });
     this.progress?.({ progress: 1, timeElapsed: 0, text: `Finish loading on WebGPU - ${SCRIPTED_ENGINE_MARKER}` });
     this.loaded = id;
   }
@@ -152,8 +167,18 @@ export class ScriptedEngine {
         .map((m) => (typeof m.content === 'string' ? m.content : ''))
         .join('\n');
     const grammar = request.response_format?.type === 'grammar' ? request.response_format.grammar : undefined;
-    const call: ScriptCall = { kind: 'chat', system: text('system'), user: text('user'), prompt: '', index: this.calls.length, ...(grammar ? { grammar } : {}) };
-    const promptTokens = request.messages.reduce((n, m) => n + PER_MESSAGE_TOKENS + countTokens(typeof m.content === 'string' ? m.content : ''), REPLY_HEADER_TOKENS);
+    const call: ScriptCall = {
+      kind: 'chat',
+      system: text('system'),
+      user: text('user'),
+      prompt: '',
+      index: this.calls.length,
+      ...(grammar ? { grammar } : {}),
+    };
+    const promptTokens = request.messages.reduce(
+      (n, m) => n + PER_MESSAGE_TOKENS + countTokens(typeof m.content === 'string' ? m.content : ''),
+      REPLY_HEADER_TOKENS,
+    );
     const run = this.start(call, request, promptTokens);
     if (request.stream) return this.streamChat(run, request.stream_options?.include_usage === true);
     const { steps, finish } = await run.all();
@@ -180,7 +205,13 @@ export class ScriptedEngine {
   async completion(request: CompletionCreateParams): Promise<AsyncIterable<Completion> | Completion> {
     validate(request);
     if (request.stream) throw new Error('The scripted engine does not stream raw completions.');
-    const call: ScriptCall = { kind: 'completion', system: '', user: '', prompt: request.prompt, index: this.calls.length };
+    const call: ScriptCall = {
+      kind: 'completion',
+      system: '',
+      user: '',
+      prompt: request.prompt,
+      index: this.calls.length,
+    };
     const promptTokens = countTokens(request.prompt);
     const { steps, finish } = await this.start(call, request, promptTokens).all();
     return {
@@ -188,28 +219,55 @@ export class ScriptedEngine {
       object: 'text_completion',
       created: 0,
       model: SCRIPTED_ENGINE_MARKER,
-      choices: [{ index: 0, text: textOf(steps), finish_reason: finish, logprobs: request.logprobs ? { content: steps.map((s) => entry(s, request.top_logprobs ?? 0)) } : null }],
+      choices: [
+        {
+          index: 0,
+          text: textOf(steps),
+          finish_reason: finish,
+          logprobs: request.logprobs ? { content: steps.map((s) => entry(s, request.top_logprobs ?? 0)) } : null,
+        },
+      ],
       usage: usage(promptTokens, steps.length),
     } as Completion;
   }
 
   /** Plans the reply, then hands it out token by token so interrupts and max_tokens land between tokens. */
   private start(call: ScriptCall, request: ChatCompletionRequest | CompletionCreateParams, promptTokens: number) {
-    if (!this.loaded && this.appConfig) throw new Error('Model not loaded before trying to complete ChatCompletionRequest. Please ensure you have called `MLCEngine.reload()`.');
+    if (!this.loaded && this.appConfig)
+      throw new Error(
+        'Model not loaded before trying to complete ChatCompletionRequest. Please ensure you have called `MLCEngine.reload()`.',
+      );
     this.interrupted = false;
     const reply = this.script(call);
     if (reply.error !== undefined) {
       const err = reply.error;
-      return { all: () => Promise.reject(err), async *each(): AsyncGenerator<Step, string> { throw err; } };
+      return {
+        all: () => Promise.reject(err),
+        async *each(): AsyncGenerator<Step, string> {
+          throw err;
+        },
+      };
     }
-    const grammar = 'response_format' in request && request.response_format?.type === 'grammar' ? parseGrammar(request.response_format.grammar ?? '') : undefined;
+    const grammar =
+      'response_format' in request && request.response_format?.type === 'grammar'
+        ? parseGrammar(request.response_format.grammar ?? '')
+        : undefined;
     const rng = mulberry32(request.seed ?? 0);
     const greedy = (request.top_p ?? 1) <= 1e-3;
     const temperature = Math.max(1e-6, request.temperature ?? 1);
-    const planned = grammar ? planGrammar(grammar, reply, this.opts.split ?? {}, this.opts.byteTokens ?? {}, greedy, temperature, rng) : planFree(reply, this.opts.split ?? {});
+    const planned = grammar
+      ? planGrammar(grammar, reply, this.opts.split ?? {}, this.opts.byteTokens ?? {}, greedy, temperature, rng)
+      : planFree(reply, this.opts.split ?? {});
     applyStop(planned, request.stop);
     const max = request.max_tokens ?? Infinity;
-    const record: CallRecord = { call, promptTokens, completionTokens: 0, finish: 'stop', temperature: request.temperature, topP: request.top_p };
+    const record: CallRecord = {
+      call,
+      promptTokens,
+      completionTokens: 0,
+      finish: 'stop',
+      temperature: request.temperature,
+      topP: request.top_p,
+    };
     this.calls.push(record);
     const engine = this;
     async function* each(): AsyncGenerator<Step, string> {
@@ -235,16 +293,32 @@ export class ScriptedEngine {
     };
   }
 
-  private async *streamChat(run: ReturnType<ScriptedEngine['start']>, includeUsage: boolean): AsyncGenerator<ChatCompletionChunk> {
+  private async *streamChat(
+    run: ReturnType<ScriptedEngine['start']>,
+    includeUsage: boolean,
+  ): AsyncGenerator<ChatCompletionChunk> {
     const it = run.each();
     let n = 0;
     const top = 5;
     for (let r = await it.next(); ; r = await it.next()) {
       if (r.done) {
-        yield { id: 'chunk', object: 'chat.completion.chunk', created: 0, model: SCRIPTED_ENGINE_MARKER, choices: [{ index: 0, delta: {}, finish_reason: r.value as 'stop' }] };
+        yield {
+          id: 'chunk',
+          object: 'chat.completion.chunk',
+          created: 0,
+          model: SCRIPTED_ENGINE_MARKER,
+          choices: [{ index: 0, delta: {}, finish_reason: r.value as 'stop' }],
+        };
         if (includeUsage) {
           const rec = this.calls[this.calls.length - 1]!;
-          yield { id: 'chunk', object: 'chat.completion.chunk', created: 0, model: SCRIPTED_ENGINE_MARKER, choices: [], usage: usage(rec.promptTokens, n) } as ChatCompletionChunk;
+          yield {
+            id: 'chunk',
+            object: 'chat.completion.chunk',
+            created: 0,
+            model: SCRIPTED_ENGINE_MARKER,
+            choices: [],
+            usage: usage(rec.promptTokens, n),
+          } as ChatCompletionChunk;
         }
         return;
       }
@@ -256,7 +330,14 @@ export class ScriptedEngine {
         object: 'chat.completion.chunk',
         created: 0,
         model: SCRIPTED_ENGINE_MARKER,
-        choices: [{ index: 0, delta: { role: 'assistant', content: r.value.text ?? r.value.token }, finish_reason: null, logprobs: { content: [entry(r.value, top)] } }],
+        choices: [
+          {
+            index: 0,
+            delta: { role: 'assistant', content: r.value.text ?? r.value.token },
+            finish_reason: null,
+            logprobs: { content: [entry(r.value, top)] },
+          },
+        ],
       } as ChatCompletionChunk;
     }
   }
@@ -266,14 +347,27 @@ function validate(request: ChatCompletionRequest | CompletionCreateParams): void
   // The same checks web-llm makes, so a request the real engine rejects fails here too.
   if (request.top_logprobs != null) {
     if (!request.logprobs) throw new Error('top_logprobs requires logprobs to be true.');
-    if (!(request.top_logprobs >= 0 && request.top_logprobs <= 5)) throw new Error(`Make sure 0 < top_logprobs <= 5. Got ${request.top_logprobs}`);
+    if (!(request.top_logprobs >= 0 && request.top_logprobs <= 5))
+      throw new Error(`Make sure 0 < top_logprobs <= 5. Got ${request.top_logprobs}`);
   }
   if (request.top_p != null && !(request.top_p > 0 && request.top_p <= 1)) throw new Error('Make sure 0 < top_p <= 1.');
-  if (request.seed != null && !Number.isInteger(request.seed)) throw new Error(`\`seed\` should be an integer, but got ${request.seed}`);
+  if (request.seed != null && !Number.isInteger(request.seed))
+    throw new Error(`\`seed\` should be an integer, but got ${request.seed}`);
 }
 
 function usage(prompt: number, completion: number) {
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, extra: { e2e_latency_s: 0, prefill_tokens_per_s: 0, decode_tokens_per_s: 0, time_to_first_token_s: 0, time_per_output_token_s: 0 } };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    extra: {
+      e2e_latency_s: 0,
+      prefill_tokens_per_s: 0,
+      decode_tokens_per_s: 0,
+      time_to_first_token_s: 0,
+      time_per_output_token_s: 0,
+    },
+  };
 }
 
 function entry(step: Step, top: number): ChatCompletionTokenLogprob {
@@ -323,7 +417,13 @@ function textStep(token: string): Step {
   let h = 2166136261;
   for (const c of token) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
   const p = 0.55 + ((h >>> 0) % 400) / 1000;
-  return { token, probs: [[token, p], ['\u2026', 1 - p]] };
+  return {
+    token,
+    probs: [
+      [token, p],
+      ['\u2026', 1 - p],
+    ],
+  };
 }
 
 function planFree(reply: ScriptedReply, split: Record<string, string[]>): Step[] {
@@ -331,12 +431,22 @@ function planFree(reply: ScriptedReply, split: Record<string, string[]>): Step[]
     const wanted = reply.tokenAlternatives?.[token];
     if (!wanted) return textStep(token);
     const total = Object.values(wanted).reduce((a, b) => a + b, 0);
-    const probs = Object.entries(wanted).map(([t, w]) => [t, w / total] as [string, number]).sort((a, b) => b[1] - a[1]);
+    const probs = Object.entries(wanted)
+      .map(([t, w]) => [t, w / total] as [string, number])
+      .sort((a, b) => b[1] - a[1]);
     return { token, probs };
   });
 }
 
-function planGrammar(items: GrammarItem[], reply: ScriptedReply, split: Record<string, string[]>, byteTokens: Record<string, number>, greedy: boolean, temperature: number, rng: () => number): Step[] {
+function planGrammar(
+  items: GrammarItem[],
+  reply: ScriptedReply,
+  split: Record<string, string[]>,
+  byteTokens: Record<string, number>,
+  greedy: boolean,
+  temperature: number,
+  rng: () => number,
+): Step[] {
   const steps: Step[] = [];
   for (const item of items) {
     if (item.kind === 'literal') {
@@ -353,7 +463,14 @@ function planGrammar(items: GrammarItem[], reply: ScriptedReply, split: Record<s
 }
 
 /** A slot as a real model over a token trie: mask to the allowed alternatives, temper, choose, walk the trie. */
-function planSlot(allowed: string[], wanted: Wanted | undefined, split: Record<string, string[]>, greedy: boolean, temperature: number, rng: () => number): Step[] {
+function planSlot(
+  allowed: string[],
+  wanted: Wanted | undefined,
+  split: Record<string, string[]>,
+  greedy: boolean,
+  temperature: number,
+  rng: () => number,
+): Step[] {
   const raw = allowed.map((a) => Math.max(wanted ? (wanted[a] ?? 0) : 1, 1e-6));
   const tempered = raw.map((w) => Math.pow(w, 1 / temperature));
   const z = tempered.reduce((a, b) => a + b, 0);
@@ -376,11 +493,13 @@ function planSlot(allowed: string[], wanted: Wanted | undefined, split: Record<s
       mass.set(s[k]!, (mass.get(s[k]!) ?? 0) + q[i]!);
       total += q[i]!;
     });
-    steps.push({ token: path[k]!, probs: [...mass].map(([t, m]) => [t, m / total] as [string, number]).sort((a, b) => b[1] - a[1]) });
+    steps.push({
+      token: path[k]!,
+      probs: [...mass].map(([t, m]) => [t, m / total] as [string, number]).sort((a, b) => b[1] - a[1]),
+    });
   }
   return steps;
 }
-
 
 // A macrotask only when a delay is asked for: otherwise interrupts could not land, but runs stay fast.
 function tick(ms: number): Promise<void> {

@@ -88,7 +88,8 @@ export class ScriptedGenerator implements Generator {
     const { retrieve } = this.script;
     if (typeof retrieve === 'function') return retrieve(req);
     const probs = retrieve?.[pathKey(req.previous)];
-    if (!probs) throw new Error(`ScriptedGenerator: no retrieval decision scripted for path "${pathKey(req.previous)}".`);
+    if (!probs)
+      throw new Error(`ScriptedGenerator: no retrieval decision scripted for path "${pathKey(req.previous)}".`);
     return probs;
   }
 

@@ -91,7 +91,8 @@ const require = createRequire(import.meta.url);
 
 function loadUmd<T>(pkg: string): T {
   const file = require.resolve(pkg);
-  const version = (JSON.parse(readFileSync(join(dirname(file), '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (JSON.parse(readFileSync(join(dirname(file), '..', 'package.json'), 'utf8')) as { version: string })
+    .version;
   const dir = join(tmpdir(), 'selfrag-test-umd');
   const copy = join(dir, `${pkg.replace(/[@/]/g, '_')}-${version}.cjs`);
   if (!existsSync(copy)) {
@@ -191,11 +192,21 @@ async function build(family: Family, native: boolean): Promise<Vocab> {
     for (const id of Object.values(json.model.vocab)) next = Math.max(next, id + 1);
     for (const t of json.added_tokens) next = Math.max(next, t.id + 1);
     for (const content of REFLECTION_TOKENS) {
-      json.added_tokens.push({ id: next++, content, special: false, single_word: false, lstrip: false, rstrip: false, normalized: false } as never);
+      json.added_tokens.push({
+        id: next++,
+        content,
+        special: false,
+        single_word: false,
+        lstrip: false,
+        rstrip: false,
+        normalized: false,
+      } as never);
     }
   }
   const data = utf8.encode(JSON.stringify(json));
-  const tokenizer = await wt().Tokenizer.fromJSON(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer);
+  const tokenizer = await wt().Tokenizer.fromJSON(
+    data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer,
+  );
   const size = tokenizer.getVocabSize();
   const special = new Set(json.added_tokens.filter((t) => t.special).map((t) => t.id));
   const map = byteLevelMap();

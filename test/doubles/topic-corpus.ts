@@ -2,7 +2,20 @@
 // passage with a unique word (item<d>x<p>) and the hashed bag-of-words embedding of its text.
 import { embedText } from './hash-embedder';
 
-export const TOPICS = ['harbour', 'glacier', 'orchard', 'comet', 'violin', 'desert', 'reef', 'volcano', 'library', 'bridge', 'meadow', 'canyon'];
+export const TOPICS = [
+  'harbour',
+  'glacier',
+  'orchard',
+  'comet',
+  'violin',
+  'desert',
+  'reef',
+  'volcano',
+  'library',
+  'bridge',
+  'meadow',
+  'canyon',
+];
 
 export interface TopicRow {
   id: string;
@@ -20,7 +33,14 @@ export function topicCorpus(dim: number): TopicRow[] {
     const topic = TOPICS[d % TOPICS.length]!;
     for (let p = 0; p < 10; p++) {
       const text = `Notes on the ${topic} number ${d}: passage ${p} describes the ${topic} and item${d}x${p} in plain words.`;
-      rows.push({ id: `doc${d}#${p}`, doc_id: `doc${d}`, title: `${topic} ${d}`, text, index: p, embedding: [...embedText(`${topic} ${d}\n${text}`, dim)] });
+      rows.push({
+        id: `doc${d}#${p}`,
+        doc_id: `doc${d}`,
+        title: `${topic} ${d}`,
+        text,
+        index: p,
+        embedding: [...embedText(`${topic} ${d}\n${text}`, dim)],
+      });
     }
   }
   return rows;

@@ -19,8 +19,14 @@ export async function recordDownload(record: ModelRecord): Promise<void> {
   if (typeof caches === 'undefined') return; // not a secure context: web-llm could not cache either
   const base = cleanModelUrl(record.model);
   const model = await caches.open('webllm/model');
-  const manifest = { metadata: {}, records: SHARDS.map((dataPath) => ({ dataPath, format: 'raw-shard', nbytes: 4, records: [] })) };
-  await model.put(new URL('tensor-cache.json', base).href, new Response(JSON.stringify(manifest), { headers: { 'content-type': 'application/json' } }));
+  const manifest = {
+    metadata: {},
+    records: SHARDS.map((dataPath) => ({ dataPath, format: 'raw-shard', nbytes: 4, records: [] })),
+  };
+  await model.put(
+    new URL('tensor-cache.json', base).href,
+    new Response(JSON.stringify(manifest), { headers: { 'content-type': 'application/json' } }),
+  );
   for (const shard of SHARDS) await model.put(new URL(shard, base).href, new Response(new Uint8Array(4)));
   await model.put(new URL('tokenizer.json', base).href, new Response('{}'));
   const config = await caches.open('webllm/config');

@@ -10,7 +10,8 @@ export function countTokens(text: string): number {
   return text.match(COUNT)?.length ?? 0;
 }
 
-const REFLECTION = /(\[(?:No Retrieval|Retrieval|Continue to Use Evidence|Irrelevant|Relevant|Fully supported|Partially supported|No support \/ Contradictory|Utility:[1-5])\]|<\/?paragraph>)/;
+const REFLECTION =
+  /(\[(?:No Retrieval|Retrieval|Continue to Use Evidence|Irrelevant|Relevant|Fully supported|Partially supported|No support \/ Contradictory|Utility:[1-5])\]|<\/?paragraph>)/;
 const PIECE = /\s*[\p{L}\p{N}_]+|\s*[^\p{L}\p{N}_\s]|\s+/gu;
 
 /**

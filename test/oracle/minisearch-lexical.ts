@@ -57,12 +57,14 @@ export class MiniSearchLexical {
     }
     if (!(ideal > 0)) ideal = 1;
     const out: RankedHit[] = [];
-    for (let i = 0; i < results.length && i < limit; i++) out.push({ id: String(results[i]!.id), score: Math.min(1, results[i]!.score / ideal) });
+    for (let i = 0; i < results.length && i < limit; i++)
+      out.push({ id: String(results[i]!.id), score: Math.min(1, results[i]!.score / ideal) });
     return out;
   }
 
   documentFrequency(term: string): number {
-    const tree = (this.ms as unknown as { _index?: { get(t: string): Map<number, Map<number, number>> | undefined } })._index;
+    const tree = (this.ms as unknown as { _index?: { get(t: string): Map<number, Map<number, number>> | undefined } })
+      ._index;
     let df = 0;
     for (const docs of tree?.get(term)?.values() ?? []) df = Math.max(df, docs.size);
     return df;

@@ -7,7 +7,10 @@ import { OUTPUT_DIR, ROOT } from '../browser/harness';
 import { realPath } from './available';
 
 /** The GGUF files as the site serves them (URL paths relative to the site). */
-export const SITE_GGUF = { smollm2: 'models/gguf/SmolLM2-135M-Instruct.Q4_1.gguf', gemma: 'models/gguf/gemma-3-270m-q4_k_m.gguf' } as const;
+export const SITE_GGUF = {
+  smollm2: 'models/gguf/SmolLM2-135M-Instruct.Q4_1.gguf',
+  gemma: 'models/gguf/gemma-3-270m-q4_k_m.gguf',
+} as const;
 
 function place(from: string, to: string): void {
   mkdirSync(dirname(to), { recursive: true });
@@ -26,7 +29,14 @@ function place(from: string, to: string): void {
 export function addRealModels(site: string): void {
   const pack = join(site, 'models/real');
   const embedder = realPath('embedder');
-  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'onnx/model.onnx', 'onnx/model_quantized.onnx'])
+  for (const f of [
+    'config.json',
+    'tokenizer.json',
+    'tokenizer_config.json',
+    'special_tokens_map.json',
+    'onnx/model.onnx',
+    'onnx/model_quantized.onnx',
+  ])
     place(join(embedder, f), join(pack, 'embedder', f));
   const tiny = join(ROOT, 'test/fixtures/models/tiny');
   for (const role of ['reranker', 'nli']) cpSync(join(tiny, role), join(pack, role), { recursive: true });
@@ -47,32 +57,68 @@ export function realSite(built: string, name: string): string {
 export function rustBook(): string {
   const toolchains = join(homedir(), '.rustup/toolchains');
   const candidates = [
-    ...(existsSync(toolchains) ? readdirSync(toolchains).map((t) => join(toolchains, t, 'share/doc/rust/html/book')) : []),
+    ...(existsSync(toolchains)
+      ? readdirSync(toolchains).map((t) => join(toolchains, t, 'share/doc/rust/html/book'))
+      : []),
     '/usr/share/doc/rust-doc/html/book',
   ];
   const found = candidates.find((d) => existsSync(join(d, 'ch16-02-message-passing.html')));
-  if (!found) throw new Error(`No HTML Rust book here (looked in ${candidates.join(', ')}). Install it with \`apt-get install rust-doc\`.`);
+  if (!found)
+    throw new Error(
+      `No HTML Rust book here (looked in ${candidates.join(', ')}). Install it with \`apt-get install rust-doc\`.`,
+    );
   return found;
 }
 
 /** Labelled questions over the Rust book: each names the one chapter that answers it. */
 export const BOOK_QUESTIONS: { question: string; chapter: string }[] = [
-  { question: 'How can threads communicate by sending each other data over a channel?', chapter: 'ch16-02-message-passing.html' },
-  { question: 'How do I pass an error up to the calling function instead of handling it myself?', chapter: 'ch09-02-recoverable-errors-with-result.html' },
-  { question: 'How can reference counting create a cycle that leaks memory?', chapter: 'ch15-06-reference-cycles.html' },
+  {
+    question: 'How can threads communicate by sending each other data over a channel?',
+    chapter: 'ch16-02-message-passing.html',
+  },
+  {
+    question: 'How do I pass an error up to the calling function instead of handling it myself?',
+    chapter: 'ch09-02-recoverable-errors-with-result.html',
+  },
+  {
+    question: 'How can reference counting create a cycle that leaks memory?',
+    chapter: 'ch15-06-reference-cycles.html',
+  },
   { question: 'How do I keep a growable list of values of the same type?', chapter: 'ch08-01-vectors.html' },
-  { question: 'What are the rules for borrowing a value through a reference?', chapter: 'ch04-02-references-and-borrowing.html' },
+  {
+    question: 'What are the rules for borrowing a value through a reference?',
+    chapter: 'ch04-02-references-and-borrowing.html',
+  },
   { question: 'How do I write a function that runs as an automated test?', chapter: 'ch11-01-writing-tests.html' },
-  { question: 'How can an anonymous function capture variables from the scope around it?', chapter: 'ch13-01-closures.html' },
-  { question: 'How does a program read the arguments it was started with?', chapter: 'ch12-01-accepting-command-line-arguments.html' },
+  {
+    question: 'How can an anonymous function capture variables from the scope around it?',
+    chapter: 'ch13-01-closures.html',
+  },
+  {
+    question: 'How does a program read the arguments it was started with?',
+    chapter: 'ch12-01-accepting-command-line-arguments.html',
+  },
   { question: 'How do I define behaviour that several different types can share?', chapter: 'ch10-02-traits.html' },
   { question: 'How do I store values that I look up by a key?', chapter: 'ch08-03-hash-maps.html' },
-  { question: 'How does a program stop at once when something goes unrecoverably wrong?', chapter: 'ch09-01-unrecoverable-errors-with-panic.html' },
-  { question: 'How can several threads change the same data safely with a lock?', chapter: 'ch16-03-shared-state.html' },
+  {
+    question: 'How does a program stop at once when something goes unrecoverably wrong?',
+    chapter: 'ch09-01-unrecoverable-errors-with-panic.html',
+  },
+  {
+    question: 'How can several threads change the same data safely with a lock?',
+    chapter: 'ch16-03-shared-state.html',
+  },
 ];
 
 /** Chapters that answer none of the questions, so the library is not just the answers. */
-const DISTRACTORS = ['ch03-02-data-types.html', 'ch05-01-defining-structs.html', 'ch06-02-match.html', 'ch14-02-publishing-to-crates-io.html', 'ch15-01-box.html', 'ch01-03-hello-cargo.html'];
+const DISTRACTORS = [
+  'ch03-02-data-types.html',
+  'ch05-01-defining-structs.html',
+  'ch06-02-match.html',
+  'ch14-02-publishing-to-crates-io.html',
+  'ch15-01-box.html',
+  'ch01-03-hello-cargo.html',
+];
 
 /** The chapter files the real tier adds to the library. */
 export function bookFiles(): string[] {

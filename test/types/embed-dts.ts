@@ -7,4 +7,8 @@ import type { EmbedReply, EmbedSegment, EmbedTheme } from '../../src/app/wiring/
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type AppAnswer = Omit<Extract<EmbedReply, { type: 'answer' }>, 'type' | 'id'>;
 
-export const embedTypesMatch: [Equal<HostSegment, EmbedSegment>, Equal<HostTheme, EmbedTheme>, Equal<EmbedAnswer, AppAnswer>] = [true, true, true];
+export const embedTypesMatch: [
+  Equal<HostSegment, EmbedSegment>,
+  Equal<HostTheme, EmbedTheme>,
+  Equal<EmbedAnswer, AppAnswer>,
+] = [true, true, true];

@@ -10,13 +10,12 @@ export interface Classifier {
   dispose(): Promise<void>;
 }
 
-export async function loadClassifier(
-  t: Transformers,
-  id: string,
-  options: LoadOptions,
-): Promise<Classifier> {
+export async function loadClassifier(t: Transformers, id: string, options: LoadOptions): Promise<Classifier> {
   const tokenizer = await t.AutoTokenizer.from_pretrained(id, { progress_callback: options.progress_callback });
-  const model = await t.AutoModelForSequenceClassification.from_pretrained(id, options as Parameters<typeof t.AutoModelForSequenceClassification.from_pretrained>[1]);
+  const model = await t.AutoModelForSequenceClassification.from_pretrained(
+    id,
+    options as Parameters<typeof t.AutoModelForSequenceClassification.from_pretrained>[1],
+  );
   const config = model.config as unknown as { id2label?: Record<string, string> };
   return {
     id2label: config.id2label,

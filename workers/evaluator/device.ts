@@ -5,7 +5,10 @@ interface GpuLike {
   requestAdapter(): Promise<unknown>;
 }
 
-export async function pickDevice(preference: DevicePreference, gpu: GpuLike | undefined = (globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu): Promise<DeviceReport> {
+export async function pickDevice(
+  preference: DevicePreference,
+  gpu: GpuLike | undefined = (globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu,
+): Promise<DeviceReport> {
   if (preference === 'wasm') return { device: 'wasm', reason: 'WASM was chosen in the settings.' };
   if (!gpu) {
     return { device: 'wasm', reason: 'This browser has no WebGPU (navigator.gpu is missing); running on WASM.' };
@@ -22,6 +25,9 @@ export async function pickDevice(preference: DevicePreference, gpu: GpuLike | un
   }
   return {
     device: 'webgpu',
-    reason: preference === 'webgpu' ? 'WebGPU was chosen in the settings and an adapter is available.' : 'A WebGPU adapter is available.',
+    reason:
+      preference === 'webgpu'
+        ? 'WebGPU was chosen in the settings and an adapter is available.'
+        : 'A WebGPU adapter is available.',
   };
 }

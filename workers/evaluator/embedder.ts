@@ -18,7 +18,11 @@ export interface LoadedEmbedder extends Embedder {
   dispose(): Promise<void>;
 }
 
-type Extractor = Awaited<ReturnType<Transformers['pipeline']>> & ((texts: string[], opts: { pooling: 'mean'; normalize: boolean }) => Promise<{ data: ArrayLike<number>; dims: number[] }>);
+type Extractor = Awaited<ReturnType<Transformers['pipeline']>> &
+  ((
+    texts: string[],
+    opts: { pooling: 'mean'; normalize: boolean },
+  ) => Promise<{ data: ArrayLike<number>; dims: number[] }>);
 type Transformers = typeof import('@huggingface/transformers');
 
 export function createEmbedder(config: EmbedderConfig): LoadedEmbedder {
@@ -47,7 +51,8 @@ export function createEmbedder(config: EmbedderConfig): LoadedEmbedder {
       const d = tensor.dims[tensor.dims.length - 1] ?? 0;
       dims = d;
       // Copies, so each vector owns its buffer and can be transferred or stored on its own.
-      for (let i = 0; i < batch.length; i++) out.push(Float32Array.from(Array.prototype.slice.call(tensor.data, i * d, (i + 1) * d) as number[]));
+      for (let i = 0; i < batch.length; i++)
+        out.push(Float32Array.from(Array.prototype.slice.call(tensor.data, i * d, (i + 1) * d) as number[]));
     }
     return out;
   }

@@ -36,7 +36,9 @@ export function nliLabelIndex(model: string, id2label: Record<string, string> | 
   }
   if (found.entailment === undefined || found.neutral === undefined || found.contradiction === undefined) {
     const labels = JSON.stringify(id2label ?? null);
-    throw new Error(`Model "${model}" is not an NLI model: its config id2label ${labels} lacks entailment, neutral and contradiction.`);
+    throw new Error(
+      `Model "${model}" is not an NLI model: its config id2label ${labels} lacks entailment, neutral and contradiction.`,
+    );
   }
   return found as NliLabelIndex;
 }
@@ -61,7 +63,10 @@ export function createSupportModel(config: NliConfig): SupportModel {
       const { c, labels } = await load();
       for (const batch of batches(pairs, config.batchSize ?? DEFAULT_BATCH_SIZE)) {
         signal?.throwIfAborted();
-        const logits = await c.logits(batch.map((p) => p.premise), batch.map((p) => p.hypothesis));
+        const logits = await c.logits(
+          batch.map((p) => p.premise),
+          batch.map((p) => p.hypothesis),
+        );
         for (const row of rows(logits.data, batch.length)) {
           const p = softmax(row);
           out.push({ full: p[labels.entailment]!, partial: p[labels.neutral]!, none: p[labels.contradiction]! });

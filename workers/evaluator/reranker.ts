@@ -36,9 +36,13 @@ export function createReranker(config: RerankerConfig): Reranker {
       const c = await load();
       for (const batch of batches(texts, config.batchSize ?? DEFAULT_BATCH_SIZE)) {
         signal?.throwIfAborted();
-        const logits = await c.logits(batch.map(() => query), batch);
+        const logits = await c.logits(
+          batch.map(() => query),
+          batch,
+        );
         // A two-label head (irrelevant, relevant) is read as a softmax instead.
-        for (const row of rows(logits.data, batch.length)) out.push(row.length === 1 ? sigmoid(row[0]!) : softmax(row)[1]!);
+        for (const row of rows(logits.data, batch.length))
+          out.push(row.length === 1 ? sigmoid(row[0]!) : softmax(row)[1]!);
       }
       return out;
     },

@@ -25,7 +25,14 @@ export interface RuntimeOptions {
   batchSize?: number;
   onProgress?: EvaluatorProgressCallback;
   /** Browser only: the model cache to use instead of this worker's Cache Storage (the app site's, relayed). */
-  cache?: { match(key: string): Promise<Response | undefined>; put(key: string, res: Response, progress?: (p: { progress: number; loaded: number; total: number }) => void): Promise<void> };
+  cache?: {
+    match(key: string): Promise<Response | undefined>;
+    put(
+      key: string,
+      res: Response,
+      progress?: (p: { progress: number; loaded: number; total: number }) => void,
+    ): Promise<void>;
+  };
 }
 
 /** The onnxruntime-web build transformers.js loads on web (its WebGPU bundle) pairs with the asyncify wasm (see ort-files.ts). */
@@ -34,7 +41,11 @@ export const ORT_WASM_FILES = {
   wasm: 'ort-wasm-simd-threaded.asyncify.wasm',
 } as const;
 
-const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined' && typeof self === 'undefined';
+const isNode =
+  typeof process !== 'undefined' &&
+  !!process.versions?.node &&
+  typeof window === 'undefined' &&
+  typeof self === 'undefined';
 
 let loaded: Promise<Transformers> | undefined;
 
@@ -79,7 +90,9 @@ async function importWeb(): Promise<Transformers> {
 function configure(t: Transformers, opts: RuntimeOptions): void {
   const env = t.env;
   if (opts.source === 'auto') {
-    throw new Error('Evaluator config: source "auto" must be resolved to "local" or "hub" first (resolveModelSource in src/evaluator/pack.ts).');
+    throw new Error(
+      'Evaluator config: source "auto" must be resolved to "local" or "hub" first (resolveModelSource in src/evaluator/pack.ts).',
+    );
   }
   if (opts.source === 'local') {
     if (!opts.localModelPath) throw new Error('Evaluator config: source "local" needs localModelPath.');
@@ -94,7 +107,7 @@ function configure(t: Transformers, opts: RuntimeOptions): void {
   // onnxruntime-web's own default is half the cores when the page is cross-origin isolated (one
   // thread on a 2-core laptop: 0.55x of the raw call in `npm run bench -- ingest`). Use up to four
   // cores, as the llama.cpp engine does, and leave the rest to the page.
-  const cores = typeof navigator === 'undefined' ? 0 : navigator.hardwareConcurrency ?? 0;
+  const cores = typeof navigator === 'undefined' ? 0 : (navigator.hardwareConcurrency ?? 0);
   if (wasm && !isNode && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated && cores > 1) {
     wasm.numThreads = Math.min(4, cores);
   }
@@ -138,7 +151,16 @@ export function progressReporter(role: EvaluatorModelRole, model: string, onProg
       totalBytes += v.total;
       if (v.done) filesDone++;
     }
-    onProgress({ role, model, status, ...(file ? { file } : {}), loadedBytes, totalBytes, filesDone, filesTotal: files.size });
+    onProgress({
+      role,
+      model,
+      status,
+      ...(file ? { file } : {}),
+      loadedBytes,
+      totalBytes,
+      filesDone,
+      filesTotal: files.size,
+    });
   };
   const callback = (info: ProgressInfo) => {
     if (!('file' in info)) return;
@@ -175,11 +197,17 @@ export async function loading<T>(
     progress.ready();
     return value;
   } catch (e) {
-    const where = opts.source === 'local' ? `the local model pack at ${opts.localModelPath ?? '?'}` : 'the Hugging Face hub';
+    const where =
+      opts.source === 'local' ? `the local model pack at ${opts.localModelPath ?? '?'}` : 'the Hugging Face hub';
     const reason = e instanceof Error ? e.message : String(e);
     // fetch's own words for a host it cannot reach ("Failed to fetch" in Chromium) say nothing of where.
-    const unreachable = e instanceof TypeError && /fetch|network/i.test(reason) ? `; ${where} cannot be reached from this network, or the browser is offline` : '';
-    throw new Error(`Could not load the ${ROLE_NAMES[role]} model "${model.id}" from ${where}: ${reason}${unreachable}`);
+    const unreachable =
+      e instanceof TypeError && /fetch|network/i.test(reason)
+        ? `; ${where} cannot be reached from this network, or the browser is offline`
+        : '';
+    throw new Error(
+      `Could not load the ${ROLE_NAMES[role]} model "${model.id}" from ${where}: ${reason}${unreachable}`,
+    );
   }
 }
 

@@ -15,7 +15,9 @@ let loaded: Promise<void> | null = null;
  */
 export function loadVoy(wasm: () => Promise<BufferSource>): Promise<void> {
   loaded ??= (async () => {
-    const { instance } = await WebAssembly.instantiate(await wasm(), { './voy_search_bg.js': glue as unknown as WebAssembly.ModuleImports });
+    const { instance } = await WebAssembly.instantiate(await wasm(), {
+      './voy_search_bg.js': glue as unknown as WebAssembly.ModuleImports,
+    });
     glue.__wbg_set_wasm(instance.exports);
   })().catch((e: unknown) => {
     loaded = null;
@@ -42,7 +44,10 @@ export class VoyIndex implements VectorIndex {
   static deserialize(bytes: Uint8Array): VoyIndex {
     const { dim, ids, data } = decodeVectors(bytes);
     const index = new VoyIndex(dim);
-    index.add(ids, ids.map((_, i) => data.subarray(i * dim, (i + 1) * dim)));
+    index.add(
+      ids,
+      ids.map((_, i) => data.subarray(i * dim, (i + 1) * dim)),
+    );
     return index;
   }
 
@@ -108,7 +113,12 @@ export class VoyIndex implements VectorIndex {
     const { ids, data } = decodeVectors(bytes);
     if (ids.length) {
       this.voy.index({
-        embeddings: ids.map((id, i) => ({ id, title: '', url: '', embeddings: Array.from(data.subarray(i * this.dim, (i + 1) * this.dim)) })),
+        embeddings: ids.map((id, i) => ({
+          id,
+          title: '',
+          url: '',
+          embeddings: Array.from(data.subarray(i * this.dim, (i + 1) * this.dim)),
+        })),
       });
     }
   }

@@ -10,7 +10,8 @@ type Key = RequestInfo | URL;
 type Progress = (p: { progress: number; loaded: number; total: number }) => void;
 
 const base = () => (globalThis as { location?: { href: string } }).location?.href ?? 'http://localhost/';
-export const keyOf = (req: Key): string => new URL(typeof req === 'string' ? req : req instanceof URL ? req.href : req.url, base()).href;
+export const keyOf = (req: Key): string =>
+  new URL(typeof req === 'string' ? req : req instanceof URL ? req.href : req.url, base()).href;
 
 /** Reads a body into one ArrayBuffer (sized once when the length is known), reporting bytes. */
 async function bodyOf(res: Response, progress?: Progress): Promise<ArrayBuffer> {
@@ -39,7 +40,8 @@ export async function toWire(res: Response, progress?: Progress): Promise<Relaye
   return Comlink.transfer({ body, status: res.status, statusText: res.statusText, headers: [...res.headers] }, [body]);
 }
 
-export const fromWire = (r: RelayedResponse): Response => new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers });
+export const fromWire = (r: RelayedResponse): Response =>
+  new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers });
 
 export class RelayedCache {
   constructor(

@@ -6,7 +6,12 @@ import type { Wllama } from '@wllama/wllama/esm/index.js';
 import { headerBytes, loadFixes } from './load-fixes';
 import { readHeader, readVocab, tokenIds, type Vocab } from './vocab';
 import { errorForWire } from '../../src/generator/wllama/errors';
-import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from '../../src/generator/wllama/protocol';
+import type {
+  WllamaHost,
+  WllamaLoadInfo,
+  WllamaLoadOptions,
+  WllamaModelSource,
+} from '../../src/generator/wllama/protocol';
 import { relayedFiles } from '../saved-storage/relay';
 
 type CacheManagerT = InstanceType<typeof import('@wllama/wllama/esm/index.js')['CacheManager']>;
@@ -32,7 +37,12 @@ export function createWllamaHost(): WllamaHost {
         ...(saved ? { cacheManager: saved } : {}),
         suppressNativeLog: true,
         // Load failures reach JavaScript as a bare "(ABORT)"; the reason only goes to the logger.
-        logger: { debug: () => {}, log: () => {}, warn: () => {}, error: (...a: unknown[]) => void errors.push(a.map(String).join(' ')) },
+        logger: {
+          debug: () => {},
+          log: () => {},
+          warn: () => {},
+          error: (...a: unknown[]) => void errors.push(a.map(String).join(' ')),
+        },
       },
     );
     // Never fetch the "compat" build from a CDN; browsers without JSPI / Memory64 get a clear error instead.
@@ -48,10 +58,19 @@ export function createWllamaHost(): WllamaHost {
       })();
     },
 
-    async load(source: WllamaModelSource, opts: WllamaLoadOptions, onProgress?: (loaded: number, total: number) => void): Promise<WllamaLoadInfo> {
+    async load(
+      source: WllamaModelSource,
+      opts: WllamaLoadOptions,
+      onProgress?: (loaded: number, total: number) => void,
+    ): Promise<WllamaLoadInfo> {
       const w = await instance();
       errors.length = 0;
-      const base = { n_ctx: opts.nCtx, n_threads: opts.nThreads, n_batch: opts.nBatch ?? 512, n_gpu_layers: opts.gpuLayers ?? 0 };
+      const base = {
+        n_ctx: opts.nCtx,
+        n_threads: opts.nThreads,
+        n_batch: opts.nBatch ?? 512,
+        n_gpu_layers: opts.gpuLayers ?? 0,
+      };
       // What the file needs beyond the defaults (load-fixes.ts), read from its header before loading.
       const withFixes = async (first: Blob) => {
         const header = await readHeader(first);
@@ -88,7 +107,13 @@ export function createWllamaHost(): WllamaHost {
         download = undefined;
       }
       const info = w.getLoadedContextInfo();
-      return { nVocab: info.n_vocab, nCtx: info.n_ctx, threads: w.getNumThreads(), multiThread: w.isMultithread(), chatTemplate: w.getChatTemplate() };
+      return {
+        nVocab: info.n_vocab,
+        nCtx: info.n_ctx,
+        threads: w.getNumThreads(),
+        multiThread: w.isMultithread(),
+        chatTemplate: w.getChatTemplate(),
+      };
     },
 
     async tokenIds(texts) {
@@ -107,7 +132,12 @@ export function createWllamaHost(): WllamaHost {
       // delivered before answering, or the last ones could arrive after the reply.
       const delivered: unknown[] = [];
       try {
-        await w.createChatCompletion({ ...request, stream: true, abortSignal: ctrl.signal, onData: (c: unknown) => void delivered.push(onChunk(c as never)) } as never);
+        await w.createChatCompletion({
+          ...request,
+          stream: true,
+          abortSignal: ctrl.signal,
+          onData: (c: unknown) => void delivered.push(onChunk(c as never)),
+        } as never);
         await Promise.all(delivered);
       } catch (e) {
         throw errorForWire(e, 'decode');
@@ -152,7 +182,11 @@ export function createWllamaHost(): WllamaHost {
 }
 
 /** Downloads each file into a Blob, reporting bytes over all of them. */
-async function fetchBlobs(urls: string[], signal: AbortSignal, onProgress?: (loaded: number, total: number) => void): Promise<Blob[]> {
+async function fetchBlobs(
+  urls: string[],
+  signal: AbortSignal,
+  onProgress?: (loaded: number, total: number) => void,
+): Promise<Blob[]> {
   const responses = await Promise.all(urls.map((u) => fetch(u, { signal })));
   const bad = responses.find((r) => !r.ok);
   if (bad) throw new Error(`Download failed: ${bad.status} ${bad.statusText} for ${bad.url}`);

@@ -13,6 +13,11 @@ export function downloadText(name: string, text: string, type: string): void {
 
 /** A file name from a thread title: letters, digits and dashes only. */
 export function fileNameFor(title: string, ext: string): string {
-  const base = title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'thread';
+  const base =
+    title
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'thread';
   return `${base}.${ext}`;
 }

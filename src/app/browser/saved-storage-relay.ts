@@ -4,7 +4,12 @@
 // reuses the models a visit to the app's own site downloaded, and what it downloads lands there.
 import * as Comlink from 'comlink';
 import type { SavedStorage } from './storage-access';
-import { WLLAMA_CACHE_DIR, type RelayedResponse, type SavedStorageKinds, type SavedStorageRelay } from '../../saved-storage/protocol';
+import {
+  WLLAMA_CACHE_DIR,
+  type RelayedResponse,
+  type SavedStorageKinds,
+  type SavedStorageRelay,
+} from '../../saved-storage/protocol';
 
 type Entries = { entries(): AsyncIterable<[string, FileSystemHandle]> };
 
@@ -65,7 +70,10 @@ export function savedStorageRelay(saved: SavedStorage): SavedStorageRelay {
       return Comlink.transfer(out, [body]);
     },
     async put(name, url, r) {
-      await (await needCaches().open(name)).put(url, new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers }));
+      await (await needCaches().open(name)).put(
+        url,
+        new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers }),
+      );
     },
     keys: async (name) => (await (await needCaches().open(name)).keys()).map((req) => req.url),
     delete: async (name, url) => (await needCaches().open(name)).delete(url),

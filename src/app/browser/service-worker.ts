@@ -28,7 +28,9 @@ export function startOffline(): OfflineStore {
   const supported = !dev && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && window.isSecureContext;
   const store = createStore<OfflineState>({
     shell: supported ? 'saving' : 'unsupported',
-    error: dev ? 'This is the development server, which does not save the app for offline use: run npm run build, then npm run preview (or copy dist/ to any static host) to use it offline.' : null,
+    error: dev
+      ? 'This is the development server, which does not save the app for offline use: run npm run build, then npm run preview (or copy dist/ to any static host) to use it offline.'
+      : null,
     updateReady: false,
     stale: false,
   });
@@ -56,7 +58,11 @@ export function startOffline(): OfflineStore {
         const watch = (sw: ServiceWorker | null) =>
           sw?.addEventListener('statechange', () => {
             if (sw.state === 'redundant' && !registration.active) {
-              set({ shell: 'error', error: 'not every file of the app could be downloaded (is the whole site deployed?); reload to try again' });
+              set({
+                shell: 'error',
+                error:
+                  'not every file of the app could be downloaded (is the whole site deployed?); reload to try again',
+              });
             }
           });
         watch(registration.installing);

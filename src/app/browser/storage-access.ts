@@ -12,15 +12,24 @@ export interface SavedStorage {
   getDirectory?: () => Promise<FileSystemDirectoryHandle>;
 }
 
-type RequestStorageAccess = (types?: { indexedDB?: boolean; caches?: boolean; localStorage?: boolean; getDirectory?: boolean }) => Promise<unknown>;
+type RequestStorageAccess = (types?: {
+  indexedDB?: boolean;
+  caches?: boolean;
+  localStorage?: boolean;
+  getDirectory?: boolean;
+}) => Promise<unknown>;
 
 /** The handle's storages that actually work; null when the browser said no. */
-export async function requestSavedStorage(doc: { requestStorageAccess?: unknown } = document): Promise<SavedStorage | null> {
+export async function requestSavedStorage(
+  doc: { requestStorageAccess?: unknown } = document,
+): Promise<SavedStorage | null> {
   const request = doc.requestStorageAccess as RequestStorageAccess | undefined;
   if (typeof request !== 'function') return null;
   let handle: SavedStorage | undefined;
   try {
-    handle = (await request.call(doc, { indexedDB: true, caches: true, localStorage: true, getDirectory: true })) as SavedStorage | undefined;
+    handle = (await request.call(doc, { indexedDB: true, caches: true, localStorage: true, getDirectory: true })) as
+      | SavedStorage
+      | undefined;
   } catch {
     return null;
   }
@@ -44,6 +53,7 @@ export async function requestSavedStorage(doc: { requestStorageAccess?: unknown 
   }
   // A method, not a getter: it rejects when its type was not granted.
   const getDirectory = (handle as { getDirectory?: unknown }).getDirectory;
-  if (typeof getDirectory === 'function') out.getDirectory = () => (getDirectory as () => Promise<FileSystemDirectoryHandle>).call(handle);
+  if (typeof getDirectory === 'function')
+    out.getDirectory = () => (getDirectory as () => Promise<FileSystemDirectoryHandle>).call(handle);
   return out;
 }

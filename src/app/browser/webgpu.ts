@@ -5,16 +5,24 @@ interface GpuLike {
 }
 
 /** Whether a WebGPU adapter exists, with the reason in words a user can act on. */
-export async function checkWebGpu(nav: { gpu?: GpuLike } = navigator as unknown as { gpu?: GpuLike }): Promise<WebGpuCheck> {
+export async function checkWebGpu(
+  nav: { gpu?: GpuLike } = navigator as unknown as { gpu?: GpuLike },
+): Promise<WebGpuCheck> {
   if (!nav.gpu) {
     return {
       ok: false,
-      reason: 'This browser does not offer WebGPU (it needs a recent Chrome or Edge, and a page served over https or localhost).',
+      reason:
+        'This browser does not offer WebGPU (it needs a recent Chrome or Edge, and a page served over https or localhost).',
     };
   }
   try {
     const adapter = await nav.gpu.requestAdapter();
-    if (!adapter) return { ok: false, reason: 'This browser knows WebGPU but has no graphics adapter it may use (it may be switched off or blocked for this GPU).' };
+    if (!adapter)
+      return {
+        ok: false,
+        reason:
+          'This browser knows WebGPU but has no graphics adapter it may use (it may be switched off or blocked for this GPU).',
+      };
     return { ok: true, reason: 'A WebGPU adapter is available.' };
   } catch (e) {
     return { ok: false, reason: `Asking for a WebGPU adapter failed: ${e instanceof Error ? e.message : String(e)}` };

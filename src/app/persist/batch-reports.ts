@@ -15,7 +15,10 @@ export interface ReportShelf {
 type KeyValue = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 const isNamed = <K extends string>(x: unknown, key: K): x is { name: string } & Record<K, string> =>
-  !!x && typeof x === 'object' && typeof (x as { name?: unknown }).name === 'string' && typeof (x as Record<K, unknown>)[key] === 'string';
+  !!x &&
+  typeof x === 'object' &&
+  typeof (x as { name?: unknown }).name === 'string' &&
+  typeof (x as Record<K, unknown>)[key] === 'string';
 
 function valid(r: unknown): r is BatchReportView {
   if (!r || typeof r !== 'object') return false;
@@ -26,10 +29,20 @@ function valid(r: unknown): r is BatchReportView {
     typeof v.skipped === 'number' &&
     typeof v.aborted === 'boolean' &&
     typeof v.notTried === 'number' &&
-    Array.isArray(v.refused) && v.refused.every((x) => isNamed(x, 'reason')) &&
-    Array.isArray(v.notes) && v.notes.every((x) => isNamed(x, 'note')) &&
-    (v.already === undefined || (typeof v.already === 'number')) &&
-    (v.notEmbedded === undefined || (Array.isArray(v.notEmbedded) && v.notEmbedded.every((x) => x && typeof x.reason === 'string' && Array.isArray(x.names) && x.names.every((n: unknown) => typeof n === 'string'))))
+    Array.isArray(v.refused) &&
+    v.refused.every((x) => isNamed(x, 'reason')) &&
+    Array.isArray(v.notes) &&
+    v.notes.every((x) => isNamed(x, 'note')) &&
+    (v.already === undefined || typeof v.already === 'number') &&
+    (v.notEmbedded === undefined ||
+      (Array.isArray(v.notEmbedded) &&
+        v.notEmbedded.every(
+          (x) =>
+            x &&
+            typeof x.reason === 'string' &&
+            Array.isArray(x.names) &&
+            x.names.every((n: unknown) => typeof n === 'string'),
+        )))
   );
 }
 

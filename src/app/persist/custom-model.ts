@@ -33,18 +33,26 @@ export function urlProblem(label: string, raw: string, pageUrl: string = NO_PAGE
 }
 
 /** Checks the form; on success the model to store, trimmed. */
-export function checkCustomModel(input: CustomModelInput, pageUrl?: string): { model: CustomModel } | { problem: string } {
+export function checkCustomModel(
+  input: CustomModelInput,
+  pageUrl?: string,
+): { model: CustomModel } | { problem: string } {
   const name = input.name.trim();
   if (!name) return { problem: 'Give the model a name (its model id, e.g. selfrag_llama2_7b-q4f16_1-MLC).' };
   if (!NAME.test(name)) {
-    return { problem: `The name "${name.slice(0, 80)}" may only use letters, digits, dots, dashes and underscores (up to 100), starting with a letter or digit.` };
+    return {
+      problem: `The name "${name.slice(0, 80)}" may only use letters, digits, dots, dashes and underscores (up to 100), starting with a letter or digit.`,
+    };
   }
   if (CATALOGUE.some((m) => m.id === name || m.builds.f16.modelId === name || m.builds.f32.modelId === name)) {
     return { problem: `"${name}" is already a model in the list; choose it there, or give your build another name.` };
   }
-  const problem = urlProblem('weights URL', input.weightsUrl, pageUrl) ?? urlProblem('model library URL', input.libUrl, pageUrl);
+  const problem =
+    urlProblem('weights URL', input.weightsUrl, pageUrl) ?? urlProblem('model library URL', input.libUrl, pageUrl);
   if (problem) return { problem };
-  return { model: { name, weightsUrl: input.weightsUrl.trim(), libUrl: input.libUrl.trim(), native: input.native === true } };
+  return {
+    model: { name, weightsUrl: input.weightsUrl.trim(), libUrl: input.libUrl.trim(), native: input.native === true },
+  };
 }
 
 /** A stored custom model that still passes the form's checks, else null. */
@@ -52,7 +60,10 @@ export function sanitizeCustomModel(raw: unknown, pageUrl?: string): CustomModel
   if (raw === null || typeof raw !== 'object') return null;
   const r = raw as Record<string, unknown>;
   if (typeof r.name !== 'string' || typeof r.weightsUrl !== 'string' || typeof r.libUrl !== 'string') return null;
-  const checked = checkCustomModel({ name: r.name, weightsUrl: r.weightsUrl, libUrl: r.libUrl, native: r.native === true }, pageUrl);
+  const checked = checkCustomModel(
+    { name: r.name, weightsUrl: r.weightsUrl, libUrl: r.libUrl, native: r.native === true },
+    pageUrl,
+  );
   return 'model' in checked ? checked.model : null;
 }
 
@@ -67,7 +78,9 @@ export function modelChoice(model: string, custom: CustomModel | null): ModelCho
 
 /** A stable key per choice, for the downloaded marks. */
 export function choiceKey(choice: ModelChoice): string {
-  return choice.kind === 'catalogue' ? choice.id : `${CUSTOM_MODEL_KEY}:${choice.name}|${choice.weightsUrl}|${choice.libUrl}`;
+  return choice.kind === 'catalogue'
+    ? choice.id
+    : `${CUSTOM_MODEL_KEY}:${choice.name}|${choice.weightsUrl}|${choice.libUrl}`;
 }
 
 /** The catalogue model with the least memory: the "smaller model" way forward after a failure. */

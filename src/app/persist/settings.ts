@@ -16,7 +16,10 @@ import { defaultEngineChoice, sanitizeEngineChoice, type EngineChoice } from '..
 export type Theme = 'system' | 'light' | 'dark';
 
 /** The Self-CRAG settings a user tunes; the rest of CragSettings keeps the core's defaults. */
-export type CragChoice = Pick<CragSettings, 'upper' | 'lower' | 'stripThreshold' | 'noEvidence' | 'externalEnabled' | 'stripPool' | 'sentencesPerStrip'>;
+export type CragChoice = Pick<
+  CragSettings,
+  'upper' | 'lower' | 'stripThreshold' | 'noEvidence' | 'externalEnabled' | 'stripPool' | 'sentencesPerStrip'
+>;
 
 export interface AppSettings {
   decode: DecodeSettings;
@@ -73,7 +76,8 @@ const INDEX_KINDS: readonly IndexChoice[] = ['auto', 'flat', 'voy', 'compact'];
 export const SEARCH_MODES: readonly SearchMode[] = ['words', 'meaning', 'both'];
 
 export function defaultCrag(): CragChoice {
-  const { upper, lower, stripThreshold, noEvidence, externalEnabled, stripPool, sentencesPerStrip } = DEFAULT_CRAG_SETTINGS;
+  const { upper, lower, stripThreshold, noEvidence, externalEnabled, stripPool, sentencesPerStrip } =
+    DEFAULT_CRAG_SETTINGS;
   return { upper, lower, stripThreshold, noEvidence, externalEnabled, stripPool, sentencesPerStrip };
 }
 
@@ -125,7 +129,11 @@ function obj(v: unknown): Record<string, unknown> {
 }
 
 /** Field-by-field validation of anything that claims to be settings; `pageUrl` decides which custom model URLs are same-origin. */
-export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettings(), pageUrl: string | undefined = globalThis.location?.href): AppSettings {
+export function sanitizeSettings(
+  raw: unknown,
+  base: AppSettings = defaultSettings(),
+  pageUrl: string | undefined = globalThis.location?.href,
+): AppSettings {
   const r = obj(raw);
   const d = obj(r.decode);
   const k = obj(r.rank);
@@ -142,7 +150,12 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
     noEvidence: oneOf(c.noEvidence, NO_EVIDENCE, bc.noEvidence),
     externalEnabled: bool(c.externalEnabled, bc.externalEnabled),
     stripPool: oneOf(c.stripPool, STRIP_POOLS, bc.stripPool ?? DEFAULT_CRAG_SETTINGS.stripPool),
-    sentencesPerStrip: num(c.sentencesPerStrip, bc.sentencesPerStrip ?? DEFAULT_CRAG_SETTINGS.sentencesPerStrip, RANGES.sentencesPerStrip, true),
+    sentencesPerStrip: num(
+      c.sentencesPerStrip,
+      bc.sentencesPerStrip ?? DEFAULT_CRAG_SETTINGS.sentencesPerStrip,
+      RANGES.sentencesPerStrip,
+      true,
+    ),
   };
   // Each threshold may be fine alone and the pair still contradict: keep the base pair then.
   if (cragProblem(crag)) crag = { ...crag, upper: bc.upper, lower: bc.lower };
@@ -150,7 +163,8 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
   const customModel = r.customModel === undefined ? base.customModel : sanitizeCustomModel(r.customModel, pageUrl);
   let model = oneOf(r.model, [...MODELS, CUSTOM_MODEL_KEY], base.model);
   // 'custom' without a usable custom model would leave nothing to load.
-  if (model === CUSTOM_MODEL_KEY && !customModel) model = base.model === CUSTOM_MODEL_KEY ? DEFAULT_MODEL_ID : base.model;
+  if (model === CUSTOM_MODEL_KEY && !customModel)
+    model = base.model === CUSTOM_MODEL_KEY ? DEFAULT_MODEL_ID : base.model;
   return {
     decode: {
       mode: oneOf(d.mode, MODES, bd.mode),
@@ -177,7 +191,10 @@ export function sanitizeSettings(raw: unknown, base: AppSettings = defaultSettin
     corrective: bool(r.corrective, base.corrective),
     crag,
     indexKind: oneOf(r.indexKind, INDEX_KINDS, base.indexKind),
-    retrieval: { search: oneOf(ret.search, SEARCH_MODES, base.retrieval.search), rerank: bool(ret.rerank, base.retrieval.rerank) },
+    retrieval: {
+      search: oneOf(ret.search, SEARCH_MODES, base.retrieval.search),
+      rerank: bool(ret.rerank, base.retrieval.rerank),
+    },
     model,
     customModel,
     engine: r.engine === undefined ? base.engine : sanitizeEngineChoice(r.engine, base.engine, pageUrl),
@@ -220,7 +237,13 @@ export function saveSettings(storage: Pick<Storage, 'setItem'> | undefined, sett
 }
 
 /** Which decode settings differ, for the "needs a new decode" offer. */
-type UsedSettings = DecodeSettings & { corrective?: boolean; crag?: CragChoice; temperature?: number; search?: SearchMode; rerank?: boolean };
+type UsedSettings = DecodeSettings & {
+  corrective?: boolean;
+  crag?: CragChoice;
+  temperature?: number;
+  search?: SearchMode;
+  rerank?: boolean;
+};
 
 export function decodeChanges(used: UsedSettings, now: UsedSettings): DecodeKey[] {
   const { crag: usedCrag, ...usedFlat } = used;

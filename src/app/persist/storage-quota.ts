@@ -70,7 +70,9 @@ export interface StorageStore {
   clearWarning(): void;
 }
 
-export function createStorageStore(manager: StorageManagerLike | undefined = globalThis.navigator?.storage): StorageStore {
+export function createStorageStore(
+  manager: StorageManagerLike | undefined = globalThis.navigator?.storage,
+): StorageStore {
   const store = createStore<StorageState>({ estimate: null, persisted: null, warning: null });
   const set = (patch: Partial<StorageState>) => store.set((s) => ({ ...s, ...patch }));
   let asked: Promise<void> | null = null;

@@ -86,7 +86,11 @@ export class ThreadStore {
   async put(thread: Thread): Promise<void> {
     try {
       const tx = this.db.transaction(['threads', 'summaries'], 'readwrite');
-      await Promise.all([tx.objectStore('threads').put(thread), tx.objectStore('summaries').put(summaryOf(thread)), tx.done]);
+      await Promise.all([
+        tx.objectStore('threads').put(thread),
+        tx.objectStore('summaries').put(summaryOf(thread)),
+        tx.done,
+      ]);
     } catch (e) {
       const full = isQuotaError(e);
       throw new ThreadSaveError(

@@ -15,7 +15,14 @@ const DECODE_PARAMS = {
 const WEIGHT_PARAMS = { rel: 'wrel', sup: 'wsup', use: 'wuse', seq: 'wseq' } as const;
 // The external-source switch is deliberately not linkable: opening someone's link must never
 // make the reader's page send their questions to an outside service.
-const CRAG_PARAMS = { upper: 'cup', lower: 'clow', stripThreshold: 'cstrip', noEvidence: 'cnoev', stripPool: 'cpool', sentencesPerStrip: 'csent' } as const;
+const CRAG_PARAMS = {
+  upper: 'cup',
+  lower: 'clow',
+  stripThreshold: 'cstrip',
+  noEvidence: 'cnoev',
+  stripPool: 'cpool',
+  sentencesPerStrip: 'csent',
+} as const;
 const NO_EVIDENCE_PARAM = { 'answer-without-retrieval': 'answer', abstain: 'abstain' } as const;
 const MAX_QUESTION = 2000;
 
@@ -40,7 +47,11 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
   for (const [key, param] of Object.entries(CRAG_PARAMS)) {
     const v = p.get(param);
     if (v === null) continue;
-    crag[key] = key === 'noEvidence' ? (Object.keys(NO_EVIDENCE_PARAM).find((k) => NO_EVIDENCE_PARAM[k as keyof typeof NO_EVIDENCE_PARAM] === v) ?? '') : v;
+    crag[key] =
+      key === 'noEvidence'
+        ? (Object.keys(NO_EVIDENCE_PARAM).find((k) => NO_EVIDENCE_PARAM[k as keyof typeof NO_EVIDENCE_PARAM] === v) ??
+          '')
+        : v;
   }
   const hard = p.get('hard');
   const pick = p.get('pick');
@@ -49,7 +60,11 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
   const cragOn = p.get('crag');
   const raw = {
     decode: { ...base.decode, ...decode },
-    rank: { weights: { ...base.rank.weights, ...weights }, hardConstraints: hard ?? base.rank.hardConstraints, finalPick: pick ?? base.rank.finalPick },
+    rank: {
+      weights: { ...base.rank.weights, ...weights },
+      hardConstraints: hard ?? base.rank.hardConstraints,
+      finalPick: pick ?? base.rank.finalPick,
+    },
     corrective: cragOn ?? base.corrective,
     crag: { ...base.crag, ...crag, externalEnabled: base.crag.externalEnabled },
     indexKind: base.indexKind,

@@ -3,7 +3,15 @@
 // the segments whose chosen candidate changed are remembered.
 import type { SearchMode } from '../../core/fusion';
 import type { ScoredPassage, RelProbs } from '../../core/ports';
-import type { AnswerTree, Candidate, DecodeEvent, DecodeResult, DecodeSettings, RankSettings, Ranking } from '../../core/types';
+import type {
+  AnswerTree,
+  Candidate,
+  DecodeEvent,
+  DecodeResult,
+  DecodeSettings,
+  RankSettings,
+  Ranking,
+} from '../../core/types';
 import type { CragChoice } from '../persist/settings';
 
 export type AnswerStatus = 'idle' | 'running' | 'done' | 'stopped' | 'error';
@@ -27,7 +35,15 @@ export interface AnswerState {
   /** The query retrieval used when it differs from the question (a follow-up's standalone rewrite). */
   query?: string;
   /** Decode settings the current tree was built with (null before the first run). */
-  usedSettings: (DecodeSettings & { corrective: boolean; crag?: CragChoice; temperature?: number; search?: SearchMode; rerank?: boolean }) | null;
+  usedSettings:
+    | (DecodeSettings & {
+        corrective: boolean;
+        crag?: CragChoice;
+        temperature?: number;
+        search?: SearchMode;
+        rerank?: boolean;
+      })
+    | null;
   tree: AnswerTree | null;
   ranking: Ranking | null;
   /** Texts being written now, keyed by depth|parent|passage; removed once the candidate lands. */
@@ -85,7 +101,13 @@ export function applyEvent(s: AnswerState, ev: DecodeEvent, rank: RankSettings, 
   switch (ev.type) {
     case 'text': {
       const key = streamKey(ev.depth, ev.parentId, ev.passageId);
-      const entry: StreamingText = { key, depth: ev.depth, parentId: ev.parentId, passageId: ev.passageId, text: ev.text };
+      const entry: StreamingText = {
+        key,
+        depth: ev.depth,
+        parentId: ev.parentId,
+        passageId: ev.passageId,
+        text: ev.text,
+      };
       const i = s.streaming.findIndex((x) => x.key === key);
       const streaming = i < 0 ? [...s.streaming, entry] : s.streaming.map((x, j) => (j === i ? entry : x));
       return { ...s, streaming };

@@ -44,9 +44,16 @@ export function sanitizeGguf(raw: unknown, pageUrl?: string): GgufChoice | null 
 }
 
 /** Field by field: a bad engine keeps the base engine, a bad model keeps the base model. */
-export function sanitizeEngineChoice(raw: unknown, base: EngineChoice = defaultEngineChoice(), pageUrl?: string): EngineChoice {
+export function sanitizeEngineChoice(
+  raw: unknown,
+  base: EngineChoice = defaultEngineChoice(),
+  pageUrl?: string,
+): EngineChoice {
   const r = record(raw);
-  const engine = typeof r.engine === 'string' && (ENGINE_NAMES as readonly string[]).includes(r.engine) ? (r.engine as EngineName) : base.engine;
+  const engine =
+    typeof r.engine === 'string' && (ENGINE_NAMES as readonly string[]).includes(r.engine)
+      ? (r.engine as EngineName)
+      : base.engine;
   return { engine, gguf: sanitizeGguf(r.gguf, pageUrl) ?? base.gguf };
 }
 

@@ -41,7 +41,10 @@ async function idsIn(cacheName: string, of: (url: string) => string | null, api:
 
 export async function listCachedModels(api: CacheStorage | undefined = globalThis.caches): Promise<CachedModels> {
   if (!api) return { evaluator: [], generator: [] };
-  const [evaluator, generator] = await Promise.all([idsIn(TRANSFORMERS_CACHE, evaluatorModelOf, api), idsIn(WEBLLM_MODEL_CACHE, generatorModelOf, api)]);
+  const [evaluator, generator] = await Promise.all([
+    idsIn(TRANSFORMERS_CACHE, evaluatorModelOf, api),
+    idsIn(WEBLLM_MODEL_CACHE, generatorModelOf, api),
+  ]);
   return { evaluator, generator };
 }
 
@@ -51,7 +54,9 @@ export interface CachedModelsStore {
   refresh(): Promise<void>;
 }
 
-export function createCachedModelsStore(list: () => Promise<CachedModels> = () => listCachedModels()): CachedModelsStore {
+export function createCachedModelsStore(
+  list: () => Promise<CachedModels> = () => listCachedModels(),
+): CachedModelsStore {
   const store = createStore<CachedModels | null>(null);
   return {
     get: store.get,

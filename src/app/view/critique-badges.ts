@@ -13,7 +13,11 @@ export interface Critique {
   use?: { probs: UseProbs; score: number };
 }
 
-function safe<P, R>(p: P | undefined, norm: (p: P) => P, score: (p: P) => number): { probs: P; score: number } | undefined {
+function safe<P, R>(
+  p: P | undefined,
+  norm: (p: P) => P,
+  score: (p: P) => number,
+): { probs: P; score: number } | undefined {
   if (!p) return undefined;
   try {
     return { probs: norm(p), score: score(p) };

@@ -28,6 +28,9 @@ export function filterDocs(docs: readonly LibraryDocView[], query: string, limit
 export function moreText(r: DocFilterResult, total: number, query: string): string | null {
   if (r.matching === 0) return query.trim() ? `No document’s title or file name holds “${query.trim()}”.` : null;
   if (r.shown.length >= r.matching) return null;
-  const of = r.matching === total ? `${total.toLocaleString('en')} documents` : `${r.matching.toLocaleString('en')} matching documents`;
+  const of =
+    r.matching === total
+      ? `${total.toLocaleString('en')} documents`
+      : `${r.matching.toLocaleString('en')} matching documents`;
   return `Showing ${r.shown.length.toLocaleString('en')} of ${of}: type in Find to narrow the list.`;
 }

@@ -25,7 +25,7 @@ export function answerMessage(a: AnswerState, id: string | undefined, evidenceOn
     ? (a.evidence?.passages ?? []).map(({ passage, rel }) => ({
         text: passage.text,
         citation: citationOf(passage),
-        isrel: rel ? critiqueOf({ rel, fromGenerator: {} }).rel?.score ?? null : null,
+        isrel: rel ? (critiqueOf({ rel, fromGenerator: {} }).rel?.score ?? null) : null,
         issup: null,
         isuse: null,
       }))

@@ -26,7 +26,8 @@ export const STRETCH_CHARS = 3000;
 /** The document cut into the pages the viewer steps through. */
 export function textPages(text: string, layout: DocLayout | undefined): TextPage[] {
   const pages = layout?.pages;
-  if (pages?.length) return pages.map((p, i) => ({ number: p.page, start: p.start, end: pages[i + 1]?.start ?? text.length }));
+  if (pages?.length)
+    return pages.map((p, i) => ({ number: p.page, start: p.start, end: pages[i + 1]?.start ?? text.length }));
   const out: TextPage[] = [];
   let start = 0;
   while (start < text.length) {
@@ -34,7 +35,9 @@ export function textPages(text: string, layout: DocLayout | undefined): TextPage
     if (end < text.length) {
       // Cut after a blank line, else a line break, else a space, in the second half of the stretch.
       const half = start + STRETCH_CHARS / 2;
-      const cut = (['\n\n', '\n', ' '] as const).map((sep) => ({ at: text.lastIndexOf(sep, end - sep.length), len: sep.length })).find((c) => c.at > half);
+      const cut = (['\n\n', '\n', ' '] as const)
+        .map((sep) => ({ at: text.lastIndexOf(sep, end - sep.length), len: sep.length }))
+        .find((c) => c.at > half);
       if (cut) end = cut.at + cut.len;
     }
     out.push({ number: out.length + 1, start, end });
@@ -56,13 +59,25 @@ export function pdfPageOf(passage: Passage, layout: DocLayout | undefined, sente
 }
 
 /** Text pieces of a page, the sentence marked and the rest of the passage set apart. */
-export function pagePieces(text: string, page: TextPage, passage: TextRange, sentence: TextRange): Array<{ text: string; kind: 'plain' | 'passage' | 'sentence' }> {
-  const cuts = [page.start, page.end, passage.start, passage.end, sentence.start, sentence.end].map((n) => Math.min(page.end, Math.max(page.start, n)));
+export function pagePieces(
+  text: string,
+  page: TextPage,
+  passage: TextRange,
+  sentence: TextRange,
+): Array<{ text: string; kind: 'plain' | 'passage' | 'sentence' }> {
+  const cuts = [page.start, page.end, passage.start, passage.end, sentence.start, sentence.end].map((n) =>
+    Math.min(page.end, Math.max(page.start, n)),
+  );
   const points = [...new Set(cuts)].sort((a, b) => a - b);
   const out: Array<{ text: string; kind: 'plain' | 'passage' | 'sentence' }> = [];
   for (let i = 0; i + 1 < points.length; i++) {
     const [a, b] = [points[i]!, points[i + 1]!];
-    const kind = a >= sentence.start && b <= sentence.end ? 'sentence' : a >= passage.start && b <= passage.end ? 'passage' : 'plain';
+    const kind =
+      a >= sentence.start && b <= sentence.end
+        ? 'sentence'
+        : a >= passage.start && b <= passage.end
+          ? 'passage'
+          : 'plain';
     const last = out[out.length - 1];
     if (last && last.kind === kind) last.text += text.slice(a, b);
     else out.push({ text: text.slice(a, b), kind });

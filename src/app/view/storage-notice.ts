@@ -46,7 +46,9 @@ export function storageNotice(s: StoragePlanState, appSite: string): StorageNoti
       openLink: true,
     };
   }
-  const where = s.probe?.crossSite ? 'Embedded on another site, this page gets no storage from your browser' : 'Your browser gives this page no storage (a private window, or storage turned off)';
+  const where = s.probe?.crossSite
+    ? 'Embedded on another site, this page gets no storage from your browser'
+    : 'Your browser gives this page no storage (a private window, or storage turned off)';
   return {
     tone: 'warn',
     text:

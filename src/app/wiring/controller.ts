@@ -189,7 +189,11 @@ export function createController(opts: {
 
   async function askEvidence(question: string, runId: number, signal: AbortSignal) {
     const retriever = await opts.ports.retriever(store.get().settings.retrieval);
-    const passages = await retriever.retrieve(question, Math.max(5, store.get().settings.decode.passagesPerStep), signal);
+    const passages = await retriever.retrieve(
+      question,
+      Math.max(5, store.get().settings.decode.passagesPerStep),
+      signal,
+    );
     let rels: (RelProbs | null)[] = passages.map(() => null);
     try {
       const critic = await opts.ports.critic();
@@ -218,7 +222,10 @@ export function createController(opts: {
     setAnswer((a) => {
       const started = { ...startRun(a, shown, decodeSettings, corrective, crag), query: question };
       const { search, rerank: rerankOn } = store.get().settings.retrieval;
-      return { ...started, usedSettings: started.usedSettings && { ...started.usedSettings, temperature, search, rerank: rerankOn } };
+      return {
+        ...started,
+        usedSettings: started.usedSettings && { ...started.usedSettings, temperature, search, rerank: rerankOn },
+      };
     });
     const runId = store.get().answer.runId;
     const current = () => store.get().answer.runId === runId;
@@ -236,7 +243,8 @@ export function createController(opts: {
     let generator: Generator;
     try {
       const raw = await opts.ports.generator();
-      if (counted?.raw !== raw) counted = { raw, wrapped: counting(raw, () => set({ generatorCalls: store.get().generatorCalls + 1 })) };
+      if (counted?.raw !== raw)
+        counted = { raw, wrapped: counting(raw, () => set({ generatorCalls: store.get().generatorCalls + 1 })) };
       generator = withContext(counted.wrapped, askOpts.context);
     } catch (e) {
       if (!current()) return;
@@ -266,7 +274,8 @@ export function createController(opts: {
       if (!current()) return;
       setAnswer((a) => finishRun(a, result));
       // The user may have moved a weight while it ran: show the ranking for today's weights.
-      if (store.get().settings.rank !== rank) setAnswer((a) => ({ ...applyRank(a, store.get().settings.rank, opts.rerank), changed: [] }));
+      if (store.get().settings.rank !== rank)
+        setAnswer((a) => ({ ...applyRank(a, store.get().settings.rank, opts.rerank), changed: [] }));
     } catch (e) {
       if (!current()) return;
       if (isAbort(e)) return setAnswer((a) => ({ ...a, status: 'stopped', streaming: [] }));
@@ -297,7 +306,8 @@ export function createController(opts: {
       if (state.answer.status === 'running') return;
       let shown: AnswerState = { ...answer, runId: state.answer.runId + 1, streaming: [], changed: [] };
       try {
-        if (shown.tree && shown.tree.candidates.length > 0) shown = { ...shown, ranking: opts.rerank(shown.tree, state.settings.rank) };
+        if (shown.tree && shown.tree.candidates.length > 0)
+          shown = { ...shown, ranking: opts.rerank(shown.tree, state.settings.rank) };
       } catch (e) {
         shown = { ...shown, error: message(e) };
       }
@@ -343,7 +353,10 @@ export function createController(opts: {
       persist({ ...store.get().settings, customModel: { ...customModel }, model: CUSTOM_MODEL_KEY });
     },
     setEngine(engine) {
-      persist({ ...store.get().settings, engine: sanitizeEngineChoice(engine, store.get().settings.engine, globalThis.location?.href) });
+      persist({
+        ...store.get().settings,
+        engine: sanitizeEngineChoice(engine, store.get().settings.engine, globalThis.location?.href),
+      });
     },
     setTemperature(temperature) {
       persist({ ...store.get().settings, temperature });
@@ -379,7 +392,16 @@ export function createController(opts: {
     },
     pendingDecodeChanges() {
       const used = store.get().answer.usedSettings;
-      return used && store.get().answer.status !== 'running' && !store.get().evidenceOnly ? decodeChanges(used, { ...store.get().settings.decode, corrective: store.get().settings.corrective, crag: store.get().settings.crag, temperature: store.get().settings.temperature, search: store.get().settings.retrieval.search, rerank: store.get().settings.retrieval.rerank }) : [];
+      return used && store.get().answer.status !== 'running' && !store.get().evidenceOnly
+        ? decodeChanges(used, {
+            ...store.get().settings.decode,
+            corrective: store.get().settings.corrective,
+            crag: store.get().settings.crag,
+            temperature: store.get().settings.temperature,
+            search: store.get().settings.retrieval.search,
+            rerank: store.get().settings.retrieval.rerank,
+          })
+        : [];
     },
   };
 }

@@ -97,9 +97,20 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const newId = deps.newId ?? (() => crypto.randomUUID());
   const count = deps.countTokens ?? estimateTokens;
   const saveEvery = deps.saveEveryMs ?? 400;
-  const page = createStore<ConversationState>({ threads: [], thread: null, viewed: null, running: null, rewriting: false, notice: null });
+  const page = createStore<ConversationState>({
+    threads: [],
+    thread: null,
+    viewed: null,
+    running: null,
+    rewriting: false,
+    notice: null,
+  });
   // Read through a getter so every use sees the newest value.
-  const cur = { get state() { return page.get(); } };
+  const cur = {
+    get state() {
+      return page.get();
+    },
+  };
   let store: ThreadStore | null = null;
   let saveTimer: ReturnType<typeof setTimeout> | null = null;
   let saving: Promise<void> = Promise.resolve();
@@ -160,7 +171,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
     setThread(thread);
   });
 
-  async function rewriteQuery(path: Turn[], question: string): Promise<{ query: string; rewrite: string | null; note?: string }> {
+  async function rewriteQuery(
+    path: Turn[],
+    question: string,
+  ): Promise<{ query: string; rewrite: string | null; note?: string }> {
     // The follow-up rewrite loads with the first question, not with the page.
     const { joinedQuery, rewritePrompt, cleanRewrite } = await import('../../core/conversation/rewrite');
     const earlier = path.map((t) => t.question);
@@ -174,14 +188,29 @@ export function createConversation(deps: ConversationDeps): Conversation {
     } catch {
       complete = null;
     }
-    if (!complete) return { query: joined, rewrite: null, note: 'No generator to rewrite the follow-up with: searched with the earlier questions added.' };
+    if (!complete)
+      return {
+        query: joined,
+        rewrite: null,
+        note: 'No generator to rewrite the follow-up with: searched with the earlier questions added.',
+      };
     try {
       const out = await complete(req);
       const cleaned = cleanRewrite(out.text, question);
       // An unusable rewrite falls back to the joined questions, which keep the earlier subject.
-      return cleaned.usedRewrite ? { query: cleaned.query, rewrite: cleaned.query } : { query: joined, rewrite: null, note: `The rewrite was not used (${cleaned.reason}): searched with the earlier questions added.` };
+      return cleaned.usedRewrite
+        ? { query: cleaned.query, rewrite: cleaned.query }
+        : {
+            query: joined,
+            rewrite: null,
+            note: `The rewrite was not used (${cleaned.reason}): searched with the earlier questions added.`,
+          };
     } catch (e) {
-      return { query: joined, rewrite: null, note: `The follow-up could not be rewritten (${e instanceof Error ? e.message : String(e)}): searched with the earlier questions added.` };
+      return {
+        query: joined,
+        rewrite: null,
+        note: `The follow-up could not be rewritten (${e instanceof Error ? e.message : String(e)}): searched with the earlier questions added.`,
+      };
     }
   }
 
@@ -198,12 +227,20 @@ export function createConversation(deps: ConversationDeps): Conversation {
     const q = question.trim();
     if (!q) return set({ notice: { kind: 'info', text: 'Type a question first.' } });
     if (answering()) {
-      return set({ notice: { kind: 'info', text: 'An answer is still being written. Wait for it to finish or press Stop, then ask again.' } });
+      return set({
+        notice: {
+          kind: 'info',
+          text: 'An answer is still being written. Wait for it to finish or press Stop, then ask again.',
+        },
+      });
     }
     let thread = cur.state.thread ?? emptyThread(newId(), now());
     if (deletedElsewhere) thread = { ...thread, id: newId() };
     deletedElsewhere = false;
-    const path = parentId === null ? [] : [...ancestors(thread, parentId), thread.turns[parentId]].filter((t): t is Turn => t !== undefined);
+    const path =
+      parentId === null
+        ? []
+        : [...ancestors(thread, parentId), thread.turns[parentId]].filter((t): t is Turn => t !== undefined);
     const model = deps.model();
     const settings = controller.getState().settings;
     const id = newId();
@@ -218,7 +255,13 @@ export function createConversation(deps: ConversationDeps): Conversation {
         searchQuery: q,
         answer: null,
         answerText: '',
-        settings: { rank: settings.rank, decode: settings.decode, corrective: settings.corrective, retrieval: settings.retrieval, temperature: settings.temperature },
+        settings: {
+          rank: settings.rank,
+          decode: settings.decode,
+          corrective: settings.corrective,
+          retrieval: settings.retrieval,
+          temperature: settings.temperature,
+        },
         model: controller.getState().evidenceOnly ? null : model.id,
         status: 'stopped',
         createdAt: now(),
@@ -227,9 +270,15 @@ export function createConversation(deps: ConversationDeps): Conversation {
     );
     set({ running: id, viewed: id, notice: null, rewriting: path.length > 0 && !userQuery });
     setThread(thread);
-    const { query, rewrite, note } = userQuery ? { query: userQuery.trim(), rewrite: userQuery.trim(), note: undefined } : await rewriteQuery(path, q);
+    const { query, rewrite, note } = userQuery
+      ? { query: userQuery.trim(), rewrite: userQuery.trim(), note: undefined }
+      : await rewriteQuery(path, q);
     const history = fitHistory(historyTurns(path), historyBudget(model.contextWindow), count);
-    if (cur.state.thread?.turns[id]) setThread(updateTurn(cur.state.thread, id, { rewrite, searchQuery: query, droppedTurns: history.dropped }, now()), false);
+    if (cur.state.thread?.turns[id])
+      setThread(
+        updateTurn(cur.state.thread, id, { rewrite, searchQuery: query, droppedTurns: history.dropped }, now()),
+        false,
+      );
     if (note) set({ notice: { kind: 'info', text: note } });
     const context = historyText(history);
     // The controller marks its answer running before its first await: the page never shows the previous answer as this turn's.
@@ -238,7 +287,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
     await asked;
     // Settings the turn was written with, as the controller recorded them.
     const used = controller.getState().answer.usedSettings;
-    if (used && cur.state.thread?.turns[id]) setThread(updateTurn(cur.state.thread, id, { settings: { ...cur.state.thread.turns[id]!.settings, used } }, now()));
+    if (used && cur.state.thread?.turns[id])
+      setThread(
+        updateTurn(cur.state.thread, id, { settings: { ...cur.state.thread.turns[id]!.settings, used } }, now()),
+      );
     await saving;
   }
 
@@ -257,14 +309,25 @@ export function createConversation(deps: ConversationDeps): Conversation {
       store = await deps.store.catch(() => null);
       if (!store) {
         const said = await deps.notKeptSaid?.().catch(() => false);
-        if (!said) set({ notice: { kind: 'warn', text: 'Threads cannot be kept in this browser (storage is unavailable): this conversation lasts until the page closes.' } });
+        if (!said)
+          set({
+            notice: {
+              kind: 'warn',
+              text: 'Threads cannot be kept in this browser (storage is unavailable): this conversation lasts until the page closes.',
+            },
+          });
         return false;
       }
       store.subscribe((c) => {
         void refreshList();
         if (c.type === 'delete' && cur.state.thread?.id === c.id) {
           deletedElsewhere = true;
-          set({ notice: { kind: 'warn', text: 'This thread was deleted (perhaps in another tab). It stays on screen; asking again keeps it as a new thread.' } });
+          set({
+            notice: {
+              kind: 'warn',
+              text: 'This thread was deleted (perhaps in another tab). It stays on screen; asking again keeps it as a new thread.',
+            },
+          });
         }
       });
       await refreshList();
@@ -309,13 +372,19 @@ export function createConversation(deps: ConversationDeps): Conversation {
       showTurn(thread, turnId);
     },
     newThread() {
-      if (answering()) return set({ notice: { kind: 'info', text: 'An answer is still being written. Stop it before starting a new thread.' } });
+      if (answering())
+        return set({
+          notice: { kind: 'info', text: 'An answer is still being written. Stop it before starting a new thread.' },
+        });
       set({ thread: null, notice: null });
       deletedElsewhere = false;
       showTurn(emptyThread('', 0), null);
     },
     async open(id) {
-      if (answering()) return set({ notice: { kind: 'info', text: 'An answer is still being written. Stop it before opening another thread.' } });
+      if (answering())
+        return set({
+          notice: { kind: 'info', text: 'An answer is still being written. Stop it before opening another thread.' },
+        });
       const thread = await store?.get(id);
       if (!thread) {
         await refreshList();
@@ -327,13 +396,15 @@ export function createConversation(deps: ConversationDeps): Conversation {
     },
     async rename(id, title) {
       if (!title.trim()) return set({ notice: { kind: 'info', text: 'A thread needs a name: type one.' } });
-      if (cur.state.thread?.id === id) setThread({ ...cur.state.thread, title: title.trim().replace(/\s+/g, ' ').slice(0, 200) });
+      if (cur.state.thread?.id === id)
+        setThread({ ...cur.state.thread, title: title.trim().replace(/\s+/g, ' ').slice(0, 200) });
       else await store?.rename(id, title);
       await saving;
       await refreshList();
     },
     async remove(id) {
-      if (cur.state.running && cur.state.thread?.id === id) return set({ notice: { kind: 'info', text: 'Stop the answer being written before deleting its thread.' } });
+      if (cur.state.running && cur.state.thread?.id === id)
+        return set({ notice: { kind: 'info', text: 'Stop the answer being written before deleting its thread.' } });
       await saving;
       await store?.delete(id);
       if (cur.state.thread?.id === id) {
@@ -346,7 +417,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
     async exportMarkdown() {
       const thread = cur.state.thread;
       if (!thread) return null;
-      const [{ threadToMarkdown }, { supportingSentence }] = await Promise.all([import('../../core/conversation/export-markdown'), import('../view/highlight')]);
+      const [{ threadToMarkdown }, { supportingSentence }] = await Promise.all([
+        import('../../core/conversation/export-markdown'),
+        import('../view/highlight'),
+      ]);
       return threadToMarkdown(thread, { rank: controller.getState().settings.rank, supporting: supportingSentence });
     },
     async exportJson() {

@@ -23,7 +23,14 @@ export interface EmbedSegment {
    * shows it ("p. 12", "Ch. 16 › Using Message Passing"); absent where the document has none, and
    * for passages stored before places were recorded.
    */
-  citation: { passageId: string; title: string; place?: string; page?: number; pageEnd?: number; headings?: string[] } | null;
+  citation: {
+    passageId: string;
+    title: string;
+    place?: string;
+    page?: number;
+    pageEnd?: number;
+    headings?: string[];
+  } | null;
   isrel: number | null;
   issup: number | null;
   isuse: number | null;
@@ -82,7 +89,8 @@ export function parseRequest(data: unknown): EmbedRequest | string {
     return { type: 'ask', question: d.question.trim().slice(0, 2000), id };
   }
   if (d.type === 'theme') {
-    if (d.theme !== 'light' && d.theme !== 'dark' && d.theme !== 'system') return 'theme must be "light", "dark" or "system"';
+    if (d.theme !== 'light' && d.theme !== 'dark' && d.theme !== 'system')
+      return 'theme must be "light", "dark" or "system"';
     return { type: 'theme', theme: d.theme, id };
   }
   return `unknown message type ${JSON.stringify(String(d.type))}`;
@@ -126,7 +134,10 @@ export function createEmbedBridge(opts: {
       }
       // The embedding page hears why at once (nothing from the library goes with it); an opaque origin cannot be addressed.
       if (e.source === host.parent && e.origin && e.origin !== 'null') {
-        const id = e.data && typeof e.data === 'object' && typeof (e.data as { id?: unknown }).id === 'string' ? (e.data as { id: string }).id : undefined;
+        const id =
+          e.data && typeof e.data === 'object' && typeof (e.data as { id?: unknown }).id === 'string'
+            ? (e.data as { id: string }).id
+            : undefined;
         reply(
           { origin: e.origin },
           {

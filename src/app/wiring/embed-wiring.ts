@@ -24,7 +24,8 @@ export async function startEmbedBridge(controller: Controller, win: Window = win
   const report = () => {
     // The body, not the document: the document is never shorter than the frame, so it could only grow.
     const body = win.document.body;
-    const margin = parseFloat(win.getComputedStyle(body).marginTop) + parseFloat(win.getComputedStyle(body).marginBottom);
+    const margin =
+      parseFloat(win.getComputedStyle(body).marginTop) + parseFloat(win.getComputedStyle(body).marginBottom);
     const height = Math.ceil(body.getBoundingClientRect().height + (margin || 0));
     if (height === last) return;
     last = height;

@@ -14,7 +14,12 @@ export function evaluatorInput(search: string): EvaluatorConfigInput {
   if (device === 'wasm' || device === 'webgpu') out.device = device;
   const pack = p.get('modelPack');
   if (pack && PACK_NAME.test(pack) && !pack.startsWith('.')) {
-    Object.assign(out, { source: 'local', embedder: `${pack}/embedder`, reranker: `${pack}/reranker`, nli: `${pack}/nli` });
+    Object.assign(out, {
+      source: 'local',
+      embedder: `${pack}/embedder`,
+      reranker: `${pack}/reranker`,
+      nli: `${pack}/nli`,
+    });
   }
   return out;
 }

@@ -10,7 +10,10 @@ import { lazy } from './lazy';
 
 /** How the evaluator is started: the real one (services.ts) or a test's. */
 export interface EvaluatorStarter {
-  start(report: { onProgress(p: EvaluatorProgress): void; onDevice(): void }): Promise<{ evaluator: Evaluator; embedderModel: string }>;
+  start(report: {
+    onProgress(p: EvaluatorProgress): void;
+    onDevice(): void;
+  }): Promise<{ evaluator: Evaluator; embedderModel: string }>;
   /** The panel's device line for what the evaluator runs on. */
   devices(ev: Evaluator): { device: string; reason: string };
 }
@@ -28,14 +31,18 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 function embedderFailed(model: string, e: unknown): Partial<WorkerStatus> {
   return {
     // The worker's message usually names the model and the reason already ("Could not load the embedding model …").
-    error: /^could not load/i.test(message(e)) ? message(e) : `The embedding model ${model} could not load: ${message(e)}`,
+    error: /^could not load/i.test(message(e))
+      ? message(e)
+      : `The embedding model ${model} could not load: ${message(e)}`,
     suggestion:
       'It is not fetched again on every call. Documents are still added and found by their words, marked "not embedded yet"; choose Try again once the model can be reached, and they are embedded then.',
   };
 }
 
 const startFailed = (e: unknown): Partial<WorkerStatus> =>
-  e instanceof Error ? { error: e.message, suggestion: (e as Error & { suggestion?: string }).suggestion } : { error: String(e) };
+  e instanceof Error
+    ? { error: e.message, suggestion: (e as Error & { suggestion?: string }).suggestion }
+    : { error: String(e) };
 
 export function createEvaluatorService(status: StatusStore, starter: EvaluatorStarter): EvaluatorService {
   const report = (patch: Partial<WorkerStatus>) => status.update('evaluator', patch);
@@ -69,7 +76,15 @@ export function createEvaluatorService(status: StatusStore, starter: EvaluatorSt
           report(
             p.status === 'ready'
               ? { progress: undefined, models: [...new Set([...models, name])] }
-              : { progress: { label: `${p.role}: ${p.model}${p.file ? ` (${p.file})` : ''}`, loaded: p.loadedBytes, total: p.totalBytes > 0 ? p.totalBytes : null, startedAt: startedAt.get(p.role)! }, models },
+              : {
+                  progress: {
+                    label: `${p.role}: ${p.model}${p.file ? ` (${p.file})` : ''}`,
+                    loaded: p.loadedBytes,
+                    total: p.totalBytes > 0 ? p.totalBytes : null,
+                    startedAt: startedAt.get(p.role)!,
+                  },
+                  models,
+                },
           );
         },
         // A model that fails on WebGPU moves to WASM on its own; the panel says which and why.

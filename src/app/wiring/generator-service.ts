@@ -55,21 +55,34 @@ export interface GeneratorService {
 }
 
 const errorPatch = (e: unknown): Partial<WorkerStatus> =>
-  e instanceof Error ? { error: e.message, suggestion: (e as Error & { suggestion?: string }).suggestion } : { error: String(e) };
+  e instanceof Error
+    ? { error: e.message, suggestion: (e as Error & { suggestion?: string }).suggestion }
+    : { error: String(e) };
 
 /**
  * The status line for a lifecycle state. The panel names a failed load 'error'; a cancelled load
  * (the lifecycle goes back to idle with the reason) is shown like one, so it offers to try again.
  */
-function statusOf(state: GeneratorState, error: GeneratorError | undefined, ready: () => Partial<WorkerStatus>, unavailable: boolean): Partial<WorkerStatus> {
+function statusOf(
+  state: GeneratorState,
+  error: GeneratorError | undefined,
+  ready: () => Partial<WorkerStatus>,
+  unavailable: boolean,
+): Partial<WorkerStatus> {
   if (state === 'loading') return { state: 'loading', error: undefined, suggestion: undefined };
-  if (state === 'ready') return { state: 'ready', progress: undefined, error: undefined, suggestion: undefined, ...ready() };
+  if (state === 'ready')
+    return { state: 'ready', progress: undefined, error: undefined, suggestion: undefined, ...ready() };
   if (state === 'failed' || error) return { state: 'error', progress: undefined, ...(error ? errorPatch(error) : {}) };
   // Unloaded: the next question loads the current choice. No WebGPU stays said.
-  return unavailable ? { models: [], progress: undefined } : { state: 'idle', models: [], progress: undefined, error: undefined, suggestion: undefined };
+  return unavailable
+    ? { models: [], progress: undefined }
+    : { state: 'idle', models: [], progress: undefined, error: undefined, suggestion: undefined };
 }
 
-export function createGeneratorService(deps: GeneratorServiceDeps, initial: SettingsSource = fixedSettings()): GeneratorService {
+export function createGeneratorService(
+  deps: GeneratorServiceDeps,
+  initial: SettingsSource = fixedSettings(),
+): GeneratorService {
   const { status } = deps;
   let source = initial;
   let unfollow = () => {};
@@ -96,8 +109,14 @@ export function createGeneratorService(deps: GeneratorServiceDeps, initial: Sett
     const ready = () => {
       const on = h?.runsOn();
       return {
-        device: on?.device === 'cpu' ? `cpu (${on.label}, ${on.threads} thread${on.threads === 1 ? '' : 's'})` : 'webgpu',
-        reason: inUse === 'wllama' ? (wanted.engine.engine === 'auto' ? `llama.cpp on the CPU: ${gpu.reason}` : 'llama.cpp on the CPU was chosen.') : gpu.reason,
+        device:
+          on?.device === 'cpu' ? `cpu (${on.label}, ${on.threads} thread${on.threads === 1 ? '' : 's'})` : 'webgpu',
+        reason:
+          inUse === 'wllama'
+            ? wanted.engine.engine === 'auto'
+              ? `llama.cpp on the CPU: ${gpu.reason}`
+              : 'llama.cpp on the CPU was chosen.'
+            : gpu.reason,
         models: [`${h?.modelId ?? 'model'}${h?.local ? ' (local pack)' : ''}`],
       };
     };
@@ -116,7 +135,9 @@ export function createGeneratorService(deps: GeneratorServiceDeps, initial: Sett
         if (made !== handle) return;
         if (p.stage === 'checking') started = Date.now();
         const total = p.loadedBytes && p.fraction > 0 ? p.loadedBytes / p.fraction : null;
-        status.update('generator', { progress: { label: p.text, loaded: p.loadedBytes ?? 0, total, startedAt: started } });
+        status.update('generator', {
+          progress: { label: p.text, loaded: p.loadedBytes ?? 0, total, startedAt: started },
+        });
       },
       onState: (s, err) => {
         if (made === handle) setStatus(s, err);
@@ -131,10 +152,12 @@ export function createGeneratorService(deps: GeneratorServiceDeps, initial: Sett
     const old = makeHandle.started() ? makeHandle() : null;
     makeHandle.reset();
     handle = null;
-    void old?.then((h) => {
-      h.cancelLoad();
-      return h.dispose();
-    }).catch(() => undefined);
+    void old
+      ?.then((h) => {
+        h.cancelLoad();
+        return h.dispose();
+      })
+      .catch(() => undefined);
     setStatus('idle');
   };
 
@@ -174,7 +197,10 @@ export function createGeneratorService(deps: GeneratorServiceDeps, initial: Sett
 
   const models = createModelCacheStore({
     // The marks list web-llm's models; the GGUF model's own cache is not one of them.
-    has: async (c) => ((wanted.engine.engine === 'auto' ? await deps.autoEngine() : wanted.engine.engine) === 'wllama' ? false : (await makeHandle()).hasModelInCache(c)),
+    has: async (c) =>
+      (wanted.engine.engine === 'auto' ? await deps.autoEngine() : wanted.engine.engine) === 'wllama'
+        ? false
+        : (await makeHandle()).hasModelInCache(c),
     // Deleting the loaded model unloads it first (the lifecycle reports it).
     remove: async (c) => (await makeHandle()).deleteModel(c),
     loadingKey: () => (status.get().generator.state === 'loading' ? choiceKey(wanted.model) : null),

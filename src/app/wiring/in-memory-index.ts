@@ -6,9 +6,16 @@ import type { Embedder, Passage } from '../../core/ports';
 import { IndexHost, type IndexHandle } from '../../library/index-host';
 import { embeddingText } from '../../library/ingest';
 
-export async function inMemoryIndex(passages: readonly Passage[], embedder: Embedder, signal?: AbortSignal): Promise<IndexHandle> {
+export async function inMemoryIndex(
+  passages: readonly Passage[],
+  embedder: Embedder,
+  signal?: AbortSignal,
+): Promise<IndexHandle> {
   const host = new IndexHost('flat', (_kind, dim) => new FlatIndex(dim));
-  await host.add(passages.map((p) => p.id), await embedder.embed(passages.map(embeddingText), signal));
+  await host.add(
+    passages.map((p) => p.id),
+    await embedder.embed(passages.map(embeddingText), signal),
+  );
   await host.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
   return host;
 }

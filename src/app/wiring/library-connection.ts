@@ -6,7 +6,14 @@ import type { RelevanceScorer, RetrievalSettings } from '../../core/hybrid';
 import type { IndexChoice } from '../../vector/vector-index';
 import type { NamedBlob } from '../../library/ingest';
 import type { AddResult, Library, LibraryProgress } from '../../library/library';
-import { docRow, emptyLibraryView, type BatchReportView, type LibraryActions, type LibraryJobView, type LibraryViewState } from '../view/library-panel';
+import {
+  docRow,
+  emptyLibraryView,
+  type BatchReportView,
+  type LibraryActions,
+  type LibraryJobView,
+  type LibraryViewState,
+} from '../view/library-panel';
 import { createStore } from '../state/store';
 import type { StatusStore } from '../state/worker-status';
 import { quotaMessage } from '../persist/storage-quota';
@@ -79,16 +86,14 @@ export function connectLibrary(opts: {
         return;
       }
       recognisingSince = 0;
-      showJob(
-          {
-            id: 'batch',
-            label: `Adding ${p.fileCount} file${p.fileCount === 1 ? '' : 's'}: ${done} done${done < p.fileCount ? `, now ${p.name}` : ''}`,
-            loaded: p.bytesDone ?? 0,
-            total: p.bytesTotal || null,
-            unit: 'bytes',
-            startedAt: batch.startedAt,
-          },
-      );
+      showJob({
+        id: 'batch',
+        label: `Adding ${p.fileCount} file${p.fileCount === 1 ? '' : 's'}: ${done} done${done < p.fileCount ? `, now ${p.name}` : ''}`,
+        loaded: p.bytesDone ?? 0,
+        total: p.bytesTotal || null,
+        unit: 'bytes',
+        startedAt: batch.startedAt,
+      });
       // The list follows the batch from the progress events: re-reading the library (every
       // document's text) per file would cost the page's main thread more than the files do.
       if (p.stage === 'added' && p.doc) {
@@ -104,7 +109,12 @@ export function connectLibrary(opts: {
     if (p.stage === 'added' || p.stage === 'refused') {
       jobStarted.delete(id);
       set({ jobs: store.get().jobs.filter((j) => j.id !== id) });
-      if (p.stage === 'refused') say('error', quotaMessage(p.message, `the document ${p.name}`) ?? `${p.name} was not added: ${p.message ?? 'it could not be read.'}`);
+      if (p.stage === 'refused')
+        say(
+          'error',
+          quotaMessage(p.message, `the document ${p.name}`) ??
+            `${p.name} was not added: ${p.message ?? 'it could not be read.'}`,
+        );
       void refresh();
       return;
     }
@@ -140,13 +150,21 @@ export function connectLibrary(opts: {
   };
 
   /** Runs one user batch with its own Stop; batches queue in the library one after another. */
-  const runBatch = async (lib: Library, files: Array<File | NamedBlob>, skipped: number, title?: { title: string; text: string }, origin: 'user' | 'sample' = 'user') => {
+  const runBatch = async (
+    lib: Library,
+    files: Array<File | NamedBlob>,
+    skipped: number,
+    title?: { title: string; text: string },
+    origin: 'user' | 'sample' = 'user',
+  ) => {
     const controller = new AbortController();
     const entry = { startedAt: Date.now(), controller };
     batches.push(entry);
     set({ busy: true });
     try {
-      const r = title ? await lib.addText(title.title, title.text, { signal: controller.signal }) : await lib.addFiles(files, { signal: controller.signal, origin });
+      const r = title
+        ? await lib.addText(title.title, title.text, { signal: controller.signal })
+        : await lib.addFiles(files, { signal: controller.signal, origin });
       report(r, title ? 1 : files.length, skipped);
       // A batch may have taken the library past the size where 'auto' switches index.
       await describeIndex(lib);
@@ -205,11 +223,21 @@ export function connectLibrary(opts: {
     const index = await lib.indexStatus();
     baseReason = `Vectors: ${index.reason}. Words: a BM25 index. Both in their own worker${lib.persistent ? '' : '; kept in memory for this visit (the browser gives this page no storage)'}`;
     // The switch runs in the worker; the panel follows it to its end.
-    if (index.switching) setTimeout(() => void describeIndex(lib).then(() => opts.status.update('library', { reason: baseReason + corpusNote }), () => undefined), 2000);
+    if (index.switching)
+      setTimeout(
+        () =>
+          void describeIndex(lib).then(
+            () => opts.status.update('library', { reason: baseReason + corpusNote }),
+            () => undefined,
+          ),
+        2000,
+      );
   }
   let corpusNote = '';
   const libraryReason = (pending: number) =>
-    (pending ? `${baseReason}. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads` : baseReason) + corpusNote;
+    (pending
+      ? `${baseReason}. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads`
+      : baseReason) + corpusNote;
   async function refresh() {
     const lib = await connection();
     if (baseReason) await describeIndex(lib);
@@ -240,7 +268,10 @@ export function connectLibrary(opts: {
   const actions: LibraryActions = {
     dismiss: (messageId) => set({ messages: store.get().messages.filter((m) => m.id !== messageId) }),
     // The list already followed the batch document by document.
-    addFiles: guarded(async (lib, files: Array<File | NamedBlob>, skipped?: number) => runBatch(lib, files, skipped ?? 0), false),
+    addFiles: guarded(
+      async (lib, files: Array<File | NamedBlob>, skipped?: number) => runBatch(lib, files, skipped ?? 0),
+      false,
+    ),
     addText: guarded(async (lib, title: string, text: string) => runBatch(lib, [], 0, { title, text })),
     stop: () => batches.forEach((b) => b.controller.abort(new DOMException('Stopped by the user', 'AbortError'))),
     dismissReport: (id) => setReports((store.get().reports ?? []).filter((r) => r.id !== id)),

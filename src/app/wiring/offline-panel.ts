@@ -20,10 +20,15 @@ export interface OfflineWiring {
   plan?: Pick<StoragePlan, 'get' | 'subscribe'>;
 }
 
-export function startOfflineWiring(services: AppServices, controller: Controller): { wiring: OfflineWiring; services: AppServices } {
+export function startOfflineWiring(
+  services: AppServices,
+  controller: Controller,
+): { wiring: OfflineWiring; services: AppServices } {
   const offline = startOffline();
   // The caches this visit's models are in: the app site's own in a frame granted Storage Access.
-  const models = createCachedModelsStore(async () => listCachedModels(services.storage ? await services.storage.modelCaches() : globalThis.caches));
+  const models = createCachedModelsStore(async () =>
+    listCachedModels(services.storage ? await services.storage.modelCaches() : globalThis.caches),
+  );
   const storage = createStorageStore();
   const refresh = () => void models.refresh();
   refresh();
@@ -31,7 +36,12 @@ export function startOfflineWiring(services: AppServices, controller: Controller
   services.status.subscribe(() => {
     const now = services.status.get();
     // The evaluator loads its relevance and support models later, one by one: each is a new model to list.
-    if ((['generator', 'evaluator'] as const).some((n) => now[n].state !== was[n].state || now[n].models.length !== was[n].models.length)) refresh();
+    if (
+      (['generator', 'evaluator'] as const).some(
+        (n) => now[n].state !== was[n].state || now[n].models.length !== was[n].models.length,
+      )
+    )
+      refresh();
     was = now;
   });
   // A model deleted from the picker is no longer available offline.
@@ -48,9 +58,15 @@ export function startOfflineWiring(services: AppServices, controller: Controller
       const label = entry?.label ?? (choice?.kind === 'custom' ? choice.name : 'the language model');
       // Already downloaded: loading it stores nothing new.
       const cached = choice ? services.models.get().marks[choiceKey(choice)] === true : false;
-      return { label, bytes: entry && !cached ? Math.max(entry.builds.f16.vramMB, entry.builds.f32.vramMB) * 1e6 : null };
+      return {
+        label,
+        bytes: entry && !cached ? Math.max(entry.builds.f16.vramMB, entry.builds.f32.vramMB) * 1e6 : null,
+      };
     },
   });
   const library = { ...services.library, actions: withStorage(services.library.actions, storage) };
-  return { wiring: { offline, models, storage, ...(services.storage ? { plan: services.storage } : {}) }, services: { ...services, library } };
+  return {
+    wiring: { offline, models, storage, ...(services.storage ? { plan: services.storage } : {}) },
+    services: { ...services, library },
+  };
 }

@@ -80,11 +80,21 @@ export function createServices(search: string, baseURI: string, storage: Storage
       const { createGenerator, createWllamaGenerator } = await import('../../generator');
       const savedStorage = await storage.savedStorage();
       const saved = savedStorage ? { savedStorage } : {};
-      if (engine === 'webllm') return createGenerator({ model: wanted.model, temperature: wanted.temperature, ...saved }, hooks);
+      if (engine === 'webllm')
+        return createGenerator({ model: wanted.model, temperature: wanted.temperature, ...saved }, hooks);
       const { probe } = await storage.ready();
       // Without storage of its own or the app site's (relayed), the GGUF is held in memory for this visit.
       const noCache = probe && !probe.opfs && !savedStorage;
-      return createWllamaGenerator({ model: wanted.engine.gguf, temperature: wanted.temperature, baseURI, ...saved, ...(noCache ? { noCache: true } : {}) }, hooks);
+      return createWllamaGenerator(
+        {
+          model: wanted.engine.gguf,
+          temperature: wanted.temperature,
+          baseURI,
+          ...saved,
+          ...(noCache ? { noCache: true } : {}),
+        },
+        hooks,
+      );
     },
     async ggufStorage(gguf) {
       const { createWllamaGenerator } = await import('../../generator');
@@ -108,7 +118,12 @@ export function createServices(search: string, baseURI: string, storage: Storage
 
   const critic = async (): Promise<Critic | undefined> => (await evaluator()).critic;
   const corrector = async (crag: CragChoice): Promise<Corrector> => {
-    const [{ buildCorrector }, ev, writer, retriever] = await Promise.all([import('./corrector-config'), evaluator(), generator(), library.retriever()]);
+    const [{ buildCorrector }, ev, writer, retriever] = await Promise.all([
+      import('./corrector-config'),
+      evaluator(),
+      generator(),
+      library.retriever(),
+    ]);
     return buildCorrector(
       {
         score: ev.relevanceScores,

@@ -34,7 +34,8 @@ export function watchStorageMoments(opts: {
     if (gen.state === 'error' && was.generator.state !== 'error') {
       const error = `${gen.error ?? ''} ${gen.suggestion ?? ''}`;
       const label = `the model ${opts.model().label}`;
-      if (quotaMessage(error, label)) void storage.refresh().then(() => storage.warn(quotaMessage(error, label, storage.get().estimate)!));
+      if (quotaMessage(error, label))
+        void storage.refresh().then(() => storage.warn(quotaMessage(error, label, storage.get().estimate)!));
     }
     const settled = (name: 'generator' | 'evaluator') => now[name].state === 'ready' && was[name].state !== 'ready';
     if (settled('generator') || settled('evaluator')) void storage.refresh();

@@ -69,9 +69,18 @@ export function decideMode(probe: StorageProbe, shared: SavedStorage | null): St
 export function createStoragePlan(deps: StoragePlanDeps = {}): StoragePlan {
   const probe = deps.probe ?? (() => probeStorage());
   const request = deps.request ?? (() => requestSavedStorage());
-  const openIndexedDB = deps.openIndexedDB ?? (async (name, factory) => (await import('../../library/store')).LibraryStore.open(name, factory));
-  const openMemory = deps.openMemory ?? (async () => new (await import('../../library/memory-store')).MemoryLibraryStore());
-  const state = createStore<StoragePlanState>({ mode: null, probe: null, canAsk: false, asking: false, refused: false });
+  const openIndexedDB =
+    deps.openIndexedDB ??
+    (async (name, factory) => (await import('../../library/store')).LibraryStore.open(name, factory));
+  const openMemory =
+    deps.openMemory ?? (async () => new (await import('../../library/memory-store')).MemoryLibraryStore());
+  const state = createStore<StoragePlanState>({
+    mode: null,
+    probe: null,
+    canAsk: false,
+    asking: false,
+    refused: false,
+  });
   const patch = (p: Partial<StoragePlanState>) => state.set({ ...state.get(), ...p });
   let shared: SavedStorage | null = null;
 
@@ -81,7 +90,16 @@ export function createStoragePlan(deps: StoragePlanDeps = {}): StoragePlan {
     if (p.crossSite && p.storageAccess === 'granted' && !p.hasStorageAccess) shared = await request().catch(() => null);
     const mode = decideMode(p, shared);
     if (mode === 'shared' && shared?.caches) (deps.adoptCaches ?? adoptCaches)(shared.caches);
-    patch({ probe: p, mode, canAsk: p.crossSite && mode !== 'shared' && !p.hasStorageAccess && p.storageAccess !== 'unavailable' && p.storageAccess !== 'denied' });
+    patch({
+      probe: p,
+      mode,
+      canAsk:
+        p.crossSite &&
+        mode !== 'shared' &&
+        !p.hasStorageAccess &&
+        p.storageAccess !== 'unavailable' &&
+        p.storageAccess !== 'denied',
+    });
     return state.get();
   })();
 

@@ -7,8 +7,18 @@ import { initialAnswerState, type AnswerState } from '../state/answer';
 /** The chosen segments and anything still being written, as shown (what a reload must keep). */
 export function shownText(a: AnswerState): string {
   const chosen = a.ranking?.best.map((b) => b.candidate.text.trim()).filter(Boolean) ?? [];
-  const writing = a.status === 'running' ? a.streaming.map((s) => s.text.trim()).filter(Boolean).slice(0, 1) : [];
-  if (chosen.length === 0 && a.evidence) return a.evidence.passages.slice(0, 3).map((p) => p.passage.text.slice(0, 200)).join(' … ');
+  const writing =
+    a.status === 'running'
+      ? a.streaming
+          .map((s) => s.text.trim())
+          .filter(Boolean)
+          .slice(0, 1)
+      : [];
+  if (chosen.length === 0 && a.evidence)
+    return a.evidence.passages
+      .slice(0, 3)
+      .map((p) => p.passage.text.slice(0, 200))
+      .join(' … ');
   return [...chosen, ...writing].join(' ');
 }
 

@@ -14,7 +14,12 @@ export interface ThreadFile {
 }
 
 export function threadToJson(thread: Thread, now: Date = new Date()): string {
-  const file: ThreadFile = { format: THREAD_FORMAT, version: THREAD_FORMAT_VERSION, exportedAt: now.toISOString(), thread };
+  const file: ThreadFile = {
+    format: THREAD_FORMAT,
+    version: THREAD_FORMAT_VERSION,
+    exportedAt: now.toISOString(),
+    thread,
+  };
   return JSON.stringify(file, null, 2);
 }
 
@@ -34,11 +39,14 @@ function checkTurn(id: string, raw: unknown): Turn {
   if (raw.id !== id) fail(`turn ${id} is stored under another id.`);
   if (typeof raw.question !== 'string' || !raw.question.trim()) fail(`turn ${id} has no question.`);
   if (raw.parentId !== null && typeof raw.parentId !== 'string') fail(`turn ${id} has a bad parent.`);
-  if (!Array.isArray(raw.children) || !raw.children.every((c) => typeof c === 'string')) fail(`turn ${id} has bad children.`);
+  if (!Array.isArray(raw.children) || !raw.children.every((c) => typeof c === 'string'))
+    fail(`turn ${id} has bad children.`);
   if (typeof raw.status !== 'string' || !STATUSES.has(raw.status)) fail(`turn ${id} has an unknown status.`);
   if (typeof raw.answerText !== 'string') fail(`turn ${id} has no answer text.`);
-  if (raw.answer !== null && !(isObj(raw.answer) && Array.isArray(raw.answer.candidates) && isObj(raw.answer.settings))) fail(`turn ${id} has a malformed answer tree.`);
-  if (raw.rewrite !== null && raw.rewrite !== undefined && typeof raw.rewrite !== 'string') fail(`turn ${id} has a bad rewrite.`);
+  if (raw.answer !== null && !(isObj(raw.answer) && Array.isArray(raw.answer.candidates) && isObj(raw.answer.settings)))
+    fail(`turn ${id} has a malformed answer tree.`);
+  if (raw.rewrite !== null && raw.rewrite !== undefined && typeof raw.rewrite !== 'string')
+    fail(`turn ${id} has a bad rewrite.`);
   if (!isObj(raw.settings)) fail(`turn ${id} has no settings.`);
   if (raw.model !== null && typeof raw.model !== 'string') fail(`turn ${id} has a bad model.`);
   if (typeof raw.createdAt !== 'number') fail(`turn ${id} has no time.`);
@@ -54,8 +62,12 @@ export function threadFromJson(text: string): Thread {
     fail('it is not valid JSON.');
   }
   if (!isObj(data) || data.format !== THREAD_FORMAT) fail('it is not a thread exported from this page.');
-  if (typeof data.version !== 'number' || !Number.isInteger(data.version) || data.version < 1) fail('its version is missing.');
-  if (data.version > THREAD_FORMAT_VERSION) fail(`it was written by a newer version of this page (format ${data.version}; this page reads up to ${THREAD_FORMAT_VERSION}). Update the page and import it again.`);
+  if (typeof data.version !== 'number' || !Number.isInteger(data.version) || data.version < 1)
+    fail('its version is missing.');
+  if (data.version > THREAD_FORMAT_VERSION)
+    fail(
+      `it was written by a newer version of this page (format ${data.version}; this page reads up to ${THREAD_FORMAT_VERSION}). Update the page and import it again.`,
+    );
   const t = data.thread;
   if (!isObj(t)) fail('it holds no thread.');
   if (typeof t.id !== 'string' || typeof t.title !== 'string') fail('the thread has no id or title.');

@@ -18,7 +18,10 @@ export interface MarkdownOptions {
 
 /** Escapes Markdown's inline syntax so untrusted text renders as itself. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_[\]{}<>#|!~])/g, '\\$1').replace(/^(\s*)([-+])(\s)/gm, '$1\\$2$3').replace(/^(\s*)(\d+)\.(\s)/gm, '$1$2\\.$3');
+  return text
+    .replace(/([\\`*_[\]{}<>#|!~])/g, '\\$1')
+    .replace(/^(\s*)([-+])(\s)/gm, '$1\\$2$3')
+    .replace(/^(\s*)(\d+)\.(\s)/gm, '$1$2\\.$3');
 }
 
 function oneLine(text: string): string {
@@ -57,7 +60,11 @@ export function badgeText(c: Pick<Candidate, 'rel' | 'sup' | 'use' | 'fromGenera
     const sup = c.sup ?? c.fromGenerator.sup;
     if (sup) {
       const s = normaliseSup(sup);
-      const t = top([['Fully supported', s.full], ['Partially supported', s.partial], ['No support', s.none]]);
+      const t = top([
+        ['Fully supported', s.full],
+        ['Partially supported', s.partial],
+        ['No support', s.none],
+      ]);
       out.push(t);
     }
   } catch {
@@ -78,7 +85,9 @@ export function badgeText(c: Pick<Candidate, 'rel' | 'sup' | 'use' | 'fromGenera
 function chosenSegments(turn: Turn, rank: RankSettings): Candidate[] {
   if (!turn.answer || turn.answer.candidates.length === 0) return [];
   try {
-    return rerank(turn.answer, rank).best.map((b) => b.candidate).filter((c) => c.text.trim().length > 0);
+    return rerank(turn.answer, rank)
+      .best.map((b) => b.candidate)
+      .filter((c) => c.text.trim().length > 0);
   } catch {
     return [];
   }
@@ -111,14 +120,21 @@ export function threadToMarkdown(thread: Thread, opts: MarkdownOptions): string 
       }
     } else if (turn.passages && turn.passages.length > 0) {
       lines.push('*Passages found (no written answer):*', '');
-      for (const p of turn.passages) lines.push(`- **${escapeMarkdown(oneLine(p.title))}**, ${escapeMarkdown(whereIn(p))}: ${escapeMarkdown(oneLine(p.text).slice(0, 300))}`);
+      for (const p of turn.passages)
+        lines.push(
+          `- **${escapeMarkdown(oneLine(p.title))}**, ${escapeMarkdown(whereIn(p))}: ${escapeMarkdown(oneLine(p.text).slice(0, 300))}`,
+        );
       lines.push('');
     } else if (turn.answerText.trim()) {
       lines.push(escapeMarkdown(oneLine(turn.answerText)), '');
     } else {
       lines.push('*No answer was finished.*', '');
     }
-    if (turn.status !== 'done') lines.push(`*${turn.status === 'stopped' ? 'Stopped before the end.' : `Failed: ${escapeMarkdown(oneLine(turn.error ?? 'unknown error'))}`}*`, '');
+    if (turn.status !== 'done')
+      lines.push(
+        `*${turn.status === 'stopped' ? 'Stopped before the end.' : `Failed: ${escapeMarkdown(oneLine(turn.error ?? 'unknown error'))}`}*`,
+        '',
+      );
     if (turn.model) lines.push(`<sub>Model: ${escapeMarkdown(turn.model)}</sub>`, '');
   });
   if (notes.length > 0) lines.push('---', '', ...notes, '');

@@ -55,7 +55,12 @@ export function historyTurns(path: readonly Turn[]): HistoryTurn[] {
 }
 
 /** The newest turns that fit in `budget` tokens (oldest dropped first). */
-export function fitHistory(turns: readonly HistoryTurn[], budget: number, count: CountTokens, maxTurns = MAX_HISTORY_TURNS): FittedHistory {
+export function fitHistory(
+  turns: readonly HistoryTurn[],
+  budget: number,
+  count: CountTokens,
+  maxTurns = MAX_HISTORY_TURNS,
+): FittedHistory {
   const kept: HistoryTurn[] = [];
   let tokens = 0;
   for (let i = turns.length - 1; i >= 0 && kept.length < maxTurns; i--) {

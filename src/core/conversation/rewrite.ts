@@ -53,7 +53,9 @@ export function cleanRewrite(output: string, original: string): CleanedRewrite {
   if (q.length < 3 || !/[\p{L}\p{N}]/u.test(q)) return fallback('the rewrite had no words');
   if (q.length > MAX_REWRITE_CHARS) return fallback('the rewrite was too long to be a question');
   // An answer rather than a question: a statement longer than a keyword query that does not ask anything.
-  const asks = /\?\s*$/.test(q) || /^(who|what|when|where|why|how|which|is|are|do|does|did|can|could|should|was|were|will|would)\b/i.test(q);
+  const asks =
+    /\?\s*$/.test(q) ||
+    /^(who|what|when|where|why|how|which|is|are|do|does|did|can|could|should|was|were|will|would)\b/i.test(q);
   if (!asks && q.split(' ').length > MAX_KEYWORD_WORDS) return fallback('the model answered instead of rewriting');
   // A small model often hands the follow-up back ("and what about -R?"), or only swaps "it" for "this":
   // searched alone it finds whatever shares its few words, so it is no better than no rewrite.
@@ -63,11 +65,12 @@ export function cleanRewrite(output: string, original: string): CleanedRewrite {
 
 /** Words that carry no subject: a rewrite that adds only these to the follow-up is the follow-up unchanged. */
 const FILLER = new Set(
-  ('a an the this that these those it its they them their there he she him her his we us our you your i me my ' +
+  (
+    'a an the this that these those it its they them their there he she him her his we us our you your i me my ' +
     'and or but so then also about of in on at to for with from by as what which who whom whose when where why how ' +
     'is are was were be been being do does did can could should would will shall may might must have has had ' +
-    'not no yes more else other another same one ones thing things stuff please tell me explain')
-    .split(' '),
+    'not no yes more else other another same one ones thing things stuff please tell me explain'
+  ).split(' '),
 );
 
 /** The content words of `rewrite` (lower case) that the follow-up did not already have. */
@@ -86,6 +89,9 @@ const MAX_KEYWORD_WORDS = 8;
  * a cut-off keeps the recent ones).
  */
 export function joinedQuery(earlierQuestions: readonly string[], followUp: string, maxEarlier = 3): string {
-  const earlier = earlierQuestions.slice(-maxEarlier).map((q) => q.trim()).filter(Boolean);
+  const earlier = earlierQuestions
+    .slice(-maxEarlier)
+    .map((q) => q.trim())
+    .filter(Boolean);
   return [followUp.trim(), ...earlier.reverse()].join(' ');
 }

@@ -73,7 +73,8 @@ function childrenOf(t: Thread, parentId: string | null): string[] {
 /** Adds a turn under its parent and makes it the shown version; the first turn names an untitled thread. */
 export function addTurn(t: Thread, turn: Omit<Turn, 'children'>, now: number): Thread {
   if (t.turns[turn.id]) throw new Error(`Turn ${turn.id} already exists.`);
-  if (turn.parentId !== null && !t.turns[turn.parentId]) throw new Error(`Turn ${turn.id} has no parent ${turn.parentId} in this thread.`);
+  if (turn.parentId !== null && !t.turns[turn.parentId])
+    throw new Error(`Turn ${turn.id} has no parent ${turn.parentId} in this thread.`);
   const turns = { ...t.turns, [turn.id]: { ...turn, children: [] } };
   let roots = t.roots;
   if (turn.parentId === null) roots = [...roots, turn.id];
@@ -87,7 +88,12 @@ export function addTurn(t: Thread, turn: Omit<Turn, 'children'>, now: number): T
 }
 
 /** Replaces fields of a turn (as it streams, when it ends, when its figures arrive). */
-export function updateTurn(t: Thread, id: string, patch: Partial<Omit<Turn, 'id' | 'parentId' | 'children'>>, now: number): Thread {
+export function updateTurn(
+  t: Thread,
+  id: string,
+  patch: Partial<Omit<Turn, 'id' | 'parentId' | 'children'>>,
+  now: number,
+): Thread {
   const turn = t.turns[id];
   if (!turn) return t;
   return { ...t, turns: { ...t.turns, [id]: { ...turn, ...patch } }, updatedAt: now };

@@ -57,9 +57,18 @@ export function createCorrector(deps: CorrectorDeps): Corrector {
     return fresh;
   }
 
-  async function evaluate(question: string, passages: ScoredPassage[], source: KnowledgeSource, signal?: AbortSignal): Promise<Evaluated[]> {
+  async function evaluate(
+    question: string,
+    passages: ScoredPassage[],
+    source: KnowledgeSource,
+    signal?: AbortSignal,
+  ): Promise<Evaluated[]> {
     if (!passages.length) return [];
-    const scores = await deps.score(question, passages.map((p) => p.text), signal);
+    const scores = await deps.score(
+      question,
+      passages.map((p) => p.text),
+      signal,
+    );
     if (scores.length !== passages.length) {
       throw new Error(`retrieval evaluator returned ${scores.length} scores for ${passages.length} passages`);
     }
@@ -84,7 +93,11 @@ export function createCorrector(deps: CorrectorDeps): Corrector {
       const notes: string[] = [];
       const evaluated = await evaluate(question, passages, 'retrieval', signal);
       signal?.throwIfAborted();
-      const action: CorrectionAction = classifyRetrieval(evaluated.map((e) => e.score), settings.upper, settings.lower);
+      const action: CorrectionAction = classifyRetrieval(
+        evaluated.map((e) => e.score),
+        settings.upper,
+        settings.lower,
+      );
       const strips: KnowledgeStrip[] = [];
       const knowledge: ScoredPassage[] = [];
       const scoreOf = new Map<string, number>(evaluated.map((e) => [e.passage.id, e.score]));
@@ -93,9 +106,15 @@ export function createCorrector(deps: CorrectorDeps): Corrector {
         const internal = await refine(question, evaluated, 'retrieval', signal);
         strips.push(...internal.strips);
         knowledge.push(...internal.passages);
-        notes.push(`${action}: kept ${countKept(internal.strips)} of ${internal.strips.length} strips from the retrieval`);
+        notes.push(
+          `${action}: kept ${countKept(internal.strips)} of ${internal.strips.length} strips from the retrieval`,
+        );
       } else {
-        notes.push(passages.length ? 'incorrect: every retrieved passage scored below the lower threshold; discarded' : 'incorrect: nothing was retrieved');
+        notes.push(
+          passages.length
+            ? 'incorrect: every retrieved passage scored below the lower threshold; discarded'
+            : 'incorrect: nothing was retrieved',
+        );
       }
 
       let rewrite: string | undefined;
@@ -112,7 +131,9 @@ export function createCorrector(deps: CorrectorDeps): Corrector {
         strips.push(...refined.strips);
         knowledge.push(...refined.passages);
         for (const e of research) scoreOf.set(e.passage.id, e.score);
-        notes.push(`re-searched the library for "${rewrite}": ${refined.passages.length} of ${found.length} new passages kept`);
+        notes.push(
+          `re-searched the library for "${rewrite}": ${refined.passages.length} of ${found.length} new passages kept`,
+        );
 
         if (!settings.externalEnabled) {
           notes.push('external search is off');
@@ -122,7 +143,12 @@ export function createCorrector(deps: CorrectorDeps): Corrector {
           notes.push(`offline: ${deps.external.name} not consulted`);
         } else {
           try {
-            const outside = await evaluate(question, await deps.external.search(rewrite, settings.k, signal), 'external', signal);
+            const outside = await evaluate(
+              question,
+              await deps.external.search(rewrite, settings.k, signal),
+              'external',
+              signal,
+            );
             evaluated.push(...outside);
             const refinedOutside = await refine(question, outside, 'external', signal);
             strips.push(...refinedOutside.strips);
@@ -147,7 +173,11 @@ export function createCorrector(deps: CorrectorDeps): Corrector {
         strips,
       };
       if (!unique.length) {
-        notes.push(settings.noEvidence === 'abstain' ? 'no reliable evidence found: abstaining' : 'no reliable evidence found: answering without retrieval');
+        notes.push(
+          settings.noEvidence === 'abstain'
+            ? 'no reliable evidence found: abstaining'
+            : 'no reliable evidence found: answering without retrieval',
+        );
         return { ...record, noEvidence: settings.noEvidence, details: notes.join('; ') };
       }
       return { ...record, details: notes.join('; ') };

@@ -28,7 +28,12 @@ export interface Refined {
  * ('across-passages', as the reference's select_relevants ranks one pooled list). Ties go to
  * the earlier passage, then the earlier strip.
  */
-export async function refineKnowledge(question: string, passages: readonly ScoredPassage[], score: ScoreFn, opts: RefineOptions): Promise<Refined> {
+export async function refineKnowledge(
+  question: string,
+  passages: readonly ScoredPassage[],
+  score: ScoreFn,
+  opts: RefineOptions,
+): Promise<Refined> {
   const perPassage = passages.map((p) => decompose(p.text, opts.sentencesPerStrip));
   const flat = perPassage.flat();
   const scores = flat.length ? await score(question, flat, opts.signal) : [];
@@ -38,14 +43,16 @@ export async function refineKnowledge(question: string, passages: readonly Score
   let offset = 0;
   const byPassage: KnowledgeStrip[][] = passages.map((passage, pi) => {
     const texts = perPassage[pi] ?? [];
-    const mine = texts.map((text, index): KnowledgeStrip => ({
-      passageId: passage.id,
-      index,
-      text,
-      score: scores[offset + index] ?? 0,
-      kept: false,
-      source: opts.source,
-    }));
+    const mine = texts.map(
+      (text, index): KnowledgeStrip => ({
+        passageId: passage.id,
+        index,
+        text,
+        score: scores[offset + index] ?? 0,
+        kept: false,
+        source: opts.source,
+      }),
+    );
     offset += texts.length;
     return mine;
   });

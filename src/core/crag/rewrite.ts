@@ -22,7 +22,11 @@ export function rewritePrompt(question: string): string {
  * label and quotes, and fall back to the question itself when nothing usable remains.
  */
 export function parseRewrite(reply: string, question: string): string {
-  const line = reply.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const line =
+    reply
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
   const cleaned = line
     .replace(/^.*?\bquery:\s*/i, '')
     .replace(/^["'`]+|["'`]+$/g, '')

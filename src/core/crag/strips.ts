@@ -23,5 +23,8 @@ export function decompose(text: string, sentencesPerStrip: number): string[] {
  * running into the next one.
  */
 export function recompose(strips: readonly { index: number; text: string }[]): string {
-  return [...strips].sort((a, b) => a.index - b.index).map((s) => s.text).join('\n');
+  return [...strips]
+    .sort((a, b) => a.index - b.index)
+    .map((s) => s.text)
+    .join('\n');
 }

@@ -36,9 +36,11 @@ export async function answerRelevance(
   const questions = replyLines(reply)
     .filter((l) => !/^\W*noncommittal\b/i.test(l))
     .slice(0, n);
-  if (!questions.length) return { score: null, models, questions, similarities: [], note: 'the writer generated no question' };
+  if (!questions.length)
+    return { score: null, models, questions, similarities: [], note: 'the writer generated no question' };
   const [q, ...generated] = await ports.embedder.embed([question, ...questions], signal);
-  if (!q || generated.length !== questions.length) throw new Error(`embedder returned ${generated.length + (q ? 1 : 0)} vectors for ${questions.length + 1} texts`);
+  if (!q || generated.length !== questions.length)
+    throw new Error(`embedder returned ${generated.length + (q ? 1 : 0)} vectors for ${questions.length + 1} texts`);
   const similarities = generated.map((v) => cosine(q, v));
   const mean = similarities.reduce((a, b) => a + b, 0) / similarities.length;
   const notes: string[] = [];

@@ -17,8 +17,12 @@ export async function contextRelevance(
 ): Promise<ContextRelevance> {
   const models = [`writer: ${ports.models.writer}`];
   const sentences = contexts.flatMap((c) => splitSentences(c.text));
-  if (!sentences.length) return { score: null, models, extracted: [], totalSentences: 0, note: 'no context was retrieved' };
-  const reply = await ports.writer.write(extractionPrompt(question, contexts.map((c) => c.text).join('\n')), { maxTokens: 512, signal });
+  if (!sentences.length)
+    return { score: null, models, extracted: [], totalSentences: 0, note: 'no context was retrieved' };
+  const reply = await ports.writer.write(extractionPrompt(question, contexts.map((c) => c.text).join('\n')), {
+    maxTokens: 512,
+    signal,
+  });
   signal?.throwIfAborted();
   const byNorm = new Map(sentences.map((s) => [normaliseSentence(s), s]));
   const extracted: string[] = [];

@@ -19,7 +19,9 @@ export async function faithfulness(
 ): Promise<Faithfulness> {
   const writerName = `writer: ${ports.models.writer}`;
   if (!answer.trim()) return empty([writerName], 'the answer is empty');
-  const statements = replyLines(await ports.writer.write(statementsPrompt(question, answer), { maxTokens: 256, signal }));
+  const statements = replyLines(
+    await ports.writer.write(statementsPrompt(question, answer), { maxTokens: 256, signal }),
+  );
   signal?.throwIfAborted();
   if (!statements.length) return empty([writerName], 'no statements could be extracted from the answer');
   if (!contexts.length) {
@@ -32,11 +34,20 @@ export async function faithfulness(
     return result(verdicts, [writerName, `nli: ${ports.models.nli ?? 'evaluator NLI'}`]);
   }
   const { verdicts, missing } = await byWriter(statements, contexts, ports.writer, signal);
-  return result(verdicts, [writerName], missing ? `${missing} verdict(s) missing from the writer's reply, counted as unsupported` : undefined);
+  return result(
+    verdicts,
+    [writerName],
+    missing ? `${missing} verdict(s) missing from the writer's reply, counted as unsupported` : undefined,
+  );
 }
 
 /** A statement is supported when, for some context passage, entailment is the NLI model's most likely label. */
-async function byNli(statements: string[], contexts: readonly Passage[], critic: Critic, signal?: AbortSignal): Promise<StatementVerdict[]> {
+async function byNli(
+  statements: string[],
+  contexts: readonly Passage[],
+  critic: Critic,
+  signal?: AbortSignal,
+): Promise<StatementVerdict[]> {
   const pairs = statements.flatMap((text) => contexts.map((passage) => ({ passage, text })));
   const probs = await critic.support(pairs, signal);
   return statements.map((statement, si) => {
@@ -56,7 +67,10 @@ async function byNli(statements: string[], contexts: readonly Passage[], critic:
 
 async function byWriter(statements: string[], contexts: readonly Passage[], writer: Writer, signal?: AbortSignal) {
   const context = contexts.map((c) => c.text).join('\n');
-  const reply = await writer.write(verificationPrompt(context, statements), { maxTokens: 64 + 48 * statements.length, signal });
+  const reply = await writer.write(verificationPrompt(context, statements), {
+    maxTokens: 64 + 48 * statements.length,
+    signal,
+  });
   const verdicts = parseVerdicts(reply, statements.length);
   return {
     verdicts: statements.map((statement, i) => ({ statement, supported: verdicts[i] === true })),

@@ -67,6 +67,12 @@ function oneLine(s: string): string {
 export function replyLines(reply: string): string[] {
   return reply
     .split('\n')
-    .map((l) => l.trim().replace(/^(?:[-*•]|\d+[.)]|(?:statement|question|answer|context)\s*\d*\s*:)\s*/i, '').replace(/^["']|["']$/g, '').trim())
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^(?:[-*•]|\d+[.)]|(?:statement|question|answer|context)\s*\d*\s*:)\s*/i, '')
+        .replace(/^["']|["']$/g, '')
+        .trim(),
+    )
     .filter((l) => l.length > 0);
 }

@@ -57,7 +57,14 @@ export interface Decoder<R extends FormReply = FormReply> {
   checkTemperature(temperature: number): void;
   setTemperature(temperature: number): void;
   /** One decode constrained to the form, streaming the segment text to `onText` as it is written. */
-  chat(system: string, user: string, form: Form, maxTokens: number, signal?: AbortSignal, onText?: (t: string) => void): Promise<R>;
+  chat(
+    system: string,
+    user: string,
+    form: Form,
+    maxTokens: number,
+    signal?: AbortSignal,
+    onText?: (t: string) => void,
+  ): Promise<R>;
   /** A written slot's alternatives' probabilities, or null when they cannot be read. */
   readSlot(form: Form, name: SlotName, reply: R, parsed: ParsedForm): Promise<number[] | null>;
   /** The segment text's summed log-prob and token count. */

@@ -4,7 +4,13 @@ import { abortError, type GeneratorError } from '../errors';
 import type { Meter } from './decoder';
 import { throwIfAborted } from './self-rag';
 
-export async function guarded<T>(meter: Meter, signal: AbortSignal | undefined, stop: () => void, toError: (err: unknown) => GeneratorError, work: () => Promise<T>): Promise<T> {
+export async function guarded<T>(
+  meter: Meter,
+  signal: AbortSignal | undefined,
+  stop: () => void,
+  toError: (err: unknown) => GeneratorError,
+  work: () => Promise<T>,
+): Promise<T> {
   throwIfAborted(signal);
   meter.call();
   signal?.addEventListener('abort', stop, { once: true });

@@ -60,7 +60,12 @@ export function createHandle(driver: EngineDriver, hooks: GeneratorHooks, initia
   /** Every port call goes through here. */
   async function use<T>(run: (g: SelfRagGenerator) => Promise<T>): Promise<T> {
     const s = session;
-    if (!s || state !== 'ready') throw new GeneratorError('bad-config', 'The language model is not loaded.', 'Load a model first, or use evidence-only mode.');
+    if (!s || state !== 'ready')
+      throw new GeneratorError(
+        'bad-config',
+        'The language model is not loaded.',
+        'Load a model first, or use evidence-only mode.',
+      );
     let stop!: (e: GeneratorError) => void;
     const stopped = new Promise<never>((_, reject) => (stop = reject));
     closing.add(stop);
@@ -94,14 +99,20 @@ export function createHandle(driver: EngineDriver, hooks: GeneratorHooks, initia
 
     async load() {
       if (state === 'ready') return;
-      if (state === 'loading') throw new GeneratorError('bad-config', 'The model is already loading.', 'Wait for it, or cancel first.');
+      if (state === 'loading')
+        throw new GeneratorError('bad-config', 'The model is already loading.', 'Wait for it, or cancel first.');
       setState('loading');
       const ctrl = (loading = new AbortController());
-      const cancelled = new Promise<never>((_, reject) => ctrl.signal.addEventListener('abort', () => reject(CANCELLED()), { once: true }));
+      const cancelled = new Promise<never>((_, reject) =>
+        ctrl.signal.addEventListener('abort', () => reject(CANCELLED()), { once: true }),
+      );
       cancelled.catch(() => {});
       try {
         const opened = driver.open({ temperature, signal: ctrl.signal, onProgress: (p) => hooks.onProgress?.(p) });
-        opened.then((s) => ctrl.signal.aborted && s.terminate(), () => {}); // opened after a cancel: nothing stays running
+        opened.then(
+          (s) => ctrl.signal.aborted && s.terminate(),
+          () => {},
+        ); // opened after a cancel: nothing stays running
         session = await Promise.race([opened, cancelled]);
         setState('ready');
       } catch (err) {
@@ -162,7 +173,16 @@ export function addCost(into: GeneratorCost, c: GeneratorCost): void {
   into.calls += c.calls;
 }
 
-const UNLOADED = (): GeneratorError => new GeneratorError('cancelled', 'The language model was unloaded while it was answering.', 'Load it again to continue.');
+const UNLOADED = (): GeneratorError =>
+  new GeneratorError(
+    'cancelled',
+    'The language model was unloaded while it was answering.',
+    'Load it again to continue.',
+  );
 
 const CANCELLED = (): GeneratorError =>
-  new GeneratorError('cancelled', 'Loading the model was cancelled.', 'Load it again when ready; files already downloaded stay in the browser cache.');
+  new GeneratorError(
+    'cancelled',
+    'Loading the model was cancelled.',
+    'Load it again when ready; files already downloaded stay in the browser cache.',
+  );

@@ -3,11 +3,26 @@
 // segment generation, the prompted form's slots, the writer, one constrained completion
 // and cost bookkeeping. Each prompted candidate is one decode: relevance, the segment,
 // support, utility and the next step's retrieval decision come from the same pass.
-import type { GeneratedSegment, Generator, GeneratorCost, RetrievalDecisionRequest, RetrieveProbs, SegmentRequest, UseProbs, Writer } from '../../core/ports';
+import type {
+  GeneratedSegment,
+  Generator,
+  GeneratorCost,
+  RetrievalDecisionRequest,
+  RetrieveProbs,
+  SegmentRequest,
+  UseProbs,
+  Writer,
+} from '../../core/ports';
 import { abortError, GeneratorError } from '../errors';
 import { parseForm, RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, type SlotName } from '../form';
 import type { CompleteRequest, CompleteResult } from '../handle';
-import { decisionUserMessage, segmentUserMessage, SYSTEM_DECISION, SYSTEM_WITH_PASSAGE, SYSTEM_WITHOUT_PASSAGE } from '../prompts';
+import {
+  decisionUserMessage,
+  segmentUserMessage,
+  SYSTEM_DECISION,
+  SYSTEM_WITH_PASSAGE,
+  SYSTEM_WITHOUT_PASSAGE,
+} from '../prompts';
 import type { Decoder, FormReply, Meter, NativeRead } from './decoder';
 
 export interface SelfRagOptions {
@@ -71,9 +86,17 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
     const known = this.decided.get(pathKey(req.question, req.previous));
     if (known) return { ...known };
     if (this.opts.native) return this.decoder.nativeDecision(req);
-    const reply = await this.decoder.chat(SYSTEM_DECISION, decisionUserMessage(req.question, req.previous), RETRIEVAL_DECISION, this.decoder.decisionTokens, req.signal);
+    const reply = await this.decoder.chat(
+      SYSTEM_DECISION,
+      decisionUserMessage(req.question, req.previous),
+      RETRIEVAL_DECISION,
+      this.decoder.decisionTokens,
+      req.signal,
+    );
     const parsed = parseForm(RETRIEVAL_DECISION, reply.text);
-    const probs = parsed.spans.decision ? await this.decoder.readSlot(RETRIEVAL_DECISION, 'decision', reply, parsed) : null;
+    const probs = parsed.spans.decision
+      ? await this.decoder.readSlot(RETRIEVAL_DECISION, 'decision', reply, parsed)
+      : null;
     if (!probs) throw malformed('the retrieval decision', reply.text);
     return { retrieval: probs[0]!, noRetrieval: probs[1]! };
   }
@@ -89,7 +112,10 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
     return out;
   }
 
-  async write(instruction: string, opts: { maxTokens?: number; signal?: AbortSignal; onText?: (textSoFar: string) => void } = {}): Promise<string> {
+  async write(
+    instruction: string,
+    opts: { maxTokens?: number; signal?: AbortSignal; onText?: (textSoFar: string) => void } = {},
+  ): Promise<string> {
     throwIfAborted(opts.signal);
     const reply = await this.decoder.text({
       user: instruction,
@@ -103,7 +129,8 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
   /** One short constrained completion (e.g. a follow-up rewritten into a standalone query). */
   async complete(req: CompleteRequest): Promise<CompleteResult> {
     throwIfAborted(req.signal);
-    if (!(req.maxTokens >= 1) || !Number.isInteger(req.maxTokens)) throw new RangeError(`maxTokens must be a whole number of at least 1, got ${req.maxTokens}.`);
+    if (!(req.maxTokens >= 1) || !Number.isInteger(req.maxTokens))
+      throw new RangeError(`maxTokens must be a whole number of at least 1, got ${req.maxTokens}.`);
     const reply = await this.decoder.text({
       user: req.prompt,
       maxTokens: req.maxTokens,
@@ -144,7 +171,8 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
     const next = await slot('next');
     const text = (parsed.text ?? '').trim();
     const seq = parsed.textSpan ? this.decoder.textLogprob(form, reply, parsed) : { logprob: 0, count: 0 };
-    if (next && text) this.remember(req.question, [...req.previous, text], { retrieval: next[0]!, noRetrieval: next[1]! });
+    if (next && text)
+      this.remember(req.question, [...req.previous, text], { retrieval: next[0]!, noRetrieval: next[1]! });
     return segment({
       text,
       tokenCount: seq.count,
@@ -203,5 +231,10 @@ export function throwIfAborted(signal?: AbortSignal): void {
 }
 
 export function malformed(what: string, reply: string): GeneratorError {
-  return new GeneratorError('malformed-output', `The model's reply for ${what} could not be read.`, 'Retry, or choose another model; evidence-only mode does not need the model.', reply.slice(0, 300));
+  return new GeneratorError(
+    'malformed-output',
+    `The model's reply for ${what} could not be read.`,
+    'Retry, or choose another model; evidence-only mode does not need the model.',
+    reply.slice(0, 300),
+  );
 }

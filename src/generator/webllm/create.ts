@@ -67,19 +67,25 @@ export function createGenerator(config: GeneratorConfig = {}, hooks: WebllmHooks
   const connect = hooks.connect ?? connectWorker(config.savedStorage);
   const detectGpu = hooks.detectGpu ?? detectWebGpu;
   let resolved: ResolvedModel | undefined;
-  const baseURI = (): string => config.baseURI ?? globalThis.document?.baseURI ?? globalThis.location?.href ?? 'http://localhost/';
+  const baseURI = (): string =>
+    config.baseURI ?? globalThis.document?.baseURI ?? globalThis.location?.href ?? 'http://localhost/';
 
   // The pack is probed once per page: the model picker resolves every catalogue model to mark the cached ones.
   let packProbe: Promise<LocalPack | undefined> | null = null;
   async function resolve(c: ModelChoice): Promise<{ model: ResolvedModel; appConfig: AppConfig }> {
     const gpu = await detectGpu();
     const precision = pickPrecision(gpu.shaderF16, config.precision ?? 'auto');
-    const pack = c.kind === 'catalogue' && config.source !== 'hub' ? await (packProbe ??= fetchPack(baseURI())) : undefined;
+    const pack =
+      c.kind === 'catalogue' && config.source !== 'hub' ? await (packProbe ??= fetchPack(baseURI())) : undefined;
     let model: ResolvedModel;
     try {
       model = resolveModel(c, precision, baseURI(), pack);
     } catch (e) {
-      throw new GeneratorError('bad-config', (e as Error).message, 'Pick a model from the list, or give both URLs of a custom model.');
+      throw new GeneratorError(
+        'bad-config',
+        (e as Error).message,
+        'Pick a model from the list, or give both URLs of a custom model.',
+      );
     }
     if (config.source === 'local' && !model.local && c.kind === 'catalogue') {
       throw new GeneratorError(
@@ -119,7 +125,12 @@ export function createGenerator(config: GeneratorConfig = {}, hooks: WebllmHooks
         maxSegmentTokens: config.maxSegmentTokens ?? DEFAULT_OPTIONS.maxSegmentTokens,
       });
       onProgress({ fraction: 1, stage: 'ready', text: `${model.modelId} is ready` });
-      return { generator, runsOn: { engine: 'webllm', label: 'web-llm', device: 'webgpu', threads: 1 }, terminate: conn.terminate, ...(conn.failed ? { failed: conn.failed } : {}) };
+      return {
+        generator,
+        runsOn: { engine: 'webllm', label: 'web-llm', device: 'webgpu', threads: 1 },
+        terminate: conn.terminate,
+        ...(conn.failed ? { failed: conn.failed } : {}),
+      };
     },
 
     async hasModelInCache(c = choice) {
@@ -166,22 +177,27 @@ async function detectWebGpu(): Promise<{ shaderF16: boolean }> {
   return { shaderF16: adapter.features.has('shader-f16') };
 }
 
-const connectWorker = (savedStorage?: () => MessagePort): Connect => (model, appConfig, onReport) => {
-  const worker = new Worker(new URL('../../../workers/webllm.worker.ts', import.meta.url), { type: 'module', name: 'generator' });
-  const port = savedStorage?.();
-  // First, before web-llm's own messages: the worker installs the app site's caches (workers/webllm.worker.ts).
-  if (port) worker.postMessage({ kind: SAVED_STORAGE_MESSAGE, port }, [port]);
-  let failWorker: (e: unknown) => void = () => {};
-  const crashed = new Promise<never>((_, fail) => {
-    failWorker = fail;
-  });
-  crashed.catch(() => {}); // observed by whoever races it; never an unhandled rejection
-  worker.addEventListener('error', (e) => failWorker(workerCrashed('web-llm', e.message || 'script error')));
-  const ready = (async (): Promise<Connection> => {
-    const webllm = await import('@mlc-ai/web-llm');
-    const engine = new webllm.WebWorkerMLCEngine(worker, { appConfig, initProgressCallback: onReport });
-    await Promise.race([engine.reload(model.modelId), crashed]);
-    return { engine, terminate: () => worker.terminate(), failed: crashed };
-  })();
-  return { ready, terminate: () => worker.terminate() };
-};
+const connectWorker =
+  (savedStorage?: () => MessagePort): Connect =>
+  (model, appConfig, onReport) => {
+    const worker = new Worker(new URL('../../../workers/webllm.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'generator',
+    });
+    const port = savedStorage?.();
+    // First, before web-llm's own messages: the worker installs the app site's caches (workers/webllm.worker.ts).
+    if (port) worker.postMessage({ kind: SAVED_STORAGE_MESSAGE, port }, [port]);
+    let failWorker: (e: unknown) => void = () => {};
+    const crashed = new Promise<never>((_, fail) => {
+      failWorker = fail;
+    });
+    crashed.catch(() => {}); // observed by whoever races it; never an unhandled rejection
+    worker.addEventListener('error', (e) => failWorker(workerCrashed('web-llm', e.message || 'script error')));
+    const ready = (async (): Promise<Connection> => {
+      const webllm = await import('@mlc-ai/web-llm');
+      const engine = new webllm.WebWorkerMLCEngine(worker, { appConfig, initProgressCallback: onReport });
+      await Promise.race([engine.reload(model.modelId), crashed]);
+      return { engine, terminate: () => worker.terminate(), failed: crashed };
+    })();
+    return { ready, terminate: () => worker.terminate() };
+  };

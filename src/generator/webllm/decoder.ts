@@ -2,11 +2,24 @@
 // completion requests with web-llm's grammar and top log-probs, slots read from token
 // strings aligned to the message text (./slots.ts), and web-llm's errors mapped to the
 // shared kinds (../errors.ts classifies its plain-string worker errors).
-import type { ChatCompletionMessageParam, ChatCompletionRequestNonStreaming, ChatCompletionRequestStreaming } from '@mlc-ai/web-llm';
+import type {
+  ChatCompletionMessageParam,
+  ChatCompletionRequestNonStreaming,
+  ChatCompletionRequestStreaming,
+} from '@mlc-ai/web-llm';
 import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
 import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
 import { abortError, classifyError } from '../errors';
-import { findSlot, formToGrammar, ONE_LINE, partialText, slotSpellings, type Form, type ParsedForm, type SlotName } from '../form';
+import {
+  findSlot,
+  formToGrammar,
+  ONE_LINE,
+  partialText,
+  slotSpellings,
+  type Form,
+  type ParsedForm,
+  type SlotName,
+} from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
 import { guarded } from '../shared/guard';
 import type { Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
@@ -64,7 +77,10 @@ class WebllmDecoder implements Decoder<Reply> {
     const item = findSlot(form, name);
     const span = parsed.spans[name];
     if (!item || !span) return null;
-    return readSlotBounded(reply.tokens, reply.text, span, slotSpellings(item), alignTokens(reply.tokens, reply.text))?.probs ?? null;
+    return (
+      readSlotBounded(reply.tokens, reply.text, span, slotSpellings(item), alignTokens(reply.tokens, reply.text))
+        ?.probs ?? null
+    );
   }
 
   textLogprob(_form: Form, reply: Reply, parsed: ParsedForm): { logprob: number; count: number } {
@@ -74,7 +90,10 @@ class WebllmDecoder implements Decoder<Reply> {
   async text(req: TextRequest): Promise<{ text: string; promptTokens: number; completionTokens: number }> {
     throwIfAborted(req.signal);
     const request: ChatCompletionRequestNonStreaming = {
-      messages: [...(req.system !== undefined ? [{ role: 'system' as const, content: req.system }] : []), { role: 'user', content: req.user }],
+      messages: [
+        ...(req.system !== undefined ? [{ role: 'system' as const, content: req.system }] : []),
+        { role: 'user', content: req.user },
+      ],
       max_tokens: req.maxTokens,
       ...(req.oneLine ? { response_format: { type: 'grammar' as const, grammar: formToGrammar(ONE_LINE) } } : {}),
       ...samplingParams(this.sampling),
@@ -90,7 +109,11 @@ class WebllmDecoder implements Decoder<Reply> {
 
   async nativeSegment(req: SegmentRequest, maxTokens: number): Promise<NativeRead> {
     const prompt = nativeSegmentPrompt(req.question, req.previous, req.passage);
-    const reply = await this.complete(prompt, maxTokens, req.signal, [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
+    const reply = await this.complete(prompt, maxTokens, req.signal, [
+      RETRIEVE.retrieval,
+      RETRIEVE.noRetrieval,
+      RETRIEVE.continueEvidence,
+    ]);
     const problems: string[] = [];
     if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
     const group = (alts: readonly string[], name: string, required: boolean): number[] | undefined => {
@@ -110,7 +133,9 @@ class WebllmDecoder implements Decoder<Reply> {
     const rel = req.passage ? group([ISREL.relevant, ISREL.irrelevant], 'relevance', true) : undefined;
     // No support token follows [Irrelevant], nor ends a middle segment.
     const irrelevant = !!rel && rel[1]! > rel[0]!;
-    const sup = req.passage ? group([ISSUP.full, ISSUP.partial, ISSUP.none], 'support', !irrelevant && !next) : undefined;
+    const sup = req.passage
+      ? group([ISSUP.full, ISSUP.partial, ISSUP.none], 'support', !irrelevant && !next)
+      : undefined;
     const use = group(ISUSE, 'utility', !next);
     // The segment is what the model wrote before its utility token, read from the message
     // (token strings lose SentencePiece spaces and split multi-byte characters).
@@ -138,12 +163,24 @@ class WebllmDecoder implements Decoder<Reply> {
       const hit = first?.top_logprobs.find((t) => t.token === tok);
       return hit ? Math.exp(hit.logprob) : 0;
     };
-    const probs = { retrieval: p(RETRIEVE.retrieval), noRetrieval: p(RETRIEVE.noRetrieval), continueEvidence: p(RETRIEVE.continueEvidence) };
-    if (probs.retrieval + probs.noRetrieval + probs.continueEvidence === 0) throw malformed('the retrieval decision (no retrieval token among the top 5)', reply.text);
+    const probs = {
+      retrieval: p(RETRIEVE.retrieval),
+      noRetrieval: p(RETRIEVE.noRetrieval),
+      continueEvidence: p(RETRIEVE.continueEvidence),
+    };
+    if (probs.retrieval + probs.noRetrieval + probs.continueEvidence === 0)
+      throw malformed('the retrieval decision (no retrieval token among the top 5)', reply.text);
     return probs;
   }
 
-  async chat(system: string, user: string, form: Form, maxTokens: number, signal?: AbortSignal, onText?: (t: string) => void): Promise<Reply> {
+  async chat(
+    system: string,
+    user: string,
+    form: Form,
+    maxTokens: number,
+    signal?: AbortSignal,
+    onText?: (t: string) => void,
+  ): Promise<Reply> {
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: system },
       { role: 'user', content: user },
@@ -162,7 +199,11 @@ class WebllmDecoder implements Decoder<Reply> {
       this.meter.tokens(res.usage?.prompt_tokens, res.usage?.completion_tokens);
       const choice = res.choices[0];
       if (choice?.finish_reason === 'abort') throw abortError();
-      return { text: choice?.message.content ?? '', tokens: (choice?.logprobs?.content ?? []) as TokenLogprob[], finish: choice?.finish_reason ?? null };
+      return {
+        text: choice?.message.content ?? '',
+        tokens: (choice?.logprobs?.content ?? []) as TokenLogprob[],
+        finish: choice?.finish_reason ?? null,
+      };
     }
     const request: ChatCompletionRequestStreaming = { ...base, stream: true, stream_options: { include_usage: true } };
     return this.guard(signal, async () => {
@@ -207,15 +248,17 @@ class WebllmDecoder implements Decoder<Reply> {
     this.meter.tokens(res.usage?.prompt_tokens, res.usage?.completion_tokens);
     const choice = res.choices[0];
     if (choice?.finish_reason === 'abort') throw abortError();
-    return { text: choice?.text ?? '', tokens: (choice?.logprobs?.content ?? []) as TokenLogprob[], finish: choice?.finish_reason ?? null };
+    return {
+      text: choice?.text ?? '',
+      tokens: (choice?.logprobs?.content ?? []) as TokenLogprob[],
+      finish: choice?.finish_reason ?? null,
+    };
   }
 
   /** Runs an engine call with abort wired to interruptGenerate and web-llm's errors classified. */
   private guard<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
     return guarded(this.meter, signal, () => this.engine.interruptGenerate(), classifyError, run);
   }
-
-
 }
 
 // Stop tokens get a log-prob entry of their own but are not part of the message.
@@ -229,8 +272,14 @@ function nativeText(message: string): string {
   return text.replace(/<\/s>/g, '').trim();
 }
 
-const REFLECTION = new Set<string>([...Object.values(RETRIEVE), ...Object.values(ISREL), ...Object.values(ISSUP), ...ISUSE, '<paragraph>', '</paragraph>']);
+const REFLECTION = new Set<string>([
+  ...Object.values(RETRIEVE),
+  ...Object.values(ISREL),
+  ...Object.values(ISSUP),
+  ...ISUSE,
+  '<paragraph>',
+  '</paragraph>',
+]);
 function isReflection(token: string): boolean {
   return REFLECTION.has(token);
 }
-

@@ -18,9 +18,12 @@ export interface SamplingSettings {
  * stay the model's own (temperature 1).
  */
 export function samplingParams(s: SamplingSettings): { temperature: number; top_p: number; seed: number } {
-  if (!(s.temperature >= 0) || !Number.isFinite(s.temperature)) throw new RangeError(`Temperature must be 0 or more, got ${s.temperature}.`);
+  if (!(s.temperature >= 0) || !Number.isFinite(s.temperature))
+    throw new RangeError(`Temperature must be 0 or more, got ${s.temperature}.`);
   if (!Number.isInteger(s.seed)) throw new RangeError(`The seed must be an integer, got ${s.seed}.`);
-  return s.temperature === 0 ? { temperature: 1, top_p: 1e-5, seed: s.seed } : { temperature: s.temperature, top_p: 1, seed: s.seed };
+  return s.temperature === 0
+    ? { temperature: 1, top_p: 1e-5, seed: s.seed }
+    : { temperature: s.temperature, top_p: 1, seed: s.seed };
 }
 
 /**

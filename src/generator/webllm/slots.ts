@@ -84,7 +84,13 @@ export function alignTokens(tokens: readonly TokenLogprob[], reply: string): Tok
   return out;
 }
 
-function matchAt(reply: string, part: string, pos: number, first: boolean, afterGap: boolean): { at: number; lost: string } | null {
+function matchAt(
+  reply: string,
+  part: string,
+  pos: number,
+  first: boolean,
+  afterGap: boolean,
+): { at: number; lost: string } | null {
   if (part === '') {
     // SentencePiece's bare "▁" decodes to "".
     return first && reply[pos] === ' ' ? { at: pos, lost: ' ' } : null;
@@ -106,7 +112,12 @@ type Spellings = readonly (string | readonly string[])[];
  * over the group, or null when the tokens do not cover the slot (malformed output).
  * An alternative may be a list of spellings whose probabilities add up.
  */
-export function readSlot(tokens: readonly TokenLogprob[], reply: string, span: readonly [number, number], alternatives: Spellings): number[] | null {
+export function readSlot(
+  tokens: readonly TokenLogprob[],
+  reply: string,
+  span: readonly [number, number],
+  alternatives: Spellings,
+): number[] | null {
   return readSlotBounded(tokens, reply, span, alternatives)?.probs ?? null;
 }
 
@@ -165,7 +176,11 @@ export function readSlotBounded(
 }
 
 /** Sum of log-probs and count of the tokens that fall inside `span` (the segment text) of `reply`. */
-export function spanLogprob(tokens: readonly TokenLogprob[], reply: string, span: readonly [number, number]): { logprob: number; count: number } {
+export function spanLogprob(
+  tokens: readonly TokenLogprob[],
+  reply: string,
+  span: readonly [number, number],
+): { logprob: number; count: number } {
   const { start, end } = alignTokens(tokens, reply);
   let logprob = 0;
   let count = 0;
@@ -184,7 +199,10 @@ export function spanLogprob(tokens: readonly TokenLogprob[], reply: string, span
  * token of the group was written. An alternative outside web-llm's top 5 counts
  * as 0; the reference instead reads every log-prob vLLM returns for the group.
  */
-export function readNativeGroup(tokens: readonly TokenLogprob[], alternatives: readonly string[]): { probs: number[]; index: number } | null {
+export function readNativeGroup(
+  tokens: readonly TokenLogprob[],
+  alternatives: readonly string[],
+): { probs: number[]; index: number } | null {
   const index = tokens.findIndex((t) => alternatives.includes(t.token));
   if (index < 0) return null;
   const top = tokens[index]!.top_logprobs;

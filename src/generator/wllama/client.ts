@@ -8,7 +8,11 @@ import { wllamaError } from './errors';
 import type { WllamaHost, WllamaLoadInfo, WllamaLoadOptions, WllamaModelSource } from './protocol';
 
 export interface WllamaConnection extends WllamaEngine {
-  load(source: WllamaModelSource, opts: WllamaLoadOptions, onProgress?: (loaded: number, total: number) => void): Promise<WllamaLoadInfo>;
+  load(
+    source: WllamaModelSource,
+    opts: WllamaLoadOptions,
+    onProgress?: (loaded: number, total: number) => void,
+  ): Promise<WllamaLoadInfo>;
   cancelDownload(): void;
   cached(urls: string[]): Promise<boolean>;
   deleteCached(urls: string[]): Promise<void>;
@@ -19,7 +23,10 @@ export interface WllamaConnection extends WllamaEngine {
 
 /** `savedStorage`: a fresh port to the page's saved-storage relay, when the frame was granted Storage Access. */
 export function connectWllama(savedStorage?: () => MessagePort): WllamaConnection {
-  const worker = new Worker(new URL('../../../workers/wllama.worker.ts', import.meta.url), { type: 'module', name: 'wllama' });
+  const worker = new Worker(new URL('../../../workers/wllama.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'wllama',
+  });
   const host = Comlink.wrap<WllamaHost>(worker);
   const port = savedStorage?.();
   if (port) void host.useSavedStorage(Comlink.transfer(port, [port]));
@@ -33,7 +40,8 @@ export function connectWllama(savedStorage?: () => MessagePort): WllamaConnectio
       throw wllamaError(e);
     });
   return {
-    load: (source, opts, onProgress) => race(host.load(source, opts, onProgress ? Comlink.proxy(onProgress) : undefined)),
+    load: (source, opts, onProgress) =>
+      race(host.load(source, opts, onProgress ? Comlink.proxy(onProgress) : undefined)),
     cancelDownload: () => void host.cancelDownload(),
     chatStream: (id, req, onChunk) => race(host.chatStream(id, req, Comlink.proxy(onChunk))),
     complete: (id, req) => race(host.complete(id, req)),

@@ -41,10 +41,15 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: WllamaHooks =
     try {
       return resolveGguf(config.model, baseURI);
     } catch (e) {
-      throw new GeneratorError('bad-config', (e as Error).message, 'Pick a model from the list, or give an https address ending in .gguf.');
+      throw new GeneratorError(
+        'bad-config',
+        (e as Error).message,
+        'Pick a model from the list, or give an https address ending in .gguf.',
+      );
     }
   };
-  const connect = async (): Promise<WllamaConnection> => hooks.connect ? hooks.connect() : (await import('./client')).connectWllama(config.savedStorage);
+  const connect = async (): Promise<WllamaConnection> =>
+    hooks.connect ? hooks.connect() : (await import('./client')).connectWllama(config.savedStorage);
 
   const driver: EngineDriver = {
     get modelId() {
@@ -72,8 +77,16 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: WllamaHooks =
       signal.addEventListener('abort', stop, { once: true });
       try {
         const urls = config.model.kind === 'gguf' ? await localFirst(model.urls, baseURI) : model.urls;
-        const info = await c.load({ urls, ...(config.noCache ? { noCache: true } : {}) }, { nCtx: config.nCtx ?? 4096, nThreads: config.nThreads ?? defaultThreads() }, (loaded, total) =>
-          onProgress({ fraction: total > 0 ? loaded / total : 0, stage: 'downloading', loadedBytes: loaded, text: `Downloading ${model.name}` }),
+        const info = await c.load(
+          { urls, ...(config.noCache ? { noCache: true } : {}) },
+          { nCtx: config.nCtx ?? 4096, nThreads: config.nThreads ?? defaultThreads() },
+          (loaded, total) =>
+            onProgress({
+              fraction: total > 0 ? loaded / total : 0,
+              stage: 'downloading',
+              loadedBytes: loaded,
+              text: `Downloading ${model.name}`,
+            }),
         );
         const generator = new WllamaGenerator(c, {
           native: model.native,
@@ -82,13 +95,22 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: WllamaHooks =
           maxSegmentTokens: config.maxSegmentTokens ?? WLLAMA_DEFAULTS.maxSegmentTokens,
           nProbs: Math.min(WLLAMA_DEFAULTS.nProbs, info.nVocab),
         });
-        onProgress({ fraction: 1, stage: 'ready', text: `${model.name} is ready (llama.cpp, ${info.threads} thread${info.threads === 1 ? '' : 's'})` });
+        onProgress({
+          fraction: 1,
+          stage: 'ready',
+          text: `${model.name} is ready (llama.cpp, ${info.threads} thread${info.threads === 1 ? '' : 's'})`,
+        });
         conn = c;
         const terminate = () => {
           if (conn === c) conn = undefined;
           c.terminate();
         };
-        return { generator, runsOn: { engine: 'wllama', label: 'llama.cpp', device: 'cpu', threads: info.threads }, terminate, failed: c.failed };
+        return {
+          generator,
+          runsOn: { engine: 'wllama', label: 'llama.cpp', device: 'cpu', threads: info.threads },
+          terminate,
+          failed: c.failed,
+        };
       } catch (err) {
         c.terminate();
         throw wllamaError(err, 'load');
@@ -124,7 +146,11 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: WllamaHooks =
 async function localFirst(urls: string[], baseURI: string): Promise<string[]> {
   const local = urls.map((u) => new URL(`models/gguf/${new URL(u).pathname.split('/').pop()}`, baseURI).href);
   try {
-    const found = await Promise.all(local.map((u) => fetch(u, { method: 'HEAD' }).then((r) => r.ok && !/text\/html/.test(r.headers.get('content-type') ?? ''))));
+    const found = await Promise.all(
+      local.map((u) =>
+        fetch(u, { method: 'HEAD' }).then((r) => r.ok && !/text\/html/.test(r.headers.get('content-type') ?? '')),
+      ),
+    );
     return found.every(Boolean) ? local : urls;
   } catch {
     return urls;

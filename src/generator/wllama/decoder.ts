@@ -6,7 +6,17 @@
 import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
 import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
 import { abortError, GeneratorError } from '../errors';
-import { ONE_LINE, parseForm, partialText, RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, type Form, type ParsedForm, type SlotName } from '../form';
+import {
+  ONE_LINE,
+  parseForm,
+  partialText,
+  RETRIEVAL_DECISION,
+  SEGMENT_WITH_PASSAGE,
+  SEGMENT_WITHOUT_PASSAGE,
+  type Form,
+  type ParsedForm,
+  type SlotName,
+} from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
 import { guarded } from '../shared/guard';
 import type { Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
@@ -32,7 +42,13 @@ export interface WllamaGeneratorOptions {
   nProbs: number;
 }
 
-export const WLLAMA_DEFAULTS: WllamaGeneratorOptions = { native: false, temperature: 0, seed: 0, maxSegmentTokens: 96, nProbs: 20 };
+export const WLLAMA_DEFAULTS: WllamaGeneratorOptions = {
+  native: false,
+  temperature: 0,
+  seed: 0,
+  maxSegmentTokens: 96,
+  nProbs: 20,
+};
 
 /** What the prompt cache saved, from llama.cpp's own timings. */
 export interface PrefillStats {
@@ -85,7 +101,8 @@ class WllamaDecoder implements Decoder<Reply> {
   ) {}
 
   checkTemperature(temperature: number): void {
-    if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new RangeError(`Temperature must be 0 or more, got ${temperature}.`);
+    if (!(temperature >= 0) || !Number.isFinite(temperature))
+      throw new RangeError(`Temperature must be 0 or more, got ${temperature}.`);
   }
 
   setTemperature(temperature: number): void {
@@ -111,20 +128,29 @@ class WllamaDecoder implements Decoder<Reply> {
   async text(req: TextRequest): Promise<{ text: string; promptTokens: number; completionTokens: number }> {
     throwIfAborted(req.signal);
     const before = { ...this.stats };
-    const reply = await this.run(req.signal, (id, onChunk) =>
-      this.engine.chatStream(
-        id,
-        {
-          messages: [...(req.system !== undefined ? [{ role: 'system', content: req.system }] : []), { role: 'user', content: req.user }],
-          max_tokens: req.maxTokens,
-          ...(req.oneLine ? { grammar: formToGbnf(ONE_LINE) } : {}),
-          ...this.sampling(),
-        },
-        onChunk,
-      ),
+    const reply = await this.run(
+      req.signal,
+      (id, onChunk) =>
+        this.engine.chatStream(
+          id,
+          {
+            messages: [
+              ...(req.system !== undefined ? [{ role: 'system', content: req.system }] : []),
+              { role: 'user', content: req.user },
+            ],
+            max_tokens: req.maxTokens,
+            ...(req.oneLine ? { grammar: formToGbnf(ONE_LINE) } : {}),
+            ...this.sampling(),
+          },
+          onChunk,
+        ),
       req.onText,
     );
-    return { text: reply.text, promptTokens: this.stats.prefilled - before.prefilled, completionTokens: this.stats.decoded - before.decoded };
+    return {
+      text: reply.text,
+      promptTokens: this.stats.prefilled - before.prefilled,
+      completionTokens: this.stats.decoded - before.decoded,
+    };
   }
 
   async nativeSegment(req: SegmentRequest, maxTokens: number): Promise<NativeRead> {
@@ -135,7 +161,11 @@ class WllamaDecoder implements Decoder<Reply> {
     };
     const retrieveGroup = group([RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
     const prompt = nativeSegmentPrompt(req.question, req.previous, req.passage);
-    const reply = await this.complete(prompt, maxTokens, req.signal, [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
+    const reply = await this.complete(prompt, maxTokens, req.signal, [
+      RETRIEVE.retrieval,
+      RETRIEVE.noRetrieval,
+      RETRIEVE.continueEvidence,
+    ]);
     const problems: string[] = [];
     if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
     const read = (names: readonly string[], what: string, wanted: boolean): number[] | undefined => {
@@ -153,7 +183,10 @@ class WllamaDecoder implements Decoder<Reply> {
     const useAt = reply.tokens.findIndex((t) => useIds.includes(t.id));
     const segTokens = useAt >= 0 ? reply.tokens.slice(0, useAt) : reply.tokens;
     const textTokens = segTokens.filter((t) => !reflection.has(t.id));
-    const text = textTokens.map((t) => t.token).join('').trim();
+    const text = textTokens
+      .map((t) => t.token)
+      .join('')
+      .trim();
     if (!text) problems.push('no answer text');
     // The token that ended the reply is the model's retrieval decision for the next segment, but
     // llama.cpp drops a stop word's log-probs: read that position again with one more token,
@@ -190,10 +223,15 @@ class WllamaDecoder implements Decoder<Reply> {
     const g = [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence].map((n) => ids.get(n));
     const reply = await this.complete(nativeDecisionPrompt(req.question, req.previous), 1, req.signal);
     const first = reply.tokens[0];
-    if (!first || g.some((x) => x === undefined)) throw malformed('the retrieval decision (the model has no reflection tokens)', reply.text);
-    const p = (id: number): number => (first.id === id ? Math.exp(first.logprob) : Math.exp(first.top_logprobs.find((t) => t.id === id)?.logprob ?? -Infinity));
+    if (!first || g.some((x) => x === undefined))
+      throw malformed('the retrieval decision (the model has no reflection tokens)', reply.text);
+    const p = (id: number): number =>
+      first.id === id
+        ? Math.exp(first.logprob)
+        : Math.exp(first.top_logprobs.find((t) => t.id === id)?.logprob ?? -Infinity);
     const probs = { retrieval: p(g[0]!), noRetrieval: p(g[1]!), continueEvidence: p(g[2]!) };
-    if (probs.retrieval + probs.noRetrieval === 0) throw malformed('the retrieval decision (no retrieval token among the top tokens)', reply.text);
+    if (probs.retrieval + probs.noRetrieval === 0)
+      throw malformed('the retrieval decision (no retrieval token among the top tokens)', reply.text);
     return probs;
   }
 
@@ -251,7 +289,14 @@ class WllamaDecoder implements Decoder<Reply> {
     };
   }
 
-  async chat(system: string, user: string, form: Form, maxTokens: number, signal?: AbortSignal, onText?: (t: string) => void): Promise<Reply> {
+  async chat(
+    system: string,
+    user: string,
+    form: Form,
+    maxTokens: number,
+    signal?: AbortSignal,
+    onText?: (t: string) => void,
+  ): Promise<Reply> {
     const grammar = formToGbnf(form, await this.slotIds());
     let shown = '';
     return this.run(
@@ -285,15 +330,30 @@ class WllamaDecoder implements Decoder<Reply> {
   private async complete(prompt: string, maxTokens: number, signal?: AbortSignal, stop?: string[]): Promise<Reply> {
     const id = this.nextId++;
     return this.guard(signal, id, async () => {
-      const res = await this.engine.complete(id, { prompt, max_tokens: maxTokens, n_probs: this.opts.nProbs, logprobs: this.opts.nProbs, ...(stop ? { stop } : {}), ...this.sampling() });
+      const res = await this.engine.complete(id, {
+        prompt,
+        max_tokens: maxTokens,
+        n_probs: this.opts.nProbs,
+        logprobs: this.opts.nProbs,
+        ...(stop ? { stop } : {}),
+        ...this.sampling(),
+      });
       this.account(res.timings, res.usage);
       const choice = res.choices[0];
-      return { text: choice?.text ?? '', tokens: choice?.logprobs?.content ?? [], finish: choice?.finish_reason ?? null };
+      return {
+        text: choice?.text ?? '',
+        tokens: choice?.logprobs?.content ?? [],
+        finish: choice?.finish_reason ?? null,
+      };
     });
   }
 
   /** One streamed chat request; streaming also survives output that is not valid UTF-8 (non-streaming replies fail to parse). */
-  private run(signal: AbortSignal | undefined, start: (id: number, onChunk: (c: WllamaChatChunk) => void) => Promise<void>, onText?: (text: string) => void): Promise<Reply> {
+  private run(
+    signal: AbortSignal | undefined,
+    start: (id: number, onChunk: (c: WllamaChatChunk) => void) => Promise<void>,
+    onText?: (text: string) => void,
+  ): Promise<Reply> {
     const id = this.nextId++;
     return this.guard(signal, id, async () => {
       let text = '';
@@ -327,14 +387,22 @@ class WllamaDecoder implements Decoder<Reply> {
   private async guard<T>(signal: AbortSignal | undefined, id: number, work: () => Promise<T>): Promise<T> {
     this.running.add(id);
     try {
-      return await guarded(this.meter, signal, () => void this.engine.abort(id), (err) => wllamaError(err), work);
+      return await guarded(
+        this.meter,
+        signal,
+        () => void this.engine.abort(id),
+        (err) => wllamaError(err),
+        work,
+      );
     } finally {
       this.running.delete(id);
     }
   }
 
-
-  private account(t: WllamaTimings | undefined, usage: { prompt_tokens: number; completion_tokens: number } | undefined): void {
+  private account(
+    t: WllamaTimings | undefined,
+    usage: { prompt_tokens: number; completion_tokens: number } | undefined,
+  ): void {
     const prefilled = t?.prompt_n ?? usage?.prompt_tokens ?? 0;
     const decoded = t?.predicted_n ?? usage?.completion_tokens ?? 0;
     this.meter.tokens(prefilled, decoded);
@@ -344,7 +412,6 @@ class WllamaDecoder implements Decoder<Reply> {
     this.stats.decodeMs += t?.predicted_ms ?? 0;
     this.stats.prefillMs += t?.prompt_ms ?? 0;
   }
-
 }
 
 function textLogprob(reply: Reply, form: Form): { logprob: number; count: number } {
@@ -364,4 +431,3 @@ function textLogprob(reply: Reply, form: Form): { logprob: number; count: number
   }
   return { logprob, count };
 }
-

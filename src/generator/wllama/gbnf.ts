@@ -32,7 +32,10 @@ export function formToGbnf(form: Form, tokens: SlotTokens = {}): string {
         return 'text';
       case 'slot': {
         const ids = tokens[item.name];
-        const alts = ids && ids.length === item.alternatives.length ? ids.map((seq) => seq.map((id) => `<[${id}]>`).join(' ')) : item.alternatives.map(gbnfString);
+        const alts =
+          ids && ids.length === item.alternatives.length
+            ? ids.map((seq) => seq.map((id) => `<[${id}]>`).join(' '))
+            : item.alternatives.map(gbnfString);
         rules.push(`${item.name} ::= ${alts.join(' | ')}`);
         return item.name;
       }

@@ -39,7 +39,11 @@ export interface WllamaTimings {
 }
 
 export interface WllamaChatChunk {
-  choices: { delta: { content?: string | null }; finish_reason: string | null; logprobs: { content: WllamaTokenLogprob[] | null } | null }[];
+  choices: {
+    delta: { content?: string | null };
+    finish_reason: string | null;
+    logprobs: { content: WllamaTokenLogprob[] | null } | null;
+  }[];
   usage?: { prompt_tokens: number; completion_tokens: number } | null;
   timings?: WllamaTimings;
 }
@@ -58,7 +62,11 @@ export interface WllamaHost {
    * GGUF cache becomes the app site's own OPFS cache. Sent before the first load.
    */
   useSavedStorage(port: MessagePort): void;
-  load(source: WllamaModelSource, opts: WllamaLoadOptions, onProgress?: (loaded: number, total: number) => void): Promise<WllamaLoadInfo>;
+  load(
+    source: WllamaModelSource,
+    opts: WllamaLoadOptions,
+    onProgress?: (loaded: number, total: number) => void,
+  ): Promise<WllamaLoadInfo>;
   /** Token ids spelling each text in the loaded model's vocabulary (null where it cannot). */
   tokenIds(texts: string[]): Promise<(number[] | null)[]>;
   cancelDownload(): void;

@@ -22,7 +22,11 @@ export function tokenAt(tokens: readonly WllamaTokenLogprob[], at: number): numb
  * first token is `tokens[start]`, normalised over the group; null when the reply
  * does not hold one of them there or the position's top tokens hold none.
  */
-export function readSlotIds(tokens: readonly WllamaTokenLogprob[], start: number, seqs: readonly (readonly number[])[]): number[] | null {
+export function readSlotIds(
+  tokens: readonly WllamaTokenLogprob[],
+  start: number,
+  seqs: readonly (readonly number[])[],
+): number[] | null {
   if (start < 0 || seqs.length < 2) return null;
   let d = 0;
   while (seqs.every((s) => d < s.length && s[d] === seqs[0]![d])) d++;
@@ -43,7 +47,11 @@ export function readSlotIds(tokens: readonly WllamaTokenLogprob[], start: number
 }
 
 /** Native models: the group's probabilities where its first token was written, normalised over the group. */
-export function readGroupIds(tokens: readonly WllamaTokenLogprob[], ids: readonly number[], from = 0): { probs: number[]; index: number } | null {
+export function readGroupIds(
+  tokens: readonly WllamaTokenLogprob[],
+  ids: readonly number[],
+  from = 0,
+): { probs: number[]; index: number } | null {
   const index = tokens.findIndex((t, i) => i >= from && ids.includes(t.id));
   if (index < 0) return null;
   return { probs: groupAt(tokens[index]!, ids), index };

@@ -218,7 +218,10 @@ export class LexicalIndex {
       kept.push(i);
       postings += dfs[i]!;
     }
-    const touched = this.score(kept.map((i) => termNos[i]!), kept.map((i) => dfs[i]!));
+    const touched = this.score(
+      kept.map((i) => termNos[i]!),
+      kept.map((i) => dfs[i]!),
+    );
     const ideal = idealScore(dfs.map((df) => idf(df, this.live)));
     const best = this.top(touched, limit);
     for (let i = 0; i < touched; i++) {
@@ -378,7 +381,8 @@ export class LexicalIndex {
     this.tfs = grown(this.tfs, count);
     let doc = -1;
     let k = 0;
-    if (t < this.baseTerms) [doc, k] = decodePostings(this.base, this.baseOff[t]!, this.baseOff[t + 1]!, doc, k, this.docs, this.tfs);
+    if (t < this.baseTerms)
+      [doc, k] = decodePostings(this.base, this.baseOff[t]!, this.baseOff[t + 1]!, doc, k, this.docs, this.tfs);
     const len = this.chains.bytesOf(t);
     if (len > 0) {
       this.bytes = grown(this.bytes, len);
@@ -488,4 +492,3 @@ export class LexicalIndex {
     if (rehash) this.rehash();
   }
 }
-

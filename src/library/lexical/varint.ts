@@ -15,7 +15,15 @@ export function writeVarint(out: Uint8Array, at: number, v: number): number {
  * Decodes postings from bytes[from, to) continuing after passage `doc`, into docs/tfs from
  * index `k`; returns the last passage and the new count.
  */
-export function decodePostings(bytes: Uint8Array, from: number, to: number, doc: number, k: number, docs: Int32Array, tfs: Uint32Array): [number, number] {
+export function decodePostings(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  doc: number,
+  k: number,
+  docs: Int32Array,
+  tfs: Uint32Array,
+): [number, number] {
   let p = from;
   while (p < to) {
     let v = 0;

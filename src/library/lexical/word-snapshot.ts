@@ -104,17 +104,21 @@ export function decodeWordIndex(input: Uint8Array): WordIndexParts | null {
   const at = layout(docCount, termCount, postingsBytes, idBytes);
   if (bytes.length !== at.total) throw new SnapshotError(`${bytes.length} bytes where its header promises ${at.total}`);
   const u32 = (off: number, n: number) => new Uint32Array(bytes.buffer, bytes.byteOffset + off, n);
-  if (checksum(u32(HEADER, (at.total - HEADER) / 4)) !== view.getUint32(28, true)) throw new SnapshotError('checksum mismatch');
+  if (checksum(u32(HEADER, (at.total - HEADER) / 4)) !== view.getUint32(28, true))
+    throw new SnapshotError('checksum mismatch');
   const offsets = u32(at.offsets, termCount + 1);
   const df = u32(at.df, termCount);
   const last = u32(at.last, termCount);
-  if (offsets[0] !== 0 || offsets[termCount] !== postingsBytes) throw new SnapshotError('postings offsets out of range');
+  if (offsets[0] !== 0 || offsets[termCount] !== postingsBytes)
+    throw new SnapshotError('postings offsets out of range');
   for (let t = 0; t < termCount; t++) {
-    if (offsets[t + 1]! < offsets[t]! || df[t] === 0 || last[t]! >= docCount) throw new SnapshotError(`term ${t} is inconsistent`);
+    if (offsets[t + 1]! < offsets[t]! || df[t] === 0 || last[t]! >= docCount)
+      throw new SnapshotError(`term ${t} is inconsistent`);
   }
   const idStarts = u32(at.idStarts, docCount + 1);
   if (idStarts[0] !== 0 || idStarts[docCount] !== idBytes) throw new SnapshotError('passage ids do not add up');
-  for (let i = 0; i < docCount; i++) if (idStarts[i + 1]! < idStarts[i]!) throw new SnapshotError('passage ids do not add up');
+  for (let i = 0; i < docCount; i++)
+    if (idStarts[i + 1]! < idStarts[i]!) throw new SnapshotError('passage ids do not add up');
   return {
     docCount,
     termCount,

@@ -16,7 +16,11 @@ export const OCR_ASSET_DIR = `ocr/tesseract-${TESSERACT_VERSION}-eng-${ENG_DATA_
  */
 export const OCR_FILES = {
   worker: 'worker.min.js',
-  cores: ['core/tesseract-core-lstm.wasm.js', 'core/tesseract-core-simd-lstm.wasm.js', 'core/tesseract-core-relaxedsimd-lstm.wasm.js'],
+  cores: [
+    'core/tesseract-core-lstm.wasm.js',
+    'core/tesseract-core-simd-lstm.wasm.js',
+    'core/tesseract-core-relaxedsimd-lstm.wasm.js',
+  ],
   lang: 'lang/eng.traineddata.gz',
 } as const;
 

@@ -58,7 +58,9 @@ class NoFilterFactory {
 }
 
 interface PdfRenderPage extends RenderablePage {
-  render(opts: { canvasContext: OffscreenCanvasRenderingContext2D; viewport: unknown; background?: string }): { promise: Promise<void> };
+  render(opts: { canvasContext: OffscreenCanvasRenderingContext2D; viewport: unknown; background?: string }): {
+    promise: Promise<void>;
+  };
 }
 
 export function createBrowserOcrPort(recognise: Recognise, onProgress?: OcrPort['onProgress']): OcrPort {
@@ -81,7 +83,10 @@ export function createBrowserOcrPort(recognise: Recognise, onProgress?: OcrPort[
       try {
         // Only the width is given when shrinking: the height follows the image's own aspect,
         // which stays right when a photo's orientation turns it on its side.
-        bitmap = await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>]), scale < 1 ? { resizeWidth: Math.max(1, Math.round(width * scale)), resizeQuality: 'high' } : {});
+        bitmap = await createImageBitmap(
+          new Blob([bytes as Uint8Array<ArrayBuffer>]),
+          scale < 1 ? { resizeWidth: Math.max(1, Math.round(width * scale)), resizeQuality: 'high' } : {},
+        );
       } catch (e) {
         throw new UndecodableImage(e);
       }

@@ -13,7 +13,8 @@ export interface ImageHeader {
 
 const ascii = (b: Uint8Array, at: number, n: number) => String.fromCharCode(...b.subarray(at, at + n));
 const be16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
-const be32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+const be32 = (b: Uint8Array, at: number) =>
+  ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 const le16 = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8);
 const le24 = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16);
 
@@ -21,13 +22,22 @@ const le24 = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8) | (b[at +
 export function readImageHeader(b: Uint8Array): ImageHeader | null {
   if (b.length >= 8 && b[0] === 0x89 && ascii(b, 1, 3) === 'PNG') {
     // The IHDR chunk comes first: length(4) 'IHDR'(4) width(4) height(4).
-    return b.length >= 24 && ascii(b, 12, 4) === 'IHDR' ? { format: 'png', width: be32(b, 16), height: be32(b, 20) } : { format: 'png' };
+    return b.length >= 24 && ascii(b, 12, 4) === 'IHDR'
+      ? { format: 'png', width: be32(b, 16), height: be32(b, 20) }
+      : { format: 'png' };
   }
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return { format: 'jpeg', ...jpegSize(b) };
-  if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WEBP') return { format: 'webp', ...webpSize(b) };
-  if (b.length >= 6 && (ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a')) return b.length >= 10 ? { format: 'gif', width: le16(b, 6), height: le16(b, 8) } : { format: 'gif' };
+  if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WEBP')
+    return { format: 'webp', ...webpSize(b) };
+  if (b.length >= 6 && (ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a'))
+    return b.length >= 10 ? { format: 'gif', width: le16(b, 6), height: le16(b, 8) } : { format: 'gif' };
   if (b.length >= 2 && ascii(b, 0, 2) === 'BM') return { format: 'bmp' };
-  if (b.length >= 4 && ((b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a && b[3] === 0) || (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && b[3] === 0x2a))) return { format: 'tiff' };
+  if (
+    b.length >= 4 &&
+    ((b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a && b[3] === 0) ||
+      (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && b[3] === 0x2a))
+  )
+    return { format: 'tiff' };
   if (b.length >= 12 && ascii(b, 4, 4) === 'ftyp') {
     const brand = ascii(b, 8, 4);
     if (brand === 'avif' || brand === 'avis') return { format: 'avif' };
@@ -71,6 +81,7 @@ function webpSize(b: Uint8Array): { width?: number; height?: number } {
     const bits = (b[21]! | (b[22]! << 8) | (b[23]! << 16) | (b[24]! << 24)) >>> 0;
     return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
   }
-  if (chunk === 'VP8 ' && b.length >= 30 && b[23] === 0x9d && b[24] === 0x01 && b[25] === 0x2a) return { width: le16(b, 26) & 0x3fff, height: le16(b, 28) & 0x3fff };
+  if (chunk === 'VP8 ' && b.length >= 30 && b[23] === 0x9d && b[24] === 0x01 && b[25] === 0x2a)
+    return { width: le16(b, 26) & 0x3fff, height: le16(b, 28) & 0x3fff };
   return {};
 }

@@ -53,15 +53,21 @@ const REFUSED_FORMAT: Partial<Record<ImageHeader['format'], string>> = {
 
 /** Refuses an image whose format is not recognised or whose declared size is unsafe to decode, from its header alone. */
 export function checkImageHeader(name: string, header: ImageHeader | null): { width: number; height: number } {
-  if (!header) throw new RefusedFile(name, 'the file is not an image this page can read (it is not PNG, JPEG or WebP, or it is damaged)');
+  if (!header)
+    throw new RefusedFile(
+      name,
+      'the file is not an image this page can read (it is not PNG, JPEG or WebP, or it is damaged)',
+    );
   const refused = REFUSED_FORMAT[header.format];
-  if (refused || !RECOGNISED.has(header.format)) throw new RefusedFile(name, refused ?? `${header.format} images are not recognised here`);
+  if (refused || !RECOGNISED.has(header.format))
+    throw new RefusedFile(name, refused ?? `${header.format} images are not recognised here`);
   const { width, height } = header;
-  if (!width || !height) throw new RefusedFile(name, `the ${header.format.toUpperCase()} image is damaged (its header declares no size)`);
+  if (!width || !height)
+    throw new RefusedFile(name, `the ${header.format.toUpperCase()} image is damaged (its header declares no size)`);
   if (width * height > MAX_IMAGE_PIXELS || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
     throw new RefusedFile(
       name,
-      `the image declares ${width} × ${height} pixels (${(width * height / 1e6).toFixed(0)} MP), more than the ${MAX_IMAGE_PIXELS / 1e6} MP (and ${MAX_IMAGE_SIDE} px a side) this page decodes; it was not opened. Scale it down (a page needs about 2500 × 3500) and add it again`,
+      `the image declares ${width} × ${height} pixels (${((width * height) / 1e6).toFixed(0)} MP), more than the ${MAX_IMAGE_PIXELS / 1e6} MP (and ${MAX_IMAGE_SIDE} px a side) this page decodes; it was not opened. Scale it down (a page needs about 2500 × 3500) and add it again`,
     );
   }
   return { width, height };

@@ -15,6 +15,10 @@ export function pageProgress(emit: (p: PageProgress) => void, now: () => number 
     const t = now();
     if (done === 0) started = t;
     const left = done > 0 && started !== undefined ? ((t - started) / done) * (total - done) : undefined;
-    emit({ pagesDone: done, pagesTotal: total, ...(left !== undefined ? { secondsLeft: Math.round(left / 1000) } : {}) });
+    emit({
+      pagesDone: done,
+      pagesTotal: total,
+      ...(left !== undefined ? { secondsLeft: Math.round(left / 1000) } : {}),
+    });
   };
 }

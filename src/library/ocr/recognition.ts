@@ -88,6 +88,9 @@ export function ocrNotes(record: OcrRecord, pageCount: number): string[] {
         : `${list(record.lowConfidencePages)} ${record.lowConfidencePages.length === 1 ? 'was' : 'were'} recognised with low confidence (under ${LOW_CONFIDENCE} %) and may hold misread words`,
     );
   }
-  if (!image && record.emptyPages.length) notes.push(`${list(record.emptyPages)} had no recognisable text and ${record.emptyPages.length === 1 ? 'was' : 'were'} left out`);
+  if (!image && record.emptyPages.length)
+    notes.push(
+      `${list(record.emptyPages)} had no recognisable text and ${record.emptyPages.length === 1 ? 'was' : 'were'} left out`,
+    );
   return notes;
 }

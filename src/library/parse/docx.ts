@@ -5,7 +5,10 @@ import type { HeadingMark } from '../../core/source-location';
 import { parseHtml } from './html';
 import { RefusedFile } from './refusal';
 
-export async function parseDocx(name: string, bytes: Uint8Array): Promise<{ text: string; title?: string; headings?: HeadingMark[] }> {
+export async function parseDocx(
+  name: string,
+  bytes: Uint8Array,
+): Promise<{ text: string; title?: string; headings?: HeadingMark[] }> {
   const mammoth = (await import('mammoth')).default;
   const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   let html: string;
@@ -22,7 +25,10 @@ export async function parseDocx(name: string, bytes: Uint8Array): Promise<{ text
     );
     html = result.value;
   } catch (e) {
-    throw new RefusedFile(name, `the Word document could not be read (${e instanceof Error ? e.message : String(e)}); open it in Word or LibreOffice and save it again as .docx`);
+    throw new RefusedFile(
+      name,
+      `the Word document could not be read (${e instanceof Error ? e.message : String(e)}); open it in Word or LibreOffice and save it again as .docx`,
+    );
   }
   return parseHtml(html);
 }

@@ -43,7 +43,8 @@ function readXml(xml: string): { tags: Tag[]; title: string } {
 }
 
 function resolve(base: string, href: string): string {
-  const parts = (base.includes('/') ? base.slice(0, base.lastIndexOf('/') + 1) : '') + decodeURIComponent(href.split('#')[0] ?? '');
+  const parts =
+    (base.includes('/') ? base.slice(0, base.lastIndexOf('/') + 1) : '') + decodeURIComponent(href.split('#')[0] ?? '');
   const out: string[] = [];
   for (const p of parts.split('/')) {
     if (p === '..') out.pop();
@@ -52,8 +53,12 @@ function resolve(base: string, href: string): string {
   return out.join('/');
 }
 
-export function parseEpub(name: string, bytes: Uint8Array): { text: string; title?: string; notes: string[]; headings?: HeadingMark[] } {
-  const bad = (why: string) => new RefusedFile(name, `the EPUB could not be read (${why}); check that it opens in an e-book reader`);
+export function parseEpub(
+  name: string,
+  bytes: Uint8Array,
+): { text: string; title?: string; notes: string[]; headings?: HeadingMark[] } {
+  const bad = (why: string) =>
+    new RefusedFile(name, `the EPUB could not be read (${why}); check that it opens in an e-book reader`);
   let files: Record<string, Uint8Array>;
   try {
     // Only text parts are inflated: images and fonts can be most of a book's bytes.
@@ -71,7 +76,9 @@ export function parseEpub(name: string, bytes: Uint8Array): { text: string; titl
   const opf = opfPath ? read(opfPath) : undefined;
   if (!opfPath || !opf) throw bad('its package file is missing');
   const { tags, title } = readXml(opf);
-  const manifest = new Map(tags.filter((t) => t.name === 'item' && t.attrs.id && t.attrs.href).map((t) => [t.attrs.id!, t.attrs.href!]));
+  const manifest = new Map(
+    tags.filter((t) => t.name === 'item' && t.attrs.id && t.attrs.href).map((t) => [t.attrs.id!, t.attrs.href!]),
+  );
   const chapters: string[] = [];
   const notes: string[] = [];
   // Each chapter's headings, moved to where the chapter lands in the joined text.

@@ -6,7 +6,28 @@
  * pages to recognise; TIFF and HEIC are listed so a folder of them is refused with the
  * reason (browsers cannot decode them) rather than skipped without a word.
  */
-export const DOCUMENT_EXTENSIONS = ['txt', 'text', 'md', 'markdown', 'mdown', 'mkd', 'html', 'htm', 'xhtml', 'pdf', 'docx', 'epub', 'png', 'jpg', 'jpeg', 'webp', 'tif', 'tiff', 'heic', 'heif'];
+export const DOCUMENT_EXTENSIONS = [
+  'txt',
+  'text',
+  'md',
+  'markdown',
+  'mdown',
+  'mkd',
+  'html',
+  'htm',
+  'xhtml',
+  'pdf',
+  'docx',
+  'epub',
+  'png',
+  'jpg',
+  'jpeg',
+  'webp',
+  'tif',
+  'tiff',
+  'heic',
+  'heif',
+];
 
 export function isDocumentName(name: string): boolean {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();

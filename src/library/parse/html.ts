@@ -7,9 +7,26 @@ import type { HeadingMark } from '../../core/source-location';
 import { normaliseNewlines } from './validate';
 
 // Elements whose content is never text a reader sees.
-const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'math', 'head', 'select', 'canvas', 'video', 'audio']);
+const HIDDEN = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'head',
+  'select',
+  'canvas',
+  'video',
+  'audio',
+]);
 const BLOCK = new Set(
-  'address article aside blockquote br caption dd details div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody thead tfoot tr ul'.split(' '),
+  'address article aside blockquote br caption dd details div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody thead tfoot tr ul'.split(
+    ' ',
+  ),
 );
 const CELL = new Set(['td', 'th']);
 

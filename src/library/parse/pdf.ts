@@ -4,7 +4,14 @@
 import { checkOcrPageCount, pdfRenderScale } from '../ocr/limits';
 import { pageNeedsOcr } from '../ocr/page-rule';
 import type { OcrPort, RenderablePage } from '../ocr/port';
-import { cleanRecognisedText, hasRecognisedText, ocrNotes, ocrRecord, type OcrRecord, type Recognition } from '../ocr/recognition';
+import {
+  cleanRecognisedText,
+  hasRecognisedText,
+  ocrNotes,
+  ocrRecord,
+  type OcrRecord,
+  type Recognition,
+} from '../ocr/recognition';
 import { RefusedFile } from './refusal';
 import type { DocLayout, OcrLine, PageStart } from '../../core/source-location';
 
@@ -30,13 +37,23 @@ export function isPdf(bytes: Uint8Array): boolean {
   return bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46; // %PDF
 }
 
-export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader, ocr?: OcrPort): Promise<{ text: string; title?: string; notes: string[]; ocr?: OcrRecord; layout: DocLayout }> {
+export async function parsePdf(
+  name: string,
+  bytes: Uint8Array,
+  load: PdfLoader,
+  ocr?: OcrPort,
+): Promise<{ text: string; title?: string; notes: string[]; ocr?: OcrRecord; layout: DocLayout }> {
   const pdfjs = await load();
   let doc;
   try {
     // pdfjs transfers the buffer to its worker: give it a copy so the caller's bytes survive.
     // isEvalSupported: false keeps pdfjs from compiling font code with `new Function`.
-    doc = await pdfjs.getDocument({ data: bytes.slice(), verbosity: 0, isEvalSupported: false, ...(ocr?.pdfParams ?? {}) }).promise;
+    doc = await pdfjs.getDocument({
+      data: bytes.slice(),
+      verbosity: 0,
+      isEvalSupported: false,
+      ...(ocr?.pdfParams ?? {}),
+    }).promise;
   } catch (e) {
     throw new RefusedFile(name, `the PDF could not be read (${e instanceof Error ? e.message : String(e)})`);
   }
@@ -95,7 +112,8 @@ export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader,
     }
     let title: string | undefined;
     const info = (await doc.getMetadata?.().catch(() => undefined))?.info;
-    if (info && typeof info === 'object' && 'Title' in info && typeof info.Title === 'string' && info.Title.trim()) title = info.Title.trim();
+    if (info && typeof info === 'object' && 'Title' in info && typeof info.Title === 'string' && info.Title.trim())
+      title = info.Title.trim();
     // Pages joined by a blank line, each one's start recorded for the passages that fall on it.
     const starts: PageStart[] = [];
     let text = '';
@@ -106,11 +124,27 @@ export async function parsePdf(name: string, bytes: Uint8Array, load: PdfLoader,
       text += page;
     });
     const layout: DocLayout = { pages: starts, ...(Object.keys(ocrLines).length ? { ocrLines } : {}) };
-    if (!text && record) throw new RefusedFile(name, `no text was recognised on its ${doc.numPages === 1 ? 'page' : `${doc.numPages} pages`} (they may be blank, photographs, or too faint or small to read; a scan at 300 dpi reads best)`);
-    if (!text && broken.length) throw new RefusedFile(name, `none of its ${doc.numPages} pages could be read; open it in a PDF viewer and print it to a new PDF`);
-    if (!text) throw new RefusedFile(name, 'the PDF has no extractable text (it may be scanned images: add it on the web page, which recognises them, or run it through OCR first)');
+    if (!text && record)
+      throw new RefusedFile(
+        name,
+        `no text was recognised on its ${doc.numPages === 1 ? 'page' : `${doc.numPages} pages`} (they may be blank, photographs, or too faint or small to read; a scan at 300 dpi reads best)`,
+      );
+    if (!text && broken.length)
+      throw new RefusedFile(
+        name,
+        `none of its ${doc.numPages} pages could be read; open it in a PDF viewer and print it to a new PDF`,
+      );
+    if (!text)
+      throw new RefusedFile(
+        name,
+        'the PDF has no extractable text (it may be scanned images: add it on the web page, which recognises them, or run it through OCR first)',
+      );
     broken.sort((a, b) => a - b);
-    const notes = broken.length ? [`${broken.length === 1 ? 'page' : 'pages'} ${broken.join(', ')} could not be read and ${broken.length === 1 ? 'was' : 'were'} skipped`] : [];
+    const notes = broken.length
+      ? [
+          `${broken.length === 1 ? 'page' : 'pages'} ${broken.join(', ')} could not be read and ${broken.length === 1 ? 'was' : 'were'} skipped`,
+        ]
+      : [];
     if (record) notes.push(...ocrNotes(record, doc.numPages));
     return { text, notes, layout, ...(title ? { title } : {}), ...(record ? { ocr: record } : {}) };
   } finally {

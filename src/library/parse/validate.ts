@@ -13,7 +13,10 @@ export function checkDeclaredSize(name: string, size: number, limit = MAX_FILE_B
   if (size === 0) throw new RefusedFile(name, 'the file is empty');
   if (size > limit) {
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-    throw new RefusedFile(name, `the file is too large (${mb(size)}; the limit is ${mb(limit)}): split it into smaller files`);
+    throw new RefusedFile(
+      name,
+      `the file is too large (${mb(size)}; the limit is ${mb(limit)}): split it into smaller files`,
+    );
   }
 }
 
@@ -32,10 +35,15 @@ export function checkNotBinary(name: string, bytes: Uint8Array): void {
   const sample = bytes.subarray(0, 64 * 1024);
   let control = 0;
   for (const b of sample) {
-    if (b === 0) throw new RefusedFile(name, 'the file looks binary (it contains NUL bytes), not text; if it is text, remove the NUL bytes and save it again');
+    if (b === 0)
+      throw new RefusedFile(
+        name,
+        'the file looks binary (it contains NUL bytes), not text; if it is text, remove the NUL bytes and save it again',
+      );
     if (b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12) control++;
   }
-  if (control / sample.length > 0.05) throw new RefusedFile(name, 'the file looks binary (too many control characters), not text');
+  if (control / sample.length > 0.05)
+    throw new RefusedFile(name, 'the file looks binary (too many control characters), not text');
 }
 
 function utf16Bom(b: Uint8Array): 'utf-16le' | 'utf-16be' | null {
@@ -56,9 +64,15 @@ export function decodeText(name: string, bytes: Uint8Array): { text: string; not
     return { text: new TextDecoder(encoding, { fatal: true }).decode(bytes) };
   } catch {
     if (encoding === 'utf-8' && !hasUtf8Sequence(bytes)) {
-      return { text: new TextDecoder('windows-1252').decode(bytes), note: 'read as Latin-1 (Windows-1252) because it is not UTF-8; check accented letters' };
+      return {
+        text: new TextDecoder('windows-1252').decode(bytes),
+        note: 'read as Latin-1 (Windows-1252) because it is not UTF-8; check accented letters',
+      };
     }
-    throw new RefusedFile(name, `the file is not valid ${encoding.toUpperCase()} text (save it as UTF-8 and try again)`);
+    throw new RefusedFile(
+      name,
+      `the file is not valid ${encoding.toUpperCase()} text (save it as UTF-8 and try again)`,
+    );
   }
 }
 

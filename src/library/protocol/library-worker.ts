@@ -12,5 +12,9 @@ export interface LibraryWorkerApi {
    * threads, so the worker brings its own; `onOcr` (a Comlink proxy) hears of each page of a scan
    * before it is recognised.
    */
-  prepare(file: FileLike, opts: Omit<PrepareOptions, 'pdf' | 'ocr'>, onOcr?: (p: OcrProgress) => void): Promise<PrepareOutcome>;
+  prepare(
+    file: FileLike,
+    opts: Omit<PrepareOptions, 'pdf' | 'ocr'>,
+    onOcr?: (p: OcrProgress) => void,
+  ): Promise<PrepareOutcome>;
 }

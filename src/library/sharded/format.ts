@@ -78,7 +78,15 @@ export interface ShardedManifest {
   rows: { file: string };
   texts: { file: string; bytes: number };
   /** Shards lie in words.bin in shard order; their sizes and hashes are in `table`, in pages of `page` shards (layout: `encodeWordPage`). */
-  words: { file: string; count: number; table: string; page: number; passages: number; avgLength: number; tokenizer: number };
+  words: {
+    file: string;
+    count: number;
+    table: string;
+    page: number;
+    passages: number;
+    avgLength: number;
+    tokenizer: number;
+  };
   /** The probe depth the writer measured on the corpus's own passages (optional: older builds have none, and the reader's defaults apply). */
   probe?: ProbeCalibration;
 }
@@ -135,10 +143,15 @@ export interface ListBlock {
 export function decodeListBlock(bytes: Uint8Array, dim: number): ListBlock {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const count = bytes.length >= 4 ? view.getUint32(0, true) : -1;
-  if (count < 0 || bytes.length !== listBlockBytes(count, dim)) throw new Error('list block has the wrong size for its count');
+  if (count < 0 || bytes.length !== listBlockBytes(count, dim))
+    throw new Error('list block has the wrong size for its count');
   const cb = codeBytes(dim);
   const hashes = bytes.subarray(4 + count * cb);
-  return { count, codes: bytes.subarray(4, 4 + count * cb), rowHash: (i) => hexOf(hashes.subarray(i * SHORT_HASH_BYTES, (i + 1) * SHORT_HASH_BYTES)) };
+  return {
+    count,
+    codes: bytes.subarray(4, 4 + count * cb),
+    rowHash: (i) => hexOf(hashes.subarray(i * SHORT_HASH_BYTES, (i + 1) * SHORT_HASH_BYTES)),
+  };
 }
 
 export function writePointer(view: DataView, at: number, p: TextPointer): void {
@@ -149,7 +162,11 @@ export function writePointer(view: DataView, at: number, p: TextPointer): void {
 
 export function readPointer(view: DataView, at: number): TextPointer {
   let hash = '';
-  for (let b = 0; b < 8; b++) hash += view.getUint8(at + 12 + b).toString(16).padStart(2, '0');
+  for (let b = 0; b < 8; b++)
+    hash += view
+      .getUint8(at + 12 + b)
+      .toString(16)
+      .padStart(2, '0');
   return { offset: view.getFloat64(at, true), bytes: view.getUint32(at + 8, true), hash };
 }
 
@@ -162,7 +179,10 @@ export function encodeRowRecord(row: Uint8Array, p: TextPointer, out: Uint8Array
 
 export function decodeRowRecord(bytes: Uint8Array, dim: number): { row: Uint8Array; pointer: TextPointer } {
   const rb = int8Codec.rowBytes(dim);
-  return { row: bytes.subarray(0, rb), pointer: readPointer(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), rb) };
+  return {
+    row: bytes.subarray(0, rb),
+    pointer: readPointer(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), rb),
+  };
 }
 
 /** The start-up block, decoded; every other block's place and hash follows from it and the blocks it names. */
@@ -170,7 +190,14 @@ export interface CorpusIndex {
   centre: Float32Array;
   spread: Float32Array;
   /** The top level: `tops` int8 centroids, each owning a block of sub-centroids in centroids.bin. */
-  tops: { centroids: Uint8Array; subs: number[]; firstList: number[]; offset: number[]; bytes: number[]; sha: string[] };
+  tops: {
+    centroids: Uint8Array;
+    subs: number[];
+    firstList: number[];
+    offset: number[];
+    bytes: number[];
+    sha: string[];
+  };
   /** The word-shard table, in pages of `words.page` entries in wordtable.bin. */
   pages: { offset: number[]; bytes: number[]; sha: string[] };
 }
@@ -180,7 +207,14 @@ export function indexBytes(dim: number, tops: number, pages: number): number {
   return dim * 8 + tops * (int8Codec.rowBytes(dim) + 4 + TABLE_HASH_BYTES) + pages * TABLE_HASH_BYTES;
 }
 
-export function encodeIndex(dim: number, centre: Float32Array, spread: Float32Array, topCentroids: Uint8Array, tops: { subs: readonly number[]; sha: readonly string[] }, pageSha: readonly string[]): Uint8Array {
+export function encodeIndex(
+  dim: number,
+  centre: Float32Array,
+  spread: Float32Array,
+  topCentroids: Uint8Array,
+  tops: { subs: readonly number[]; sha: readonly string[] },
+  pageSha: readonly string[],
+): Uint8Array {
   const T = tops.sha.length;
   const out = new Uint8Array(indexBytes(dim, T, pageSha.length));
   const view = new DataView(out.buffer);
@@ -205,14 +239,26 @@ const pageEntries = (p: number, shards: number, page: number) => Math.min(page, 
 export const pageBytes = (entries: number) => 8 + entries * (4 + TABLE_HASH_BYTES);
 
 export function decodeIndex(bytes: Uint8Array, m: ShardedManifest): CorpusIndex {
-  const { dim } = m, T = m.centroids.tops, W = m.words.count, P = pageCount(W, m.words.page);
-  if (bytes.length !== indexBytes(dim, T, P)) throw new Error(`${m.index.file} has the wrong size for ${T} top centroids and ${P} word-table pages`);
+  const { dim } = m,
+    T = m.centroids.tops,
+    W = m.words.count,
+    P = pageCount(W, m.words.page);
+  if (bytes.length !== indexBytes(dim, T, P))
+    throw new Error(`${m.index.file} has the wrong size for ${T} top centroids and ${P} word-table pages`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const floats = (at: number) => Float32Array.from({ length: dim }, (_, j) => view.getFloat32(at + j * 4, true));
-  const centre = floats(0), spread = floats(dim * 4);
+  const centre = floats(0),
+    spread = floats(dim * 4);
   let at = dim * 8;
   const rb = int8Codec.rowBytes(dim);
-  const tops: CorpusIndex['tops'] = { centroids: bytes.subarray(at, at + T * rb), subs: [], firstList: [], offset: [], bytes: [], sha: [] };
+  const tops: CorpusIndex['tops'] = {
+    centroids: bytes.subarray(at, at + T * rb),
+    subs: [],
+    firstList: [],
+    offset: [],
+    bytes: [],
+    sha: [],
+  };
   at += T * rb;
   for (let t = 0, off = 0, list = 0; t < T; t++, at += 4 + TABLE_HASH_BYTES) {
     const subs = view.getUint32(at, true);
@@ -243,8 +289,16 @@ export function centroidBlockBytes(subs: number, dim: number): number {
 }
 
 /** `codes`: the sub-centroids' 1-bit codes, `subs × codeBytes(dim)` bytes. */
-export function encodeCentroidBlock(dim: number, listOffset: number, firstRow: number, codes: Uint8Array, counts: ArrayLike<number>, sha: readonly string[]): Uint8Array {
-  const S = sha.length, rb = codeBytes(dim);
+export function encodeCentroidBlock(
+  dim: number,
+  listOffset: number,
+  firstRow: number,
+  codes: Uint8Array,
+  counts: ArrayLike<number>,
+  sha: readonly string[],
+): Uint8Array {
+  const S = sha.length,
+    rb = codeBytes(dim);
   const out = new Uint8Array(centroidBlockBytes(S, dim));
   const view = new DataView(out.buffer);
   view.setFloat64(0, listOffset, true);
@@ -275,15 +329,24 @@ export interface CentroidBlock {
 }
 
 export function decodeCentroidBlock(bytes: Uint8Array, subs: number, firstList: number, dim: number): CentroidBlock {
-  if (bytes.length !== centroidBlockBytes(subs, dim)) throw new Error('centroid block has the wrong size for its count');
+  if (bytes.length !== centroidBlockBytes(subs, dim))
+    throw new Error('centroid block has the wrong size for its count');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const rb = codeBytes(dim);
-  let offset = view.getFloat64(0, true), row = view.getFloat64(8, true);
+  let offset = view.getFloat64(0, true),
+    row = view.getFloat64(8, true);
   const lists: ListRef[] = [];
   for (let j = 0, at = 16 + subs * rb; j < subs; j++, at += 4 + TABLE_HASH_BYTES) {
     const count = view.getUint32(at, true);
     const b = listBlockBytes(count, dim);
-    lists.push({ c: firstList + j, count, offset, bytes: b, sha: hexOf(bytes.subarray(at + 4, at + 4 + TABLE_HASH_BYTES)), firstRow: row });
+    lists.push({
+      c: firstList + j,
+      count,
+      offset,
+      bytes: b,
+      sha: hexOf(bytes.subarray(at + 4, at + 4 + TABLE_HASH_BYTES)),
+      firstRow: row,
+    });
     offset += b;
     row += count;
   }
@@ -303,7 +366,11 @@ export function encodeWordPage(firstOffset: number, bytes: readonly number[], sh
 }
 
 /** Where word shard `s` lies, from its page. */
-export function shardInPage(page: Uint8Array, s: number, pageSize: number): { offset: number; bytes: number; sha: string } {
+export function shardInPage(
+  page: Uint8Array,
+  s: number,
+  pageSize: number,
+): { offset: number; bytes: number; sha: string } {
   const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
   const i = s % pageSize;
   if (page.length < pageBytes(i + 1)) throw new Error('word-table page is too short');
@@ -332,9 +399,17 @@ export function encodeText(p: TextRecord): Uint8Array {
 
 export function decodeText(bytes: Uint8Array): TextRecord {
   const v: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(inflateSync(bytes)));
-  if (!Array.isArray(v) || (v.length !== 5 && v.length !== 6) || typeof v[0] !== 'string' || typeof v[3] !== 'string') throw new Error('passage record is malformed');
+  if (!Array.isArray(v) || (v.length !== 5 && v.length !== 6) || typeof v[0] !== 'string' || typeof v[3] !== 'string')
+    throw new Error('passage record is malformed');
   const source = v.length === 6 ? checkedSource(v[5]) : undefined;
-  return { id: v[0], docId: String(v[1]), title: String(v[2]), text: v[3], index: Number(v[4]), ...(source ? { source } : {}) };
+  return {
+    id: v[0],
+    docId: String(v[1]),
+    title: String(v[2]),
+    text: v[3],
+    index: Number(v[4]),
+    ...(source ? { source } : {}),
+  };
 }
 
 /** A corpus is fetched data: only well-formed parts of a place are kept, anything else is dropped. */
@@ -347,9 +422,11 @@ function checkedSource(raw: unknown): PassageSource | undefined {
   const last = page(r.pageEnd);
   if (first !== undefined) out.page = first;
   if (first !== undefined && last !== undefined && last > first) out.pageEnd = last;
-  if (Array.isArray(r.headings) && r.headings.every((h) => typeof h === 'string')) out.headings = (r.headings as string[]).slice(0, 12).map((h) => h.slice(0, 200));
+  if (Array.isArray(r.headings) && r.headings.every((h) => typeof h === 'string'))
+    out.headings = (r.headings as string[]).slice(0, 12).map((h) => h.slice(0, 200));
   if (r.scanned === true) out.scanned = true;
-  if (typeof r.url === 'string' && r.url.length < 2000 && !/^[a-z][a-z0-9+.-]*:/i.test(r.url.replace(/^https?:/i, ''))) out.url = r.url;
+  if (typeof r.url === 'string' && r.url.length < 2000 && !/^[a-z][a-z0-9+.-]*:/i.test(r.url.replace(/^https?:/i, '')))
+    out.url = r.url;
   return out;
 }
 
@@ -401,14 +478,22 @@ export class FormatVersionError extends Error {
 
 export function checkManifest(m: unknown): ShardedManifest {
   const v = m as Partial<ShardedManifest> | null;
-  if (!v || v.format !== SHARDED_FORMAT) throw new Error(`not a sharded corpus manifest (format is not "${SHARDED_FORMAT}")`);
+  if (!v || v.format !== SHARDED_FORMAT)
+    throw new Error(`not a sharded corpus manifest (format is not "${SHARDED_FORMAT}")`);
   if (!READABLE_VERSIONS.includes(v.version as number)) throw new FormatVersionError(v.version);
-  if (!v.dim || !v.index || !v.lists || !v.rows || !v.words || !v.texts) throw new Error('sharded corpus manifest is missing fields');
-  if (!v.centroids || !(v.centroids.tops >= 1) || !(v.words.page >= 1)) throw new Error('sharded corpus manifest is missing fields');
-  if (!(v.lists.count >= 1) || !(v.words.count >= 1)) throw new Error('sharded corpus manifest: no lists or no word shards');
+  if (!v.dim || !v.index || !v.lists || !v.rows || !v.words || !v.texts)
+    throw new Error('sharded corpus manifest is missing fields');
+  if (!v.centroids || !(v.centroids.tops >= 1) || !(v.words.page >= 1))
+    throw new Error('sharded corpus manifest is missing fields');
+  if (!(v.lists.count >= 1) || !(v.words.count >= 1))
+    throw new Error('sharded corpus manifest: no lists or no word shards');
   // A depth that is not whole numbers in range is dropped, not trusted: the defaults still answer.
   const p = v.probe;
   const whole = (x: unknown, max: number) => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= max;
-  if (p !== undefined && !(p && whole(p.ntop, v.centroids.tops) && whole(p.nprobe, v.lists.count) && whole(p.rescore, 100000))) delete v.probe;
+  if (
+    p !== undefined &&
+    !(p && whole(p.ntop, v.centroids.tops) && whole(p.nprobe, v.lists.count) && whole(p.rescore, 100000))
+  )
+    delete v.probe;
   return v as ShardedManifest;
 }

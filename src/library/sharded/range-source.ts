@@ -32,7 +32,10 @@ export interface ShardedStats {
 export const noStats = (): ShardedStats => ({ requests: 0, bytes: 0, cacheHits: 0 });
 
 export class RangeUnsupportedError extends Error {
-  constructor(readonly url: string, size: number) {
+  constructor(
+    readonly url: string,
+    size: number,
+  ) {
     super(
       `the server at ${new URL(url).host} ignores HTTP Range requests (it sent all of ${url.split('/').pop()}${Number.isFinite(size) ? `, ${size} bytes,` : ''} instead of the part asked for); ` +
         'host the sharded index where byte ranges are served (most static hosts and CDNs do), or build the single-file index instead',
@@ -55,13 +58,18 @@ export class BlockError extends Error {
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** The one cache key: the file, the range, and the hash, so a block of a rebuilt corpus is never served stale. */
-export const blockKey = (url: string, b: Pick<BlockRef, 'offset' | 'bytes' | 'hash'>) => `${url}#bytes=${b.offset}-${b.offset + b.bytes - 1}&sha=${b.hash}`;
+export const blockKey = (url: string, b: Pick<BlockRef, 'offset' | 'bytes' | 'hash'>) =>
+  `${url}#bytes=${b.offset}-${b.offset + b.bytes - 1}&sha=${b.hash}`;
 
 /**
  * Which of `items` (indexes, sorted by offset) share a request: a block that starts where the run
  * ends (up to `limit` bytes a run), the same block asked twice, or a block of the run's group.
  */
-export function sharedRanges(items: readonly BlockRef[], wanted: readonly number[], limit = SHARED_RANGE_LIMIT): number[][] {
+export function sharedRanges(
+  items: readonly BlockRef[],
+  wanted: readonly number[],
+  limit = SHARED_RANGE_LIMIT,
+): number[][] {
   const order = [...wanted].sort((x, y) => items[x]!.offset - items[y]!.offset || x - y);
   const runs: number[][] = [];
   for (const i of order) {
@@ -107,7 +115,11 @@ export class RangeSource {
   }
 
   /** Blocks of one file, each settling on its own: cached ones from the cache, the rest by shared range requests in parallel. */
-  async blocks(file: string, items: readonly BlockRef[], stats: ShardedStats): Promise<Array<PromiseSettledResult<Uint8Array>>> {
+  async blocks(
+    file: string,
+    items: readonly BlockRef[],
+    stats: ShardedStats,
+  ): Promise<Array<PromiseSettledResult<Uint8Array>>> {
     const url = this.url(file);
     const out: Array<PromiseSettledResult<Uint8Array>> = new Array(items.length);
     const missing: number[] = [];
@@ -128,22 +140,61 @@ export class RangeSource {
         try {
           body = await this.range(url, from, to - from, stats);
         } catch (e) {
-          for (const i of run) out[i] = { status: 'rejected', reason: e instanceof RangeUnsupportedError ? e : new BlockError('unreachable', `${items[i]!.what} of ${file} could not be fetched (${reason(e)})`, reason(e)) };
+          for (const i of run)
+            out[i] = {
+              status: 'rejected',
+              reason:
+                e instanceof RangeUnsupportedError
+                  ? e
+                  : new BlockError(
+                      'unreachable',
+                      `${items[i]!.what} of ${file} could not be fetched (${reason(e)})`,
+                      reason(e),
+                    ),
+            };
           return;
         }
-        await Promise.all(run.map(async (i) => (out[i] = await this.checked(url, file, items[i]!, body.slice(items[i]!.offset - from, items[i]!.offset - from + items[i]!.bytes)))));
+        await Promise.all(
+          run.map(
+            async (i) =>
+              (out[i] = await this.checked(
+                url,
+                file,
+                items[i]!,
+                body.slice(items[i]!.offset - from, items[i]!.offset - from + items[i]!.bytes),
+              )),
+          ),
+        );
       }),
     );
     return out;
   }
 
-  private async checked(url: string, file: string, b: BlockRef, part: Uint8Array): Promise<PromiseSettledResult<Uint8Array>> {
+  private async checked(
+    url: string,
+    file: string,
+    b: BlockRef,
+    part: Uint8Array,
+  ): Promise<PromiseSettledResult<Uint8Array>> {
     if (part.length !== b.bytes) {
       const detail = `${part.length} bytes came, ${b.bytes} were asked for`;
-      return { status: 'rejected', reason: new BlockError('wrong-size', `${b.what} of ${file} is ${part.length} bytes, the manifest says ${b.bytes} (is the file from another build?)`, detail) };
+      return {
+        status: 'rejected',
+        reason: new BlockError(
+          'wrong-size',
+          `${b.what} of ${file} is ${part.length} bytes, the manifest says ${b.bytes} (is the file from another build?)`,
+          detail,
+        ),
+      };
     }
     if (!(await sha256Hex(part)).startsWith(b.hash)) {
-      return { status: 'rejected', reason: new BlockError('corrupt', `${b.what} of ${file} is corrupt (its SHA-256 does not match the one it was written with); ${b.skipped ?? 'it was skipped'}`) };
+      return {
+        status: 'rejected',
+        reason: new BlockError(
+          'corrupt',
+          `${b.what} of ${file} is corrupt (its SHA-256 does not match the one it was written with); ${b.skipped ?? 'it was skipped'}`,
+        ),
+      };
     }
     await this.opts.cache.put(blockKey(url, b), part);
     return { status: 'fulfilled', value: part };

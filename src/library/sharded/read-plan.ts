@@ -9,7 +9,14 @@
 //            the word shards of the question's terms           `wordShards`
 //   round 3  the row records of the best candidates by code    `rowBlocks`
 //   round 4  the texts of the passages kept                    `textBlocks`
-import { shardInPage, termShard, type CorpusIndex, type ListRef, type ShardedManifest, type TextPointer } from './format';
+import {
+  shardInPage,
+  termShard,
+  type CorpusIndex,
+  type ListRef,
+  type ShardedManifest,
+  type TextPointer,
+} from './format';
 import type { BlockRef } from './range-source';
 
 /** Row `i` of list `c`. */
@@ -28,19 +35,43 @@ export interface ProbedRows {
 
 export function topBlocks(index: CorpusIndex, tops: readonly number[]): BlockRef[] {
   const t = index.tops;
-  return tops.map((top) => ({ offset: t.offset[top]!, bytes: t.bytes[top]!, hash: t.sha[top]!, what: `centroid block ${top}`, skipped: 'its lists were skipped' }));
+  return tops.map((top) => ({
+    offset: t.offset[top]!,
+    bytes: t.bytes[top]!,
+    hash: t.sha[top]!,
+    what: `centroid block ${top}`,
+    skipped: 'its lists were skipped',
+  }));
 }
 
 /** The word shards the terms hash to, and the word-table pages that say where those shards lie. */
-export function wordPages(m: ShardedManifest, index: CorpusIndex, terms: readonly string[]): { shards: number[]; pages: number[]; refs: BlockRef[] } {
+export function wordPages(
+  m: ShardedManifest,
+  index: CorpusIndex,
+  terms: readonly string[],
+): { shards: number[]; pages: number[]; refs: BlockRef[] } {
   const shards = [...new Set(terms.map((t) => termShard(t, m.words.count)))];
   const pages = [...new Set(shards.map((s) => Math.floor(s / m.words.page)))];
   const p = index.pages;
-  return { shards, pages, refs: pages.map((n) => ({ offset: p.offset[n]!, bytes: p.bytes[n]!, hash: p.sha[n]!, what: `word-table page ${n}`, skipped: 'the words it indexes were skipped' })) };
+  return {
+    shards,
+    pages,
+    refs: pages.map((n) => ({
+      offset: p.offset[n]!,
+      bytes: p.bytes[n]!,
+      hash: p.sha[n]!,
+      what: `word-table page ${n}`,
+      skipped: 'the words it indexes were skipped',
+    })),
+  };
 }
 
 /** Where each shard lies, read from its page; shards whose page did not come are left out. */
-export function wordShards(shards: readonly number[], pages: ReadonlyMap<number, Uint8Array>, pageSize: number): Array<BlockRef & { s: number }> {
+export function wordShards(
+  shards: readonly number[],
+  pages: ReadonlyMap<number, Uint8Array>,
+  pageSize: number,
+): Array<BlockRef & { s: number }> {
   const out: Array<BlockRef & { s: number }> = [];
   for (const s of shards) {
     const page = pages.get(Math.floor(s / pageSize));
@@ -71,11 +102,17 @@ export interface RowRead {
  * hash is then known, so it can be checked). Runs are made from every wanted row, cached or
  * not, so a question asked again scores the same rows.
  */
-export function rowBlocks(wanted: readonly Candidate[], probed: readonly ProbedRows[], gap: number, recordBytes: number): RowRead {
+export function rowBlocks(
+  wanted: readonly Candidate[],
+  probed: readonly ProbedRows[],
+  gap: number,
+  recordBytes: number,
+): RowRead {
   const byList = new Map(probed.map((p) => [p.c, p]));
   const spans = [...probed].sort((x, y) => x.firstRow - y.firstRow);
   const locate = (r: number): Candidate | undefined => {
-    let lo = 0, hi = spans.length;
+    let lo = 0,
+      hi = spans.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (spans[mid]!.firstRow + spans[mid]!.count <= r) lo = mid + 1;
@@ -100,7 +137,13 @@ export function rowBlocks(wanted: readonly Candidate[], probed: readonly ProbedR
       const w = locate(r)!;
       read.rows.push(w);
       read.wanted.push(isWanted.has(`${w.c}:${w.i}`));
-      read.refs.push({ offset: r * recordBytes, bytes: recordBytes, hash: byList.get(w.c)!.rowHash(w.i), what: `row ${r}`, group });
+      read.refs.push({
+        offset: r * recordBytes,
+        bytes: recordBytes,
+        hash: byList.get(w.c)!.rowHash(w.i),
+        what: `row ${r}`,
+        group,
+      });
     }
   });
   return read;

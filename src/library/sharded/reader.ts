@@ -100,7 +100,13 @@ type Probed = { c: number; ref: ListRef; block: ListBlock };
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** The settled blocks' values, each decoded; a block that did not come or does not decode adds its problem. */
-function decodeAll<T>(file: string, refs: ReadonlyArray<{ what: string; skipped?: string }>, got: ReadonlyArray<PromiseSettledResult<Uint8Array>>, decode: (bytes: Uint8Array, j: number) => T, problems: string[]): Array<T | undefined> {
+function decodeAll<T>(
+  file: string,
+  refs: ReadonlyArray<{ what: string; skipped?: string }>,
+  got: ReadonlyArray<PromiseSettledResult<Uint8Array>>,
+  decode: (bytes: Uint8Array, j: number) => T,
+  problems: string[],
+): Array<T | undefined> {
   return got.map((r, j) => {
     if (r.status === 'rejected') return void problems.push(reason(r.reason));
     try {
@@ -127,14 +133,22 @@ export class ShardedCorpus {
   /** What a question reads unless it says otherwise: the depth the writer measured, else the defaults. */
   get depth(): ProbeDepth {
     const p = this.manifest.probe;
-    return { ntop: p?.ntop ?? DEFAULT_NTOP, nprobe: p?.nprobe ?? DEFAULT_NPROBE, rescore: p?.rescore ?? DEFAULT_RESCORE };
+    return {
+      ntop: p?.ntop ?? DEFAULT_NTOP,
+      nprobe: p?.nprobe ?? DEFAULT_NPROBE,
+      rescore: p?.rescore ?? DEFAULT_RESCORE,
+    };
   }
 
   /** `base` is the folder URL holding manifest.json (any sub-path works: files resolve against it). */
   static async open(base: string, options: ShardedOptions): Promise<ShardedCorpus> {
     const dir = base.endsWith('/') ? base : `${base}/`;
     const cache = options.cache ?? new MemoryBlockCache();
-    const source = new RangeSource(dir, { fetch: options.fetch, cache, wholeFileLimit: options.wholeFileLimit ?? WHOLE_FILE_LIMIT });
+    const source = new RangeSource(dir, {
+      fetch: options.fetch,
+      cache,
+      wholeFileLimit: options.wholeFileLimit ?? WHOLE_FILE_LIMIT,
+    });
     const stats = noStats();
     const manifestUrl = source.url(SHARDED_MANIFEST);
     let raw: Uint8Array | undefined;
@@ -153,7 +167,10 @@ export class ShardedCorpus {
     }
     const manifest = checkManifest(JSON.parse(new TextDecoder().decode(raw)));
     const ix = manifest.index;
-    const index = decodeIndex(await source.block(ix.file, { offset: 0, bytes: ix.bytes, hash: ix.sha256, what: 'the start-up block' }, stats), manifest);
+    const index = decodeIndex(
+      await source.block(ix.file, { offset: 0, bytes: ix.bytes, hash: ix.sha256, what: 'the start-up block' }, stats),
+      manifest,
+    );
     return new ShardedCorpus(source, manifest, index, stats);
   }
 
@@ -166,13 +183,24 @@ export class ShardedCorpus {
    * The `nprobe` lists nearest the (unit) query among the sub-centroids of its `ntop` nearest
    * tops, with the problems of the centroid blocks that could not be read (their lists are left out).
    */
-  async nearestLists(q: Float32Array, nprobe: number, ntop = this.depth.ntop, stats = noStats()): Promise<{ lists: ListRef[]; problems: string[] }> {
+  async nearestLists(
+    q: Float32Array,
+    nprobe: number,
+    ntop = this.depth.ntop,
+    stats = noStats(),
+  ): Promise<{ lists: ListRef[]; problems: string[] }> {
     const m = this.manifest;
     const tops = this.nearestTops(q, ntop);
     const refs = plan.topBlocks(this.index, tops);
     const problems: string[] = [];
     const got = await this.source.blocks(m.centroids.file, refs, stats);
-    const blocks = decodeAll<CentroidBlock>(m.centroids.file, refs, got, (b, j) => decodeCentroidBlock(b, this.index.tops.subs[tops[j]!]!, this.index.tops.firstList[tops[j]!]!, m.dim), problems);
+    const blocks = decodeAll<CentroidBlock>(
+      m.centroids.file,
+      refs,
+      got,
+      (b, j) => decodeCentroidBlock(b, this.index.tops.subs[tops[j]!]!, this.index.tops.firstList[tops[j]!]!, m.dim),
+      problems,
+    );
     return { lists: rank.nearestLists(q, this.index.spread, m.dim, present(blocks), nprobe), problems };
   }
 
@@ -188,25 +216,54 @@ export class ShardedCorpus {
     // Round 1: the probed tops' sub-centroid blocks and the terms' word-table pages together.
     const pagePlan = plan.wordPages(m, this.index, terms);
     const [near, pages] = await Promise.all([
-      q ? this.nearestLists(q, query.nprobe ?? depth.nprobe, query.ntop ?? depth.ntop, stats) : { lists: [], problems: [] },
+      q
+        ? this.nearestLists(q, query.nprobe ?? depth.nprobe, query.ntop ?? depth.ntop, stats)
+        : { lists: [], problems: [] },
       this.source.blocks(m.words.table, pagePlan.refs, stats),
     ]);
     problems.push(...near.problems);
     const pageBytes = new Map<number, Uint8Array>();
-    pages.forEach((r, j) => (r.status === 'fulfilled' ? pageBytes.set(pagePlan.pages[j]!, r.value) : problems.push(reason(r.reason))));
+    pages.forEach((r, j) =>
+      r.status === 'fulfilled' ? pageBytes.set(pagePlan.pages[j]!, r.value) : problems.push(reason(r.reason)),
+    );
 
     // Round 2: lists and word shards together.
     const listRefs = plan.listBlocks(near.lists);
     const shardRefs = plan.wordShards(pagePlan.shards, pageBytes, m.words.page);
-    const [listGot, shardGot] = await Promise.all([this.source.blocks(m.lists.file, listRefs, stats), this.source.blocks(m.words.file, shardRefs, stats)]);
-    const probed = present(decodeAll<Probed>(m.lists.file, listRefs, listGot, (b, j) => ({ c: near.lists[j]!.c, ref: near.lists[j]!, block: decodeListBlock(b, m.dim) }), problems));
-    const shards = present(decodeAll<WordShard>(m.words.file, shardRefs, shardGot, (b) => decodeWordShard(b), problems));
+    const [listGot, shardGot] = await Promise.all([
+      this.source.blocks(m.lists.file, listRefs, stats),
+      this.source.blocks(m.words.file, shardRefs, stats),
+    ]);
+    const probed = present(
+      decodeAll<Probed>(
+        m.lists.file,
+        listRefs,
+        listGot,
+        (b, j) => ({ c: near.lists[j]!.c, ref: near.lists[j]!, block: decodeListBlock(b, m.dim) }),
+        problems,
+      ),
+    );
+    const shards = present(
+      decodeAll<WordShard>(m.words.file, shardRefs, shardGot, (b) => decodeWordShard(b), problems),
+    );
 
     // Round 3: the rows of the best candidates by code, scored exactly.
-    const rows = q && probed.length ? await this.rows(rank.bestByCode(q, this.index.spread, m.dim, probed, Math.max(query.rescore ?? depth.rescore, query.k)), probed, query.gap ?? DEFAULT_GAP, stats, problems) : [];
+    const rows =
+      q && probed.length
+        ? await this.rows(
+            rank.bestByCode(q, this.index.spread, m.dim, probed, Math.max(query.rescore ?? depth.rescore, query.k)),
+            probed,
+            query.gap ?? DEFAULT_GAP,
+            stats,
+            problems,
+          )
+        : [];
     const dense = q ? rank.denseScores(q, rows) : [];
     const words = rank.wordScores(terms, shards, m);
-    const pointers = new Map<string, TextPointer>([...words.pointers, ...rows.map((r) => [pointerKey(r.pointer), r.pointer] as const)]);
+    const pointers = new Map<string, TextPointer>([
+      ...words.pointers,
+      ...rows.map((r) => [pointerKey(r.pointer), r.pointer] as const),
+    ]);
     const fused = rank.fuseScores(mode, words.scores, dense, query.k, query.fusion);
 
     // Round 4: the texts of the passages kept.
@@ -229,9 +286,25 @@ export class ShardedCorpus {
    * that share a range (read-plan.ts `rowBlocks`). A record that does not match its hash from its
    * list, or a wanted one that does not come, is left out and counted in one line of `problems`.
    */
-  private async rows(wanted: plan.Candidate[], probed: Probed[], gap: number, stats: ShardedStats, problems: string[]): Promise<Array<{ row: Uint8Array; pointer: TextPointer }>> {
+  private async rows(
+    wanted: plan.Candidate[],
+    probed: Probed[],
+    gap: number,
+    stats: ShardedStats,
+    problems: string[],
+  ): Promise<Array<{ row: Uint8Array; pointer: TextPointer }>> {
     const m = this.manifest;
-    const read = plan.rowBlocks(wanted, probed.map((p) => ({ c: p.c, firstRow: p.ref.firstRow, count: p.block.count, rowHash: (i) => p.block.rowHash(i) })), gap, rowRecordBytes(m.dim));
+    const read = plan.rowBlocks(
+      wanted,
+      probed.map((p) => ({
+        c: p.c,
+        firstRow: p.ref.firstRow,
+        count: p.block.count,
+        rowHash: (i) => p.block.rowHash(i),
+      })),
+      gap,
+      rowRecordBytes(m.dim),
+    );
     const got = await this.source.blocks(m.rows.file, read.refs, stats);
     const out: Array<{ row: Uint8Array; pointer: TextPointer }> = [];
     let corrupt = 0;
@@ -241,11 +314,20 @@ export class ShardedCorpus {
       const e = r.reason as unknown;
       if (e instanceof BlockError && e.kind === 'corrupt') return void corrupt++;
       if (!read.wanted[j]) return;
-      const why = e instanceof RangeUnsupportedError ? e.message : `could not be fetched (${e instanceof BlockError ? e.detail : reason(e)})`;
+      const why =
+        e instanceof RangeUnsupportedError
+          ? e.message
+          : `could not be fetched (${e instanceof BlockError ? e.detail : reason(e)})`;
       failed.set(why, (failed.get(why) ?? 0) + 1);
     });
-    for (const [why, n] of failed) problems.push(why.startsWith('could not') ? `${n} candidate rows of ${m.rows.file} ${why}; those passages were skipped` : why);
-    if (corrupt) problems.push(`${corrupt} candidate row${corrupt === 1 ? '' : 's'} of ${m.rows.file} ${corrupt === 1 ? 'is' : 'are'} corrupt (SHA-256 does not match its list); ${corrupt === 1 ? 'that passage was' : 'those passages were'} skipped`);
+    for (const [why, n] of failed)
+      problems.push(
+        why.startsWith('could not') ? `${n} candidate rows of ${m.rows.file} ${why}; those passages were skipped` : why,
+      );
+    if (corrupt)
+      problems.push(
+        `${corrupt} candidate row${corrupt === 1 ? '' : 's'} of ${m.rows.file} ${corrupt === 1 ? 'is' : 'are'} corrupt (SHA-256 does not match its list); ${corrupt === 1 ? 'that passage was' : 'those passages were'} skipped`,
+      );
     return out;
   }
 }

@@ -6,7 +6,18 @@ import { asymmetricTable } from '../../vector/compact-index';
 import { fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../../core/fusion';
 import { int8Codec } from '../../vector/row-store';
 import { idealScore, idf, scaledScore } from '../lexical/bm25';
-import { codeBits, pointerKey, postingScore, type CentroidBlock, type CorpusIndex, type ListBlock, type ListRef, type ShardedManifest, type TextPointer, type WordShard } from './format';
+import {
+  codeBits,
+  pointerKey,
+  postingScore,
+  type CentroidBlock,
+  type CorpusIndex,
+  type ListBlock,
+  type ListRef,
+  type ShardedManifest,
+  type TextPointer,
+  type WordShard,
+} from './format';
 import { asymmetricScore, rankTops } from './probe';
 import type { Candidate } from './read-plan';
 
@@ -21,11 +32,18 @@ export function nearestTops(q: Float32Array, index: CorpusIndex, dim: number, nt
 }
 
 /** The `nprobe` lists whose sub-centroids (1-bit codes) score best for the query, by the asymmetric score the lists' passages get. */
-export function nearestLists(q: Float32Array, spread: Float32Array, dim: number, blocks: readonly CentroidBlock[], nprobe: number): ListRef[] {
+export function nearestLists(
+  q: Float32Array,
+  spread: Float32Array,
+  dim: number,
+  blocks: readonly CentroidBlock[],
+  nprobe: number,
+): ListRef[] {
   const bits = codeBits(dim);
   const table = asymmetricTable(q, spread, dim, bits);
   const scores: Array<[number, ListRef]> = [];
-  for (const { codes, lists } of blocks) lists.forEach((ref, j) => scores.push([asymmetricScore(table, codes, j, bits / 8), ref]));
+  for (const { codes, lists } of blocks)
+    lists.forEach((ref, j) => scores.push([asymmetricScore(table, codes, j, bits / 8), ref]));
   scores.sort((a, b) => b[0] - a[0] || a[1].c - b[1].c);
   return scores.slice(0, nprobe).map(([, ref]) => ref);
 }
@@ -35,18 +53,30 @@ export function nearestLists(q: Float32Array, spread: Float32Array, dim: number,
  * index first keeps the best 2,000 by Hamming distance, for a million rows; here the candidates
  * are a few thousand, and at 1M passages that cut lost true neighbours the score would keep.)
  */
-export function bestByCode(q: Float32Array, spread: Float32Array, dim: number, probed: ReadonlyArray<{ c: number; block: ListBlock }>, m: number): Candidate[] {
+export function bestByCode(
+  q: Float32Array,
+  spread: Float32Array,
+  dim: number,
+  probed: ReadonlyArray<{ c: number; block: ListBlock }>,
+  m: number,
+): Candidate[] {
   const bits = codeBits(dim);
   const cb = bits / 8;
   const table = asymmetricTable(q, spread, dim, bits);
   const all: Array<Candidate & { s: number }> = [];
-  for (const { c, block } of probed) for (let i = 0; i < block.count; i++) all.push({ c, i, s: asymmetricScore(table, block.codes, i, cb) });
-  return all.sort((a, b) => b.s - a.s || a.c - b.c || a.i - b.i).slice(0, m).map(({ c, i }) => ({ c, i }));
+  for (const { c, block } of probed)
+    for (let i = 0; i < block.count; i++) all.push({ c, i, s: asymmetricScore(table, block.codes, i, cb) });
+  return all
+    .sort((a, b) => b.s - a.s || a.c - b.c || a.i - b.i)
+    .slice(0, m)
+    .map(({ c, i }) => ({ c, i }));
 }
 
 /** Exact cosines from the int8 rows, best first; ties break by id so an answer does not depend on network timing. */
 export function denseScores(q: Float32Array, rows: ReadonlyArray<{ row: Uint8Array; pointer: TextPointer }>): Scored[] {
-  return rows.map(({ row, pointer }) => ({ id: pointerKey(pointer), score: int8Codec.dot(q, row) })).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  return rows
+    .map(({ row, pointer }) => ({ id: pointerKey(pointer), score: int8Codec.dot(q, row) }))
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }
 
 /**
@@ -55,7 +85,11 @@ export function denseScores(q: Float32Array, rows: ReadonlyArray<{ row: Uint8Arr
  * and the merge with the user's library mean the same for both. Best first, with the text
  * pointer of every passage scored.
  */
-export function wordScores(terms: readonly string[], shards: readonly WordShard[], m: ShardedManifest): { scores: Scored[]; pointers: Map<string, TextPointer> } {
+export function wordScores(
+  terms: readonly string[],
+  shards: readonly WordShard[],
+  m: ShardedManifest,
+): { scores: Scored[]; pointers: Map<string, TextPointer> } {
   const sums = new Map<string, { sum: number; matched: number }>();
   const df = new Map<string, number>();
   const pointers = new Map<string, TextPointer>();
@@ -75,17 +109,29 @@ export function wordScores(terms: readonly string[], shards: readonly WordShard[
     }
   }
   const ideal = idealScore(terms.map((t) => idf(df.get(t) ?? 0, m.words.passages)));
-  const scores = [...sums].map(([id, s]) => ({ id, score: scaledScore(s.sum, s.matched, ideal) })).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  const scores = [...sums]
+    .map(([id, s]) => ({ id, score: scaledScore(s.sum, s.matched, ideal) }))
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   return { scores, pointers };
 }
 
 /** The `k` passages kept: by words, by meaning, or both fused. */
-export function fuseScores(mode: SearchMode, lexical: readonly Scored[], dense: readonly Scored[], k: number, fusion?: FusionMethod): FusedHit[] {
+export function fuseScores(
+  mode: SearchMode,
+  lexical: readonly Scored[],
+  dense: readonly Scored[],
+  k: number,
+  fusion?: FusionMethod,
+): FusedHit[] {
   // A passage found by words alone sits in a list that was not probed, so its cosine is unknown
   // here; it is taken as the weakest dense candidate's (the in-tab index reads the true one).
   const denseTop = dense.slice(0, DEPTH);
   const floor = denseTop.length ? denseTop[denseTop.length - 1]!.score : 0;
   if (mode === 'words') return single([...lexical], 'lexical', k);
   if (mode === 'meaning') return single(denseTop, 'dense', k);
-  return fuse(lexical.slice(0, DEPTH), denseTop, { limit: k, denseScoreOf: () => floor, ...(fusion ? { method: fusion } : {}) });
+  return fuse(lexical.slice(0, DEPTH), denseTop, {
+    limit: k,
+    denseScoreOf: () => floor,
+    ...(fusion ? { method: fusion } : {}),
+  });
 }

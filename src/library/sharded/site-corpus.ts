@@ -25,7 +25,12 @@ export interface SiteCorpusSearch {
   passages: Map<string, Passage>;
 }
 
-export type SiteCorpus = (req: { vector: Float32Array | null; text: string; mode: SearchMode; limit: number }) => Promise<SiteCorpusSearch>;
+export type SiteCorpus = (req: {
+  vector: Float32Array | null;
+  text: string;
+  mode: SearchMode;
+  limit: number;
+}) => Promise<SiteCorpusSearch>;
 
 const NONE: SiteCorpusSearch = { hits: [], passages: new Map() };
 
@@ -47,7 +52,9 @@ export function siteCorpus(opts: SiteCorpusOptions): SiteCorpus {
         const corpus = await ShardedCorpus.open(dir, { fetch: fetchFn, cache: await openBlockCache() });
         const model = corpus.manifest.model;
         if (model && opts.embedderId && !sameModel(model, opts.embedderId)) {
-          tell(`the site's corpus was embedded with ${model}, the page embeds questions with ${opts.embedderId}: its passages are left out until the same model is chosen`);
+          tell(
+            `the site's corpus was embedded with ${model}, the page embeds questions with ${opts.embedderId}: its passages are left out until the same model is chosen`,
+          );
           return null;
         }
         opts.onOpen?.({ documents: corpus.manifest.documents, passages: corpus.manifest.passages });
@@ -70,7 +77,13 @@ export function siteCorpus(opts: SiteCorpusOptions): SiteCorpus {
     const corpus = await open();
     if (!corpus) return NONE;
     try {
-      const res = await corpus.search({ vector: req.vector, text: req.text, k: req.limit, mode: req.mode, ...(opts.nprobe ? { nprobe: opts.nprobe } : {}) });
+      const res = await corpus.search({
+        vector: req.vector,
+        text: req.text,
+        k: req.limit,
+        mode: req.mode,
+        ...(opts.nprobe ? { nprobe: opts.nprobe } : {}),
+      });
       for (const p of res.problems) tell(`site corpus: ${p}`);
       const passages = new Map<string, Passage>();
       const hits = res.hits.map(({ passage, ...h }) => {

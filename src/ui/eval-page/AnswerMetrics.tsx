@@ -1,7 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { getServices, type Services } from '../../app/wiring/services';
 import type { Ranking } from '../../core/types';
-import { answerForMetrics, createMetricsSession, type MetricsSession, type MetricsView } from '../../eval-runner/answer-metrics';
+import {
+  answerForMetrics,
+  createMetricsSession,
+  type MetricsSession,
+  type MetricsView,
+} from '../../eval-runner/answer-metrics';
 import { ragasPorts } from '../../eval-runner/connect';
 import './eval.css';
 
@@ -58,12 +63,21 @@ export function AnswerMetrics({
   useEffect(() => {
     if (state?.status !== 'done' || view.stale || reported.current === state) return;
     reported.current = state;
-    onMeasured?.({ faithfulness: state.report.faithfulness.score, answerRelevance: state.report.answerRelevance.score, contextRelevance: state.report.contextRelevance.score });
+    onMeasured?.({
+      faithfulness: state.report.faithfulness.score,
+      answerRelevance: state.report.answerRelevance.score,
+      contextRelevance: state.report.contextRelevance.score,
+    });
   }, [state, view.stale, onMeasured]);
 
   if (useStored && stored) {
     return (
-      <aside className="answer-metrics" aria-label="Answer quality (RAGAS)" data-testid="answer-metrics" data-status="stored">
+      <aside
+        className="answer-metrics"
+        aria-label="Answer quality (RAGAS)"
+        data-testid="answer-metrics"
+        data-status="stored"
+      >
         <h3>Answer quality (RAGAS)</h3>
         <dl>
           <dt>Faithfulness</dt>
@@ -93,7 +107,8 @@ export function AnswerMetrics({
       <h3>Answer quality (RAGAS)</h3>
       {stale && (
         <p className="notice" data-testid="metrics-stale">
-          {state?.status === 'running' ? 'Measuring' : 'These figures are for'} the answer shown before the weights changed, not the one above.
+          {state?.status === 'running' ? 'Measuring' : 'These figures are for'} the answer shown before the weights
+          changed, not the one above.
         </p>
       )}
       {(state === null || state.status === 'running') && (
@@ -138,7 +153,15 @@ export function AnswerMetrics({
             </details>
           )}
           <p className="muted">
-            Computed by {[...new Set([...state.report.faithfulness.models, ...state.report.answerRelevance.models, ...state.report.contextRelevance.models])].join(', ')}.
+            Computed by{' '}
+            {[
+              ...new Set([
+                ...state.report.faithfulness.models,
+                ...state.report.answerRelevance.models,
+                ...state.report.contextRelevance.models,
+              ]),
+            ].join(', ')}
+            .
           </p>
         </>
       )}

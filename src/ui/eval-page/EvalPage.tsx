@@ -13,7 +13,11 @@ import { runEvaluation, type QuestionRecord } from '../../eval-runner/run';
 import { buildExport, summarise } from '../../eval-runner/summary';
 import { SummaryTable } from './SummaryTable';
 
-type Phase = { kind: 'idle' } | { kind: 'running'; done: number; total: number } | { kind: 'finished'; aborted: boolean } | { kind: 'failed'; message: string };
+type Phase =
+  | { kind: 'idle' }
+  | { kind: 'running'; done: number; total: number }
+  | { kind: 'finished'; aborted: boolean }
+  | { kind: 'failed'; message: string };
 
 const SAMPLE = 'eval/sample-questions.jsonl';
 
@@ -38,7 +42,15 @@ export default function EvalPage({ services }: { services?: Services }) {
   const running = phase.kind === 'running';
   const crag = useMemo(() => {
     try {
-      return { settings: resolveCragSettings({ upper: Number(upper), lower: Number(lower), noEvidence, externalEnabled: wikipedia }), error: null };
+      return {
+        settings: resolveCragSettings({
+          upper: Number(upper),
+          lower: Number(lower),
+          noEvidence,
+          externalEnabled: wikipedia,
+        }),
+        error: null,
+      };
     } catch (e) {
       return { settings: null, error: e instanceof Error ? e.message : String(e) };
     }
@@ -51,7 +63,10 @@ export default function EvalPage({ services }: { services?: Services }) {
       setText(await res.text());
       setSetName('sample-questions.jsonl');
     } catch (e) {
-      setPhase({ kind: 'failed', message: `Could not load the sample question set: ${e instanceof Error ? e.message : String(e)}` });
+      setPhase({
+        kind: 'failed',
+        message: `Could not load the sample question set: ${e instanceof Error ? e.message : String(e)}`,
+      });
     }
   }
 
@@ -71,7 +86,9 @@ export default function EvalPage({ services }: { services?: Services }) {
     try {
       const s = services ?? getServices();
       const ports = await evalPorts(s, wikipedia ? { external: createWikipediaSearch() } : {});
-      setModels(Object.fromEntries(Object.entries(ports.models).filter((e): e is [string, string] => typeof e[1] === 'string')));
+      setModels(
+        Object.fromEntries(Object.entries(ports.models).filter((e): e is [string, string] => typeof e[1] === 'string')),
+      );
       const settings = loadSettings(globalThis.localStorage);
       const order = CONFIGS.map((c) => c.id).filter((c) => configs.includes(c));
       await runEvaluation(parsed.items, ports, {
@@ -116,9 +133,10 @@ export default function EvalPage({ services }: { services?: Services }) {
     <section className="eval-page" aria-labelledby="eval-title">
       <h2 id="eval-title">Evaluation</h2>
       <p className="muted">
-        Run a question set (JSONL: <code>{'{"question": "…", "answers": ["…"], "documents"?: [...]}'}</code> per line) through the pipeline in
-        this browser. Accuracy counts an answer correct when it contains a gold answer (PopQA style). Faithfulness, answer relevance and
-        context relevance are the RAGAS metrics, computed by the models named in the export.
+        Run a question set (JSONL: <code>{'{"question": "…", "answers": ["…"], "documents"?: [...]}'}</code> per line)
+        through the pipeline in this browser. Accuracy counts an answer correct when it contains a gold answer (PopQA
+        style). Faithfulness, answer relevance and context relevance are the RAGAS metrics, computed by the models named
+        in the export.
       </p>
 
       <fieldset disabled={running}>
@@ -127,11 +145,21 @@ export default function EvalPage({ services }: { services?: Services }) {
           Load the sample set
         </button>{' '}
         <label>
-          or a file: <input type="file" accept=".jsonl,.json,.txt,application/jsonl" onChange={(e) => void loadFile(e.target.files?.[0])} />
+          or a file:{' '}
+          <input
+            type="file"
+            accept=".jsonl,.json,.txt,application/jsonl"
+            onChange={(e) => void loadFile(e.target.files?.[0])}
+          />
         </label>
         <label className="eval-textarea">
           Questions (JSONL)
-          <textarea value={text} onChange={(e) => (setText(e.target.value), setSetName(''))} rows={6} spellCheck={false} />
+          <textarea
+            value={text}
+            onChange={(e) => (setText(e.target.value), setSetName(''))}
+            rows={6}
+            spellCheck={false}
+          />
         </label>
         {parsed && parsed.errors.length > 0 && (
           <ul className="eval-error" role="alert" aria-label="Problems in the question set">
@@ -179,13 +207,17 @@ export default function EvalPage({ services }: { services?: Services }) {
           </select>
         </label>
         <label className="eval-check">
-          <input type="checkbox" checked={wikipedia} onChange={(e) => setWikipedia(e.target.checked)} /> Self-CRAG may search Wikipedia when
-          online (sends the rewritten keywords to wikipedia.org)
+          <input type="checkbox" checked={wikipedia} onChange={(e) => setWikipedia(e.target.checked)} /> Self-CRAG may
+          search Wikipedia when online (sends the rewritten keywords to wikipedia.org)
         </label>
       </fieldset>
 
       <div className="eval-actions">
-        <button type="button" onClick={() => void run()} disabled={running || !parsed || parsed.errors.length > 0 || !configs.length || !crag.settings}>
+        <button
+          type="button"
+          onClick={() => void run()}
+          disabled={running || !parsed || parsed.errors.length > 0 || !configs.length || !crag.settings}
+        >
           Run evaluation
         </button>{' '}
         <button type="button" onClick={() => abort.current?.abort()} disabled={!running}>
@@ -198,7 +230,8 @@ export default function EvalPage({ services }: { services?: Services }) {
 
       <p role="status" aria-live="polite" className="eval-progress">
         {phase.kind === 'running' && `Running: ${phase.done} of ${phase.total} answers done…`}
-        {phase.kind === 'finished' && (phase.aborted ? `Stopped after ${records.length} answers.` : `Finished: ${records.length} answers.`)}
+        {phase.kind === 'finished' &&
+          (phase.aborted ? `Stopped after ${records.length} answers.` : `Finished: ${records.length} answers.`)}
       </p>
       {phase.kind === 'failed' && (
         <p className="eval-error" role="alert">

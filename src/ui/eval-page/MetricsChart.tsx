@@ -21,7 +21,13 @@ export function MetricsChart({ summary }: { summary: ConfigSummary[] }) {
   const y = (v: number) => top + h - v * h;
   return (
     <figure className="eval-chart">
-      <svg role="img" aria-label="Metrics by configuration" width={width} height={height} viewBox={`0 0 ${width} ${height}`}>
+      <svg
+        role="img"
+        aria-label="Metrics by configuration"
+        width={width}
+        height={height}
+        viewBox={`0 0 ${width} ${height}`}
+      >
         {[0, 0.25, 0.5, 0.75, 1].map((t) => (
           <g key={t}>
             <line x1={left} x2={width - 10} y1={y(t)} y2={y(t)} stroke="currentColor" strokeOpacity={0.15} />
@@ -36,19 +42,45 @@ export function MetricsChart({ summary }: { summary: ConfigSummary[] }) {
               const v = s[m];
               const label = `${CONFIGS.find((c) => c.id === s.config)?.label}: ${METRIC_LABELS[m]} ${v === null ? 'n/a' : v.toFixed(2)}`;
               return v === null ? (
-                <text key={s.config} x={si * barW + barW / 2} y={y(0) - 2} fontSize={9} textAnchor="middle" fill="currentColor">
+                <text
+                  key={s.config}
+                  x={si * barW + barW / 2}
+                  y={y(0) - 2}
+                  fontSize={9}
+                  textAnchor="middle"
+                  fill="currentColor"
+                >
                   –
                 </text>
               ) : (
-                <rect key={s.config} x={si * barW} y={y(v)} width={barW - 2} height={Math.max(0.5, v * h)} fill={COLOURS[s.config]}>
+                <rect
+                  key={s.config}
+                  x={si * barW}
+                  y={y(v)}
+                  width={barW - 2}
+                  height={Math.max(0.5, v * h)}
+                  fill={COLOURS[s.config]}
+                >
                   <title>{label}</title>
                 </rect>
               );
             })}
-            <text x={(summary.length * barW) / 2} y={top + h + 14} fontSize={10} textAnchor="middle" fill="currentColor">
+            <text
+              x={(summary.length * barW) / 2}
+              y={top + h + 14}
+              fontSize={10}
+              textAnchor="middle"
+              fill="currentColor"
+            >
               {METRIC_LABELS[m].split(' ')[0]}
             </text>
-            <text x={(summary.length * barW) / 2} y={top + h + 26} fontSize={10} textAnchor="middle" fill="currentColor">
+            <text
+              x={(summary.length * barW) / 2}
+              y={top + h + 26}
+              fontSize={10}
+              textAnchor="middle"
+              fill="currentColor"
+            >
               {METRIC_LABELS[m].split(' ').slice(1).join(' ')}
             </text>
           </g>

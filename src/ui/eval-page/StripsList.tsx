@@ -11,7 +11,9 @@ export function StripsList({ strips }: { strips: readonly KnowledgeStrip[] }) {
       <ol>
         {strips.map((s) => (
           <li key={`${s.source}:${s.passageId}:${s.index}`} data-kept={s.kept ? 'yes' : 'no'}>
-            <span>{s.kept ? '✔ kept' : `✘ dropped (${s.dropped === 'beyond-top-k' ? 'beyond top-k' : 'below threshold'})`}</span>{' '}
+            <span>
+              {s.kept ? '✔ kept' : `✘ dropped (${s.dropped === 'beyond-top-k' ? 'beyond top-k' : 'below threshold'})`}
+            </span>{' '}
             <span className="muted">
               {s.source} · {s.passageId} · score {s.score.toFixed(2)}
             </span>

@@ -14,13 +14,19 @@ export function KeepOriginalsSwitch(props: KeepOriginals & { docs: LibraryDocVie
   return (
     <p className="keep-originals">
       <label>
-        <input type="checkbox" checked={props.keep} onChange={(e) => props.onKeep(e.target.checked)} data-testid="keep-originals" /> Keep original files, to show a
-        citation on its page
+        <input
+          type="checkbox"
+          checked={props.keep}
+          onChange={(e) => props.onKeep(e.target.checked)}
+          data-testid="keep-originals"
+        />{' '}
+        Keep original files, to show a citation on its page
       </label>
       <span className="muted" data-testid="originals-size">
         {' '}
         ({total > 0 ? `${formatBytes(total)} kept` : 'none kept yet'}
-        {props.forVisitOnly ? '; for this visit only, as this frame has no storage' : ''}; off: citations show the document’s text)
+        {props.forVisitOnly ? '; for this visit only, as this frame has no storage' : ''}; off: citations show the
+        document’s text)
       </span>
     </p>
   );

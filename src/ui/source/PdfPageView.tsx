@@ -58,10 +58,12 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
         setMarked(hits.length);
         spans[hits[0] ?? -1]?.scrollIntoView({ block: 'center' });
         // Time from opening the viewer to the first page drawn, for the measurements in docs/.
-        if (frame.current && !frame.current.dataset.firstShownMs) frame.current.dataset.firstShownMs = String(Math.round(performance.now() - opened.current));
+        if (frame.current && !frame.current.dataset.firstShownMs)
+          frame.current.dataset.firstShownMs = String(Math.round(performance.now() - opened.current));
       },
       (e: unknown) => {
-        if (live && !(e instanceof Error && e.name === 'RenderingCancelledException')) setError(e instanceof Error ? e.message : String(e));
+        if (live && !(e instanceof Error && e.name === 'RenderingCancelledException'))
+          setError(e instanceof Error ? e.message : String(e));
       },
     );
     return () => {
@@ -72,7 +74,14 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
   if (error) return <p className="error">The PDF could not be shown: {error}</p>;
   return (
     <div className="pdf-view" data-testid="source-pdf">
-      {pdf && <PageNav label={`Page ${page} of ${pdf.numPages}`} index={page - 1} count={pdf.numPages} onGo={(i) => setPage(i + 1)} />}
+      {pdf && (
+        <PageNav
+          label={`Page ${page} of ${pdf.numPages}`}
+          index={page - 1}
+          count={pdf.numPages}
+          onGo={(i) => setPage(i + 1)}
+        />
+      )}
       <div className="pdf-frame" ref={frame} data-page={page} data-marked={marked ?? undefined} data-testid="pdf-frame">
         <div className="pdf-page">
           <canvas ref={canvas} />

@@ -32,7 +32,12 @@ export function LineBoxes({ lines, sentence }: { lines: OcrLine[]; sentence: str
             className="line-box"
             data-testid="line-box"
             title={lines[i]!.text}
-            style={{ left: `${x0 * 100}%`, top: `${y0 * 100}%`, width: `${(x1 - x0) * 100}%`, height: `${(y1 - y0) * 100}%` }}
+            style={{
+              left: `${x0 * 100}%`,
+              top: `${y0 * 100}%`,
+              width: `${(x1 - x0) * 100}%`,
+              height: `${(y1 - y0) * 100}%`,
+            }}
           />
         );
       })}

@@ -13,9 +13,20 @@ import { PdfPageView } from './PdfPageView';
 import { ScanImageView } from './ScanImageView';
 import { TextContextView } from './TextContextView';
 
-type Loaded = { state: 'loading' } | { state: 'ready'; source: DocumentSource | undefined } | { state: 'error'; message: string };
+type Loaded =
+  | { state: 'loading' }
+  | { state: 'ready'; source: DocumentSource | undefined }
+  | { state: 'error'; message: string };
 
-export default function SourceView({ passage, segment, load }: { passage: Passage; segment: string; load: SourceLoader | null }) {
+export default function SourceView({
+  passage,
+  segment,
+  load,
+}: {
+  passage: Passage;
+  segment: string;
+  load: SourceLoader | null;
+}) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   useEffect(() => {
     let live = true;
@@ -39,12 +50,23 @@ export default function SourceView({ passage, segment, load }: { passage: Passag
   if (loaded.state === 'loading' || site === 'loading') return <p className="muted">Opening the document…</p>;
   if (loaded.state === 'error') return <p className="error">The document could not be opened: {loaded.message}</p>;
   const source = loaded.source;
-  const old = !passage.source && <p className="muted" data-testid="place-unknown">Where in the document: {PLACE_NOT_KNOWN}.</p>;
+  const old = !passage.source && (
+    <p className="muted" data-testid="place-unknown">
+      Where in the document: {PLACE_NOT_KNOWN}.
+    </p>
+  );
   if (!source) {
     if (site && /\.pdf$/i.test(passage.source?.url ?? '')) {
       const text = passage.text;
       const r = supportingSentence(text, segment);
-      return <PdfPageView blob={site} firstPage={passage.source?.page ?? 1} sentence={r ? text.slice(r.start, r.end) : text} layout={undefined} />;
+      return (
+        <PdfPageView
+          blob={site}
+          firstPage={passage.source?.page ?? 1}
+          sentence={r ? text.slice(r.start, r.end) : text}
+          layout={undefined}
+        />
+      );
     }
     return <NotInLibrary passage={passage} segment={segment} />;
   }
@@ -52,7 +74,10 @@ export default function SourceView({ passage, segment, load }: { passage: Passag
   const original = source.original ?? (site ? { blob: site } : undefined);
   const fallback = !original && (
     <p className="muted" data-testid="no-original">
-      {doc.origin === 'user' ? 'The original file was not kept (it was added before originals were kept, or with “keep original files” off): ' : ''}showing the document’s text.
+      {doc.origin === 'user'
+        ? 'The original file was not kept (it was added before originals were kept, or with “keep original files” off): '
+        : ''}
+      showing the document’s text.
     </p>
   );
   const passageRange = { start: passage.start ?? sentence.start, end: passage.end ?? sentence.end };
@@ -60,7 +85,12 @@ export default function SourceView({ passage, segment, load }: { passage: Passag
     return (
       <>
         {old}
-        <PdfPageView blob={original.blob} firstPage={pdfPageOf(passage, doc.layout, sentence)} sentence={doc.text.slice(sentence.start, sentence.end)} layout={doc.layout} />
+        <PdfPageView
+          blob={original.blob}
+          firstPage={pdfPageOf(passage, doc.layout, sentence)}
+          sentence={doc.text.slice(sentence.start, sentence.end)}
+          layout={doc.layout}
+        />
       </>
     );
   }
@@ -68,7 +98,11 @@ export default function SourceView({ passage, segment, load }: { passage: Passag
     return (
       <>
         {old}
-        <ScanImageView blob={original.blob} lines={doc.layout?.ocrLines?.[1] ?? []} sentence={doc.text.slice(sentence.start, sentence.end)} />
+        <ScanImageView
+          blob={original.blob}
+          lines={doc.layout?.ocrLines?.[1] ?? []}
+          sentence={doc.text.slice(sentence.start, sentence.end)}
+        />
       </>
     );
   }
@@ -76,7 +110,13 @@ export default function SourceView({ passage, segment, load }: { passage: Passag
     <>
       {old}
       {fallback}
-      <TextContextView text={doc.text} layout={doc.layout} paged={doc.format === 'pdf' || doc.format === 'image'} passage={passageRange} sentence={sentence} />
+      <TextContextView
+        text={doc.text}
+        layout={doc.layout}
+        paged={doc.format === 'pdf' || doc.format === 'image'}
+        passage={passageRange}
+        sentence={sentence}
+      />
     </>
   );
 }
@@ -112,7 +152,9 @@ function NotInLibrary({ passage, segment }: { passage: Passage; segment: string 
   return (
     <div data-testid="source-corpus">
       <p className="muted">This passage is from the site’s collection, not your library.</p>
-      <p className="source-text">{parts.map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}</p>
+      <p className="source-text">
+        {parts.map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
+      </p>
       {href && (
         <p>
           <a href={href} target="_blank" rel="noopener noreferrer" data-testid="source-link">

@@ -6,7 +6,13 @@ import type { DocLayout } from '../../core/source-location';
 import type { TextRange } from '../../app/view/highlight';
 import { PageNav } from './PageNav';
 
-export function TextContextView(props: { text: string; layout: DocLayout | undefined; paged: boolean; passage: TextRange; sentence: TextRange }) {
+export function TextContextView(props: {
+  text: string;
+  layout: DocLayout | undefined;
+  paged: boolean;
+  passage: TextRange;
+  sentence: TextRange;
+}) {
   const pages = useMemo(() => textPages(props.text, props.layout), [props.text, props.layout]);
   const home = pageIndexAt(pages, props.sentence.start);
   const [index, setIndex] = useState(home);
@@ -21,7 +27,9 @@ export function TextContextView(props: { text: string; layout: DocLayout | undef
   const page = pages[index];
   if (!page) return null;
   const pieces = pagePieces(props.text, page, props.passage, props.sentence);
-  const label = props.paged ? `Page ${page.number} of ${pages[pages.length - 1]?.number ?? pages.length}` : `Part ${index + 1} of ${pages.length}`;
+  const label = props.paged
+    ? `Page ${page.number} of ${pages[pages.length - 1]?.number ?? pages.length}`
+    : `Part ${index + 1} of ${pages.length}`;
   return (
     <div className="source-text-view" data-testid="source-text">
       <PageNav label={label} index={index} count={pages.length} onGo={setIndex} />

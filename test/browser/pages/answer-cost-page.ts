@@ -42,7 +42,11 @@ const retriever = { retrieve: (q: string, k: number) => node.benchRetrieve(q, k)
 function critic(model: string): Critic {
   return {
     async relevance(question: string, passages: Passage[]): Promise<RelProbs[]> {
-      const p = await node.benchRelevance(question, passages.map((x) => `${x.title}\n${x.text}`), model);
+      const p = await node.benchRelevance(
+        question,
+        passages.map((x) => `${x.title}\n${x.text}`),
+        model,
+      );
       return p.map((r) => ({ relevant: r, irrelevant: 1 - r }));
     },
     // Support is not what these runs measure; a neutral judgement keeps ISSUP the generator's weight-free.
@@ -63,7 +67,9 @@ const api = {
   },
 
   async run(kind: Kind, question: string, opts: RunOptions = {}) {
-    const g = opts.maxSegmentTokens ? new WllamaGenerator(conn!, { nProbs: 20, maxSegmentTokens: opts.maxSegmentTokens }) : gen!;
+    const g = opts.maxSegmentTokens
+      ? new WllamaGenerator(conn!, { nProbs: 20, maxSegmentTokens: opts.maxSegmentTokens })
+      : gen!;
     // A cold prompt cache for every run: rows that share a prefix with the run before would
     // otherwise reuse its KV cache, which a user's first question would not find.
     await conn!.complete(0, { prompt: 'Hi', max_tokens: 1, cache_prompt: true });
@@ -86,14 +92,21 @@ const api = {
     let aborted = false;
     const rel: { passageId: string; generator?: number; evaluator?: number }[] = [];
     if (kind === 'plain' || kind === 'none') {
-      const r = await plainRagAnswer(question, { retriever, writer: g }, { passages: kind === 'plain' ? 3 : 0, maxTokens: 192 }, { onText: seen });
+      const r = await plainRagAnswer(
+        question,
+        { retriever, writer: g },
+        { passages: kind === 'plain' ? 3 : 0, maxTokens: 192 },
+        { onText: seen },
+      );
       text = r.text;
       cited = r.passages.map((p) => p.id);
     } else {
       const settings = { ...DEFAULT_DECODE_SETTINGS, ...opts.decode };
       const model = opts.critic ?? 'tiny-reranker';
       const corrector =
-        kind === 'self-crag' ? createCorrector({ score: (q, texts) => node.benchRelevance(q, texts, model), writer: g, retriever }) : undefined;
+        kind === 'self-crag'
+          ? createCorrector({ score: (q, texts) => node.benchRelevance(q, texts, model), writer: g, retriever })
+          : undefined;
       const stop = new AbortController();
       const timer = opts.capSeconds ? setTimeout(() => stop.abort(), opts.capSeconds * 1000) : undefined;
       const result = await decode(
@@ -111,13 +124,34 @@ const api = {
       skipped = result.tree.skipped?.length ?? 0;
       problems = result.tree.candidates.filter((c) => c.problem).length;
       for (const c of result.tree.candidates) {
-        if (c.passage) rel.push({ passageId: c.passage.id, generator: c.fromGenerator.rel && c.fromGenerator.rel.relevant / (c.fromGenerator.rel.relevant + c.fromGenerator.rel.irrelevant), evaluator: c.fromEvaluator?.rel?.relevant });
+        if (c.passage)
+          rel.push({
+            passageId: c.passage.id,
+            generator:
+              c.fromGenerator.rel &&
+              c.fromGenerator.rel.relevant / (c.fromGenerator.rel.relevant + c.fromGenerator.rel.irrelevant),
+            evaluator: c.fromEvaluator?.rel?.relevant,
+          });
       }
     }
     const ms = performance.now() - t0;
     const cpu = (await node.benchCpu()) - cpu0;
     const cpuFirst = firstCpu ? (await firstCpu) - cpu0 : cpu;
-    return { ms, firstMs: first ?? ms, cpu, cpuFirst, aborted, text, cited, candidates, skipped, problems, rel, cost: g.cost(), prefill: g.prefill() };
+    return {
+      ms,
+      firstMs: first ?? ms,
+      cpu,
+      cpuFirst,
+      aborted,
+      text,
+      cited,
+      candidates,
+      skipped,
+      problems,
+      rel,
+      cost: g.cost(),
+      prefill: g.prefill(),
+    };
   },
 
   /**
@@ -128,7 +162,11 @@ const api = {
    */
   async selfIsrel(question: string, passage: Passage) {
     type Slot = (form: Form, name: 'rel', reply: unknown) => Promise<number[] | null>;
-    const d = (gen as unknown as { decoder: { chat: (s: string, u: string, f: Form, n: number) => Promise<unknown>; readSlot: Slot } }).decoder;
+    const d = (
+      gen as unknown as {
+        decoder: { chat: (s: string, u: string, f: Form, n: number) => Promise<unknown>; readSlot: Slot };
+      }
+    ).decoder;
     const form = SEGMENT_WITH_PASSAGE.slice(0, 2);
     const reply = await d.chat(SYSTEM_WITH_PASSAGE, segmentUserMessage(question, [], passage), form, 16);
     const r = await d.readSlot(form, 'rel', reply);

@@ -29,7 +29,14 @@ export interface EmbedBenchRun {
 
 type Extractor = (texts: string[], o: { pooling: 'mean'; normalize: boolean }) => Promise<unknown>;
 
-async function run(opts: { device: 'wasm' | 'webgpu'; model: string; documents: Passage[][]; rounds: number; rawThreads?: number; dtype?: 'fp32' | 'q8' }): Promise<EmbedBenchRun> {
+async function run(opts: {
+  device: 'wasm' | 'webgpu';
+  model: string;
+  documents: Passage[][];
+  rounds: number;
+  rawThreads?: number;
+  dtype?: 'fp32' | 'q8';
+}): Promise<EmbedBenchRun> {
   env.allowLocalModels = true;
   env.allowRemoteModels = false;
   env.localModelPath = new URL('models/', APP_BASE).pathname;
@@ -37,9 +44,21 @@ async function run(opts: { device: 'wasm' | 'webgpu'; model: string; documents: 
   wasm.wasmPaths = { ...ortWasmFiles };
   if (opts.rawThreads !== undefined) wasm.numThreads = opts.rawThreads;
   // Unset, transformers.js picks the weights per device (q8 on wasm, fp32 on webgpu).
-  const raw = (await pipeline('feature-extraction', opts.model, { device: opts.device, ...(opts.dtype ? { dtype: opts.dtype } : {}) })) as unknown as Extractor;
+  const raw = (await pipeline('feature-extraction', opts.model, {
+    device: opts.device,
+    ...(opts.dtype ? { dtype: opts.dtype } : {}),
+  })) as unknown as Extractor;
 
-  const config = resolveEvaluatorConfig({ source: 'local', device: opts.device, embedder: { id: opts.model, ...(opts.dtype ? { dtype: opts.dtype } : {}) }, reranker: 'tiny/reranker', nli: 'tiny/nli' }, APP_BASE);
+  const config = resolveEvaluatorConfig(
+    {
+      source: 'local',
+      device: opts.device,
+      embedder: { id: opts.model, ...(opts.dtype ? { dtype: opts.dtype } : {}) },
+      reranker: 'tiny/reranker',
+      nli: 'tiny/nli',
+    },
+    APP_BASE,
+  );
   const evaluator = await createEvaluator(config);
   try {
     await evaluator.preload(['embedder']);
@@ -52,7 +71,8 @@ async function run(opts: { device: 'wasm' | 'webgpu'; model: string; documents: 
       const start = performance.now();
       for (const doc of opts.documents) {
         const texts = doc.map(embeddingText);
-        for (let i = 0; i < texts.length; i += DEFAULT_BATCH_SIZE) await raw(texts.slice(i, i + DEFAULT_BATCH_SIZE), { pooling: 'mean', normalize: true });
+        for (let i = 0; i < texts.length; i += DEFAULT_BATCH_SIZE)
+          await raw(texts.slice(i, i + DEFAULT_BATCH_SIZE), { pooling: 'mean', normalize: true });
       }
       return (performance.now() - start) / 1000;
     };
@@ -77,7 +97,8 @@ async function run(opts: { device: 'wasm' | 'webgpu'; model: string; documents: 
       device: evaluator.device.device,
       crossOriginIsolated: self.crossOriginIsolated,
       rawThreads: wasm.numThreads ?? 0,
-      libraryThreads: self.crossOriginIsolated && navigator.hardwareConcurrency > 1 ? Math.min(4, navigator.hardwareConcurrency) : 1,
+      libraryThreads:
+        self.crossOriginIsolated && navigator.hardwareConcurrency > 1 ? Math.min(4, navigator.hardwareConcurrency) : 1,
       rawSeconds,
       librarySeconds,
       passages: total,

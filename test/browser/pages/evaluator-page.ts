@@ -1,7 +1,14 @@
 // E2E-only page (built with --mode e2e): drives the real evaluator client and worker
 // against the tiny model pack the harness copies into <build>/models/.
 import { createEvaluator, type Evaluator } from '../../../src/evaluator/client';
-import { resolveEvaluatorConfig, type DevicePreference, type EvaluatorProgress, type ModelDeviceReport, type ModelSource, type SourceReport } from '../../../src/evaluator/config';
+import {
+  resolveEvaluatorConfig,
+  type DevicePreference,
+  type EvaluatorProgress,
+  type ModelDeviceReport,
+  type ModelSource,
+  type SourceReport,
+} from '../../../src/evaluator/config';
 import { summariseDevices } from '../../../src/evaluator/device-summary';
 
 export interface EvaluatorRun {
@@ -19,7 +26,11 @@ export interface EvaluatorRun {
 // This page sits at test/browser/pages/ of the build; the app (and its models/) is three levels up.
 const APP_BASE = new URL('../../../', document.baseURI).href;
 
-const order = (scores: number[]) => scores.map((s, i) => [s, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map(([, i]) => i);
+const order = (scores: number[]) =>
+  scores
+    .map((s, i) => [s, i] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .map(([, i]) => i);
 
 async function run(
   device: DevicePreference,
@@ -48,7 +59,10 @@ async function run(
     const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
     const relevance = await Promise.all(queries.map((query) => evaluator.relevanceScores(query, passages)));
     const support = await evaluator.critic.support(
-      supportPairs.map((s, i) => ({ passage: { id: `${i}`, docId: 'd', title: 't', text: s.premise, index: i }, text: s.hypothesis })),
+      supportPairs.map((s, i) => ({
+        passage: { id: `${i}`, docId: 'd', title: 't', text: s.premise, index: i },
+        text: s.hypothesis,
+      })),
     );
     return {
       device: evaluator.device,
@@ -65,13 +79,27 @@ async function run(
 }
 
 /** The app's access pattern: nothing preloaded, then relevance and support requested at once (decode.ts). */
-async function runConcurrent(device: DevicePreference, passages: string[], query: string, supportPairs: { premise: string; hypothesis: string }[]) {
-  const config = resolveEvaluatorConfig({ source: 'local', device, embedder: 'tiny/embedder', reranker: 'tiny/reranker', nli: 'tiny/nli' }, APP_BASE);
+async function runConcurrent(
+  device: DevicePreference,
+  passages: string[],
+  query: string,
+  supportPairs: { premise: string; hypothesis: string }[],
+) {
+  const config = resolveEvaluatorConfig(
+    { source: 'local', device, embedder: 'tiny/embedder', reranker: 'tiny/reranker', nli: 'tiny/nli' },
+    APP_BASE,
+  );
   const evaluator = await createEvaluator(config);
   try {
     await evaluator.embedder.embed(passages);
-    const pairs = supportPairs.map((s, i) => ({ passage: { id: `${i}`, docId: 'd', title: 't', text: s.premise, index: i }, text: s.hypothesis }));
-    const [relevance, support] = await Promise.all([evaluator.relevanceScores(query, passages), evaluator.critic.support(pairs)]);
+    const pairs = supportPairs.map((s, i) => ({
+      passage: { id: `${i}`, docId: 'd', title: 't', text: s.premise, index: i },
+      text: s.hypothesis,
+    }));
+    const [relevance, support] = await Promise.all([
+      evaluator.relevanceScores(query, passages),
+      evaluator.critic.support(pairs),
+    ]);
     return { device: evaluator.device, relevance, support };
   } finally {
     evaluator.dispose();
@@ -88,14 +116,22 @@ function stepwise() {
   };
   return {
     async open(device: DevicePreference) {
-      const config = resolveEvaluatorConfig({ source: 'local', device, embedder: 'tiny/embedder', reranker: 'tiny/reranker', nli: 'tiny/nli' }, APP_BASE);
+      const config = resolveEvaluatorConfig(
+        { source: 'local', device, embedder: 'tiny/embedder', reranker: 'tiny/reranker', nli: 'tiny/nli' },
+        APP_BASE,
+      );
       evaluator = await createEvaluator(config, undefined, (r) => events.push(r));
       return evaluator.device;
     },
     embed: async (texts: string[]) => (await need().embedder.embed(texts)).map((v) => Array.from(v)),
     relevance: (query: string, texts: string[]) => need().relevanceScores(query, texts),
     support: (pairs: { premise: string; hypothesis: string }[]) =>
-      need().critic.support(pairs.map((s, i) => ({ passage: { id: `${i}`, docId: 'd', title: 't', text: s.premise, index: i }, text: s.hypothesis }))),
+      need().critic.support(
+        pairs.map((s, i) => ({
+          passage: { id: `${i}`, docId: 'd', title: 't', text: s.premise, index: i },
+          text: s.hypothesis,
+        })),
+      ),
     devices: () => ({ models: need().models(), events, summary: summariseDevices(need().device, need().models()) }),
     close() {
       evaluator?.dispose();
@@ -109,7 +145,10 @@ function stepwise() {
  * evaluator client and worker: what the real-model tier compares against the reference implementation.
  */
 async function embedWith(device: DevicePreference, embedder: string, dtype: 'fp32' | 'q8', texts: string[]) {
-  const config = resolveEvaluatorConfig({ source: 'local', device, embedder, reranker: 'tiny/reranker', nli: 'tiny/nli' }, APP_BASE);
+  const config = resolveEvaluatorConfig(
+    { source: 'local', device, embedder, reranker: 'tiny/reranker', nli: 'tiny/nli' },
+    APP_BASE,
+  );
   config.embedder.dtype = dtype;
   const evaluator = await createEvaluator(config);
   try {

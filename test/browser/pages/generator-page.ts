@@ -33,11 +33,15 @@ async function check(config: GeneratorConfig, opts: { abort?: boolean } = {}): P
     await g.load();
     result.modelId = g.modelId;
     result.retrieval = await g.decideRetrieval({ question: 'Where is Lyon?', previous: [] });
-    result.segments = await g.generateSegments([{ question: 'Where is Lyon?', previous: [], passage, onText: (t) => result.streamed.push(t) }]);
+    result.segments = await g.generateSegments([
+      { question: 'Where is Lyon?', previous: [], passage, onText: (t) => result.streamed.push(t) },
+    ]);
     if (opts.abort) {
       const ctrl = new AbortController();
       try {
-        await g.generateSegments([{ question: 'Where is Lyon?', previous: [], passage, signal: ctrl.signal, onText: () => ctrl.abort() }]);
+        await g.generateSegments([
+          { question: 'Where is Lyon?', previous: [], passage, signal: ctrl.signal, onText: () => ctrl.abort() },
+        ]);
       } catch (e) {
         result.aborted = (e as Error).name === 'AbortError';
       }
@@ -48,7 +52,12 @@ async function check(config: GeneratorConfig, opts: { abort?: boolean } = {}): P
     result.ok = true;
   } catch (e) {
     const err = e instanceof GeneratorError ? e : new GeneratorError('unknown', String(e), '');
-    result.error = { kind: err.kind, message: err.message, suggestion: err.suggestion, ...(err.detail ? { detail: err.detail } : {}) };
+    result.error = {
+      kind: err.kind,
+      message: err.message,
+      suggestion: err.suggestion,
+      ...(err.detail ? { detail: err.detail } : {}),
+    };
   } finally {
     await g.dispose();
   }

@@ -39,7 +39,11 @@ const api = {
   },
   /** Adds files given as base64 bytes (scans, images), as a user dropping them would. */
   async addBytes(files: { name: string; base64: string; type?: string }[]) {
-    const r = await need().addFiles(files.map((f) => new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type ?? '' })));
+    const r = await need().addFiles(
+      files.map(
+        (f) => new File([Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))], f.name, { type: f.type ?? '' }),
+      ),
+    );
     return { added: r.added.map(short), refused: r.refused, notes: r.notes };
   },
   addText: async (title: string, text: string) => (await need().addText(title, text)).added.map(short),
@@ -48,9 +52,14 @@ const api = {
   size: () => need().size(),
   indexStatus: () => need().indexStatus(),
   passages: async (id: string) => (await need().document(id))?.passages.map((p) => p.text) ?? [],
-  retrieve: async (q: string, k: number) => (await need().retriever.retrieve(q, k)).map((p) => ({ id: p.id, title: p.title, text: p.text, score: p.score })),
+  retrieve: async (q: string, k: number) =>
+    (await need().retriever.retrieve(q, k)).map((p) => ({ id: p.id, title: p.title, text: p.text, score: p.score })),
   embeddedTexts: () => embedder.texts.length,
-  retrieveWords: async (q: string, k: number) => (await need().retrieverWith({ search: 'words', rerank: false }).retrieve(q, k)).map((p) => ({ id: p.id, title: p.title })),
+  retrieveWords: async (q: string, k: number) =>
+    (await need().retrieverWith({ search: 'words', rerank: false }).retrieve(q, k)).map((p) => ({
+      id: p.id,
+      title: p.title,
+    })),
   /** The word index's record as IndexedDB holds it, once the library has saved it. */
   async savedWordIndex(dbName: string) {
     await need().idle();
@@ -65,7 +74,12 @@ const api = {
       r.onerror = () => fail(r.error);
     });
     db.close();
-    return { format: v?.format, blob: v?.blob instanceof Blob, size: v?.blob instanceof Blob ? v.blob.size : 0, strings: Object.values(v ?? {}).filter((x) => typeof x === 'string' && x.length > 64).length };
+    return {
+      format: v?.format,
+      blob: v?.blob instanceof Blob,
+      size: v?.blob instanceof Blob ? v.blob.size : 0,
+      strings: Object.values(v ?? {}).filter((x) => typeof x === 'string' && x.length > 64).length,
+    };
   },
   /** Problems the library noted since it opened (the site corpus adds its own while answering). */
   warnings: async () => need().warnings.slice(),

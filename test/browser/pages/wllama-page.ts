@@ -16,7 +16,10 @@ const passage = (i: number): Passage => ({
   id: `lyon#${i}`,
   docId: 'lyon',
   title: 'Lyon',
-  text: i === 0 ? 'Lyon is a city in France where the river meets the other river. It is known for its food.' : `Paris is the capital of France, passage ${i}.`,
+  text:
+    i === 0
+      ? 'Lyon is a city in France where the river meets the other river. It is known for its food.'
+      : `Paris is the capital of France, passage ${i}.`,
   index: i,
 });
 
@@ -34,16 +37,38 @@ const api = {
   async segments(n: number, previous: string[] = []) {
     gen!.resetCost();
     const streamed: string[] = [];
-    const segs = await gen!.generateSegments(Array.from({ length: n }, (_, i) => ({ question: 'Where is Lyon?', previous, passage: passage(i), onText: (t: string) => streamed.push(t) })));
+    const segs = await gen!.generateSegments(
+      Array.from({ length: n }, (_, i) => ({
+        question: 'Where is Lyon?',
+        previous,
+        passage: passage(i),
+        onText: (t: string) => streamed.push(t),
+      })),
+    );
     return { segs, streamed, prefill: gen!.prefill(), cost: gen!.cost() };
   },
   /** The whole Self-RAG decode loop of src/core on the real engine. */
   async answer(mode: 'always' | 'adaptive' = 'always', maxDepth = 3) {
     gen!.resetCost();
-    const retriever = { retrieve: async (_q: string, k: number) => [0, 1, 2].slice(0, k).map((i) => ({ ...passage(i), score: 1 - i / 10 })) };
-    const result = await decode('Where is Lyon?', { generator: gen!, retriever }, { ...PAPER_DECODE_SETTINGS, mode, maxDepth }, DEFAULT_RANK_SETTINGS);
+    const retriever = {
+      retrieve: async (_q: string, k: number) =>
+        [0, 1, 2].slice(0, k).map((i) => ({ ...passage(i), score: 1 - i / 10 })),
+    };
+    const result = await decode(
+      'Where is Lyon?',
+      { generator: gen!, retriever },
+      { ...PAPER_DECODE_SETTINGS, mode, maxDepth },
+      DEFAULT_RANK_SETTINGS,
+    );
     return {
-      best: result.ranking.best.map(({ candidate: c }) => ({ text: c.text, passageId: c.passage?.id ?? null, rel: c.fromGenerator.rel, sup: c.fromGenerator.sup, use: c.fromGenerator.use, problem: c.problem })),
+      best: result.ranking.best.map(({ candidate: c }) => ({
+        text: c.text,
+        passageId: c.passage?.id ?? null,
+        rel: c.fromGenerator.rel,
+        sup: c.fromGenerator.sup,
+        use: c.fromGenerator.use,
+        problem: c.problem,
+      })),
       candidates: result.tree.candidates.length,
       /** What could not be read from each candidate's reply (empty when every slot was read). */
       problems: result.tree.candidates.flatMap((c) => (c.problem ? [c.problem] : [])),
@@ -60,14 +85,24 @@ const api = {
     const g = (gen as unknown as { decoder: { chat: (...a: unknown[]) => Promise<unknown> } }).decoder;
     const { SEGMENT_WITH_PASSAGE } = await import('../../../src/generator/form');
     const { SYSTEM_WITH_PASSAGE, segmentUserMessage } = await import('../../../src/generator/prompts');
-    const reply = await g.chat(SYSTEM_WITH_PASSAGE, segmentUserMessage('Where is Lyon?', [], passage(0)), SEGMENT_WITH_PASSAGE, 136);
+    const reply = await g.chat(
+      SYSTEM_WITH_PASSAGE,
+      segmentUserMessage('Where is Lyon?', [], passage(0)),
+      SEGMENT_WITH_PASSAGE,
+      136,
+    );
     seen.push(reply);
     const [seg] = await gen!.generateSegments([{ question: 'Where is Lyon?', previous: [], passage: passage(0) }]);
     return { reply, seg };
   },
   /** The one short constrained completion the handle offers (e.g. a standalone search query). */
   async completeLine(maxTokens: number) {
-    return gen!.complete({ system: 'Rewrite the question as a search query.', prompt: 'And where is Lyon?', maxTokens, oneLine: true });
+    return gen!.complete({
+      system: 'Rewrite the question as a search query.',
+      prompt: 'And where is Lyon?',
+      maxTokens,
+      oneLine: true,
+    });
   },
   async rawDecision() {
     // The raw constrained decode, below the Self-RAG generator: the decoder it was built on.
@@ -80,7 +115,15 @@ const api = {
     const ctrl = new AbortController();
     let aborted = false;
     try {
-      await gen!.generateSegments([{ question: 'Where is Lyon?', previous: [], passage: passage(0), signal: ctrl.signal, onText: () => ctrl.abort() }]);
+      await gen!.generateSegments([
+        {
+          question: 'Where is Lyon?',
+          previous: [],
+          passage: passage(0),
+          signal: ctrl.signal,
+          onText: () => ctrl.abort(),
+        },
+      ]);
     } catch (e) {
       aborted = (e as Error).name === 'AbortError';
     }
@@ -123,15 +166,29 @@ const api = {
     let plain = 0;
     let candidates = 0;
     const count = async (system: string, user: string) => {
-      const r = await conn!.complete(7, { prompt: `<|im_start|>system\n${system}<|im_end|>\n<|im_start|>user\n${user}<|im_end|>\n<|im_start|>assistant\n`, max_tokens: 1, cache_prompt: false });
+      const r = await conn!.complete(7, {
+        prompt: `<|im_start|>system\n${system}<|im_end|>\n<|im_start|>user\n${user}<|im_end|>\n<|im_start|>assistant\n`,
+        max_tokens: 1,
+        cache_prompt: false,
+      });
       plain += r.timings?.prompt_n ?? r.usage?.prompt_tokens ?? 0;
     };
     for (const q of questions) {
-      const result = await decode(q, { generator: gen!, retriever }, { ...PAPER_DECODE_SETTINGS, mode: 'always', maxDepth: 3 }, DEFAULT_RANK_SETTINGS);
+      const result = await decode(
+        q,
+        { generator: gen!, retriever },
+        { ...PAPER_DECODE_SETTINGS, mode: 'always', maxDepth: 3 },
+        DEFAULT_RANK_SETTINGS,
+      );
       const byId = new Map(result.tree.candidates.map((c) => [c.id, c]));
       const previousOf = (c: (typeof result.tree.candidates)[number]): string[] => {
         const out: string[] = [];
-        for (let p = c.parentId ? byId.get(c.parentId) : undefined; p; p = p.parentId ? byId.get(p.parentId) : undefined) out.unshift(p.text);
+        for (
+          let p = c.parentId ? byId.get(c.parentId) : undefined;
+          p;
+          p = p.parentId ? byId.get(p.parentId) : undefined
+        )
+          out.unshift(p.text);
         return out;
       };
       // Retrieval is always on here, so neither algorithm asks for a retrieval decision.

@@ -9,7 +9,6 @@ import { mulberry32 } from '../../../scripts/seeded-random';
 /** A small, seedable PRNG, so fast-check's seed fixes the whole tree. */
 export const prng = mulberry32;
 
-
 export interface SpecNode {
   id: string;
   depth: number;
@@ -45,7 +44,10 @@ function group(rng: () => number, size: number, pMissing: number): TokenProb[] {
   return g;
 }
 
-export function randomTree(rng: () => number, shape: TreeShape): { roots: SpecNode[]; rootRetrieves: boolean; all: SpecNode[] } {
+export function randomTree(
+  rng: () => number,
+  shape: TreeShape,
+): { roots: SpecNode[]; rootRetrieves: boolean; all: SpecNode[] } {
   let next = 0;
   const all: SpecNode[] = [];
   const level = (parent: SpecNode | null, depth: number, retrieve: boolean): SpecNode[] => {
@@ -59,7 +61,10 @@ export function randomTree(rng: () => number, shape: TreeShape): { roots: SpecNo
         passageId,
         ref: {
           rel: passageId ? (group(rng, 2, shape.pMissingToken) as [TokenProb, TokenProb]) : null,
-          sup: passageId && rng() >= shape.pMissingGroup ? (group(rng, 3, shape.pMissingToken) as [TokenProb, TokenProb, TokenProb]) : null,
+          sup:
+            passageId && rng() >= shape.pMissingGroup
+              ? (group(rng, 3, shape.pMissingToken) as [TokenProb, TokenProb, TokenProb])
+              : null,
           use: rng() >= shape.pMissingGroup ? group(rng, 5, shape.pMissingToken) : null,
           // An empty segment has a cumulative log-prob of 0; otherwise some negative number.
           logprob: tokens === 0 ? 0 : -rng() * 3 * tokens,
@@ -155,6 +160,12 @@ export function storedTree(roots: SpecNode[], settings: DecodeSettings): AnswerT
 
 /** The tree as the reference search sees it, with each node's own reference segment score. */
 export function refTree(roots: SpecNode[], score: (n: SpecNode) => number): RefNode[] {
-  const conv = (n: SpecNode): RefNode => ({ id: n.id, depth: n.depth, score: score(n), done: n.done, children: n.children.map(conv) });
+  const conv = (n: SpecNode): RefNode => ({
+    id: n.id,
+    depth: n.depth,
+    score: score(n),
+    done: n.done,
+    children: n.children.map(conv),
+  });
   return roots.map(conv);
 }

@@ -68,8 +68,13 @@ export interface RefSegment {
  * i.e. a sequence weight of 1). A segment without a passage has no ISREL: it contributes 0,
  * as the reference's absent ISSUP and ISUSE do.
  */
-export function refSegmentScore(s: RefSegment, w: { rel: number; sup: number; use: number; seq: number }, missingRel: MissingRelRule = 'short-form'): number {
-  let score = (s.rel ? w.rel * refIsRel(s.rel[0], s.rel[1], missingRel) : 0) + w.sup * refIsSup(s.sup) + w.use * refIsUse(s.use);
+export function refSegmentScore(
+  s: RefSegment,
+  w: { rel: number; sup: number; use: number; seq: number },
+  missingRel: MissingRelRule = 'short-form',
+): number {
+  let score =
+    (s.rel ? w.rel * refIsRel(s.rel[0], s.rel[1], missingRel) : 0) + w.sup * refIsSup(s.sup) + w.use * refIsUse(s.use);
   if (w.seq !== 0 && s.logprob !== undefined) score += w.seq * refSeq(s.logprob, s.tokens);
   return score;
 }
@@ -186,7 +191,12 @@ export interface RefStrip {
  * passage's strips. 'per-passage' applies the same selection to each passage's strips alone.
  * Returns the kept strips as "passage:index".
  */
-export function refSelectStrips(strips: RefStrip[], threshold: number, topK: number, pool: 'across-passages' | 'per-passage'): Set<string> {
+export function refSelectStrips(
+  strips: RefStrip[],
+  threshold: number,
+  topK: number,
+  pool: 'across-passages' | 'per-passage',
+): Set<string> {
   const select = (list: RefStrip[]) =>
     list
       .filter((s) => !(s.score < threshold))

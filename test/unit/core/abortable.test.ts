@@ -35,7 +35,9 @@ describe('abortable calls (evaluator models, library worker parses)', () => {
   it('passes results and worker errors through unchanged', async () => {
     const ac = new AbortController();
     await expect(abortable(async () => [0.9], ac.signal)).resolves.toEqual([0.9]);
-    await expect(abortable(() => Promise.reject(new Error('model "x" failed')), ac.signal)).rejects.toThrow('model "x" failed');
+    await expect(abortable(() => Promise.reject(new Error('model "x" failed')), ac.signal)).rejects.toThrow(
+      'model "x" failed',
+    );
     await expect(abortable(async () => 'no signal')).resolves.toBe('no signal');
   });
 });

@@ -24,18 +24,23 @@ describe('chunkText', () => {
       .array(fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'x'), { minLength: 0, maxLength: 7 })
       .map((ws) => 'The ' + ws.join(' ') + '.');
     fc.assert(
-      fc.property(fc.array(sentence, { minLength: 1, maxLength: 30 }), fc.integer({ min: 8, max: 40 }), fc.integer({ min: 0, max: 7 }), (sentences, target, overlap) => {
-        const text = sentences.join(' ');
-        const ps = chunkText(doc(text), { targetTokens: target, overlapTokens: overlap, countTokens: byWords });
-        for (const p of ps) expect(words(p.text)).toBeLessThanOrEqual(target);
-        let start = 0;
-        for (const s of sentences) {
-          const end = start + s.length;
-          expect(ps.some((p) => (p.start ?? -1) <= start && (p.end ?? -1) >= end)).toBe(true);
-          start = end + 1;
-        }
-        for (let i = 1; i < ps.length; i++) expect(ps[i]!.start!).toBeGreaterThan(ps[i - 1]!.start!);
-      }),
+      fc.property(
+        fc.array(sentence, { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 8, max: 40 }),
+        fc.integer({ min: 0, max: 7 }),
+        (sentences, target, overlap) => {
+          const text = sentences.join(' ');
+          const ps = chunkText(doc(text), { targetTokens: target, overlapTokens: overlap, countTokens: byWords });
+          for (const p of ps) expect(words(p.text)).toBeLessThanOrEqual(target);
+          let start = 0;
+          for (const s of sentences) {
+            const end = start + s.length;
+            expect(ps.some((p) => (p.start ?? -1) <= start && (p.end ?? -1) >= end)).toBe(true);
+            start = end + 1;
+          }
+          for (let i = 1; i < ps.length; i++) expect(ps[i]!.start!).toBeGreaterThan(ps[i - 1]!.start!);
+        },
+      ),
     );
   });
 
@@ -61,12 +66,19 @@ describe('chunkText', () => {
 
   it('treats Markdown headings and paragraphs as boundaries and drops empty text', () => {
     expect(chunkText(doc('  \n\n  '))).toEqual([]);
-    const ps = chunkText(doc('# Title\n\nFirst line here.\n## Next\nMore.'), { targetTokens: 3, overlapTokens: 0, countTokens: byWords });
+    const ps = chunkText(doc('# Title\n\nFirst line here.\n## Next\nMore.'), {
+      targetTokens: 3,
+      overlapTokens: 0,
+      countTokens: byWords,
+    });
     expect(ps.map((p) => p.text)).toEqual(['# Title', 'First line here.', '## Next\nMore.']);
   });
 
   it('keeps sentences whole in texts far longer than one segmentation window, with or without line breaks', () => {
-    const sentences = Array.from({ length: 3000 }, (_, i) => `Sentence number ${i} talks about ${['bees', 'tides', 'bread'][i % 3]} at some length.`);
+    const sentences = Array.from(
+      { length: 3000 },
+      (_, i) => `Sentence number ${i} talks about ${['bees', 'tides', 'bread'][i % 3]} at some length.`,
+    );
     for (const sep of [' ', '\n']) {
       const text = sentences.join(sep);
       expect(text.length).toBeGreaterThan(100_000);

@@ -11,7 +11,7 @@ const Q = 'Who designed the Eiffel Tower and when was it built?';
 const p1 = passage('p1', "Gustave Eiffel's company designed the Eiffel Tower.", 'Eiffel Tower');
 const p2 = passage('p2', 'The tower was built from 1887 to 1889.', 'Eiffel Tower');
 const p3 = passage('p3', 'Paris is the capital of France.', 'Paris');
-const scored = (...ps: typeof p1[]): ScoredPassage[] => ps.map((p, i) => ({ ...p, score: 1 - i / 10 }));
+const scored = (...ps: (typeof p1)[]): ScoredPassage[] => ps.map((p, i) => ({ ...p, score: 1 - i / 10 }));
 
 const A = "Eiffel's company designed it.";
 const B = 'It was built in 1887.';
@@ -53,17 +53,35 @@ describe('decode follows Algorithm 1 with a segment beam, step by step', () => {
     const generator = script();
     const ret = retriever();
     const events: DecodeEvent[] = [];
-    const result = await decode(Q, { generator, retriever: ret }, settings({ maxDepth: 3, passagesPerStep: 2 }), rankWith(), {
-      onEvent: (e) => events.push(e),
-    });
+    const result = await decode(
+      Q,
+      { generator, retriever: ret },
+      settings({ maxDepth: 3, passagesPerStep: 2 }),
+      rankWith(),
+      {
+        onEvent: (e) => events.push(e),
+      },
+    );
 
     expect(generator.calls).toEqual([
       { kind: 'decideRetrieval', previous: [] },
-      { kind: 'generateSegments', requests: [{ previous: [], passageId: 'p1' }, { previous: [], passageId: 'p2' }] },
+      {
+        kind: 'generateSegments',
+        requests: [
+          { previous: [], passageId: 'p1' },
+          { previous: [], passageId: 'p2' },
+        ],
+      },
       { kind: 'decideRetrieval', previous: [A] },
       { kind: 'generateSegments', requests: [{ previous: [A], passageId: null }] },
       { kind: 'decideRetrieval', previous: [B] },
-      { kind: 'generateSegments', requests: [{ previous: [B], passageId: 'p2' }, { previous: [B], passageId: 'p3' }] },
+      {
+        kind: 'generateSegments',
+        requests: [
+          { previous: [B], passageId: 'p2' },
+          { previous: [B], passageId: 'p3' },
+        ],
+      },
       { kind: 'decideRetrieval', previous: [B, B1] },
       { kind: 'generateSegments', requests: [{ previous: [B, B1], passageId: null }] },
     ]);
@@ -75,7 +93,9 @@ describe('decode follows Algorithm 1 with a segment beam, step by step', () => {
 
     expect(bestTexts(result)).toEqual([B, B1, B1a]);
     expect(result.ranking.best.map((s) => s.candidate.passage?.id ?? null)).toEqual(['p2', 'p2', null]);
-    expect(result.ranking.best.map((s) => s.pathScore)).toEqual([1.375, 1.8125, 1.375].map((x) => expect.closeTo(x, 9)));
+    expect(result.ranking.best.map((s) => s.pathScore)).toEqual(
+      [1.375, 1.8125, 1.375].map((x) => expect.closeTo(x, 9)),
+    );
     expect(result.aborted).toBe(false);
     expect(result.tree.candidates.map((c) => c.text)).toEqual([A, B, A1, B1, B2, B1a]);
 
@@ -86,24 +106,38 @@ describe('decode follows Algorithm 1 with a segment beam, step by step', () => {
       [1, [B1, A1]],
       [2, [B1a]],
     ]);
-    expect(events.filter((e) => e.type === 'retrieval-decision').map((e) => e.type === 'retrieval-decision' && e.retrieve)).toEqual([
-      true,
-      false,
-      true,
-      false,
-    ]);
+    expect(
+      events.filter((e) => e.type === 'retrieval-decision').map((e) => e.type === 'retrieval-decision' && e.retrieve),
+    ).toEqual([true, false, true, false]);
     expect(events.filter((e) => e.type === 'candidate')).toHaveLength(6);
-    expect(events.filter((e) => e.type === 'text').map((e) => e.type === 'text' && e.text)).toEqual([A, B, A1, B1, B2, B1a]);
+    expect(events.filter((e) => e.type === 'text').map((e) => e.type === 'text' && e.text)).toEqual([
+      A,
+      B,
+      A1,
+      B1,
+      B2,
+      B1a,
+    ]);
   });
 
   it('with beam width 1 (greedy) it commits to the first-best segment and ends worse', async () => {
-    const result = await decode(Q, { generator: script(), retriever: retriever() }, settings({ maxDepth: 3, passagesPerStep: 2, beamWidth: 1 }), rankWith());
+    const result = await decode(
+      Q,
+      { generator: script(), retriever: retriever() },
+      settings({ maxDepth: 3, passagesPerStep: 2, beamWidth: 1 }),
+      rankWith(),
+    );
     expect(bestTexts(result)).toEqual([A, A1]);
     expect(result.ranking.best.at(-1)?.pathScore).toBeCloseTo(1.1375, 9);
   });
 
   it('cites the passage each chosen segment was written from, with its critique probabilities', async () => {
-    const result = await decode(Q, { generator: script(), retriever: retriever() }, settings({ maxDepth: 3, passagesPerStep: 2 }), rankWith());
+    const result = await decode(
+      Q,
+      { generator: script(), retriever: retriever() },
+      settings({ maxDepth: 3, passagesPerStep: 2 }),
+      rankWith(),
+    );
     const [first] = result.ranking.best;
     expect(first?.candidate.passage).toMatchObject({ id: 'p2', title: 'Eiffel Tower', text: p2.text });
     expect(first?.candidate.rel).toEqual(rel(0.6));
@@ -119,7 +153,11 @@ describe('retrieval decision', () => {
       segments: (req) => ({ text: req.passage ? 'from passage' : 'from memory', use: use(4), done: true }),
     });
     const retriever = new FakeRetriever([p1]);
-    return { generator, retriever, run: () => decode('Eiffel Tower', { generator, retriever }, settings({ threshold }), rankWith()) };
+    return {
+      generator,
+      retriever,
+      run: () => decode('Eiffel Tower', { generator, retriever }, settings({ threshold }), rankWith()),
+    };
   };
 
   // p(Retrieval) normalised = 1 / (1 + 4) = 0.2 exactly.
@@ -145,26 +183,44 @@ describe('retrieval decision', () => {
 
   it("'always' retrieves at every step without asking the generator", async () => {
     const generator = new ScriptedGenerator({
-      segments: (req) => ({ text: `step ${req.previous.length}`, rel: rel(0.8), sup: sup(1, 0, 0), use: use(5), done: req.previous.length === 2 }),
+      segments: (req) => ({
+        text: `step ${req.previous.length}`,
+        rel: rel(0.8),
+        sup: sup(1, 0, 0),
+        use: use(5),
+        done: req.previous.length === 2,
+      }),
     });
     const retriever = new FakeRetriever(() => scored(p1));
     const result = await decode(Q, { generator, retriever }, settings({ mode: 'always', beamWidth: 1 }), rankWith());
     expect(generator.decideCalls).toBe(0);
     expect(retriever.calls).toHaveLength(3);
-    expect(result.tree.candidates.every((c) => c.retrieve.retrieved && c.retrieve.reason === 'always' && c.passage?.id === 'p1')).toBe(true);
+    expect(
+      result.tree.candidates.every(
+        (c) => c.retrieve.retrieved && c.retrieve.reason === 'always' && c.passage?.id === 'p1',
+      ),
+    ).toBe(true);
     expect(bestTexts(result)).toEqual(['step 0', 'step 1', 'step 2']);
   });
 
   it("'never' writes without passages and never touches the retriever", async () => {
     const generator = new ScriptedGenerator({
       // Even if the generator reports ISREL / ISSUP, a segment without a passage is scored on ISUSE only.
-      segments: (req) => ({ text: `step ${req.previous.length}`, rel: rel(1), sup: sup(1, 0, 0), use: use(5), done: req.previous.length === 1 }),
+      segments: (req) => ({
+        text: `step ${req.previous.length}`,
+        rel: rel(1),
+        sup: sup(1, 0, 0),
+        use: use(5),
+        done: req.previous.length === 1,
+      }),
     });
     const retriever = new FakeRetriever([p1]);
     const result = await decode(Q, { generator, retriever }, settings({ mode: 'never' }), rankWith());
     expect(retriever.calls).toHaveLength(0);
     expect(generator.decideCalls).toBe(0);
-    expect(generator.calls.every((c) => c.kind !== 'generateSegments' || c.requests.every((r) => r.passageId === null))).toBe(true);
+    expect(
+      generator.calls.every((c) => c.kind !== 'generateSegments' || c.requests.every((r) => r.passageId === null)),
+    ).toBe(true);
     expect(bestTexts(result)).toEqual(['step 0', 'step 1']);
     expect(result.ranking.best.map((s) => s.segmentScore)).toEqual([0.5, 0.5]);
     expect(result.tree.candidates[0]?.retrieve).toEqual({ probs: null, retrieved: false, reason: 'never' });
@@ -192,8 +248,15 @@ describe('retrieval decision', () => {
   });
 
   it('retrieval that finds nothing falls back to writing without a passage, and says so', async () => {
-    const generator = new ScriptedGenerator({ segments: { [scriptKey([], null)]: { text: 'No documents mention it.', use: use(2), done: true } } });
-    const result = await decode(Q, { generator, retriever: new FakeRetriever([]) }, settings({ mode: 'always' }), rankWith());
+    const generator = new ScriptedGenerator({
+      segments: { [scriptKey([], null)]: { text: 'No documents mention it.', use: use(2), done: true } },
+    });
+    const result = await decode(
+      Q,
+      { generator, retriever: new FakeRetriever([]) },
+      settings({ mode: 'always' }),
+      rankWith(),
+    );
     const [c] = result.tree.candidates;
     expect(c?.passage).toBeNull();
     expect(c?.retrieve).toMatchObject({ retrieved: true, reason: 'always' });
@@ -202,12 +265,27 @@ describe('retrieval decision', () => {
   });
 
   it('asks the retriever for passagesPerStep passages and writes one candidate per passage in one batch', async () => {
-    const generator = new ScriptedGenerator({ segments: (req) => ({ text: req.passage?.id ?? '-', rel: rel(0.5), sup: sup(1, 0, 0), use: use(3), done: true }) });
+    const generator = new ScriptedGenerator({
+      segments: (req) => ({ text: req.passage?.id ?? '-', rel: rel(0.5), sup: sup(1, 0, 0), use: use(3), done: true }),
+    });
     const retriever = new FakeRetriever(() => scored(p1, p2, p3));
-    const result = await decode(Q, { generator, retriever }, settings({ mode: 'always', passagesPerStep: 2 }), rankWith());
+    const result = await decode(
+      Q,
+      { generator, retriever },
+      settings({ mode: 'always', passagesPerStep: 2 }),
+      rankWith(),
+    );
     expect(retriever.calls).toEqual([{ query: Q, k: 2 }]);
     // A retriever that returns more than asked is cut to k.
-    expect(generator.calls).toEqual([{ kind: 'generateSegments', requests: [{ previous: [], passageId: 'p1' }, { previous: [], passageId: 'p2' }] }]);
+    expect(generator.calls).toEqual([
+      {
+        kind: 'generateSegments',
+        requests: [
+          { previous: [], passageId: 'p1' },
+          { previous: [], passageId: 'p2' },
+        ],
+      },
+    ]);
     expect(result.tree.candidates).toHaveLength(2);
   });
 });
@@ -216,10 +294,21 @@ describe('malformed but usable generator output', () => {
   it('is kept, marked, and scored on the groups it has', async () => {
     const generator = new ScriptedGenerator({
       segments: {
-        [scriptKey([], 'p1')]: { text: 'Truncated', rel: rel(1), use: use(5), problem: 'ISSUP slot missing', done: true },
+        [scriptKey([], 'p1')]: {
+          text: 'Truncated',
+          rel: rel(1),
+          use: use(5),
+          problem: 'ISSUP slot missing',
+          done: true,
+        },
       },
     });
-    const result = await decode(Q, { generator, retriever: new FakeRetriever(() => scored(p1)) }, settings({ mode: 'always' }), rankWith());
+    const result = await decode(
+      Q,
+      { generator, retriever: new FakeRetriever(() => scored(p1)) },
+      settings({ mode: 'always' }),
+      rankWith(),
+    );
     const [c] = result.ranking.best;
     expect(c?.candidate.problem).toBe('ISSUP slot missing');
     expect(c?.candidate.sup).toBeUndefined();
@@ -230,13 +319,24 @@ describe('malformed but usable generator output', () => {
 describe('critique source', () => {
   const run = async (critiqueSource: 'generator' | 'evaluator' | 'blend', blend = 0.5) => {
     const generator = new ScriptedGenerator({
-      segments: (req) => ({ text: `About ${req.passage?.id}.`, rel: rel(0.9), sup: sup(0.9, 0.1, 0), use: use(4), done: true }),
+      segments: (req) => ({
+        text: `About ${req.passage?.id}.`,
+        rel: rel(0.9),
+        sup: sup(0.9, 0.1, 0),
+        use: use(4),
+        done: true,
+      }),
     });
     const critic = new FakeCritic({
       relevance: { p1: { relevant: 1, irrelevant: 3 }, p2: rel(0.9) },
       support: { p1: sup(0, 0, 1), p2: sup(0.5, 0.5, 0) },
     });
-    const result = await decode(Q, { generator, retriever: new FakeRetriever(() => scored(p1, p2)), critic }, settings({ mode: 'always', passagesPerStep: 2, critiqueSource, blend }), rankWith());
+    const result = await decode(
+      Q,
+      { generator, retriever: new FakeRetriever(() => scored(p1, p2)), critic },
+      settings({ mode: 'always', passagesPerStep: 2, critiqueSource, blend }),
+      rankWith(),
+    );
     return { result, critic, c1: result.tree.candidates[0] };
   };
 
@@ -274,7 +374,15 @@ describe('critique source', () => {
 
 describe('corrective retrieval (Self-CRAG) in the loop', () => {
   const generator = () =>
-    new ScriptedGenerator({ segments: (req) => ({ text: req.passage ? `From ${req.passage.id}.` : 'From memory.', rel: rel(0.9), sup: sup(1, 0, 0), use: use(4), done: true }) });
+    new ScriptedGenerator({
+      segments: (req) => ({
+        text: req.passage ? `From ${req.passage.id}.` : 'From memory.',
+        rel: rel(0.9),
+        sup: sup(1, 0, 0),
+        use: use(4),
+        done: true,
+      }),
+    });
   const corrector = (fix: Awaited<ReturnType<Corrector['correct']>>) => {
     const calls: string[][] = [];
     const c: Corrector = {
@@ -289,7 +397,12 @@ describe('corrective retrieval (Self-CRAG) in the loop', () => {
   it('generates from the passages the corrector returns and records its action', async () => {
     const gen = generator();
     const { c, calls } = corrector({ action: 'ambiguous', passages: scored(p3), details: 'kept 1 strip' });
-    const result = await decode(Q, { generator: gen, retriever: new FakeRetriever(() => scored(p1, p2)), corrector: c }, settings({ mode: 'always' }), rankWith());
+    const result = await decode(
+      Q,
+      { generator: gen, retriever: new FakeRetriever(() => scored(p1, p2)), corrector: c },
+      settings({ mode: 'always' }),
+      rankWith(),
+    );
     expect(calls).toEqual([['p1', 'p2']]);
     expect(bestTexts(result)).toEqual(['From p3.']);
     expect(result.ranking.best[0]?.candidate.correction).toEqual({ action: 'ambiguous', details: 'kept 1 strip' });
@@ -298,18 +411,37 @@ describe('corrective retrieval (Self-CRAG) in the loop', () => {
   it('abstains without generating when the corrector says so, marking the step for the UI', async () => {
     const gen = generator();
     const { c } = corrector({ action: 'incorrect', passages: [], noEvidence: 'abstain' });
-    const result = await decode(Q, { generator: gen, retriever: new FakeRetriever(() => scored(p1)), corrector: c }, settings({ mode: 'always' }), rankWith());
+    const result = await decode(
+      Q,
+      { generator: gen, retriever: new FakeRetriever(() => scored(p1)), corrector: c },
+      settings({ mode: 'always' }),
+      rankWith(),
+    );
     expect(gen.generateCalls).toBe(0);
     const [only] = result.ranking.best;
     expect(result.ranking.best).toHaveLength(1);
-    expect(only?.candidate).toMatchObject({ text: '', done: true, passage: null, correction: { action: 'incorrect', noEvidence: 'abstain' } });
+    expect(only?.candidate).toMatchObject({
+      text: '',
+      done: true,
+      passage: null,
+      correction: { action: 'incorrect', noEvidence: 'abstain' },
+    });
   });
 
   it('answers without retrieval when the corrector found no evidence and says so', async () => {
     const gen = generator();
     const { c } = corrector({ action: 'incorrect', passages: [], noEvidence: 'answer-without-retrieval' });
-    const result = await decode(Q, { generator: gen, retriever: new FakeRetriever(() => scored(p1)), corrector: c }, settings({ mode: 'always' }), rankWith());
+    const result = await decode(
+      Q,
+      { generator: gen, retriever: new FakeRetriever(() => scored(p1)), corrector: c },
+      settings({ mode: 'always' }),
+      rankWith(),
+    );
     expect(gen.calls).toEqual([{ kind: 'generateSegments', requests: [{ previous: [], passageId: null }] }]);
-    expect(result.ranking.best[0]?.candidate).toMatchObject({ text: 'From memory.', passage: null, correction: { noEvidence: 'answer-without-retrieval' } });
+    expect(result.ranking.best[0]?.candidate).toMatchObject({
+      text: 'From memory.',
+      passage: null,
+      correction: { noEvidence: 'answer-without-retrieval' },
+    });
   });
 });

@@ -63,7 +63,11 @@ describe('weighted sum', () => {
     expect(out.map((h) => h.id)).toEqual(['a', 'c', 'd', 'b']);
     expect(out[0]).toMatchObject({ lexicalRank: 1, denseRank: 2 });
     // All weight on meaning: the dense order.
-    expect(fuse(lexical, dense, { method: 'weighted', limit: 3, denseWeight: 1 }).map((h) => h.id)).toEqual(['c', 'a', 'd']);
+    expect(fuse(lexical, dense, { method: 'weighted', limit: 3, denseWeight: 1 }).map((h) => h.id)).toEqual([
+      'c',
+      'a',
+      'd',
+    ]);
   });
 
   it('keeps a passage the words find with certainty above passages the embedder ranks alike (the identifier case)', () => {

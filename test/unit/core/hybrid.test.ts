@@ -8,20 +8,32 @@ const passage = (i: number): Passage => ({ id: `d#${i}`, docId: 'd', title: 'T',
 
 function ports(over: Partial<HybridPorts> = {}) {
   const search = vi.fn(async (req: { limit: number; mode: string; vector: Float32Array | null }) =>
-    Array.from({ length: req.limit }, (_, i): FusedHit => ({ id: `d#${i}`, score: 1 / (i + 1), lexicalRank: i + 1, denseRank: req.limit - i })),
+    Array.from(
+      { length: req.limit },
+      (_, i): FusedHit => ({ id: `d#${i}`, score: 1 / (i + 1), lexicalRank: i + 1, denseRank: req.limit - i }),
+    ),
   );
   const embedQuery = vi.fn(async () => new Float32Array([1, 0]));
-  const p: HybridPorts = { embedQuery, search, passages: async (ids) => ids.map((id) => passage(Number(id.split('#')[1]))), ...over };
+  const p: HybridPorts = {
+    embedQuery,
+    search,
+    passages: async (ids) => ids.map((id) => passage(Number(id.split('#')[1]))),
+    ...over,
+  };
   return { p, search, embedQuery };
 }
 
 describe('hybridRetrieve', () => {
   it('re-ranks the fused candidates in ONE cross-encoder call and keeps each stage’s rank', async () => {
     // The cross-encoder is confident about higher passage numbers (fused scores are 1/(i+1)).
-    const rerank = vi.fn(async (_q: string, texts: string[]) => texts.map((t) => (Number(t.split(' ')[1]) >= 17 ? 0.9 + Number(t.split(' ')[1]) / 1000 : 0.01)));
+    const rerank = vi.fn(async (_q: string, texts: string[]) =>
+      texts.map((t) => (Number(t.split(' ')[1]) >= 17 ? 0.9 + Number(t.split(' ')[1]) / 1000 : 0.01)),
+    );
     const { p, search } = ports({ rerank });
     const out = await hybridRetrieve(p, 'question', 3, { search: 'both', rerank: true });
-    expect(search).toHaveBeenCalledWith(expect.objectContaining({ mode: 'both', limit: RERANK_CANDIDATES, text: 'question' }));
+    expect(search).toHaveBeenCalledWith(
+      expect.objectContaining({ mode: 'both', limit: RERANK_CANDIDATES, text: 'question' }),
+    );
     expect(rerank).toHaveBeenCalledTimes(1);
     expect(rerank.mock.calls[0]![1]).toHaveLength(RERANK_CANDIDATES);
     // The first stage's best (fused score 1) still counts: it keeps its place among the confident ones.
@@ -33,7 +45,10 @@ describe('hybridRetrieve', () => {
   it('mixes the cross-encoder with the first stage, so an unsure cross-encoder cannot bury the first stage’s clear winner', async () => {
     // Near-equal probabilities, slightly favouring passage 1 over passage 0 (fused score 1 vs 0.5).
     const { p } = ports({ rerank: async (_q, texts) => texts.map((t) => (t === 'text 1' ? 0.62 : 0.6)) });
-    expect((await hybridRetrieve(p, 'q', 2, { search: 'both', rerank: true })).map((x) => x.id)).toEqual(['d#0', 'd#1']);
+    expect((await hybridRetrieve(p, 'q', 2, { search: 'both', rerank: true })).map((x) => x.id)).toEqual([
+      'd#0',
+      'd#1',
+    ]);
   });
 
   it('without re-rank hands back the fused order, k long, and asks the index for k only', async () => {
@@ -57,7 +72,10 @@ describe('hybridRetrieve', () => {
 
   it('keeps the fused order when the cross-encoder fails, but stops on abort', async () => {
     const { p } = ports({ rerank: async () => Promise.reject(new Error('model failed to load')) });
-    expect((await hybridRetrieve(p, 'q', 2, { search: 'both', rerank: true })).map((x) => x.id)).toEqual(['d#0', 'd#1']);
+    expect((await hybridRetrieve(p, 'q', 2, { search: 'both', rerank: true })).map((x) => x.id)).toEqual([
+      'd#0',
+      'd#1',
+    ]);
     const ctrl = new AbortController();
     const { p: p2 } = ports({
       rerank: async () => {
@@ -73,7 +91,10 @@ describe('hybridRetrieve', () => {
       throw new Error('the embedding model could not load');
     });
     const { p, search } = ports({ embedQuery });
-    expect((await hybridRetrieve(p, 'q', 2, { search: 'both', rerank: false })).map((x) => x.id)).toEqual(['d#0', 'd#1']);
+    expect((await hybridRetrieve(p, 'q', 2, { search: 'both', rerank: false })).map((x) => x.id)).toEqual([
+      'd#0',
+      'd#1',
+    ]);
     expect(search).toHaveBeenCalledWith(expect.objectContaining({ mode: 'words', vector: null }));
     await expect(hybridRetrieve(p, 'q', 2, { search: 'meaning', rerank: false })).rejects.toThrow(/could not load/);
   });

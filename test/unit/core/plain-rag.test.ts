@@ -24,10 +24,15 @@ function recordingWriter(reply: string) {
 }
 
 describe('plain RAG: the top passages in one prompt, one pass', () => {
-  it('puts the retriever\'s top passages in one writer call, in order, and returns them as the citations', async () => {
+  it("puts the retriever's top passages in one writer call, in order, and returns them as the citations", async () => {
     const { writer, seen } = recordingWriter('From 1887 to 1889 [1].');
     const streamed: string[] = [];
-    const r = await plainRagAnswer(Q, { retriever: new FakeRetriever(() => ps), writer }, { passages: 2, maxTokens: 50 }, { onText: (t) => streamed.push(t) });
+    const r = await plainRagAnswer(
+      Q,
+      { retriever: new FakeRetriever(() => ps), writer },
+      { passages: 2, maxTokens: 50 },
+      { onText: (t) => streamed.push(t) },
+    );
     expect(seen).toHaveLength(1);
     expect(seen[0]!.maxTokens).toBe(50);
     const prompt = seen[0]!.instruction;
@@ -54,7 +59,11 @@ describe('plain RAG: the top passages in one prompt, one pass', () => {
     const { writer } = recordingWriter('x');
     const retriever = new FakeRetriever(() => ps);
     await expect(plainRagAnswer('  ', { retriever, writer })).rejects.toThrow(/question is empty/);
-    await expect(plainRagAnswer(Q, { retriever, writer }, { passages: -1, maxTokens: 10 })).rejects.toThrow(/Passages must be/);
-    await expect(plainRagAnswer(Q, { retriever, writer }, { passages: 1, maxTokens: 0 })).rejects.toThrow(/token budget/);
+    await expect(plainRagAnswer(Q, { retriever, writer }, { passages: -1, maxTokens: 10 })).rejects.toThrow(
+      /Passages must be/,
+    );
+    await expect(plainRagAnswer(Q, { retriever, writer }, { passages: 1, maxTokens: 0 })).rejects.toThrow(
+      /token budget/,
+    );
   });
 });

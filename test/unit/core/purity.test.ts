@@ -23,7 +23,8 @@ describe('src/core stays pure', () => {
       for (const m of text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]/g)) {
         const spec = m[1] ?? m[2]!;
         const target = spec.startsWith('.') ? resolve(dirname(file), spec) : spec;
-        if (!spec.startsWith('.') || relative(CORE, target).startsWith('..')) outside.push(`${relative(CORE, file)} → ${spec}`);
+        if (!spec.startsWith('.') || relative(CORE, target).startsWith('..'))
+          outside.push(`${relative(CORE, file)} → ${spec}`);
       }
     }
     expect(files.length).toBeGreaterThan(10);
@@ -35,7 +36,9 @@ describe('src/core stays pure', () => {
     for (const file of files) {
       // Comments may talk about the browser; code may not use it.
       const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-      for (const m of code.matchAll(/\b(window|document|navigator|self|postMessage|importScripts|localStorage|indexedDB|fetch)\b(?=\s*[.(])/g)) {
+      for (const m of code.matchAll(
+        /\b(window|document|navigator|self|postMessage|importScripts|localStorage|indexedDB|fetch)\b(?=\s*[.(])/g,
+      )) {
         used.push(`${relative(CORE, file)}: ${m[1]}`);
       }
     }

@@ -49,7 +49,9 @@ describe('reflection tokens', () => {
   });
 
   it('leave text without tokens untouched', () => {
-    expect(stripReflectionTokens('The [bracketed] word <b>stays</b> as text.')).toBe('The [bracketed] word <b>stays</b> as text.');
+    expect(stripReflectionTokens('The [bracketed] word <b>stays</b> as text.')).toBe(
+      'The [bracketed] word <b>stays</b> as text.',
+    );
   });
 
   it('format prompts exactly like the released Self-RAG models expect', () => {

@@ -24,7 +24,8 @@ describe('hard constraints', () => {
         [scriptKey(['X'], null)]: { text: 'X2', use: use(5), done: true },
         [scriptKey(['Y'], null)]: { text: 'Y2', use: use(5), done: true },
       },
-      retrieve: (req) => (req.previous.length === 0 ? { retrieval: 1, noRetrieval: 0 } : { retrieval: 0, noRetrieval: 1 }),
+      retrieve: (req) =>
+        req.previous.length === 0 ? { retrieval: 1, noRetrieval: 0 } : { retrieval: 0, noRetrieval: 1 },
     });
   const cfg = settings({ passagesPerStep: 2, maxDepth: 2, beamWidth: 1 });
 
@@ -49,7 +50,9 @@ describe('hard constraints', () => {
   });
 
   it('leave no answer, rather than an unsupported one, when every first segment is pruned', async () => {
-    const gen = new ScriptedGenerator({ segments: () => ({ text: 'Z', rel: rel(1), sup: sup(0, 0.1, 0.9), use: use(5), done: true }) });
+    const gen = new ScriptedGenerator({
+      segments: () => ({ text: 'Z', rel: rel(1), sup: sup(0, 0.1, 0.9), use: use(5), done: true }),
+    });
     const r = await decode(Q, { generator: gen, retriever: both() }, settings({ mode: 'always' }), rankWith({}, true));
     expect(r.ranking.best).toEqual([]);
     expect([...r.ranking.scored.values()].every((s) => s.pruned === 'hard-constraint')).toBe(true);
@@ -66,7 +69,12 @@ describe('re-ranking a finished tree', () => {
         [scriptKey([], 'pb')]: { text: 'B', rel: rel(0.3), sup: sup(1, 0, 0), use: use(5), done: true },
       },
     });
-    const r = await decode(Q, { generator: gen, retriever: both() }, settings({ mode: 'always', passagesPerStep: 2, beamWidth }), rankWith());
+    const r = await decode(
+      Q,
+      { generator: gen, retriever: both() },
+      settings({ mode: 'always', passagesPerStep: 2, beamWidth }),
+      rankWith(),
+    );
     return { r, gen };
   };
 
@@ -103,7 +111,12 @@ describe('re-ranking a finished tree', () => {
         [scriptKey(['X'], 'pb')]: { text: 'X3', rel: rel(0.4), sup: sup(1, 0, 0), use: use(3), done: true },
       },
     });
-    const r = await decode(Q, { generator: gen, retriever: both() }, settings({ mode: 'always', passagesPerStep: 2, beamWidth: 1, maxDepth: 2 }), rankWith());
+    const r = await decode(
+      Q,
+      { generator: gen, retriever: both() },
+      settings({ mode: 'always', passagesPerStep: 2, beamWidth: 1, maxDepth: 2 }),
+      rankWith(),
+    );
     expect(bestTexts(r)).toEqual(['X', 'X2']);
     expect(rerank(r.tree, rankWith({ rel: 0 })).best.map((s) => s.candidate.text)).toEqual(['Y']);
   });
@@ -119,9 +132,15 @@ describe('path score', () => {
         [scriptKey([], 'pb')]: { text: 'L', rel: rel(0.8), sup: sup(1, 0, 0), use: use(4) },
         [scriptKey(['L'], null)]: { text: 'L2', use: use(5), done: true },
       },
-      retrieve: (req) => (req.previous.length === 0 ? { retrieval: 1, noRetrieval: 0 } : { retrieval: 0, noRetrieval: 1 }),
+      retrieve: (req) =>
+        req.previous.length === 0 ? { retrieval: 1, noRetrieval: 0 } : { retrieval: 0, noRetrieval: 1 },
     });
-    const r = await decode(Q, { generator: gen, retriever: both() }, settings({ passagesPerStep: 2, maxDepth: 3 }), rankWith());
+    const r = await decode(
+      Q,
+      { generator: gen, retriever: both() },
+      settings({ passagesPerStep: 2, maxDepth: 3 }),
+      rankWith(),
+    );
     expect(r.ranking.scored.get(r.tree.candidates[2]?.id ?? '')?.pathScore).toBeCloseTo(1.275, 12);
     expect(bestTexts(r)).toEqual(['S']);
   });
@@ -139,7 +158,10 @@ describe('re-ranking with the original weights returns the original answer (prop
   });
   const caseArb = fc.record({
     segments: fc.array(segmentArb, { minLength: 1, maxLength: 25 }),
-    retrieve: fc.array(fc.record({ retrieval: probs, noRetrieval: probs, continueEvidence: probs }), { minLength: 1, maxLength: 7 }),
+    retrieve: fc.array(fc.record({ retrieval: probs, noRetrieval: probs, continueEvidence: probs }), {
+      minLength: 1,
+      maxLength: 7,
+    }),
     mode: fc.constantFrom<RetrievalMode>('adaptive', 'always', 'never'),
     beamWidth: fc.integer({ min: 1, max: 3 }),
     maxDepth: fc.integer({ min: 1, max: 4 }),
@@ -167,9 +189,16 @@ describe('re-ranking with the original weights returns the original answer (prop
             return { ...s, text: `${req.passage?.id ?? 'none'}:${hash(key) % 1000}` };
           },
         });
-        const retriever = new FakeRetriever((query, n) => pool.slice(hash(query) % 2, (hash(query) % 2) + n).map((p) => ({ ...p, score: 0.5 })));
+        const retriever = new FakeRetriever((query, n) =>
+          pool.slice(hash(query) % 2, (hash(query) % 2) + n).map((p) => ({ ...p, score: 0.5 })),
+        );
         const rank = { weights: k.weights, hardConstraints: k.hardConstraints };
-        const cfg = settings({ mode: k.mode, beamWidth: k.beamWidth, maxDepth: k.maxDepth, passagesPerStep: k.passagesPerStep });
+        const cfg = settings({
+          mode: k.mode,
+          beamWidth: k.beamWidth,
+          maxDepth: k.maxDepth,
+          passagesPerStep: k.passagesPerStep,
+        });
         const r = await decode(Q, { generator, retriever }, cfg, rank);
 
         const again = rerank(r.tree, rank);

@@ -41,7 +41,12 @@ describe('critique scores, against hand-computed values', () => {
   });
 
   it('segment score is the weighted sum 1.0·ISREL + 1.0·ISSUP + 0.5·ISUSE by default', () => {
-    const c = { rel: { relevant: 3, irrelevant: 1 }, sup: { full: 2, partial: 1, none: 1 }, use: [1, 0, 0, 0, 3] as UseProbs, tokenCount: 4 };
+    const c = {
+      rel: { relevant: 3, irrelevant: 1 },
+      sup: { full: 2, partial: 1, none: 1 },
+      use: [1, 0, 0, 0, 3] as UseProbs,
+      tokenCount: 4,
+    };
     expect(segmentScore(c, W)).toBeCloseTo(0.75 + 0.625 + 0.25, 12);
     expect(segmentScore(c, { rel: 2, sup: 0, use: 1, seq: 0 })).toBeCloseTo(1.5 + 0.5, 12);
   });
@@ -52,7 +57,7 @@ describe('critique scores, against hand-computed values', () => {
     expect(segmentScore(c, { ...W, seq: 1 })).toBeCloseTo(Math.exp(-0.5), 12);
   });
 
-  it('gives an empty segment the reference\'s exp(0) = 1, not 0', () => {
+  it("gives an empty segment the reference's exp(0) = 1, not 0", () => {
     expect(sequenceScore(0, 0)).toBe(1);
     expect(segmentScore({ tokenCount: 0, logprob: 0 }, { ...W, seq: 0.5 })).toBe(0.5);
   });
@@ -88,7 +93,11 @@ const prob = fc.double({ min: 0, max: 1, noNaN: true });
 const nonZero = <T>(arb: fc.Arbitrary<T>, values: (t: T) => number[]) =>
   arb.filter((t) => values(t).some((v) => v > 1e-300));
 const relArb = nonZero(fc.record({ relevant: prob, irrelevant: prob }), (p: RelProbs) => [p.relevant, p.irrelevant]);
-const supArb = nonZero(fc.record({ full: prob, partial: prob, none: prob }), (p: SupProbs) => [p.full, p.partial, p.none]);
+const supArb = nonZero(fc.record({ full: prob, partial: prob, none: prob }), (p: SupProbs) => [
+  p.full,
+  p.partial,
+  p.none,
+]);
 const useArb = nonZero(fc.tuple(prob, prob, prob, prob, prob), (p) => p) as fc.Arbitrary<UseProbs>;
 const scale = fc.double({ min: 1e-6, max: 1e6, noNaN: true });
 

@@ -27,7 +27,9 @@ describe('the one sentence splitter', () => {
 
   it('is the highlight’s and the strips’ splitter alike', () => {
     const r = supportingSentence(RUST, 'Unsafe Rust gives five actions called unsafe superpowers.')!;
-    expect(RUST.slice(r.start, r.end)).toBe("You can take five actions in unsafe Rust that you\ncan't in safe Rust, which we call unsafe superpowers.");
+    expect(RUST.slice(r.start, r.end)).toBe(
+      "You can take five actions in unsafe Rust that you\ncan't in safe Rust, which we call unsafe superpowers.",
+    );
     expect(sentenceRanges(RUST).map((x) => RUST.slice(x.start, x.end))).toEqual(splitSentences(RUST));
     // CRAG strips of one sentence each are the same sentences.
     expect(decompose(RUST, 1)).toEqual(splitSentences(RUST));

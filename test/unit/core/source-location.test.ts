@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from '../../../src/core/chunk';
-import { citationLabel, headingPathAt, locatePassage, PLACE_NOT_KNOWN, placeLabel, type DocLayout } from '../../../src/core/source-location';
+import {
+  citationLabel,
+  headingPathAt,
+  locatePassage,
+  PLACE_NOT_KNOWN,
+  placeLabel,
+  type DocLayout,
+} from '../../../src/core/source-location';
 
 describe('passage places', () => {
-  const pages: DocLayout = { pages: [{ page: 1, start: 0 }, { page: 2, start: 100 }, { page: 4, start: 250 }] };
+  const pages: DocLayout = {
+    pages: [
+      { page: 1, start: 0 },
+      { page: 2, start: 100 },
+      { page: 4, start: 250 },
+    ],
+  };
 
   it('gives the page a passage starts on, and the last page when it runs over', () => {
     expect(locatePassage(pages, 10, 90)).toEqual({ page: 1 });
@@ -15,7 +28,10 @@ describe('passage places', () => {
   });
 
   it('marks a passage on a recognised page as scanned', () => {
-    const scan: DocLayout = { pages: [{ page: 1, start: 0 }], ocrLines: { 1: [{ text: 'Dear Margaret', box: [0.1, 0.1, 0.5, 0.15] }] } };
+    const scan: DocLayout = {
+      pages: [{ page: 1, start: 0 }],
+      ocrLines: { 1: [{ text: 'Dear Margaret', box: [0.1, 0.1, 0.5, 0.15] }] },
+    };
     expect(locatePassage(scan, 0, 10)).toEqual({ page: 1, scanned: true });
   });
 
@@ -41,7 +57,12 @@ describe('passage places', () => {
     const page1 = 'The tide rises twice a day. '.repeat(20).trim();
     const page2 = 'The moon pulls the water towards it. '.repeat(20).trim();
     const text = `${page1}\n\n${page2}`;
-    const layout: DocLayout = { pages: [{ page: 1, start: 0 }, { page: 2, start: page1.length + 2 }] };
+    const layout: DocLayout = {
+      pages: [
+        { page: 1, start: 0 },
+        { page: 2, start: page1.length + 2 },
+      ],
+    };
     const passages = chunkText({ docId: 'd', title: 'Tides', text }, { targetTokens: 40, overlapTokens: 0 });
     for (const p of passages) {
       const s = locatePassage(layout, p.start!, p.end!);
@@ -54,9 +75,17 @@ describe('passage places', () => {
   it('says the place in words, and says when a passage was stored before places were known', () => {
     expect(citationLabel({ title: 'Debian Policy', index: 3, source: { page: 12 } })).toBe('Debian Policy, p. 12');
     expect(placeLabel({ title: 'Debian Policy', source: { page: 12, pageEnd: 13 } })).toBe('pp. 12–13');
-    expect(citationLabel({ title: 'Rust book', index: 0, source: { headings: ['Ch. 16', 'Using Message Passing'] } })).toBe('Rust book › Ch. 16 › Using Message Passing');
+    expect(
+      citationLabel({ title: 'Rust book', index: 0, source: { headings: ['Ch. 16', 'Using Message Passing'] } }),
+    ).toBe('Rust book › Ch. 16 › Using Message Passing');
     // The document's title repeated as its first heading is said once.
-    expect(citationLabel({ title: 'Why the Sea Has Tides', index: 0, source: { headings: ['Why the Sea Has Tides', 'The Moon'] } })).toBe('Why the Sea Has Tides › The Moon');
+    expect(
+      citationLabel({
+        title: 'Why the Sea Has Tides',
+        index: 0,
+        source: { headings: ['Why the Sea Has Tides', 'The Moon'] },
+      }),
+    ).toBe('Why the Sea Has Tides › The Moon');
     expect(citationLabel({ title: 'Notes', index: 4, source: {} })).toBe('Notes · passage 5');
     expect(placeLabel({ title: 'Old', source: undefined })).toBe(PLACE_NOT_KNOWN);
     expect(citationLabel({ title: 'Old', index: 1 })).toBe('Old · passage 2');

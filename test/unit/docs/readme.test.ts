@@ -21,10 +21,13 @@ const slug = (heading: string) =>
     .replace(/\s/g, '-');
 
 /** The scripts `npm run` knows. */
-const SCRIPTS = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts);
+const SCRIPTS = Object.keys(
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts,
+);
 
 /** `npm run <name>` commands a Markdown text names whose script does not exist. */
-const unknownScripts = (md: string) => [...md.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1] as string).filter((n) => !SCRIPTS.includes(n));
+const unknownScripts = (md: string) =>
+  [...md.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1] as string).filter((n) => !SCRIPTS.includes(n));
 
 const anchorsOf = (file: string) =>
   new Set(
@@ -81,7 +84,11 @@ describe('docs/', () => {
   for (const page of readdirSync(DOCS).filter((f) => f.endsWith('.md'))) {
     it(`${page}: every relative link resolves and every npm script named exists`, () => {
       const file = join(DOCS, page);
-      expect(relativeLinks(file).map((l) => deadLink(file, l)).filter(Boolean)).toEqual([]);
+      expect(
+        relativeLinks(file)
+          .map((l) => deadLink(file, l))
+          .filter(Boolean),
+      ).toEqual([]);
       expect(unknownScripts(readFileSync(file, 'utf8'))).toEqual([]);
     });
   }

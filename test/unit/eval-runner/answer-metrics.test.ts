@@ -2,17 +2,36 @@ import { describe, expect, it } from 'vitest';
 import type { Embedder, Writer } from '../../../src/core/ports';
 import type { RagasPorts } from '../../../src/core/ragas/evaluate';
 import type { Ranking, ScoredCandidate } from '../../../src/core/types';
-import { answerForMetrics, createMetricsSession, measureAnswer, type MetricsState, type MetricsView } from '../../../src/eval-runner/answer-metrics';
+import {
+  answerForMetrics,
+  createMetricsSession,
+  measureAnswer,
+  type MetricsState,
+  type MetricsView,
+} from '../../../src/eval-runner/answer-metrics';
 
 const passage = { id: 'd#0', docId: 'd', title: 'D', text: 'Nolan directed it. It is long.', index: 0, score: 1 };
 const cand = (id: string, text: string, withPassage: boolean): ScoredCandidate =>
   ({
-    candidate: { id, parentId: null, depth: 0, text, passage: withPassage ? passage : null, retrieve: { probs: null, retrieved: withPassage, reason: 'always' }, fromGenerator: {}, tokenCount: 1, done: true },
+    candidate: {
+      id,
+      parentId: null,
+      depth: 0,
+      text,
+      passage: withPassage ? passage : null,
+      retrieve: { probs: null, retrieved: withPassage, reason: 'always' },
+      fromGenerator: {},
+      tokenCount: 1,
+      done: true,
+    },
     segmentScore: 0,
     pathScore: 0,
     inBeam: true,
   }) as ScoredCandidate;
-const ranking: Ranking = { best: [cand('a', ' Nolan directed it. ', true), cand('b', 'It is long.', true), cand('c', '', false)], scored: new Map() };
+const ranking: Ranking = {
+  best: [cand('a', ' Nolan directed it. ', true), cand('b', 'It is long.', true), cand('c', '', false)],
+  scored: new Map(),
+};
 
 function ports(gate?: Promise<void>): RagasPorts {
   const writer: Writer = {
@@ -37,10 +56,14 @@ describe('answer metrics beside the answer', () => {
   it('reports running, then the metrics', async () => {
     const states: MetricsState[] = [];
     await new Promise<void>((done) => {
-      measureAnswer(answerForMetrics('Who directed it?', ranking), async () => ports(), (s) => {
-        states.push(s);
-        if (s.status !== 'running') done();
-      });
+      measureAnswer(
+        answerForMetrics('Who directed it?', ranking),
+        async () => ports(),
+        (s) => {
+          states.push(s);
+          if (s.status !== 'running') done();
+        },
+      );
     });
     expect(states.map((s) => s.status)).toEqual(['running', 'done']);
     const last = states[1];
@@ -51,7 +74,11 @@ describe('answer metrics beside the answer', () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     const states: MetricsState[] = [];
-    const cancel = measureAnswer(answerForMetrics('q', ranking), async () => ports(gate), (s) => states.push(s));
+    const cancel = measureAnswer(
+      answerForMetrics('q', ranking),
+      async () => ports(gate),
+      (s) => states.push(s),
+    );
     cancel();
     open();
     await new Promise((r) => setTimeout(r, 20));
@@ -92,11 +119,14 @@ describe('answer metrics beside the answer', () => {
     }
     const last = (views: MetricsView[]) => views[views.length - 1]!;
 
-    it('measures each finished decode once by itself; a re-rank calls no model and marks the figures as the earlier answer\'s', async () => {
+    it("measures each finished decode once by itself; a re-rank calls no model and marks the figures as the earlier answer's", async () => {
       const m = logged();
       m.free = true;
       const views: MetricsView[] = [];
-      const session = createMetricsSession(async () => m.ports, (v) => views.push(v));
+      const session = createMetricsSession(
+        async () => m.ports,
+        (v) => views.push(v),
+      );
       session.show(1, answerForMetrics('Who directed it?', ranking));
       await settle();
       expect(last(views).measured?.state.status).toBe('done');
@@ -124,7 +154,10 @@ describe('answer metrics beside the answer', () => {
     it('a new decode cancels the running measurement: it calls nothing more and never reports', async () => {
       const m = logged();
       const views: MetricsView[] = [];
-      const session = createMetricsSession(async () => m.ports, (v) => views.push(v));
+      const session = createMetricsSession(
+        async () => m.ports,
+        (v) => views.push(v),
+      );
       session.show(1, answerForMetrics('Who directed it?', ranking));
       await settle();
       expect(m.log).toEqual(['write']);
@@ -146,7 +179,10 @@ describe('answer metrics beside the answer', () => {
     it('the user can cancel between two calls and nothing more is called; going away cancels too', async () => {
       const m = logged();
       const views: MetricsView[] = [];
-      const session = createMetricsSession(async () => m.ports, (v) => views.push(v));
+      const session = createMetricsSession(
+        async () => m.ports,
+        (v) => views.push(v),
+      );
       session.show(1, answerForMetrics('Who directed it?', ranking));
       await settle();
       m.next(); // statements written; the verification write starts

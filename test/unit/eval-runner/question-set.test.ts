@@ -10,13 +10,30 @@ describe('question set (JSONL)', () => {
     expect(errors).toEqual([]);
     expect(items).toEqual([
       { id: 'q1', line: 1, question: 'Who?', answers: ['Ada'] },
-      { id: 'x', line: 3, question: 'Where?', answers: ['London'], documents: [{ title: 'Document 1', text: 'Plain text doc.' }, { title: 'T', text: 'Body.' }] },
+      {
+        id: 'x',
+        line: 3,
+        question: 'Where?',
+        answers: ['London'],
+        documents: [
+          { title: 'Document 1', text: 'Plain text doc.' },
+          { title: 'T', text: 'Body.' },
+        ],
+      },
     ]);
   });
 
   it('names the line of every bad entry', () => {
     const { errors } = parseQuestionSet(
-      ['{"question": "ok", "answers": ["a"]}', '{not json', '{"question": "", "answers": ["a"]}', '{"question": "q", "answers": []}', '["q"]', '{"question": "q", "answers": ["a"], "documents": [{"title": "t"}]}', '{"id": "q1", "question": "dup", "answers": ["a"]}'].join('\n'),
+      [
+        '{"question": "ok", "answers": ["a"]}',
+        '{not json',
+        '{"question": "", "answers": ["a"]}',
+        '{"question": "q", "answers": []}',
+        '["q"]',
+        '{"question": "q", "answers": ["a"], "documents": [{"title": "t"}]}',
+        '{"id": "q1", "question": "dup", "answers": ["a"]}',
+      ].join('\n'),
     );
     expect(errors).toEqual([
       expect.stringMatching(/^Line 2: not valid JSON/),
@@ -36,7 +53,9 @@ describe('question set (JSONL)', () => {
     const { items, errors } = parseQuestionSet(readFileSync('public/eval/sample-questions.jsonl', 'utf8'));
     expect(errors).toEqual([]);
     expect(items.length).toBeGreaterThanOrEqual(10);
-    const corpus = ['honeybees', 'printing-press', 'rust-ownership', 'sourdough-bread', 'tides'].map((f) => readFileSync(`public/sample/${f}.md`, 'utf8')).join('\n');
+    const corpus = ['honeybees', 'printing-press', 'rust-ownership', 'sourdough-bread', 'tides']
+      .map((f) => readFileSync(`public/sample/${f}.md`, 'utf8'))
+      .join('\n');
     for (const item of items) {
       const source = item.documents ? item.documents.map((d) => d.text).join('\n') : corpus;
       expect(containsGold(source, item.answers), `${item.id}: no gold answer in its source`).toBe(true);

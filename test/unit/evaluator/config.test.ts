@@ -11,7 +11,10 @@ describe('evaluator config', () => {
   });
 
   it('resolves the local model pack as an absolute path (not a URL) under a sub-path', () => {
-    const c = resolveEvaluatorConfig({ source: 'local', embedder: 'tiny/embedder' }, 'https://example.org/apps/rag/index.html');
+    const c = resolveEvaluatorConfig(
+      { source: 'local', embedder: 'tiny/embedder' },
+      'https://example.org/apps/rag/index.html',
+    );
     expect(c.localModelPath).toBe('/apps/rag/models/');
     expect(c.embedder).toEqual({ id: 'tiny/embedder' });
   });
@@ -28,13 +31,22 @@ describe('device choice', () => {
   });
 
   it('falls back to WASM and says why when there is no adapter, no WebGPU, or an error', async () => {
-    expect(await pickDevice('auto', { requestAdapter: async () => null })).toMatchObject({ device: 'wasm', reason: expect.stringMatching(/no adapter/) });
-    expect(await pickDevice('auto', undefined)).toMatchObject({ device: 'wasm', reason: expect.stringMatching(/no WebGPU/) });
+    expect(await pickDevice('auto', { requestAdapter: async () => null })).toMatchObject({
+      device: 'wasm',
+      reason: expect.stringMatching(/no adapter/),
+    });
+    expect(await pickDevice('auto', undefined)).toMatchObject({
+      device: 'wasm',
+      reason: expect.stringMatching(/no WebGPU/),
+    });
     const failing = { requestAdapter: () => Promise.reject(new Error('GPU process crashed')) };
     expect((await pickDevice('webgpu', failing)).reason).toMatch(/GPU process crashed/);
   });
 
   it('honours a WASM preference even with an adapter', async () => {
-    expect(await pickDevice('wasm', { requestAdapter: async () => ({}) })).toMatchObject({ device: 'wasm', reason: expect.stringMatching(/settings/) });
+    expect(await pickDevice('wasm', { requestAdapter: async () => ({}) })).toMatchObject({
+      device: 'wasm',
+      reason: expect.stringMatching(/settings/),
+    });
   });
 });

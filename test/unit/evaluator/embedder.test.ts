@@ -24,7 +24,10 @@ describe('embedder (tiny hashed bag-of-words model through transformers.js)', ()
   });
 
   it('gives the same vectors whatever the batch size', async () => {
-    const one = createEmbedder({ ...tinyRuntime({ batchSize: 1 }), model: { id: TINY_MODEL_IDS.embedder, dtype: 'fp32' } });
+    const one = createEmbedder({
+      ...tinyRuntime({ batchSize: 1 }),
+      model: { id: TINY_MODEL_IDS.embedder, dtype: 'fp32' },
+    });
     const all = texts.passages.map((p) => p.text);
     const [a, b] = [await one.embed(all), await embedder.embed(all)];
     a.forEach((v, i) => expect(Array.from(v)).toEqual(Array.from(b[i]!)));
@@ -37,7 +40,10 @@ describe('embedder (tiny hashed bag-of-words model through transformers.js)', ()
 
   it('reports loading progress in bytes and files, ending ready', async () => {
     const events: EvaluatorProgress[] = [];
-    const e = createEmbedder({ ...tinyRuntime({ onProgress: (p) => events.push(p) }), model: { id: TINY_MODEL_IDS.embedder, dtype: 'fp32' } });
+    const e = createEmbedder({
+      ...tinyRuntime({ onProgress: (p) => events.push(p) }),
+      model: { id: TINY_MODEL_IDS.embedder, dtype: 'fp32' },
+    });
     await e.ready();
     const last = events.at(-1)!;
     expect(last.status).toBe('ready');
@@ -51,7 +57,9 @@ describe('embedder (tiny hashed bag-of-words model through transformers.js)', ()
 
   it('names the model and where it looked when the model cannot be loaded', async () => {
     const missing = createEmbedder({ ...tinyRuntime(), model: { id: 'tiny/does-not-exist' } });
-    await expect(missing.embed(['honey'])).rejects.toThrow(/embedding model "tiny\/does-not-exist" from the local model pack/);
+    await expect(missing.embed(['honey'])).rejects.toThrow(
+      /embedding model "tiny\/does-not-exist" from the local model pack/,
+    );
   });
 
   it('honours an aborted signal between batches', async () => {

@@ -4,7 +4,12 @@ import { summariseDevices } from '../../../src/evaluator/device-summary';
 import { withFallback } from '../../../src/evaluator/fallback';
 
 /** A model double whose load or run fails on the devices listed. */
-function fakeModels(fail: { load?: EvaluatorDevice[]; run?: EvaluatorDevice[]; message?: string; gate?: Promise<void> }) {
+function fakeModels(fail: {
+  load?: EvaluatorDevice[];
+  run?: EvaluatorDevice[];
+  message?: string;
+  gate?: Promise<void>;
+}) {
   const made: { device: EvaluatorDevice; disposed: boolean; runs: number; loads: number }[] = [];
   const make = (device: EvaluatorDevice) => {
     const rec = { device, disposed: false, runs: 0, loads: 0 };
@@ -33,7 +38,14 @@ function fakeModels(fail: { load?: EvaluatorDevice[]; run?: EvaluatorDevice[]; m
 function setup(fail: Parameters<typeof fakeModels>[0], device: EvaluatorDevice = 'webgpu') {
   const f = fakeModels(fail);
   const reports: ModelDeviceReport[] = [];
-  const m = withFallback({ role: 'nli', model: 'tiny/nli', device, reason: 'A WebGPU adapter is available.', make: f.make, onReport: (r) => reports.push(r) });
+  const m = withFallback({
+    role: 'nli',
+    model: 'tiny/nli',
+    device,
+    reason: 'A WebGPU adapter is available.',
+    make: f.make,
+    onReport: (r) => reports.push(r),
+  });
   return { ...f, m, reports };
 }
 
@@ -49,7 +61,12 @@ describe('per-model WASM fallback', () => {
   it('moves a model that fails to load on WebGPU to WASM, keeps working, and says why', async () => {
     const { m, reports, made } = setup({ load: ['webgpu'], message: 'setPipeline: not a GPUComputePipeline' });
     expect(await m.run((x) => x.score(2))).toBe('wasm:2');
-    expect(m.report()).toMatchObject({ device: 'wasm', loaded: true, fellBackFrom: 'webgpu', error: 'setPipeline: not a GPUComputePipeline' });
+    expect(m.report()).toMatchObject({
+      device: 'wasm',
+      loaded: true,
+      fellBackFrom: 'webgpu',
+      error: 'setPipeline: not a GPUComputePipeline',
+    });
     expect(m.report().reason).toBe('NLI fell back to WASM: setPipeline: not a GPUComputePipeline');
     expect(reports.at(-1)?.device).toBe('wasm');
     expect(made[0]).toMatchObject({ device: 'webgpu', disposed: true });
@@ -63,7 +80,10 @@ describe('per-model WASM fallback', () => {
     expect(m.report()).toMatchObject({ device: 'webgpu', loaded: true });
     expect(await m.run((x) => x.score(4))).toBe('wasm:4');
     expect(m.report()).toMatchObject({ device: 'wasm', fellBackFrom: 'webgpu', error: 'run failed on webgpu' });
-    expect(made.map((x) => [x.device, x.runs])).toEqual([['webgpu', 1], ['wasm', 1]]);
+    expect(made.map((x) => [x.device, x.runs])).toEqual([
+      ['webgpu', 1],
+      ['wasm', 1],
+    ]);
   });
 
   it('moves once when concurrent calls fail together', async () => {
@@ -84,7 +104,9 @@ describe('per-model WASM fallback', () => {
 
   it('names both errors when WASM fails differently', async () => {
     const { m } = setup({ run: ['webgpu', 'wasm'] });
-    await expect(m.run((x) => x.score(6))).rejects.toThrow('run failed on wasm (it had failed on WebGPU first: run failed on webgpu)');
+    await expect(m.run((x) => x.score(6))).rejects.toThrow(
+      'run failed on wasm (it had failed on WebGPU first: run failed on webgpu)',
+    );
   });
 
   it('does not move a model when the caller aborted', async () => {
@@ -109,7 +131,10 @@ describe('a model that could not load', () => {
   it('fails every later call at once with the same error, loading nothing again', async () => {
     const { m, made } = setup({ load: ['webgpu', 'wasm'], message: hub });
     await expect(m.run((x) => x.score(1))).rejects.toThrow(hub);
-    expect(made.map((x) => [x.device, x.loads])).toEqual([['webgpu', 1], ['wasm', 1]]);
+    expect(made.map((x) => [x.device, x.loads])).toEqual([
+      ['webgpu', 1],
+      ['wasm', 1],
+    ]);
     for (let i = 0; i < 20; i++) await expect(m.run((x) => x.score(i))).rejects.toThrow(hub);
     await expect(m.ready()).rejects.toThrow(hub);
     expect(made).toHaveLength(2);
@@ -131,7 +156,10 @@ describe('a model that could not load', () => {
     const preload = m.ready();
     open();
     for (const c of [...calls, preload]) await expect(c).rejects.toThrow(hub);
-    expect(made.map((x) => [x.device, x.loads])).toEqual([['webgpu', 1], ['wasm', 1]]);
+    expect(made.map((x) => [x.device, x.loads])).toEqual([
+      ['webgpu', 1],
+      ['wasm', 1],
+    ]);
   });
 
   it('gives concurrent callers one load when it succeeds', async () => {
@@ -188,7 +216,9 @@ describe('a model that could not load', () => {
     expect(m.report()).toMatchObject({ device: 'wasm', fellBackFrom: 'webgpu' });
     // A run that fails on WASM (bad input) fails that call only.
     let bad = true;
-    await expect(m.run(async (x) => (bad ? Promise.reject(new Error('bad input')) : x.score(2)))).rejects.toThrow('bad input');
+    await expect(m.run(async (x) => (bad ? Promise.reject(new Error('bad input')) : x.score(2)))).rejects.toThrow(
+      'bad input',
+    );
     bad = false;
     expect(await m.run(async (x) => (bad ? Promise.reject(new Error('bad input')) : x.score(2)))).toBe('wasm:2');
     expect(made.map((x) => x.device)).toEqual(['webgpu', 'wasm']);
@@ -197,7 +227,11 @@ describe('a model that could not load', () => {
 
 describe('status line from the per-model devices', () => {
   const choice = { device: 'webgpu' as const, reason: 'A WebGPU adapter is available.' };
-  const r = (role: ModelDeviceReport['role'], device: EvaluatorDevice, extra: Partial<ModelDeviceReport> = {}): ModelDeviceReport => ({
+  const r = (
+    role: ModelDeviceReport['role'],
+    device: EvaluatorDevice,
+    extra: Partial<ModelDeviceReport> = {},
+  ): ModelDeviceReport => ({
     role,
     model: `tiny/${role}`,
     device,
@@ -207,8 +241,14 @@ describe('status line from the per-model devices', () => {
   });
 
   it('is the chosen device until a model has loaded, then the devices the loaded models run on', () => {
-    expect(summariseDevices(choice, [r('embedder', 'webgpu', { loaded: false })])).toEqual({ device: 'webgpu', reason: choice.reason });
-    expect(summariseDevices(choice, [r('embedder', 'webgpu'), r('reranker', 'webgpu')])).toEqual({ device: 'webgpu', reason: choice.reason });
+    expect(summariseDevices(choice, [r('embedder', 'webgpu', { loaded: false })])).toEqual({
+      device: 'webgpu',
+      reason: choice.reason,
+    });
+    expect(summariseDevices(choice, [r('embedder', 'webgpu'), r('reranker', 'webgpu')])).toEqual({
+      device: 'webgpu',
+      reason: choice.reason,
+    });
   });
 
   it('names the model that fell back to WASM and why', () => {

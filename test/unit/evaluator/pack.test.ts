@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER, resolveEvaluatorConfig, type EvaluatorConfigInput } from '../../../src/evaluator/config';
+import {
+  DEFAULT_EMBEDDER,
+  DEFAULT_NLI,
+  DEFAULT_RERANKER,
+  resolveEvaluatorConfig,
+  type EvaluatorConfigInput,
+} from '../../../src/evaluator/config';
 import { resolveModelSource } from '../../../src/evaluator/pack';
 
 const PAGE = 'https://example.org/apps/rag/index.html';
@@ -13,7 +19,9 @@ function host(files: Record<string, string>, opts: { spa?: boolean; down?: boole
     if (opts.down) throw new TypeError('Failed to fetch');
     const path = new URL(url).pathname;
     if (path in files) return new Response(files[path]);
-    return opts.spa ? new Response('<!doctype html><html>the app</html>', { headers: { 'content-type': 'text/html' } }) : new Response('not found', { status: 404 });
+    return opts.spa
+      ? new Response('<!doctype html><html>the app</html>', { headers: { 'content-type': 'text/html' } })
+      : new Response('not found', { status: 404 });
   };
   return { f, asked };
 }
@@ -23,11 +31,18 @@ const allThree = { ...cfg(DEFAULT_EMBEDDER), ...cfg(DEFAULT_RERANKER), ...cfg(DE
 
 describe('finding the local evaluator pack (source auto)', () => {
   it('uses the pack when its manifest lists the three models, without probing each', async () => {
-    const manifest = { format: 'selfrag-evaluator-pack', version: 1, models: [DEFAULT_EMBEDDER, DEFAULT_RERANKER, DEFAULT_NLI].map((id) => ({ id, dtypes: ['fp32', 'q8'] })) };
+    const manifest = {
+      format: 'selfrag-evaluator-pack',
+      version: 1,
+      models: [DEFAULT_EMBEDDER, DEFAULT_RERANKER, DEFAULT_NLI].map((id) => ({ id, dtypes: ['fp32', 'q8'] })),
+    };
     const h = host({ '/apps/rag/models/evaluator-pack.json': JSON.stringify(manifest) });
     const r = await resolveModelSource(config(), PAGE, h.f);
     expect(r.config.source).toBe('local');
-    expect(r.source).toEqual({ source: 'local', reason: 'Found the evaluator models in the local model pack at /apps/rag/models/.' });
+    expect(r.source).toEqual({
+      source: 'local',
+      reason: 'Found the evaluator models in the local model pack at /apps/rag/models/.',
+    });
     expect(h.asked).toEqual(['/apps/rag/models/evaluator-pack.json']);
   });
 
@@ -40,14 +55,18 @@ describe('finding the local evaluator pack (source auto)', () => {
     const { [`/apps/rag/models/${DEFAULT_NLI}/config.json`]: _nli, ...two } = allThree;
     const r = await resolveModelSource(config(), PAGE, host(two).f);
     expect(r.config.source).toBe('hub');
-    expect(r.source.reason).toBe(`The local model pack lacks ${DEFAULT_NLI} at /apps/rag/models/; the evaluator models come from the Hugging Face hub.`);
+    expect(r.source.reason).toBe(
+      `The local model pack lacks ${DEFAULT_NLI} at /apps/rag/models/; the evaluator models come from the Hugging Face hub.`,
+    );
   });
 
   it('uses the hub when there is no pack, when the host answers every path with the app page, or when it cannot be reached', async () => {
     for (const h of [host({}), host({}, { spa: true }), host(allThree, { down: true })]) {
       const r = await resolveModelSource(config(), PAGE, h.f);
       expect(r.config.source).toBe('hub');
-      expect(r.source.reason).toMatch(/^No local model pack at \/apps\/rag\/models\/; the evaluator models come from the Hugging Face hub\.$/);
+      expect(r.source.reason).toMatch(
+        /^No local model pack at \/apps\/rag\/models\/; the evaluator models come from the Hugging Face hub\.$/,
+      );
     }
   });
 

@@ -40,7 +40,9 @@ describe('Wikipedia external search (fake fetch, no network)', () => {
 
   it('reports an HTTP failure clearly', async () => {
     const { f } = fakeFetch(503, {});
-    await expect(createWikipediaSearch({ fetch: f }).search('x', 2)).rejects.toThrow('Wikipedia search failed: HTTP 503');
+    await expect(createWikipediaSearch({ fetch: f }).search('x', 2)).rejects.toThrow(
+      'Wikipedia search failed: HTTP 503',
+    );
   });
 
   it('rejects an invalid language code', () => {

@@ -11,7 +11,9 @@ const SRC = join(ROOT, 'src');
 const WORKERS = join(ROOT, 'workers');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('src/ does not depend on workers/', () => {
@@ -20,9 +22,12 @@ describe('src/ does not depend on workers/', () => {
     const into: string[] = [];
     for (const file of sources) {
       const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-      for (const m of code.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)) {
+      for (const m of code.matchAll(
+        /\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm,
+      )) {
         const spec = m[1] ?? m[2] ?? m[3]!;
-        if (spec.startsWith('.') && !relative(WORKERS, resolve(dirname(file), spec)).startsWith('..')) into.push(`${relative(ROOT, file)} → ${spec}`);
+        if (spec.startsWith('.') && !relative(WORKERS, resolve(dirname(file), spec)).startsWith('..'))
+          into.push(`${relative(ROOT, file)} → ${spec}`);
       }
     }
     expect(sources.length).toBeGreaterThan(50);
@@ -32,7 +37,11 @@ describe('src/ does not depend on workers/', () => {
   it('the BM25 word index and its tokenizer are library code, not a worker adapter', () => {
     const adapters = files(WORKERS).map((f) => relative(WORKERS, f));
     expect(adapters.filter((f) => /lexical|tokeni[sz]e/.test(f))).toEqual([]);
-    expect(files(join(SRC, 'library/lexical')).map((f) => relative(SRC, f)).sort()).toEqual([
+    expect(
+      files(join(SRC, 'library/lexical'))
+        .map((f) => relative(SRC, f))
+        .sort(),
+    ).toEqual([
       'library/lexical/bm25.ts',
       'library/lexical/byte-pool.ts',
       'library/lexical/grown.ts',

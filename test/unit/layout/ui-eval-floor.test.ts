@@ -11,12 +11,16 @@ const UI = join(SRC, 'ui');
 const EVAL = join(SRC, 'eval-runner');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 function imports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? m[2] ?? m[3]!);
+  return [
+    ...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm),
+  ].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
 describe('src/ui holds only components and hooks', () => {
@@ -30,7 +34,9 @@ describe('src/ui holds only components and hooks', () => {
   it('every hooks module exports only hooks (use…)', () => {
     const notHooks: string[] = [];
     for (const f of files(UI).filter((f) => /(^|\/)hooks\.ts$/.test(f))) {
-      for (const m of readFileSync(f, 'utf8').matchAll(/^export\s+(?:async\s+)?(?:function|const|let|class)\s+(\w+)/gm)) {
+      for (const m of readFileSync(f, 'utf8').matchAll(
+        /^export\s+(?:async\s+)?(?:function|const|let|class)\s+(\w+)/gm,
+      )) {
         if (!/^use[A-Z]/.test(m[1]!)) notHooks.push(`${relative(UI, f)}: ${m[1]}`);
       }
     }

@@ -16,12 +16,16 @@ function sources(dir: string): string[] {
 
 function imports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? m[2] ?? m[3]!);
+  return [
+    ...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm),
+  ].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
 function targets(room: string): string[] {
   return sources(join(SRC, room)).flatMap((file) =>
-    imports(file).map((spec) => `${relative(SRC, file)} → ${spec.startsWith('.') ? relative(SRC, resolve(dirname(file), spec)) : spec}`),
+    imports(file).map(
+      (spec) => `${relative(SRC, file)} → ${spec.startsWith('.') ? relative(SRC, resolve(dirname(file), spec)) : spec}`,
+    ),
   );
 }
 
@@ -40,7 +44,9 @@ describe('src/vector is the vector search engine, beside the core', () => {
     const used: string[] = [];
     for (const file of sources(join(SRC, 'vector'))) {
       const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-      for (const m of code.matchAll(/\b(window|document|navigator|self|postMessage|importScripts|localStorage|indexedDB|fetch)\b(?=\s*[.(])/g)) {
+      for (const m of code.matchAll(
+        /\b(window|document|navigator|self|postMessage|importScripts|localStorage|indexedDB|fetch)\b(?=\s*[.(])/g,
+      )) {
         used.push(`${relative(SRC, file)}: ${m[1]}`);
       }
     }

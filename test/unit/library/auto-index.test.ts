@@ -21,10 +21,21 @@ import { freshDb, library } from './open-library';
 const make = (kind: string, dim: number) => (kind === 'compact' ? new CompactIndex(dim) : new FlatIndex(dim));
 const COMPACT_AT = 40;
 
-const WORDS = 'amber basalt cedar dune ember fjord glacier harbour isthmus jetty kelp lagoon moraine nectar oasis prairie quarry reef savanna tundra'.split(' ');
+const WORDS =
+  'amber basalt cedar dune ember fjord glacier harbour isthmus jetty kelp lagoon moraine nectar oasis prairie quarry reef savanna tundra'.split(
+    ' ',
+  );
 /** One-passage documents on made-up topics, and one clear fact to ask for. */
-const note = (i: number) => ({ name: `note-${i}.txt`, bytes: new TextEncoder().encode(`Note ${i}: ${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} ${WORDS[(i * 11 + 5) % WORDS.length]} number${i}.`) });
-const FACT = { name: 'volcano.txt', bytes: new TextEncoder().encode('The volcano Stromboli erupts every few minutes, a lighthouse of the Mediterranean.') };
+const note = (i: number) => ({
+  name: `note-${i}.txt`,
+  bytes: new TextEncoder().encode(
+    `Note ${i}: ${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} ${WORDS[(i * 11 + 5) % WORDS.length]} number${i}.`,
+  ),
+});
+const FACT = {
+  name: 'volcano.txt',
+  bytes: new TextEncoder().encode('The volcano Stromboli erupts every few minutes, a lighthouse of the Mediterranean.'),
+};
 const QUESTION = 'which volcano erupts every few minutes';
 
 /** Counts the float vectors read from the store. */
@@ -42,14 +53,28 @@ function counting(store: LibraryStorage): LibraryStorage & { vectorReads: number
   return counted;
 }
 
-async function open(dbName: string, folder: MemoryFolder, over: { choice?: IndexChoice; embedder?: HashEmbedder; memory?: boolean; embedderId?: string } = {}) {
-  const host = new IndexHost(over.choice ?? 'auto', make, { compactAt: COMPACT_AT, persistence: compactPersistence(folder) });
+async function open(
+  dbName: string,
+  folder: MemoryFolder,
+  over: { choice?: IndexChoice; embedder?: HashEmbedder; memory?: boolean; embedderId?: string } = {},
+) {
+  const host = new IndexHost(over.choice ?? 'auto', make, {
+    compactAt: COMPACT_AT,
+    persistence: compactPersistence(folder),
+  });
   const store = counting(over.memory ? new MemoryLibraryStore() : await LibraryStore.open(dbName));
-  const lib = await library({ dbName, index: host, embedder: over.embedder ?? new HashEmbedder(), openStore: async () => store, ...(over.embedderId ? { embedderId: over.embedderId } : {}) });
+  const lib = await library({
+    dbName,
+    index: host,
+    embedder: over.embedder ?? new HashEmbedder(),
+    openStore: async () => store,
+    ...(over.embedderId ? { embedderId: over.embedderId } : {}),
+  });
   return { lib, host, store };
 }
 
-const top = async (lib: Awaited<ReturnType<typeof library>>, q = QUESTION) => (await lib.retriever.retrieve(q, 3)).map((h) => h.title);
+const top = async (lib: Awaited<ReturnType<typeof library>>, q = QUESTION) =>
+  (await lib.retriever.retrieve(q, 3)).map((h) => h.title);
 
 describe("the library's automatic index choice", () => {
   it('serves with flat while small, switches to compact past the threshold, keeps its answers and survives a reload', async () => {
@@ -92,17 +117,46 @@ describe("the library's automatic index choice", () => {
   it('a pre-built index past the threshold is seeded straight into the compact index, saved, and re-opened', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'prebuilt-auto-'));
     const embedder = new HashEmbedder();
-    const texts = Array.from({ length: 60 }, (_, i) => (i === 7 ? FACT.bytes : note(i).bytes)).map((b) => new TextDecoder().decode(b));
-    const docs = texts.map((text, i) => ({ id: `doc-${i}`, name: `${i}.txt`, title: i === 7 ? 'volcano' : `note-${i}`, format: 'text' as const, text }));
-    const passages = texts.map((text, i) => ({ id: `doc-${i}#0`, docId: `doc-${i}`, title: docs[i]!.title, text, index: 0, start: 0, end: text.length }));
-    const out = encodePrebuilt({ model: 'hash', documents: docs, passages, vectors: await embedder.embed(passages.map((p) => `${p.title}\n${p.text}`)) });
+    const texts = Array.from({ length: 60 }, (_, i) => (i === 7 ? FACT.bytes : note(i).bytes)).map((b) =>
+      new TextDecoder().decode(b),
+    );
+    const docs = texts.map((text, i) => ({
+      id: `doc-${i}`,
+      name: `${i}.txt`,
+      title: i === 7 ? 'volcano' : `note-${i}`,
+      format: 'text' as const,
+      text,
+    }));
+    const passages = texts.map((text, i) => ({
+      id: `doc-${i}#0`,
+      docId: `doc-${i}`,
+      title: docs[i]!.title,
+      text,
+      index: 0,
+      start: 0,
+      end: text.length,
+    }));
+    const out = encodePrebuilt({
+      model: 'hash',
+      documents: docs,
+      passages,
+      vectors: await embedder.embed(passages.map((p) => `${p.title}\n${p.text}`)),
+    });
     mkdirSync(join(dir, 'index'));
     writeFileSync(join(dir, 'index/library.json'), out.json);
     writeFileSync(join(dir, 'index/vectors.bin'), out.vectors);
     const dbName = freshDb('prebuilt-auto');
     const folder = new MemoryFolder();
     const host = new IndexHost('auto', make, { compactAt: COMPACT_AT, persistence: compactPersistence(folder) });
-    const lib = await library({ dbName, index: host, seed: true, baseUrl: 'http://site.test/', fetch: fileFetch(dir), embedder, embedderId: 'hash' });
+    const lib = await library({
+      dbName,
+      index: host,
+      seed: true,
+      baseUrl: 'http://site.test/',
+      fetch: fileFetch(dir),
+      embedder,
+      embedderId: 'hash',
+    });
     // Compact from the first passage: no flat index was filled and then switched.
     expect(await host.vectorStatus()).toMatchObject({ kind: 'compact', switching: false, saved: true });
     expect(await lib.size()).toBe(60);
@@ -180,7 +234,11 @@ describe("the library's automatic index choice", () => {
     first.lib.close();
     folder.truncate(compactFileNames(dbName)[2]!, 5);
     const again = await open(dbName, folder, { choice: 'compact' });
-    expect(again.lib.warnings).toEqual([expect.stringMatching(/saved vector index could not be used \(its codes file holds 0 of 3 rows\): it is rebuilt once/)]);
+    expect(again.lib.warnings).toEqual([
+      expect.stringMatching(
+        /saved vector index could not be used \(its codes file holds 0 of 3 rows\): it is rebuilt once/,
+      ),
+    ]);
     expect(again.store.vectorReads).toBe(3);
     expect(await top(again.lib)).toEqual(want);
     again.lib.close();

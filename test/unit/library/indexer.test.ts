@@ -16,7 +16,11 @@ import { fileFetch } from '../../doubles/file-fetch';
 import { tinyPdf } from '../../doubles/tiny-pdf';
 
 const ROOT = resolve(__dirname, '../../..');
-const embedder = createEmbedder({ model: { id: 'embedder' }, source: 'local', localModelPath: join(ROOT, 'test/fixtures/models/tiny') });
+const embedder = createEmbedder({
+  model: { id: 'embedder' },
+  source: 'local',
+  localModelPath: join(ROOT, 'test/fixtures/models/tiny'),
+});
 afterAll(() => embedder.dispose());
 
 function counting() {
@@ -30,21 +34,35 @@ describe('npm run index (indexFolder)', () => {
     const docs = join(site, 'docs');
     cpSync(join(ROOT, 'public/sample'), docs, { recursive: true });
     mkdirSync(join(docs, 'more'));
-    writeFileSync(join(docs, 'more/press.html'), '<h1>Presses</h1><script>steal()</script><p>Gutenberg used a screw press.</p>');
+    writeFileSync(
+      join(docs, 'more/press.html'),
+      '<h1>Presses</h1><script>steal()</script><p>Gutenberg used a screw press.</p>',
+    );
     writeFileSync(join(docs, 'more/bees.pdf'), tinyPdf([['A queen bee lays eggs in spring.']]));
     writeFileSync(join(docs, 'more/empty.txt'), '');
     writeFileSync(join(docs, 'more/photo.png'), new Uint8Array([0x89, 0x50, 0, 0]));
     const logs: string[] = [];
 
-    const res = await indexFolder({ folder: docs, out: join(site, 'index'), embedder, model: 'local:embedder', log: (l) => logs.push(l) });
+    const res = await indexFolder({
+      folder: docs,
+      out: join(site, 'index'),
+      embedder,
+      model: 'local:embedder',
+      log: (l) => logs.push(l),
+    });
 
     expect(res.documents).toBe(7);
     expect(res.refused).toEqual([{ name: 'more/empty.txt', reason: 'the file is empty' }]);
     expect(logs).toContain('skip  more/photo.png (not a text, Markdown, HTML or PDF file)');
-    const built = decodePrebuilt(readFileSync(join(site, 'index/library.json'), 'utf8'), readFileSync(join(site, 'index/vectors.bin')));
+    const built = decodePrebuilt(
+      readFileSync(join(site, 'index/library.json'), 'utf8'),
+      readFileSync(join(site, 'index/vectors.bin')),
+    );
     expect(built.passages.length).toBe(res.passages);
     expect(built.vectors.size).toBe(res.passages);
-    expect(built.documents.find((d) => d.name === 'more/press.html')?.text).toBe('Presses\n\nGutenberg used a screw press.');
+    expect(built.documents.find((d) => d.name === 'more/press.html')?.text).toBe(
+      'Presses\n\nGutenberg used a screw press.',
+    );
 
     // The word index is shipped tokenised, so the site loads it instead of building it.
     const snapshot = { format: SNAPSHOT_FORMAT, bytes: readFileSync(join(site, 'index/words.bin')) };
@@ -72,24 +90,53 @@ describe('npm run index (indexFolder)', () => {
 
   it('fails clearly when there is nothing to index', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'empty-'));
-    await expect(indexFolder({ folder: empty, out: join(empty, 'out'), embedder, model: null })).rejects.toThrow(/no documents could be indexed/);
-    await expect(indexFolder({ folder: join(empty, 'nope'), out: join(empty, 'out'), embedder, model: null })).rejects.toThrow(/is not a folder/);
+    await expect(indexFolder({ folder: empty, out: join(empty, 'out'), embedder, model: null })).rejects.toThrow(
+      /no documents could be indexed/,
+    );
+    await expect(
+      indexFolder({ folder: join(empty, 'nope'), out: join(empty, 'out'), embedder, model: null }),
+    ).rejects.toThrow(/is not a folder/);
   });
 });
 
 describe('npm run index (command line)', () => {
   const cli = (args: string[]) =>
-    spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/index-folder.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+    spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/index-folder.ts'), ...args],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
 
   it('writes library.json and vectors.bin for a folder and reports what it did', () => {
     const out = mkdtempSync(join(tmpdir(), 'cli-'));
-    const run = cli(['public/sample', '--out', out, '--model', 'tiny/embedder', '--models-dir', 'test/fixtures/models', '--target', '120', '--overlap', '20']);
+    const run = cli([
+      'public/sample',
+      '--out',
+      out,
+      '--model',
+      'tiny/embedder',
+      '--models-dir',
+      'test/fixtures/models',
+      '--target',
+      '120',
+      '--overlap',
+      '20',
+    ]);
     expect(run.stderr).not.toMatch(/index:/);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/5 documents, \d+ passages, 0 refused/);
-    const built = decodePrebuilt(readFileSync(join(out, 'library.json'), 'utf8'), readFileSync(join(out, 'vectors.bin')));
+    const built = decodePrebuilt(
+      readFileSync(join(out, 'library.json'), 'utf8'),
+      readFileSync(join(out, 'vectors.bin')),
+    );
     expect(built.model).toBe('tiny/embedder');
-    expect(built.documents.map((d) => d.name).sort()).toEqual(['honeybees.md', 'printing-press.md', 'rust-ownership.md', 'sourdough-bread.md', 'tides.md']);
+    expect(built.documents.map((d) => d.name).sort()).toEqual([
+      'honeybees.md',
+      'printing-press.md',
+      'rust-ownership.md',
+      'sourdough-bread.md',
+      'tides.md',
+    ]);
   });
 
   it('explains bad arguments and exits non-zero', () => {

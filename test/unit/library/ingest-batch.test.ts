@@ -46,7 +46,9 @@ describe('adding a batch of files', () => {
       },
     };
     const lib = await library({ embedder: slow });
-    const res = await lib.addFiles([BEES, TIDES, { name: 'c.txt', bytes: enc('Third.') }], { signal: controller.signal });
+    const res = await lib.addFiles([BEES, TIDES, { name: 'c.txt', bytes: enc('Third.') }], {
+      signal: controller.signal,
+    });
     expect(res.aborted).toBe(true);
     expect((await lib.list()).map((d) => d.title)).toEqual(['Bees']);
     expect(await lib.size()).toBe(1);
@@ -55,7 +57,9 @@ describe('adding a batch of files', () => {
   it('an embedder failure keeps the document, found by its words and marked not embedded, and embeds it once the model runs', async () => {
     let fail = false;
     const inner = new HashEmbedder();
-    const lib = await library({ embedder: { embed: (t, s) => (fail ? Promise.reject(new Error('model crashed')) : inner.embed(t, s)) } });
+    const lib = await library({
+      embedder: { embed: (t, s) => (fail ? Promise.reject(new Error('model crashed')) : inner.embed(t, s)) },
+    });
     await lib.addFiles([BEES]);
     fail = true;
     const res = await lib.addFiles([TIDES]);
@@ -63,7 +67,10 @@ describe('adding a batch of files', () => {
     expect(res.added.map((d) => [d.name, d.pendingEmbedding])).toEqual([['tides.txt', true]]);
     expect(res.notes).toEqual([]);
     expect(res.notEmbedded).toEqual([{ name: 'tides.txt', reason: expect.stringMatching(/model crashed/) }]);
-    expect((await lib.list()).map((d) => [d.title, d.pendingEmbedding ?? false])).toEqual([['Bees', false], ['tides', true]]);
+    expect((await lib.list()).map((d) => [d.title, d.pendingEmbedding ?? false])).toEqual([
+      ['Bees', false],
+      ['tides', true],
+    ]);
     // Only Bees has a vector; the question cannot be embedded either, so words alone find tides.
     expect(await lib.size()).toBe(1);
     expect((await lib.retriever.retrieve('spring tides full moon', 1))[0]!.title).toBe('tides');
@@ -88,13 +95,22 @@ describe('adding a batch of files', () => {
   it('a passage that embeds to a zero vector is left out and reported; the rest of its document goes in', async () => {
     const inner = new HashEmbedder();
     // Like the tiny test embedder on a passage with no word it knows.
-    const embedder = { embed: async (texts: string[]) => (await inner.embed(texts)).map((v, i) => (texts[i]!.includes('zzqx') ? new Float32Array(v.length) : v)) };
+    const embedder = {
+      embed: async (texts: string[]) =>
+        (await inner.embed(texts)).map((v, i) => (texts[i]!.includes('zzqx') ? new Float32Array(v.length) : v)),
+    };
     const lib = await library({ embedder, chunk: { targetTokens: 12, overlapTokens: 0 } });
-    const text = 'Forager bees perform a waggle dance near the hive. zzqx zzqx zzqx zzqx zzqx zzqx zzqx zzqx. Honey is stored in wax cells by workers.';
-    const res = await lib.addFiles([{ name: 'mixed.txt', bytes: enc(text) }, { name: 'junk.txt', bytes: enc('zzqx zzqx zzqx.') }]);
+    const text =
+      'Forager bees perform a waggle dance near the hive. zzqx zzqx zzqx zzqx zzqx zzqx zzqx zzqx. Honey is stored in wax cells by workers.';
+    const res = await lib.addFiles([
+      { name: 'mixed.txt', bytes: enc(text) },
+      { name: 'junk.txt', bytes: enc('zzqx zzqx zzqx.') },
+    ]);
     expect(res.added.map((d) => d.name)).toEqual(['mixed.txt', 'junk.txt']);
     expect(res.added[0]!.passageCount).toBeGreaterThanOrEqual(2);
-    expect(res.notes).toEqual([{ name: 'mixed.txt', note: expect.stringMatching(/^1 of \d+ passages could not be embedded .*zero vector/) }]);
+    expect(res.notes).toEqual([
+      { name: 'mixed.txt', note: expect.stringMatching(/^1 of \d+ passages could not be embedded .*zero vector/) },
+    ]);
     expect(res.notEmbedded).toEqual([{ name: 'junk.txt', reason: expect.stringMatching(/zero vector/) }]);
     expect(res.refused).toEqual([]);
     expect((await lib.retriever.retrieve('waggle dance', 1))[0]!.text).toMatch(/waggle/);
@@ -120,7 +136,9 @@ describe('adding a batch of files', () => {
       arrayBuffer: () => Promise.reject(new Error('a file over the limit was read')),
     };
     const res = await lib.addFiles([huge, BEES]);
-    expect(res.refused).toEqual([{ name: 'huge.txt', reason: expect.stringMatching(/too large \(220\.0 MB; the limit is 0\.0 MB\)/) }]);
+    expect(res.refused).toEqual([
+      { name: 'huge.txt', reason: expect.stringMatching(/too large \(220\.0 MB; the limit is 0\.0 MB\)/) },
+    ]);
     expect(res.added.map((d) => d.title)).toEqual(['Bees']);
   });
 
@@ -155,18 +173,40 @@ describe('one document written', () => {
   it('returns what it dropped with that document, so one document’s losses never show on the next', async () => {
     const store = await LibraryStore.open(freshDb('ingest'));
     const announced: string[] = [];
-    const catalog = new Catalog(store, new IndexHost('flat', (_k, dim) => new FlatIndex(dim)), (id) => announced.push(id));
+    const catalog = new Catalog(store, new IndexHost('flat', (_k, dim) => new FlatIndex(dim)), (id) =>
+      announced.push(id),
+    );
     const inner = new HashEmbedder();
-    const embedder = { embed: async (texts: string[]) => (await inner.embed(texts)).map((v, i) => (texts[i]!.includes('zzqx') ? new Float32Array(v.length) : v)) };
+    const embedder = {
+      embed: async (texts: string[]) =>
+        (await inner.embed(texts)).map((v, i) => (texts[i]!.includes('zzqx') ? new Float32Array(v.length) : v)),
+    };
     const prepared = async (name: string, text: string): Promise<PreparedDocument> => {
       const out = await readAndPrepare({ name, bytes: enc(text) }, { chunk: { targetTokens: 12, overlapTokens: 0 } });
       if (!out.ok) throw new Error(out.reason);
       return out.doc;
     };
     try {
-      const mixed = await ingestDocument(catalog, embedder, await prepared('mixed.txt', 'Forager bees perform a waggle dance near the hive. zzqx zzqx zzqx zzqx zzqx zzqx zzqx zzqx. Honey is stored in wax cells by workers.'), 'user');
-      expect(mixed).toMatchObject({ doc: { name: 'mixed.txt' }, dropped: 1, reason: expect.stringMatching(/zero vector/) });
-      const clean = await ingestDocument(catalog, embedder, await prepared('tides.txt', 'The moon raises two tidal bulges.'), 'user');
+      const mixed = await ingestDocument(
+        catalog,
+        embedder,
+        await prepared(
+          'mixed.txt',
+          'Forager bees perform a waggle dance near the hive. zzqx zzqx zzqx zzqx zzqx zzqx zzqx zzqx. Honey is stored in wax cells by workers.',
+        ),
+        'user',
+      );
+      expect(mixed).toMatchObject({
+        doc: { name: 'mixed.txt' },
+        dropped: 1,
+        reason: expect.stringMatching(/zero vector/),
+      });
+      const clean = await ingestDocument(
+        catalog,
+        embedder,
+        await prepared('tides.txt', 'The moon raises two tidal bulges.'),
+        'user',
+      );
       expect(clean).toEqual({ doc: expect.objectContaining({ name: 'tides.txt' }), pending: false, dropped: 0 });
       // Nothing embeddable: kept by its words, waiting for vectors.
       const junk = await ingestDocument(catalog, embedder, await prepared('junk.txt', 'zzqx zzqx zzqx.'), 'user');
@@ -186,7 +226,10 @@ describe('one document written', () => {
     try {
       // Titles in reverse alphabetical order: a tie on the time would list them z, y, x backwards.
       for (const name of ['zebra.txt', 'yak.txt', 'xerus.txt']) {
-        const out = await readAndPrepare({ name, bytes: enc(`The ${name.slice(0, -4)} grazes on the plain near the river.`) }, {});
+        const out = await readAndPrepare(
+          { name, bytes: enc(`The ${name.slice(0, -4)} grazes on the plain near the river.`) },
+          {},
+        );
         if (!out.ok) throw new Error(out.reason);
         await ingestDocument(catalog, new HashEmbedder(), out.doc, 'user');
       }

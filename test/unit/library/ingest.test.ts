@@ -22,7 +22,10 @@ describe('ingest', () => {
 
   it('embeds title and text of each passage in batches, reporting progress', async () => {
     const text = Array.from({ length: 80 }, (_, i) => `Sentence ${i} about kites.`).join(' ');
-    const doc = await prepareFile({ name: 'kites.txt', bytes: new TextEncoder().encode(text) }, { chunk: { targetTokens: 10, overlapTokens: 0 } });
+    const doc = await prepareFile(
+      { name: 'kites.txt', bytes: new TextEncoder().encode(text) },
+      { chunk: { targetTokens: 10, overlapTokens: 0 } },
+    );
     expect(doc.passages.length).toBeGreaterThan(EMBED_BATCH);
     const embedder = new HashEmbedder();
     const progress: number[] = [];
@@ -34,11 +37,21 @@ describe('ingest', () => {
   });
 
   it('stops between batches when aborted, and rejects an embedder that loses vectors', async () => {
-    const passages = Array.from({ length: 100 }, (_, i) => ({ id: `d#${i}`, docId: 'd', title: 'T', text: `p${i}`, index: i }));
+    const passages = Array.from({ length: 100 }, (_, i) => ({
+      id: `d#${i}`,
+      docId: 'd',
+      title: 'T',
+      text: `p${i}`,
+      index: i,
+    }));
     const controller = new AbortController();
     const embedder = new HashEmbedder();
-    await expect(embedPassages(embedder, passages, { signal: controller.signal, onBatch: () => controller.abort() })).rejects.toThrow();
+    await expect(
+      embedPassages(embedder, passages, { signal: controller.signal, onBatch: () => controller.abort() }),
+    ).rejects.toThrow();
     expect(embedder.calls).toBe(1);
-    await expect(embedPassages({ embed: async (t) => t.slice(1).map(() => new Float32Array([1])) }, passages)).rejects.toThrow(/returned 31 vectors for 32/);
+    await expect(
+      embedPassages({ embed: async (t) => t.slice(1).map(() => new Float32Array([1])) }, passages),
+    ).rejects.toThrow(/returned 31 vectors for 32/);
   });
 });

@@ -10,7 +10,16 @@ import { rowsOf, type StoredDocument } from '../../../src/library/store';
 import { HashEmbedder } from '../../doubles/hash-embedder';
 
 const doc = (id: string, count: number): [StoredDocument, Passage[], Float32Array[]] => [
-  { id, title: `T ${id}`, name: `${id}.txt`, format: 'text', text: 'x', passageCount: 0, addedAt: Date.now(), origin: 'user' },
+  {
+    id,
+    title: `T ${id}`,
+    name: `${id}.txt`,
+    format: 'text',
+    text: 'x',
+    passageCount: 0,
+    addedAt: Date.now(),
+    origin: 'user',
+  },
   Array.from({ length: count }, (_, i) => ({ id: `${id}#${i}`, docId: id, title: `T ${id}`, text: `p${i}`, index: i })),
   Array.from({ length: count }, (_, i) => new Float32Array([i, 1, 2])),
 ];
@@ -25,7 +34,10 @@ describe('MemoryLibraryStore', () => {
     expect((await s.passagesOf('a')).map((p) => p.id)).toEqual(['a#0', 'a#1']);
     expect((await s.getDocument('a'))?.passageCount).toBe(2);
     const v = (await s.getVectors('a'))!;
-    expect(rowsOf(v).map((r) => Array.from(r))).toEqual([[0, 1, 2], [1, 1, 2]]);
+    expect(rowsOf(v).map((r) => Array.from(r))).toEqual([
+      [0, 1, 2],
+      [1, 1, 2],
+    ]);
     expect(await s.removeDocument('a')).toBe(true);
     expect(await s.removeDocument('a')).toBe(false);
     expect(await s.getPassages(['a#0', 'b#0'])).toEqual([undefined, expect.objectContaining({ id: 'b#0' })]);

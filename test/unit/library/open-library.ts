@@ -30,5 +30,11 @@ export async function library(over: Partial<LibraryOptions> = {}): Promise<Libra
   return lib;
 }
 
-export const BEES = { name: 'bees.md', bytes: enc('# Bees\n\nForager bees perform a waggle dance to show where flowers are.') };
-export const TIDES = { name: 'tides.txt', bytes: enc('The moon raises two tidal bulges. Spring tides come at full moon.') };
+export const BEES = {
+  name: 'bees.md',
+  bytes: enc('# Bees\n\nForager bees perform a waggle dance to show where flowers are.'),
+};
+export const TIDES = {
+  name: 'tides.txt',
+  bytes: enc('The moon raises two tidal bulges. Spring tides come at full moon.'),
+};

@@ -21,9 +21,19 @@ function folder(names: string[], held: string[] = []) {
 
 describe('OPFS: files of the earlier compact layout', () => {
   it('removes the old rows files and keeps the saved state and anything else', async () => {
-    const f = folder(['compact-rows-384.bin', 'compact-rows-768.bin', 'selfrag-library.compact-head', 'selfrag-library.compact-rows', 'wllama-cache-x.gguf']);
+    const f = folder([
+      'compact-rows-384.bin',
+      'compact-rows-768.bin',
+      'selfrag-library.compact-head',
+      'selfrag-library.compact-rows',
+      'wllama-cache-x.gguf',
+    ]);
     expect((await removeLegacyFiles(f.dir)).sort()).toEqual(['compact-rows-384.bin', 'compact-rows-768.bin']);
-    expect([...f.files].sort()).toEqual(['selfrag-library.compact-head', 'selfrag-library.compact-rows', 'wllama-cache-x.gguf']);
+    expect([...f.files].sort()).toEqual([
+      'selfrag-library.compact-head',
+      'selfrag-library.compact-rows',
+      'wllama-cache-x.gguf',
+    ]);
   });
 
   it('leaves a file another tab holds for the next start', async () => {

@@ -9,11 +9,16 @@ import { makeDocx, makeEpub } from '../../doubles/office-files';
 import { tinyPdf } from '../../doubles/tiny-pdf';
 
 const enc = (s: string) => new TextEncoder().encode(s);
-const file = (name: string, content: string | Uint8Array): RawFile => ({ name, bytes: typeof content === 'string' ? enc(content) : content });
+const file = (name: string, content: string | Uint8Array): RawFile => ({
+  name,
+  bytes: typeof content === 'string' ? enc(content) : content,
+});
 
 describe('places recorded while parsing', () => {
   it('a PDF: each page starts where its text starts, and passages carry their pages', async () => {
-    const pages = [1, 2, 3].map((n) => Array.from({ length: 12 }, (_, i) => `Page ${n} line ${i} tells of the harbour lights and the keeper.`));
+    const pages = [1, 2, 3].map((n) =>
+      Array.from({ length: 12 }, (_, i) => `Page ${n} line ${i} tells of the harbour lights and the keeper.`),
+    );
     const parsed = await parseDocument(file('manual.pdf', tinyPdf(pages)), { pdf: loadPdfJsInNode });
     const starts = parsed.layout!.pages!;
     expect(starts.map((p) => p.page)).toEqual([1, 2, 3]);
@@ -33,8 +38,13 @@ describe('places recorded while parsing', () => {
       <h1>Installing</h1><p>Run the installer.</p><h2>On  <em>Debian</em></h2><p>Use apt to install the package.</p>
       <template><h2>Hidden</h2></template><h2>On macOS</h2><p>Use the disk image.</p></body></html>`;
     const parsed = await parseDocument(file('guide.html', html));
-    expect(parsed.layout?.headings?.map((h) => [h.level, h.title])).toEqual([[1, 'Installing'], [2, 'On Debian'], [2, 'On macOS']]);
-    for (const h of parsed.layout!.headings!) expect(parsed.text.slice(h.start, h.start + h.title.length)).toBe(h.title);
+    expect(parsed.layout?.headings?.map((h) => [h.level, h.title])).toEqual([
+      [1, 'Installing'],
+      [2, 'On Debian'],
+      [2, 'On macOS'],
+    ]);
+    for (const h of parsed.layout!.headings!)
+      expect(parsed.text.slice(h.start, h.start + h.title.length)).toBe(h.title);
     const { passages } = await prepare(parsed, { targetTokens: 8, overlapTokens: 0 });
     const apt = passages.find((p) => p.text.includes('apt'))!;
     expect(apt.source?.headings).toEqual(['Installing', 'On Debian']);
@@ -42,21 +52,34 @@ describe('places recorded while parsing', () => {
   });
 
   it('Markdown: ATX headings, not the # lines inside fenced code', async () => {
-    const md = '# Tides\n\nIntro text.\n\n## The Moon\n\n```sh\n# not a heading\n```\n\nThe moon pulls the sea.\n\n### Spring tides\n\nBigger ones.';
+    const md =
+      '# Tides\n\nIntro text.\n\n## The Moon\n\n```sh\n# not a heading\n```\n\nThe moon pulls the sea.\n\n### Spring tides\n\nBigger ones.';
     const parsed = await parseDocument(file('tides.md', md));
     expect(parsed.layout?.headings?.map((h) => h.title)).toEqual(['Tides', 'The Moon', 'Spring tides']);
     const { passages } = await prepare(parsed, { targetTokens: 6, overlapTokens: 0 });
-    expect(passages.find((p) => p.text.includes('Bigger'))!.source?.headings).toEqual(['Tides', 'The Moon', 'Spring tides']);
+    expect(passages.find((p) => p.text.includes('Bigger'))!.source?.headings).toEqual([
+      'Tides',
+      'The Moon',
+      'Spring tides',
+    ]);
     // The title is the first heading: the label says the rest of the path.
     expect(placeLabel(passages.find((p) => p.text.includes('pulls'))!)).toBe('The Moon');
   });
 
   it('EPUB chapters and Word headings through the same HTML path', async () => {
-    const book = makeEpub('The Rust Book', ['<h1>Ch. 15</h1><p>Smart pointers.</p>', '<h1>Ch. 16</h1><h2>Using Message Passing</h2><p>Channels send values between threads.</p>']);
+    const book = makeEpub('The Rust Book', [
+      '<h1>Ch. 15</h1><p>Smart pointers.</p>',
+      '<h1>Ch. 16</h1><h2>Using Message Passing</h2><p>Channels send values between threads.</p>',
+    ]);
     const parsed = await parseDocument(file('rust.epub', book));
     const { passages } = await prepare(parsed, { targetTokens: 6, overlapTokens: 0 });
-    expect(passages.find((p) => p.text.includes('Channels'))!.source?.headings).toEqual(['Ch. 16', 'Using Message Passing']);
-    const docx = await parseDocument(file('memo.docx', makeDocx([{ text: 'Budget', style: 'Heading1' }, { text: 'We spent less than planned.' }])));
+    expect(passages.find((p) => p.text.includes('Channels'))!.source?.headings).toEqual([
+      'Ch. 16',
+      'Using Message Passing',
+    ]);
+    const docx = await parseDocument(
+      file('memo.docx', makeDocx([{ text: 'Budget', style: 'Heading1' }, { text: 'We spent less than planned.' }])),
+    );
     expect(docx.layout?.headings?.map((h) => h.title)).toEqual(['Budget']);
   });
 

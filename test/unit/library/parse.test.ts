@@ -22,12 +22,22 @@ async function refusal(f: RawFile, opts = {}): Promise<RefusedFile> {
 describe('parseDocument', () => {
   it('reads plain text with normalised newlines, titled by file name', async () => {
     const d = await parseDocument(file('notes/garden log.txt', '\ufeffTomatoes ripen in August.\r\nWater daily.\r\n'));
-    expect(d).toEqual({ name: 'notes/garden log.txt', format: 'text', title: 'garden log', text: 'Tomatoes ripen in August.\nWater daily.' });
+    expect(d).toEqual({
+      name: 'notes/garden log.txt',
+      format: 'text',
+      title: 'garden log',
+      text: 'Tomatoes ripen in August.\nWater daily.',
+    });
   });
 
   it('takes the title from an underlined (Setext) heading, as READMEs write it', async () => {
     // The opening of PyYAML's README as Debian ships it (/usr/share/doc/python3-yaml/README.md).
-    const pyyaml = await parseDocument(file('python3-yaml-README.md', 'PyYAML\n======\n\nA full-featured YAML processing framework for Python\n\n## Installation\n'));
+    const pyyaml = await parseDocument(
+      file(
+        'python3-yaml-README.md',
+        'PyYAML\n======\n\nA full-featured YAML processing framework for Python\n\n## Installation\n',
+      ),
+    );
     expect(pyyaml.title).toBe('PyYAML');
     expect((await parseDocument(file('a-README.md', 'Intro text.\n\nUsage\n-----\n\nRun it.\n'))).title).toBe('Usage');
     // Whichever level-one heading comes first wins; a table rule or a list is no heading.
@@ -67,7 +77,10 @@ describe('parseDocument', () => {
   });
 
   it('extracts PDF text page by page', async () => {
-    const pdf = tinyPdf([['Bees dance to show direction.', 'Waggle runs encode distance.'], ['Honey is stored in wax cells.']]);
+    const pdf = tinyPdf([
+      ['Bees dance to show direction.', 'Waggle runs encode distance.'],
+      ['Honey is stored in wax cells.'],
+    ]);
     const d = await parseDocument(file('bees.pdf', pdf), { pdf: loadPdfJsInNode });
     expect(d.format).toBe('pdf');
     expect(d.text).toBe('Bees dance to show direction.\nWaggle runs encode distance.\n\nHoney is stored in wax cells.');

@@ -16,7 +16,10 @@ import { labelledSet } from '../../../bench/retrieval/labelled-set';
 import { tinyRuntime, TINY_MODEL_IDS } from '../evaluator/tiny';
 
 const embedder = createEmbedder({ ...tinyRuntime(), model: { id: TINY_MODEL_IDS.embedder, dtype: 'fp32' } });
-const reranker = createReranker({ ...tinyRuntime({ batchSize: 20 }), model: { id: TINY_MODEL_IDS.reranker, dtype: 'fp32' } });
+const reranker = createReranker({
+  ...tinyRuntime({ batchSize: 20 }),
+  model: { id: TINY_MODEL_IDS.reranker, dtype: 'fp32' },
+});
 afterAll(async () => {
   await embedder.dispose();
   await reranker.dispose();
@@ -66,7 +69,9 @@ describe('hybrid retrieval in the library', () => {
     await fill(lib);
     const firstBy = async (search: 'words' | 'meaning') => {
       let hits = 0;
-      for (const q of questions) if ((await lib.retrieverWith({ search, rerank: false }).retrieve(q.question, 1))[0]?.text === goldText(q.gold)) hits++;
+      for (const q of questions)
+        if ((await lib.retrieverWith({ search, rerank: false }).retrieve(q.question, 1))[0]?.text === goldText(q.gold))
+          hits++;
       return hits;
     };
     expect(await firstBy('words')).toBe(questions.length);
@@ -156,7 +161,13 @@ describe('hybrid retrieval in the library', () => {
 
   it('loads the site’s pre-built word index instead of tokenising its passages', async () => {
     const passages = errors.slice(0, 20).map((p) => ({ ...p, docId: p.docId, id: p.id }));
-    const documents = passages.map((p) => ({ id: p.docId, title: p.title, name: `${p.docId}.txt`, format: 'text' as const, text: p.text }));
+    const documents = passages.map((p) => ({
+      id: p.docId,
+      title: p.title,
+      name: `${p.docId}.txt`,
+      format: 'text' as const,
+      text: p.text,
+    }));
     const vectors = await embedder.embed(passages.map(embeddingText));
     const built = encodePrebuilt({ model: null, documents, passages, vectors, createdAt: 't1' });
     const lexical = new LexicalIndex();

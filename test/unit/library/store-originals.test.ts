@@ -17,7 +17,12 @@ const doc = (id: string): [StoredDocument, Passage[], Float32Array[]] => [
   [{ id: `${id}#0`, docId: id, title: `T ${id}`, text: 'x', index: 0, source: { page: 1 } }],
   [new Float32Array([1, 0])],
 ];
-const original = (id: string, body: string) => ({ docId: id, name: `${id}.pdf`, type: 'application/pdf', blob: new Blob([body], { type: 'application/pdf' }) });
+const original = (id: string, body: string) => ({
+  docId: id,
+  name: `${id}.pdf`,
+  type: 'application/pdf',
+  blob: new Blob([body], { type: 'application/pdf' }),
+});
 
 describe.each([
   ['IndexedDB', async () => LibraryStore.open(`originals-${n++}`)],

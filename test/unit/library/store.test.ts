@@ -13,7 +13,16 @@ async function open(name = `store-test-${n++}`): Promise<LibraryStore> {
 afterEach(() => stores.splice(0).forEach((s) => s.close()));
 
 const doc = (id: string, count: number): [StoredDocument, Passage[], Float32Array[]] => [
-  { id, title: `T ${id}`, name: `${id}.txt`, format: 'text', text: 'x', passageCount: 0, addedAt: Date.now(), origin: 'user' },
+  {
+    id,
+    title: `T ${id}`,
+    name: `${id}.txt`,
+    format: 'text',
+    text: 'x',
+    passageCount: 0,
+    addedAt: Date.now(),
+    origin: 'user',
+  },
   Array.from({ length: count }, (_, i) => ({ id: `${id}#${i}`, docId: id, title: `T ${id}`, text: `p${i}`, index: i })),
   Array.from({ length: count }, (_, i) => new Float32Array([i, 1, 2])),
 ];
@@ -30,7 +39,11 @@ describe('LibraryStore', () => {
     const [v] = await again.allVectors();
     expect(v!.data).toBeInstanceOf(ArrayBuffer);
     expect(v!.ids).toEqual(['a#0', 'a#1', 'a#2']);
-    expect(rowsOf(v!).map((r) => Array.from(r))).toEqual([[0, 1, 2], [1, 1, 2], [2, 1, 2]]);
+    expect(rowsOf(v!).map((r) => Array.from(r))).toEqual([
+      [0, 1, 2],
+      [1, 1, 2],
+      [2, 1, 2],
+    ]);
   });
 
   it('removing a document removes its passages and vectors, and it can be added again', async () => {

@@ -28,7 +28,13 @@ const PACK = {
 describe('npm run models (model pack download)', () => {
   it('writes config, tokenizer and weights under <out>/<owner>/<name>/, skipping optional files the model lacks', async () => {
     const out = mkdtempSync(join(tmpdir(), 'packs-'));
-    const dir = await downloadModelPack({ id: 'Xenova/tiny', outDir: out, endpoint: HUB, fetch: fakeHub(PACK), log: () => {} });
+    const dir = await downloadModelPack({
+      id: 'Xenova/tiny',
+      outDir: out,
+      endpoint: HUB,
+      fetch: fakeHub(PACK),
+      log: () => {},
+    });
     expect(dir).toBe(join(out, 'Xenova/tiny'));
     expect(readFileSync(join(dir, 'onnx/model_quantized.onnx'), 'utf8')).toBe('q8 weights');
     expect(readdirSync(dir).sort()).toEqual(['config.json', 'onnx', 'tokenizer.json', 'tokenizer_config.json']);
@@ -45,16 +51,22 @@ describe('npm run models (model pack download)', () => {
       return existsSync(path) ? new Response(readFileSync(path)) : new Response('', { status: 404 });
     };
     const config = resolveEvaluatorConfig({}, 'https://demo.test/site/');
-    expect((await resolveModelSource(config, 'https://demo.test/site/', served)).source.reason).toMatch(`lacks ${DEFAULT_NLI}`);
+    expect((await resolveModelSource(config, 'https://demo.test/site/', served)).source.reason).toMatch(
+      `lacks ${DEFAULT_NLI}`,
+    );
 
     await downloadModelPack({ id: DEFAULT_NLI, ...quiet });
     await downloadModelPack({ id: DEFAULT_EMBEDDER, dtypes: ['fp32'], ...quiet }); // again: replaced, not listed twice
-    const manifest = JSON.parse(readFileSync(join(out, 'evaluator-pack.json'), 'utf8')) as { models: { id: string; dtypes: string[] }[] };
-    expect(manifest.models).toEqual([
-      { id: DEFAULT_EMBEDDER, dtypes: ['fp32'] },
-      { id: DEFAULT_RERANKER, dtypes: ['q8'] },
-      { id: DEFAULT_NLI, dtypes: ['fp32', 'q8'] },
-    ].sort((a, b) => a.id.localeCompare(b.id)));
+    const manifest = JSON.parse(readFileSync(join(out, 'evaluator-pack.json'), 'utf8')) as {
+      models: { id: string; dtypes: string[] }[];
+    };
+    expect(manifest.models).toEqual(
+      [
+        { id: DEFAULT_EMBEDDER, dtypes: ['fp32'] },
+        { id: DEFAULT_RERANKER, dtypes: ['q8'] },
+        { id: DEFAULT_NLI, dtypes: ['fp32', 'q8'] },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
+    );
     const asked: string[] = [];
     const r = await resolveModelSource(config, 'https://demo.test/site/', (url) => (asked.push(url), served(url)));
     expect(r.config.source).toBe('local');
@@ -66,9 +78,17 @@ describe('npm run models (model pack download)', () => {
     const offline = (async () => {
       throw new TypeError('fetch failed', { cause: new Error('getaddrinfo ENOTFOUND hub.test') });
     }) as typeof fetch;
-    const err = await downloadModelPack({ id: 'Xenova/tiny', outDir: out, endpoint: HUB, fetch: offline, log: () => {} }).catch((e: unknown) => e);
+    const err = await downloadModelPack({
+      id: 'Xenova/tiny',
+      outDir: out,
+      endpoint: HUB,
+      fetch: offline,
+      log: () => {},
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HubUnreachableError);
-    expect((err as Error).message).toMatch(/Cannot reach the Hugging Face hub at https:\/\/hub\.test \(getaddrinfo ENOTFOUND hub\.test\)/);
+    expect((err as Error).message).toMatch(
+      /Cannot reach the Hugging Face hub at https:\/\/hub\.test \(getaddrinfo ENOTFOUND hub\.test\)/,
+    );
     expect(readdirSync(out)).toEqual([]);
   });
 
@@ -76,22 +96,36 @@ describe('npm run models (model pack download)', () => {
     const out = mkdtempSync(join(tmpdir(), 'packs-'));
     await downloadModelPack({ id: 'Xenova/tiny', outDir: out, endpoint: HUB, fetch: fakeHub(PACK), log: () => {} });
     const { 'onnx/model.onnx': _gone, ...broken } = PACK;
-    await expect(downloadModelPack({ id: 'Xenova/tiny', outDir: out, endpoint: HUB, fetch: fakeHub(broken), log: () => {} })).rejects.toThrow(
-      /Xenova\/tiny: onnx\/model\.onnx could not be downloaded \(HTTP 404/,
-    );
+    await expect(
+      downloadModelPack({ id: 'Xenova/tiny', outDir: out, endpoint: HUB, fetch: fakeHub(broken), log: () => {} }),
+    ).rejects.toThrow(/Xenova\/tiny: onnx\/model\.onnx could not be downloaded \(HTTP 404/);
     expect(readFileSync(join(out, 'Xenova/tiny/onnx/model.onnx'), 'utf8')).toBe('weights');
     expect(readdirSync(join(out, 'Xenova'))).toEqual(['tiny']);
   });
 
   it('refuses ids that would escape the pack folder', async () => {
     const out = mkdtempSync(join(tmpdir(), 'packs-'));
-    await expect(downloadModelPack({ id: '../etc', outDir: out, fetch: fakeHub(PACK) })).rejects.toThrow(/not a model id/);
+    await expect(downloadModelPack({ id: '../etc', outDir: out, fetch: fakeHub(PACK) })).rejects.toThrow(
+      /not a model id/,
+    );
     expect(existsSync(join(out, '..', 'etc'))).toBe(false);
   });
 
   it('parses --evaluator into the three default models and --generator into the hook', () => {
-    const a = parseArgs(['--evaluator', 'Xenova/bge-small-en-v1.5', '--dtype', 'q8', '--generator', 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC']);
-    expect(a.ids).toEqual(['Xenova/all-MiniLM-L6-v2', 'Xenova/ms-marco-MiniLM-L-6-v2', 'Xenova/nli-deberta-v3-xsmall', 'Xenova/bge-small-en-v1.5']);
+    const a = parseArgs([
+      '--evaluator',
+      'Xenova/bge-small-en-v1.5',
+      '--dtype',
+      'q8',
+      '--generator',
+      'Qwen2.5-0.5B-Instruct-q4f32_1-MLC',
+    ]);
+    expect(a.ids).toEqual([
+      'Xenova/all-MiniLM-L6-v2',
+      'Xenova/ms-marco-MiniLM-L-6-v2',
+      'Xenova/nli-deberta-v3-xsmall',
+      'Xenova/bge-small-en-v1.5',
+    ]);
     expect(a.dtypes).toEqual(['q8']);
     expect(a.generator).toEqual(['Qwen2.5-0.5B-Instruct-q4f32_1-MLC']);
     expect(() => parseArgs(['--dtype'])).toThrow(/needs a value/);

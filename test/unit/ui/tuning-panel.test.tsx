@@ -29,7 +29,9 @@ const render = (mutate: (s: ReturnType<typeof defaultSettings>) => void) => {
   );
 };
 
-const checked = (html: string, testId: string) => new RegExp(`<input[^>]*data-testid="${testId}"[^>]*checked`).test(html) || new RegExp(`<input[^>]*checked[^>]*data-testid="${testId}"`).test(html);
+const checked = (html: string, testId: string) =>
+  new RegExp(`<input[^>]*data-testid="${testId}"[^>]*checked`).test(html) ||
+  new RegExp(`<input[^>]*checked[^>]*data-testid="${testId}"`).test(html);
 
 describe('tuning panel: the conformance settings', () => {
   it('offers both final picks and both strip pools, showing the current choice', () => {

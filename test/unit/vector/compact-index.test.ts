@@ -14,7 +14,9 @@ function clustered(n: number, dim: number, seed: number, topics = 40): Float32Ar
   const r = mulberry32(seed);
   const g = () => r() + r() + r() - 1.5;
   const shared = Float32Array.from({ length: dim }, () => g() * 0.6);
-  const centres = Array.from({ length: topics }, () => Float32Array.from({ length: dim }, (_, j) => shared[j]! + g() * (j < dim / 4 ? 2 : 0.7)));
+  const centres = Array.from({ length: topics }, () =>
+    Float32Array.from({ length: dim }, (_, j) => shared[j]! + g() * (j < dim / 4 ? 2 : 0.7)),
+  );
   return Array.from({ length: n }, () => {
     const c = centres[Math.floor(r() * topics)]!;
     return Float32Array.from({ length: dim }, (_, j) => c[j]! + g() * 0.5);
@@ -41,7 +43,14 @@ describe('compact index', () => {
       const got = compact.search(q, 10);
       hits += got.filter((h) => want.has(h.id)).length;
       // Scores are cosines (from int8 rows), best first.
-      for (const h of got) expect(h.score).toBeCloseTo(flat.cosine(q.map((x, _i, a) => x / Math.hypot(...a)), h.id)!, 2);
+      for (const h of got)
+        expect(h.score).toBeCloseTo(
+          flat.cosine(
+            q.map((x, _i, a) => x / Math.hypot(...a)),
+            h.id,
+          )!,
+          2,
+        );
       expect(got.map((h) => h.score)).toEqual([...got.map((h) => h.score)].sort((a, b) => b - a));
     }
     expect(hits / (10 * queries.length)).toBeGreaterThanOrEqual(0.95);
@@ -57,7 +66,10 @@ describe('compact index', () => {
     index.add(ids.slice(600), vs.slice(600));
     for (const i of [3, 599, 600, 1500]) expect(index.search(vs[i]!, 1)[0]!.id).toBe(`a${i}`);
     const late = clustered(30, dim, 4);
-    index.add(late.map((_, i) => `late${i}`), late);
+    index.add(
+      late.map((_, i) => `late${i}`),
+      late,
+    );
     expect(index.size()).toBe(TRAIN_AT + 530);
     for (let i = 0; i < late.length; i++) expect(index.search(late[i]!, 1)[0]!.id).toBe(`late${i}`);
   });
@@ -76,7 +88,12 @@ describe('compact index', () => {
     expect(index.search(vs[last]!, 1)[0]!.id).toBe(`p${last}`);
     expect(index.search(vs[0]!, 5).map((h) => h.id)).not.toContain('p0');
     index.add(['p3'], [vs[9]!]);
-    expect(index.cosine(vs[9]!.map((x, _i, a) => x / Math.hypot(...a)), 'p3')).toBeCloseTo(1, 2);
+    expect(
+      index.cosine(
+        vs[9]!.map((x, _i, a) => x / Math.hypot(...a)),
+        'p3',
+      ),
+    ).toBeCloseTo(1, 2);
     index.clear();
     expect(index.size()).toBe(0);
     expect(index.search(vs[1]!, 3)).toEqual([]);
@@ -98,7 +115,9 @@ describe('compact index', () => {
   it('refuses bad input without changing the index', () => {
     const index = new CompactIndex(4);
     index.add(['a'], [new Float32Array([1, 0, 0, 0])]);
-    expect(() => index.add(['b', 'c'], [new Float32Array([0, 1, 0, 0]), new Float32Array([0, 0, 0, 0])])).toThrow(/zero or non-finite/);
+    expect(() => index.add(['b', 'c'], [new Float32Array([0, 1, 0, 0]), new Float32Array([0, 0, 0, 0])])).toThrow(
+      /zero or non-finite/,
+    );
     expect(() => index.add(['d'], [new Float32Array(3)])).toThrow(/3 dimensions, the index has 4/);
     expect(index.size()).toBe(1);
     expect(() => new CompactIndex(4, { store: new MemoryRowStore(99) })).toThrow(/99-byte rows/);

@@ -16,7 +16,9 @@ function clustered(n: number, seed: number, topics = 30): Float32Array[] {
   const r = mulberry32(seed);
   const g = () => r() + r() + r() - 1.5;
   const shared = Float32Array.from({ length: DIM }, () => g() * 0.6);
-  const centres = Array.from({ length: topics }, () => Float32Array.from({ length: DIM }, (_, j) => shared[j]! + g() * (j < DIM / 4 ? 2 : 0.7)));
+  const centres = Array.from({ length: topics }, () =>
+    Float32Array.from({ length: DIM }, (_, j) => shared[j]! + g() * (j < DIM / 4 ? 2 : 0.7)),
+  );
   return Array.from({ length: n }, () => {
     const c = centres[Math.floor(r() * topics)]!;
     return Float32Array.from({ length: DIM }, (_, j) => c[j]! + g() * 0.5);
@@ -56,7 +58,10 @@ describe('the compact index, saved and re-opened', () => {
     const again = (await reopen(folder))!;
     folder.written.clear();
     const late = clustered(20, 7);
-    again.add(late.map((_, i) => `late#${i}`), late);
+    again.add(
+      late.map((_, i) => `late#${i}`),
+      late,
+    );
     // 20 rows of codes (8 bytes each at 64-d, padded to 128 bits: 16) and int8 rows, one log line each.
     expect(folder.written.get(CODES!)).toBe(20 * 16);
     expect(folder.written.get(ROWS!)).toBe(20 * (DIM + 4));
@@ -77,7 +82,8 @@ describe('the compact index, saved and re-opened', () => {
     expect(third.size()).toBe(ids.length - gone.length);
     for (const id of gone) expect(third.has(id)).toBe(false);
     // The rows that filled the holes still answer for their own vectors.
-    for (const i of [1, 2, ids.length - 1, ids.length - 2]) if (i % 3 !== 0) expect(third.search(vs[i]!, 1)[0]!.id).toBe(ids[i]);
+    for (const i of [1, 2, ids.length - 1, ids.length - 2])
+      if (i % 3 !== 0) expect(third.search(vs[i]!, 1)[0]!.id).toBe(ids[i]);
     // The same answers as an index that was never saved and went through the same changes.
     const memory = new CompactIndex(DIM, OPTS);
     memory.add(ids.slice(0, 700), vs.slice(0, 700));
@@ -99,7 +105,10 @@ describe('the compact index, saved and re-opened', () => {
       const folder = new MemoryFolder();
       await saved(folder, TRAIN_AT + 200);
       hurt(folder);
-      const err = await reopen(folder).then(() => null, (e: unknown) => e);
+      const err = await reopen(folder).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err, what).toBeInstanceOf(CompactStateError);
       expect((err as CompactStateError).stale, what).toBe(false);
       expect((err as Error).message, what).toMatch(message);
@@ -122,7 +131,10 @@ describe('the compact index, saved and re-opened', () => {
     const { index } = await saved(folder, TRAIN_AT + 100);
     const head = folder.bytes(HEAD!).slice();
     const late = clustered(5, 3);
-    index.add(late.map((_, i) => `late#${i}`), late);
+    index.add(
+      late.map((_, i) => `late#${i}`),
+      late,
+    );
     // Put back the head from before the add: appended rows and log lines are past what it records.
     const f = (await folder.open(HEAD!))!;
     f.write(0, head);
@@ -147,7 +159,10 @@ describe('the compact index, saved and re-opened', () => {
     const index = new CompactIndex(DIM, OPTS);
     expect(index.saved).toBe(false);
     const vs = clustered(30, 5);
-    index.add(vs.map((_, i) => `m#${i}`), vs);
+    index.add(
+      vs.map((_, i) => `m#${i}`),
+      vs,
+    );
     expect(index.search(vs[4]!, 1)[0]!.id).toBe('m#4');
   });
 });

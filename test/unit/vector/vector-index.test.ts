@@ -55,7 +55,12 @@ describe.each(kinds)('%s index', (_name, make, load) => {
     expect(index.size()).toBe(2);
     expect(index.search(new Float32Array([1, 0, 0]), 1)).toEqual([{ id: 'b', score: expect.closeTo(1, 6) }]);
     index.add(['a'], [new Float32Array([0, 0, 5])]);
-    expect(index.search(new Float32Array([0, 0, 1]), 2).map((h) => h.id).sort()).toEqual(['a', 'c']);
+    expect(
+      index
+        .search(new Float32Array([0, 0, 1]), 2)
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['a', 'c']);
     index.clear();
     expect(index.size()).toBe(0);
     expect(index.search(new Float32Array([1, 0, 0]), 3)).toEqual([]);
@@ -79,7 +84,9 @@ describe.each(kinds)('%s index', (_name, make, load) => {
   it('refuses bad vectors without changing the index', () => {
     const index = make(3);
     index.add(['a'], [new Float32Array([1, 0, 0])]);
-    expect(() => index.add(['b', 'c'], [new Float32Array([0, 1, 0]), new Float32Array([0, 0])])).toThrow(/2 dimensions/);
+    expect(() => index.add(['b', 'c'], [new Float32Array([0, 1, 0]), new Float32Array([0, 0])])).toThrow(
+      /2 dimensions/,
+    );
     expect(() => index.add(['b'], [new Float32Array([0, 0, 0])])).toThrow(/zero/);
     expect(index.size()).toBe(1);
     expect(index.has('b')).toBe(false);

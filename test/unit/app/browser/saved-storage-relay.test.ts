@@ -69,7 +69,10 @@ describe('saved-storage relay', () => {
     const bytes = new Uint8Array(6 * 1024 * 1024 + 3);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + 7) & 0xff;
     const seen: number[] = [];
-    const wire = await toWire(new Response(bytes.slice(), { headers: { 'content-length': String(bytes.length) } }), (p) => seen.push(p.loaded));
+    const wire = await toWire(
+      new Response(bytes.slice(), { headers: { 'content-length': String(bytes.length) } }),
+      (p) => seen.push(p.loaded),
+    );
     const sent = wire.body;
     expect(sent.byteLength).toBe(bytes.length);
     expect(seen.at(-1)).toBe(bytes.length);
@@ -78,7 +81,9 @@ describe('saved-storage relay', () => {
     await Comlink.wrap<SavedStorageRelay>(port()).put('webllm/model', 'https://app.example/shard_1.bin', wire);
     expect(sent.byteLength).toBe(0);
     for (const name of ['shard_0.bin', 'shard_1.bin']) {
-      const stored = new Uint8Array(await (await (await caches.open('webllm/model')).match(`https://app.example/${name}`))!.arrayBuffer());
+      const stored = new Uint8Array(
+        await (await (await caches.open('webllm/model')).match(`https://app.example/${name}`))!.arrayBuffer(),
+      );
       expect(stored.length).toBe(bytes.length);
       expect(Buffer.compare(Buffer.from(stored), Buffer.from(bytes))).toBe(0);
     }
@@ -89,15 +94,19 @@ describe('saved-storage relay', () => {
   it('Cache.add fetches in the worker and stores there; a failed response is an error and stores nothing', async () => {
     const { caches, port } = granted();
     const cache = await (await relayedCaches(port(), 'test'))!.open('webllm/wasm');
-    vi.stubGlobal('fetch', async (req: Request) => (req.url.endsWith('ok.wasm') ? new Response('wasm') : new Response('no', { status: 404, statusText: 'Not Found' })));
+    vi.stubGlobal('fetch', async (req: Request) =>
+      req.url.endsWith('ok.wasm') ? new Response('wasm') : new Response('no', { status: 404, statusText: 'Not Found' }),
+    );
     await cache.add('https://app.example/ok.wasm');
     expect(await (await (await caches.open('webllm/wasm')).match('https://app.example/ok.wasm'))!.text()).toBe('wasm');
-    await expect(cache.add('https://app.example/missing.wasm')).rejects.toThrow(/404 Not Found for https:\/\/app.example\/missing.wasm/);
+    await expect(cache.add('https://app.example/missing.wasm')).rejects.toThrow(
+      /404 Not Found for https:\/\/app.example\/missing.wasm/,
+    );
     expect((await cache.keys()).length).toBe(1);
     vi.unstubAllGlobals();
   });
 
-  it("a handle whose caches getter throws: no cache, a message that says so, no crash", async () => {
+  it('a handle whose caches getter throws: no cache, a message that says so, no crash', async () => {
     const doc = {
       requestStorageAccess: async () => ({
         get caches(): CacheStorage {
@@ -114,14 +123,18 @@ describe('saved-storage relay', () => {
     const port = serveSavedStorage(saved);
     ports.push(port);
     expect(await relayedCaches(port, 'evaluator')).toBeUndefined();
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^\[evaluator\] models are not shared with the app's site: Cache Storage of the app's site was not granted.*download for this visit only/));
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /^\[evaluator\] models are not shared with the app's site: Cache Storage of the app's site was not granted.*download for this visit only/,
+      ),
+    );
     // Its files still are.
     const port2 = serveSavedStorage(saved);
     ports.push(port2);
     expect(await relayedFiles(port2, 'llama.cpp')).toBeDefined();
   });
 
-  it('wllama keeps a GGUF in the app site\'s OPFS cache folder, as its own backend lays it out', async () => {
+  it("wllama keeps a GGUF in the app site's OPFS cache folder, as its own backend lays it out", async () => {
     const { root, port } = granted();
     const backend = (await relayedFiles(port(), 'llama.cpp'))!;
     const cm = new CacheManager([backend as never]);
@@ -147,6 +160,8 @@ describe('saved-storage relay', () => {
     const port = serveSavedStorage({ caches: new MemoryCacheStorage() as unknown as CacheStorage });
     ports.push(port);
     expect(await relayedFiles(port, 'llama.cpp')).toBeUndefined();
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/\[llama\.cpp\] models are not shared.*file storage \(OPFS\).*not granted/));
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(/\[llama\.cpp\] models are not shared.*file storage \(OPFS\).*not granted/),
+    );
   });
 });

@@ -9,8 +9,14 @@ describe('the retrieval setting', () => {
   });
 
   it('keeps a valid stored choice and replaces a bad field with its default, alone', () => {
-    expect(sanitizeSettings({ retrieval: { search: 'words', rerank: false } }).retrieval).toEqual({ search: 'words', rerank: false });
-    expect(sanitizeSettings({ retrieval: { search: 'bm42', rerank: false } }).retrieval).toEqual({ search: 'both', rerank: false });
+    expect(sanitizeSettings({ retrieval: { search: 'words', rerank: false } }).retrieval).toEqual({
+      search: 'words',
+      rerank: false,
+    });
+    expect(sanitizeSettings({ retrieval: { search: 'bm42', rerank: false } }).retrieval).toEqual({
+      search: 'both',
+      rerank: false,
+    });
     expect(sanitizeSettings({ retrieval: 'words' }).retrieval).toEqual({ search: 'both', rerank: true });
   });
 
@@ -21,15 +27,22 @@ describe('the retrieval setting', () => {
     expect(new URLSearchParams(link).get('search')).toBe('meaning');
     expect(readUrlState(link, defaultSettings()).settings.retrieval).toEqual({ search: 'meaning', rerank: false });
     const mine = { ...defaultSettings(), retrieval: { search: 'words' as const, rerank: true } };
-    expect(readUrlState('?search=everything&rerank=maybe', mine).settings.retrieval).toEqual({ search: 'words', rerank: true });
+    expect(readUrlState('?search=everything&rerank=maybe', mine).settings.retrieval).toEqual({
+      search: 'words',
+      rerank: true,
+    });
   });
 });
 
 describe('a changed retrieval setting', () => {
   it('is offered as needing a new answer', () => {
     const d = defaultSettings().decode;
-    expect(decodeChanges({ ...d, search: 'both', rerank: true }, { ...d, search: 'words', rerank: true })).toEqual(['search']);
-    expect(decodeChanges({ ...d, search: 'both', rerank: true }, { ...d, search: 'both', rerank: false })).toEqual(['rerank']);
+    expect(decodeChanges({ ...d, search: 'both', rerank: true }, { ...d, search: 'words', rerank: true })).toEqual([
+      'search',
+    ]);
+    expect(decodeChanges({ ...d, search: 'both', rerank: true }, { ...d, search: 'both', rerank: false })).toEqual([
+      'rerank',
+    ]);
   });
 });
 
@@ -48,9 +61,11 @@ describe('embedder prefixes, read from the model choice', () => {
   });
 
   it('nomic-embed gets its task prefixes; MiniLM and names that merely contain "e5" get none', () => {
-    expect(embedderPrefixes('nomic-ai/nomic-embed-text-v1.5')).toEqual({ query: 'search_query: ', passage: 'search_document: ' });
+    expect(embedderPrefixes('nomic-ai/nomic-embed-text-v1.5')).toEqual({
+      query: 'search_query: ',
+      passage: 'search_document: ',
+    });
     expect(embedderPrefixes('Xenova/all-MiniLM-L6-v2')).toEqual({ query: '', passage: '' });
     expect(embedderPrefixes('someone/code5-embedder')).toEqual({ query: '', passage: '' });
   });
 });
-

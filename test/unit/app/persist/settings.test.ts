@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DECODE_SETTINGS } from '../../../../src/core/defaults';
-import { decodeChanges, defaultSettings, loadSettings, saveSettings, SETTINGS_KEY } from '../../../../src/app/persist/settings';
+import {
+  decodeChanges,
+  defaultSettings,
+  loadSettings,
+  saveSettings,
+  SETTINGS_KEY,
+} from '../../../../src/app/persist/settings';
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const data = new Map(Object.entries(initial));
@@ -23,11 +29,34 @@ describe('settings store', () => {
   });
 
   it('gives settings saved before the cost levers the new defaults, and keeps a saved gate and stop switch', () => {
-    const old = loadSettings(memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { decode: { beamWidth: 3, critiqueSource: 'auto' } } }) }));
-    expect(old.decode).toMatchObject({ beamWidth: 3, critiqueSource: 'auto', relevanceGate: DEFAULT_DECODE_SETTINGS.relevanceGate, stopAtFirstAnswer: true });
-    const mine = loadSettings(memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { decode: { relevanceGate: 0.2, stopAtFirstAnswer: false } } }) }));
+    const old = loadSettings(
+      memoryStorage({
+        [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { decode: { beamWidth: 3, critiqueSource: 'auto' } } }),
+      }),
+    );
+    expect(old.decode).toMatchObject({
+      beamWidth: 3,
+      critiqueSource: 'auto',
+      relevanceGate: DEFAULT_DECODE_SETTINGS.relevanceGate,
+      stopAtFirstAnswer: true,
+    });
+    const mine = loadSettings(
+      memoryStorage({
+        [SETTINGS_KEY]: JSON.stringify({
+          version: 1,
+          settings: { decode: { relevanceGate: 0.2, stopAtFirstAnswer: false } },
+        }),
+      }),
+    );
     expect(mine.decode).toMatchObject({ relevanceGate: 0.2, stopAtFirstAnswer: false });
-    const bad = loadSettings(memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { decode: { relevanceGate: 3, stopAtFirstAnswer: 'yes' } } }) }));
+    const bad = loadSettings(
+      memoryStorage({
+        [SETTINGS_KEY]: JSON.stringify({
+          version: 1,
+          settings: { decode: { relevanceGate: 3, stopAtFirstAnswer: 'yes' } },
+        }),
+      }),
+    );
     expect(bad.decode).toMatchObject({ relevanceGate: DEFAULT_DECODE_SETTINGS.relevanceGate, stopAtFirstAnswer: true });
   });
 
@@ -57,17 +86,29 @@ describe('settings store', () => {
 
   it('falls back to defaults on corrupt JSON, another version, or a throwing storage', () => {
     expect(loadSettings(memoryStorage({ [SETTINGS_KEY]: '{nope' }))).toEqual(defaultSettings());
-    expect(loadSettings(memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 99, settings: { theme: 'dark' } }) }))).toEqual(
-      defaultSettings(),
-    );
-    const throwing = { getItem: () => { throw new Error('denied'); } };
+    expect(
+      loadSettings(memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 99, settings: { theme: 'dark' } }) })),
+    ).toEqual(defaultSettings());
+    const throwing = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+    };
     expect(loadSettings(throwing)).toEqual(defaultSettings());
   });
 
   it('keeps CRAG settings and the index kind, and never a contradictory threshold pair', () => {
     const store = memoryStorage();
     const s = defaultSettings();
-    s.crag = { upper: 0.8, lower: 0.1, stripThreshold: 0.4, noEvidence: 'abstain', externalEnabled: true, stripPool: 'across-passages', sentencesPerStrip: 3 };
+    s.crag = {
+      upper: 0.8,
+      lower: 0.1,
+      stripThreshold: 0.4,
+      noEvidence: 'abstain',
+      externalEnabled: true,
+      stripPool: 'across-passages',
+      sentencesPerStrip: 3,
+    };
     s.indexKind = 'voy';
     saveSettings(store, s);
     expect(loadSettings(store)).toEqual(s);
@@ -75,7 +116,18 @@ describe('settings store', () => {
     const bad = memoryStorage({
       [SETTINGS_KEY]: JSON.stringify({
         version: 1,
-        settings: { crag: { upper: 0.3, lower: 0.6, stripThreshold: 2, noEvidence: 'guess', externalEnabled: 'yes', stripPool: 'everywhere', sentencesPerStrip: 2.5 }, indexKind: 'hnsw' },
+        settings: {
+          crag: {
+            upper: 0.3,
+            lower: 0.6,
+            stripThreshold: 2,
+            noEvidence: 'guess',
+            externalEnabled: 'yes',
+            stripPool: 'everywhere',
+            sentencesPerStrip: 2.5,
+          },
+          indexKind: 'hnsw',
+        },
       }),
     });
     const loaded = loadSettings(bad);
@@ -86,9 +138,16 @@ describe('settings store', () => {
 
   it("defaults the index to 'auto'; a 'flat' saved before 'auto' existed gets it, one chosen since is kept", () => {
     expect(defaultSettings().indexKind).toBe('auto');
-    const old = memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { ...defaultSettings(), indexKind: 'flat', temperature: 0.5 } }) });
+    const old = memoryStorage({
+      [SETTINGS_KEY]: JSON.stringify({
+        version: 1,
+        settings: { ...defaultSettings(), indexKind: 'flat', temperature: 0.5 },
+      }),
+    });
     expect(loadSettings(old)).toMatchObject({ indexKind: 'auto', temperature: 0.5 });
-    const oldVoy = memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { ...defaultSettings(), indexKind: 'voy' } }) });
+    const oldVoy = memoryStorage({
+      [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { ...defaultSettings(), indexKind: 'voy' } }),
+    });
     expect(loadSettings(oldVoy).indexKind).toBe('voy');
     const store = memoryStorage();
     saveSettings(store, { ...defaultSettings(), indexKind: 'flat' });
@@ -98,7 +157,10 @@ describe('settings store', () => {
   it('keeps the engine and GGUF model across a reload; a bad stored engine field loses nothing else', () => {
     const store = memoryStorage();
     const s = defaultSettings();
-    s.engine = { engine: 'wllama', gguf: { kind: 'gguf-url', url: 'https://models.example/selfrag.gguf', native: true } };
+    s.engine = {
+      engine: 'wllama',
+      gguf: { kind: 'gguf-url', url: 'https://models.example/selfrag.gguf', native: true },
+    };
     s.theme = 'dark';
     saveSettings(store, s);
     expect(loadSettings(store)).toEqual(s);
@@ -106,7 +168,11 @@ describe('settings store', () => {
     const bad = memoryStorage({
       [SETTINGS_KEY]: JSON.stringify({
         version: 1,
-        settings: { theme: 'dark', decode: { beamWidth: 3 }, engine: { engine: 'tpu', gguf: { kind: 'gguf-url', url: 'ftp://x.example/a.gguf' } } },
+        settings: {
+          theme: 'dark',
+          decode: { beamWidth: 3 },
+          engine: { engine: 'tpu', gguf: { kind: 'gguf-url', url: 'ftp://x.example/a.gguf' } },
+        },
       }),
     });
     const loaded = loadSettings(bad);
@@ -114,13 +180,18 @@ describe('settings store', () => {
     expect(loaded.theme).toBe('dark');
     expect(loaded.decode.beamWidth).toBe(3);
     // Each half of the choice stands alone.
-    const half = memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { engine: { engine: 'webllm', gguf: 7 } } }) });
+    const half = memoryStorage({
+      [SETTINGS_KEY]: JSON.stringify({ version: 1, settings: { engine: { engine: 'webllm', gguf: 7 } } }),
+    });
     expect(loadSettings(half).engine).toEqual({ engine: 'webllm', gguf: defaultSettings().engine.gguf });
   });
 
   it('lists the decode settings that changed', () => {
     const a = defaultSettings().decode;
     expect(decodeChanges(a, { ...a })).toEqual([]);
-    expect(decodeChanges(a, { ...a, beamWidth: a.beamWidth + 1, threshold: 0.9 }).sort()).toEqual(['beamWidth', 'threshold']);
+    expect(decodeChanges(a, { ...a, beamWidth: a.beamWidth + 1, threshold: 0.9 }).sort()).toEqual([
+      'beamWidth',
+      'threshold',
+    ]);
   });
 });

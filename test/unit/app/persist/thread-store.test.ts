@@ -45,7 +45,11 @@ describe('thread store', () => {
 
   it('a turn saved while it streams survives a reload, marked stopped until it finishes', async () => {
     const name = `threads-${++n}`;
-    let t = addTurn(emptyThread('t', 1), turn('q1', null, 'How do bees make honey?', { status: 'stopped', answerText: 'Foragers coll', answer: null }), 2);
+    let t = addTurn(
+      emptyThread('t', 1),
+      turn('q1', null, 'How do bees make honey?', { status: 'stopped', answerText: 'Foragers coll', answer: null }),
+      2,
+    );
     const s = await store(name);
     await s.put(t);
     s.close();

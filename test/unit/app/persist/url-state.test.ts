@@ -23,7 +23,15 @@ describe('URL state', () => {
   it('links the CRAG thresholds and no-evidence choice, but never switches on the outside source', () => {
     const s = defaultSettings();
     s.corrective = true;
-    s.crag = { upper: 0.7, lower: 0.2, stripThreshold: 0.3, noEvidence: 'abstain', externalEnabled: true, stripPool: 'across-passages', sentencesPerStrip: 3 };
+    s.crag = {
+      upper: 0.7,
+      lower: 0.2,
+      stripThreshold: 0.3,
+      noEvidence: 'abstain',
+      externalEnabled: true,
+      stripPool: 'across-passages',
+      sentencesPerStrip: 3,
+    };
     const search = writeUrlState('', 'q', s);
     expect(new URLSearchParams(search).get('cnoev')).toBe('abstain');
     expect(new URLSearchParams(search).get('cpool')).toBe('across-passages');
@@ -39,7 +47,7 @@ describe('URL state', () => {
     expect(readUrlState('?cup=0.2&clow=0.9&cnoev=nonsense', mine).settings.crag).toEqual(mine.crag);
   });
 
-  it('invalid linked values keep the reader\'s own settings', () => {
+  it("invalid linked values keep the reader's own settings", () => {
     const mine = defaultSettings();
     mine.rank.weights.rel = 0.3;
     const back = readUrlState('?wrel=NaN&beam=-1&mode=everything&wsup=1.5', mine);
@@ -52,7 +60,7 @@ describe('URL state', () => {
 });
 
 describe('engine in a link', () => {
-  it('never changes (or stores) the reader\'s own engine and GGUF model, and a shared link does not carry them', () => {
+  it("never changes (or stores) the reader's own engine and GGUF model, and a shared link does not carry them", () => {
     const mine = defaultSettings();
     mine.engine = { engine: 'webllm', gguf: { kind: 'gguf-url', url: 'https://mine.example/m.gguf', native: false } };
     const back = readUrlState('?engine=wllama&gguf=https%3A%2F%2Fevil.example%2Fa.gguf&ggufNative=1', mine);

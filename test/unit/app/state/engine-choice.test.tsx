@@ -2,7 +2,15 @@
 // model or a file of the site's own model packs for one visit, never an outside model address.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { defaultEngineChoice, engineInput, ggufUrlProblem, noWebGpuPlan, sanitizeEngineChoice, sanitizeGguf, type EngineChoice } from '../../../../src/app/state/engine-choice';
+import {
+  defaultEngineChoice,
+  engineInput,
+  ggufUrlProblem,
+  noWebGpuPlan,
+  sanitizeEngineChoice,
+  sanitizeGguf,
+  type EngineChoice,
+} from '../../../../src/app/state/engine-choice';
 import { Notices } from '../../../../src/ui/Notices';
 
 const PAGE = 'https://rag.example/app/';
@@ -22,16 +30,32 @@ describe('GGUF address checks', () => {
 describe('stored engine choice, field by field', () => {
   it('keeps a good engine and model', () => {
     expect(sanitizeEngineChoice(stored)).toEqual(stored);
-    const url: EngineChoice = { engine: 'auto', gguf: { kind: 'gguf-url', url: 'https://m.example/s.gguf', native: true } };
+    const url: EngineChoice = {
+      engine: 'auto',
+      gguf: { kind: 'gguf-url', url: 'https://m.example/s.gguf', native: true },
+    };
     expect(sanitizeEngineChoice(url, defaultEngineChoice(), PAGE)).toEqual(url);
   });
 
   it('replaces a bad engine or a bad model with the base one, keeping the other', () => {
     expect(sanitizeEngineChoice({ engine: 'cuda', gguf: stored.gguf })).toEqual({ engine: 'auto', gguf: stored.gguf });
-    expect(sanitizeEngineChoice({ engine: 'webllm', gguf: { kind: 'gguf', id: 'gone-model' } })).toEqual({ engine: 'webllm', gguf: defaultEngineChoice().gguf });
-    expect(sanitizeEngineChoice({ engine: 'webllm', gguf: { kind: 'gguf-url', url: 'http://evil.example/a.gguf' } }, stored, PAGE)).toEqual({ engine: 'webllm', gguf: stored.gguf });
+    expect(sanitizeEngineChoice({ engine: 'webllm', gguf: { kind: 'gguf', id: 'gone-model' } })).toEqual({
+      engine: 'webllm',
+      gguf: defaultEngineChoice().gguf,
+    });
+    expect(
+      sanitizeEngineChoice(
+        { engine: 'webllm', gguf: { kind: 'gguf-url', url: 'http://evil.example/a.gguf' } },
+        stored,
+        PAGE,
+      ),
+    ).toEqual({ engine: 'webllm', gguf: stored.gguf });
     expect(sanitizeEngineChoice('nonsense', stored)).toEqual(stored);
-    expect(sanitizeGguf({ kind: 'gguf-url', url: 'https://m.example/a.gguf', native: 'yes' }, PAGE)).toEqual({ kind: 'gguf-url', url: 'https://m.example/a.gguf', native: false });
+    expect(sanitizeGguf({ kind: 'gguf-url', url: 'https://m.example/a.gguf', native: 'yes' }, PAGE)).toEqual({
+      kind: 'gguf-url',
+      url: 'https://m.example/a.gguf',
+      native: false,
+    });
   });
 });
 
@@ -43,8 +67,15 @@ describe('the address overrides the stored engine for the visit', () => {
 
   it('switches engine and catalogue model, or a file of the site’s model packs', () => {
     expect(engineInput('?engine=webllm', stored)).toEqual({ engine: 'webllm', gguf: stored.gguf });
-    expect(engineInput('?gguf=qwen2.5-1.5b-gguf', stored)).toEqual({ engine: 'wllama', gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' } });
-    expect(engineInput('?gguf=models/tiny-gguf/native.gguf&ggufNative=1', stored).gguf).toEqual({ kind: 'gguf-url', url: 'models/tiny-gguf/native.gguf', native: true });
+    expect(engineInput('?gguf=qwen2.5-1.5b-gguf', stored)).toEqual({
+      engine: 'wllama',
+      gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' },
+    });
+    expect(engineInput('?gguf=models/tiny-gguf/native.gguf&ggufNative=1', stored).gguf).toEqual({
+      kind: 'gguf-url',
+      url: 'models/tiny-gguf/native.gguf',
+      native: true,
+    });
   });
 
   it('never takes an outside or escaping model address from a link', () => {

@@ -14,7 +14,10 @@ import { ScriptedGenerator } from '../../../doubles/scripted-generator';
 import { rankWith, rel, settings, sup, use } from '../../core/helpers';
 
 const Q = 'What is the tallest mountain?';
-const passages = [passage('a#0', 'Everest is tall.'), passage('b#0', 'K2 is tall too.')].map((p, i) => ({ ...p, score: 1 - i / 10 }));
+const passages = [passage('a#0', 'Everest is tall.'), passage('b#0', 'K2 is tall too.')].map((p, i) => ({
+  ...p,
+  score: 1 - i / 10,
+}));
 const evil = '<img src=x onerror="alert(1)">';
 
 const view = (answer: Parameters<typeof AnswerView>[0]['answer']) =>
@@ -22,7 +25,9 @@ const view = (answer: Parameters<typeof AnswerView>[0]['answer']) =>
 
 describe('answer area without an answer', () => {
   it('says the hard constraint dropped every first segment, and the answer returns once it is off', async () => {
-    const generator = new ScriptedGenerator({ segments: () => ({ text: 'Unsupported claim.', rel: rel(0.9), sup: sup(0, 0.1, 0.9), use: use(3), done: true }) });
+    const generator = new ScriptedGenerator({
+      segments: () => ({ text: 'Unsupported claim.', rel: rel(0.9), sup: sup(0, 0.1, 0.9), use: use(3), done: true }),
+    });
     const s = settings({ mode: 'always', passagesPerStep: 2 });
     const result = await decode(Q, { generator, retriever: new FakeRetriever(() => passages) }, s, rankWith({}, true));
     expect(result.ranking.best).toEqual([]);
@@ -45,12 +50,25 @@ describe('answer area without an answer', () => {
         rewrite: `mountain, tallest ${evil}`,
         strips: [
           { passageId: 'c#0', index: 0, text: `Kept strip ${evil}`, score: 0.8, kept: true, source: 'research' },
-          { passageId: 'c#0', index: 1, text: 'Dropped strip.', score: 0.1, kept: false, dropped: 'below-threshold', source: 'research' },
+          {
+            passageId: 'c#0',
+            index: 1,
+            text: 'Dropped strip.',
+            score: 0.1,
+            kept: false,
+            dropped: 'below-threshold',
+            source: 'research',
+          },
         ],
       }),
     };
     const s = settings({ mode: 'always' });
-    const result = await decode(Q, { generator, retriever: new FakeRetriever(() => passages), corrector }, s, rankWith());
+    const result = await decode(
+      Q,
+      { generator, retriever: new FakeRetriever(() => passages), corrector },
+      s,
+      rankWith(),
+    );
     expect(generator.generateCalls).toBe(0);
     const html = view(finishRun(startRun(initialAnswerState, Q, s, true), result));
     expect(html).toContain('No answer: corrective retrieval (Self-CRAG) found no reliable evidence');
@@ -65,7 +83,9 @@ describe('answer area without an answer', () => {
     expect(details).toMatch(/data-kept="false"><td>Dropped strip\.<\/td>.*dropped: below the strip threshold/);
     expect(details).toContain('mountain, tallest &lt;img');
     expect(details).toContain('library re-search: passage 1');
-    const titled = renderToStaticMarkup(<CorrectionDetails correction={correction!} titles={new Map([['c#0', 'Mountains']])} />);
+    const titled = renderToStaticMarkup(
+      <CorrectionDetails correction={correction!} titles={new Map([['c#0', 'Mountains']])} />,
+    );
     expect(titled).toContain('library re-search: Mountains · passage 1');
     expect(details).not.toContain('<img');
   });

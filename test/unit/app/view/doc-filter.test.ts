@@ -2,10 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { filterDocs, moreText } from '../../../../src/app/view/doc-filter';
 import type { LibraryDocView } from '../../../../src/app/view/library-panel';
 
-const doc = (i: number, title: string, name?: string): LibraryDocView => ({ id: `d${i}`, title, passages: 1, ...(name ? { name } : {}) });
+const doc = (i: number, title: string, name?: string): LibraryDocView => ({
+  id: `d${i}`,
+  title,
+  passages: 1,
+  ...(name ? { name } : {}),
+});
 
 describe('the library list filter', () => {
-  const docs = [doc(1, 'Baking Sourdough Bread', 'bread.md'), doc(2, 'Why the Sea Has Tides', 'notes/tides.txt'), doc(3, 'Ownership in Rust', 'rust-book.pdf')];
+  const docs = [
+    doc(1, 'Baking Sourdough Bread', 'bread.md'),
+    doc(2, 'Why the Sea Has Tides', 'notes/tides.txt'),
+    doc(3, 'Ownership in Rust', 'rust-book.pdf'),
+  ];
 
   it('finds by every word of the query in the title or file name, in any case', () => {
     expect(filterDocs(docs, 'sea TIDES').shown.map((d) => d.id)).toEqual(['d2']);
@@ -25,6 +34,8 @@ describe('the library list filter', () => {
     const few = filterDocs(many, 'report 1233', 300);
     expect(few.shown.map((d) => d.id)).toEqual(['d1233']);
     expect(moreText(few, many.length, 'report 1233')).toBeNull();
-    expect(moreText(filterDocs(many, 'zebra'), many.length, 'zebra')).toBe('No document’s title or file name holds “zebra”.');
+    expect(moreText(filterDocs(many, 'zebra'), many.length, 'zebra')).toBe(
+      'No document’s title or file name holds “zebra”.',
+    );
   });
 });

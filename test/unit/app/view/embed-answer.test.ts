@@ -26,7 +26,13 @@ describe('answer sent to an embedding page', () => {
     };
     const settings = defaultSettings();
     const tree = { question: 'q', settings: settings.decode, candidates: [c] };
-    const a: AnswerState = { ...initialAnswerState, status: 'done', question: 'q', tree, ranking: rerank(tree, settings.rank) };
+    const a: AnswerState = {
+      ...initialAnswerState,
+      status: 'done',
+      question: 'q',
+      tree,
+      ranking: rerank(tree, settings.rank),
+    };
     expect(answerMessage(a, 'x', false)).toEqual({
       type: 'answer',
       id: 'x',
@@ -38,10 +44,19 @@ describe('answer sent to an embedding page', () => {
   });
 
   it('sends passages in evidence-only mode and an error when the answer failed', () => {
-    const ev: AnswerState = { ...initialAnswerState, status: 'done', question: 'q', evidence: { passages: [{ passage, rel: null }] } };
+    const ev: AnswerState = {
+      ...initialAnswerState,
+      status: 'done',
+      question: 'q',
+      evidence: { passages: [{ passage, rel: null }] },
+    };
     const m = answerMessage(ev, undefined, true);
     expect(m).toMatchObject({ type: 'answer', evidenceOnly: true, segments: [{ text: passage.text, isrel: null }] });
-    expect(answerMessage({ ...initialAnswerState, status: 'error', error: 'boom' }, 'y', false)).toEqual({ type: 'error', id: 'y', message: 'boom' });
+    expect(answerMessage({ ...initialAnswerState, status: 'error', error: 'boom' }, 'y', false)).toEqual({
+      type: 'error',
+      id: 'y',
+      message: 'boom',
+    });
   });
 });
 

@@ -3,12 +3,37 @@
 // recognised lines to mark; and the embed's citation with its place.
 import { describe, expect, it } from 'vitest';
 import { citationOf } from '../../../../src/app/view/embed-answer';
-import { itemsHolding, linesHolding, pageIndexAt, pagePieces, pdfPageOf, sentenceInDocument, STRETCH_CHARS, textPages } from '../../../../src/app/view/source-view';
+import {
+  itemsHolding,
+  linesHolding,
+  pageIndexAt,
+  pagePieces,
+  pdfPageOf,
+  sentenceInDocument,
+  STRETCH_CHARS,
+  textPages,
+} from '../../../../src/app/view/source-view';
 import type { Passage } from '../../../../src/core/ports';
 
-const text = 'First page text here.\n\nThe moon pulls the sea. Tides rise twice a day. The sun helps a little.\n\nThird page.';
-const passage: Passage = { id: 'd#1', docId: 'd', title: 'Tides', index: 1, start: 23, end: 94, text: text.slice(23, 94), source: { page: 2 } };
-const layout = { pages: [{ page: 1, start: 0 }, { page: 2, start: 23 }, { page: 3, start: 96 }] };
+const text =
+  'First page text here.\n\nThe moon pulls the sea. Tides rise twice a day. The sun helps a little.\n\nThird page.';
+const passage: Passage = {
+  id: 'd#1',
+  docId: 'd',
+  title: 'Tides',
+  index: 1,
+  start: 23,
+  end: 94,
+  text: text.slice(23, 94),
+  source: { page: 2 },
+};
+const layout = {
+  pages: [
+    { page: 1, start: 0 },
+    { page: 2, start: 23 },
+    { page: 3, start: 96 },
+  ],
+};
 
 describe('source viewer decisions', () => {
   it('finds the supporting sentence in the document and the page it stands on', () => {
@@ -22,7 +47,11 @@ describe('source viewer decisions', () => {
 
   it('cuts text into the document pages, or into stretches at paragraph breaks', () => {
     const pages = textPages(text, layout);
-    expect(pages.map((p) => [p.number, text.slice(p.start, p.end).trim().slice(0, 5)])).toEqual([[1, 'First'], [2, 'The m'], [3, 'Third']]);
+    expect(pages.map((p) => [p.number, text.slice(p.start, p.end).trim().slice(0, 5)])).toEqual([
+      [1, 'First'],
+      [2, 'The m'],
+      [3, 'Third'],
+    ]);
     const long = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} ${'word '.repeat(30)}`).join('\n\n');
     const stretches = textPages(long, undefined);
     expect(stretches.length).toBeGreaterThan(1);
@@ -60,8 +89,19 @@ describe('source viewer decisions', () => {
   });
 
   it('gives the embed the place where it is known, nothing more where it is not', () => {
-    expect(citationOf({ ...passage, source: { page: 2, pageEnd: 3 } })).toEqual({ passageId: 'd#1', title: 'Tides', place: 'pp. 2–3', page: 2, pageEnd: 3 });
-    expect(citationOf({ ...passage, source: { headings: ['Tides', 'The Moon'] } })).toEqual({ passageId: 'd#1', title: 'Tides', place: 'The Moon', headings: ['Tides', 'The Moon'] });
+    expect(citationOf({ ...passage, source: { page: 2, pageEnd: 3 } })).toEqual({
+      passageId: 'd#1',
+      title: 'Tides',
+      place: 'pp. 2–3',
+      page: 2,
+      pageEnd: 3,
+    });
+    expect(citationOf({ ...passage, source: { headings: ['Tides', 'The Moon'] } })).toEqual({
+      passageId: 'd#1',
+      title: 'Tides',
+      place: 'The Moon',
+      headings: ['Tides', 'The Moon'],
+    });
     const { source: _s, ...old } = passage;
     expect(citationOf(old)).toEqual({ passageId: 'd#1', title: 'Tides' });
   });

@@ -5,7 +5,7 @@ import { describeProgress, formatBytes, timeLeft } from '../../../../src/app/vie
 describe('supporting sentence highlight', () => {
   const passage = 'Bees live in colonies. The queen lays up to 2000 eggs a day!\nWorkers forage for nectar.';
 
-  it('picks the sentence that shares the segment\'s words', () => {
+  it("picks the sentence that shares the segment's words", () => {
     const r = supportingSentence(passage, 'A queen can lay 2000 eggs each day.');
     expect(r && passage.slice(r.start, r.end)).toBe('The queen lays up to 2000 eggs a day!');
   });
@@ -43,6 +43,8 @@ describe('progress text', () => {
 
 describe('ingestion progress', () => {
   it('counts passages when the job is measured in passages', () => {
-    expect(describeProgress({ loaded: 10, total: 40, startedAt: 0, now: 2000, unit: 'passages' })).toBe('10 of 40 passages, about 6 s left');
+    expect(describeProgress({ loaded: 10, total: 40, startedAt: 0, now: 2000, unit: 'passages' })).toBe(
+      '10 of 40 passages, about 6 s left',
+    );
   });
 });

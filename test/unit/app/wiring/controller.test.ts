@@ -10,7 +10,14 @@ import { syntheticGenerator, syntheticRetriever } from '../../../doubles/synthet
 function setup(generator: Promise<Generator> | (() => Promise<Generator>)) {
   const settings = defaultSettings();
   // The paper's full search (no cost levers): these tests are about the controller, not the budget.
-  settings.decode = { ...settings.decode, ...PAPER_DECODE_SETTINGS, mode: 'always', passagesPerStep: 5, beamWidth: 2, maxDepth: 6 };
+  settings.decode = {
+    ...settings.decode,
+    ...PAPER_DECODE_SETTINGS,
+    mode: 'always',
+    passagesPerStep: 5,
+    beamWidth: 2,
+    maxDepth: 6,
+  };
   const saved: string[] = [];
   const c = createController({
     ports: {
@@ -58,7 +65,10 @@ describe('answer controller', () => {
   it('saves the engine the user picks, and never an unusable one', async () => {
     const { c, saved } = setup(Promise.resolve(syntheticGenerator({ seed: 1 })));
     c.setEngine({ engine: 'wllama', gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' } });
-    expect(JSON.parse(saved.at(-1)!).settings.engine).toEqual({ engine: 'wllama', gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' } });
+    expect(JSON.parse(saved.at(-1)!).settings.engine).toEqual({
+      engine: 'wllama',
+      gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' },
+    });
     c.setEngine({ engine: 'webllm', gguf: { kind: 'gguf-url', url: 'http://evil.example/a.gguf', native: false } });
     expect(c.getState().settings.engine).toEqual({ engine: 'webllm', gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' } });
     expect(JSON.parse(saved.at(-1)!).settings.engine).toEqual(c.getState().settings.engine);

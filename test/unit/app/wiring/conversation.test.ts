@@ -16,7 +16,9 @@ afterEach(() => {
   for (const s of stores.splice(0)) s.close();
 });
 
-function setup(opts: { complete?: CompleteFn | null; evidenceOnly?: boolean; db?: string; generator?: Generator } = {}) {
+function setup(
+  opts: { complete?: CompleteFn | null; evidenceOnly?: boolean; db?: string; generator?: Generator } = {},
+) {
   const settings = defaultSettings();
   settings.decode = { ...settings.decode, mode: 'always', passagesPerStep: 3, beamWidth: 2, maxDepth: 3 };
   const queries: string[] = [];
@@ -77,14 +79,19 @@ describe('conversation wiring', () => {
     expect(framed.get().thread?.turns).toBeDefined();
   });
 
-  it('keeps threads in another IndexedDB when given one (the app site\'s, under Storage Access)', async () => {
+  it("keeps threads in another IndexedDB when given one (the app site's, under Storage Access)", async () => {
     const { IDBFactory: FakeFactory } = await import('fake-indexeddb');
     const other = new FakeFactory();
     const name = `conv-other-${++n}`;
     const s = await ThreadStore.open(name, other);
     stores.push(s);
     const { controller } = setup();
-    const conversation = createConversation({ controller, store: Promise.resolve(s), model: () => ({ id: 'tiny', contextWindow: 4096 }), saveEveryMs: 1 });
+    const conversation = createConversation({
+      controller,
+      store: Promise.resolve(s),
+      model: () => ({ id: 'tiny', contextWindow: 4096 }),
+      saveEveryMs: 1,
+    });
     await conversation.start();
     await conversation.ask('How do bees make honey?');
     await new Promise((r) => setTimeout(r, 20));
@@ -113,7 +120,11 @@ describe('conversation wiring', () => {
     const t = conversation.get().thread!;
     const path = activePath(t);
     expect(path.map((x) => x.question)).toEqual(['How do bees make honey?', 'How long does that take them?']);
-    expect(path[1]).toMatchObject({ rewrite: 'How long does it take bees to make honey?', status: 'done', model: 'tiny' });
+    expect(path[1]).toMatchObject({
+      rewrite: 'How long does it take bees to make honey?',
+      status: 'done',
+      model: 'tiny',
+    });
     expect(path[1]!.answer!.candidates.length).toBeGreaterThan(0);
     expect(path[1]!.answerText.length).toBeGreaterThan(0);
   });
@@ -155,7 +166,11 @@ describe('conversation wiring', () => {
     await conversation.regenerate(conversation.get().thread!.roots[1]!);
     const t = conversation.get().thread!;
     expect(t.roots).toHaveLength(3);
-    expect(t.roots.map((id) => t.turns[id]!.question)).toEqual(['How do bees make honey?', 'How do bees make wax?', 'How do bees make wax?']);
+    expect(t.roots.map((id) => t.turns[id]!.question)).toEqual([
+      'How do bees make honey?',
+      'How do bees make wax?',
+      'How do bees make wax?',
+    ]);
     conversation.step(t.roots[2]!, -1);
     conversation.step(t.roots[1]!, -1);
     expect(controller.getState().answer.question).toBe('How do bees make honey?');
@@ -169,7 +184,10 @@ describe('conversation wiring', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const base = syntheticGenerator({ seed: 2 });
-    const slow: Generator = { decideRetrieval: (r) => base.decideRetrieval(r), generateSegments: async (r) => (await gate, base.generateSegments(r)) };
+    const slow: Generator = {
+      decideRetrieval: (r) => base.decideRetrieval(r),
+      generateSegments: async (r) => (await gate, base.generateSegments(r)),
+    };
     const { conversation } = setup({ generator: slow });
     await conversation.start();
     const running = conversation.ask('How do bees make honey?');
@@ -191,7 +209,10 @@ describe('conversation wiring', () => {
     const json = (await a.conversation.exportJson())!;
     const b = setup({ db: a.db });
     await b.conversation.start();
-    expect(activePath(b.conversation.get().thread!).map((t) => t.question)).toEqual(['How do bees make honey?', 'How long does that take them?']);
+    expect(activePath(b.conversation.get().thread!).map((t) => t.question)).toEqual([
+      'How do bees make honey?',
+      'How long does that take them?',
+    ]);
     await b.conversation.importJson(json);
     expect(b.conversation.get().threads).toHaveLength(2);
     expect(b.conversation.get().thread!.turns).toEqual(JSON.parse(json).thread.turns);
@@ -239,4 +260,3 @@ describe('conversation wiring', () => {
     expect(a.conversation.get().threads.map((t) => t.id)).toContain(again.id);
   });
 });
-

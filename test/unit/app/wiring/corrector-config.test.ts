@@ -13,7 +13,11 @@ function setup(online: { now: boolean }) {
   let made = 0;
   const fetchSpy = (async (input: RequestInfo | URL) => {
     requests.push(String(input));
-    const body = { query: { pages: [{ pageid: 7, title: 'Lighthouse', index: 1, extract: 'The lighthouse was built by HIGH masons.' }] } };
+    const body = {
+      query: {
+        pages: [{ pageid: 7, title: 'Lighthouse', index: 1, extract: 'The lighthouse was built by HIGH masons.' }],
+      },
+    };
     return new Response(JSON.stringify(body), { status: 200 });
   }) as typeof fetch;
   // The library only holds irrelevant text, so the corrector always looks further.
@@ -67,6 +71,8 @@ describe('the answer page corrector', () => {
     const fix = await lenient.correct(Q, await s.retriever.retrieve(Q, 3));
     expect(fix.action).toBe('ambiguous');
     expect(fix.passages.map((p) => p.id)).toEqual(['a#0']);
-    await expect(buildCorrector(s.parts, crag({ lower: 0.8, upper: 0.4 }))).rejects.toThrow(/"lower" \(0.8\) must not exceed "upper" \(0.4\)/);
+    await expect(buildCorrector(s.parts, crag({ lower: 0.8, upper: 0.4 }))).rejects.toThrow(
+      /"lower" \(0.8\) must not exceed "upper" \(0.4\)/,
+    );
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createEmbedBridge, EMBED_PROTOCOL_VERSION, loadAllowedOrigins, parseAllowedOrigins, type EmbedHost, type EmbedRequest } from '../../../../src/app/wiring/embed-bridge';
+import {
+  createEmbedBridge,
+  EMBED_PROTOCOL_VERSION,
+  loadAllowedOrigins,
+  parseAllowedOrigins,
+  type EmbedHost,
+  type EmbedRequest,
+} from '../../../../src/app/wiring/embed-bridge';
 
 function fakeHost() {
   const listeners = new Set<(e: MessageEvent) => void>();
@@ -18,10 +25,9 @@ function fakeHost() {
 
 describe('embed bridge', () => {
   it('keeps only exact http(s) origins', () => {
-    expect(parseAllowedOrigins(['https://a.example/path', 'http://b.example:8080', 'javascript:alert(1)', 'null', 42])).toEqual([
-      'https://a.example',
-      'http://b.example:8080',
-    ]);
+    expect(
+      parseAllowedOrigins(['https://a.example/path', 'http://b.example:8080', 'javascript:alert(1)', 'null', 42]),
+    ).toEqual(['https://a.example', 'http://b.example:8080']);
     expect(parseAllowedOrigins([])).toEqual([]);
   });
 
@@ -29,12 +35,14 @@ describe('embed bridge', () => {
     const serving = (body: string, status = 200) =>
       (async () => new Response(body, { status })) as unknown as typeof fetch;
     const base = 'https://site.example/app/';
-    expect(await loadAllowedOrigins(base, serving(JSON.stringify({ allowedOrigins: ['https://host.example/x'] })))).toEqual([
-      'https://host.example',
-    ]);
+    expect(
+      await loadAllowedOrigins(base, serving(JSON.stringify({ allowedOrigins: ['https://host.example/x'] }))),
+    ).toEqual(['https://host.example']);
     expect(await loadAllowedOrigins(base, serving('not found', 404))).toEqual([]);
     expect(await loadAllowedOrigins(base, serving('{ broken'))).toEqual([]);
-    expect(await loadAllowedOrigins(base, serving(JSON.stringify({ allowedOrigins: 'https://host.example' })))).toEqual([]);
+    expect(await loadAllowedOrigins(base, serving(JSON.stringify({ allowedOrigins: 'https://host.example' })))).toEqual(
+      [],
+    );
     const asked: string[] = [];
     const recording = (async (url: URL) => {
       asked.push(String(url));
@@ -57,15 +65,21 @@ describe('embed bridge', () => {
       },
       log: (m) => logs.push(m),
     });
-    expect(sent).toEqual([{ message: { type: 'ready', version: EMBED_PROTOCOL_VERSION }, origin: 'https://ok.example' }]);
+    expect(sent).toEqual([
+      { message: { type: 'ready', version: EMBED_PROTOCOL_VERSION }, origin: 'https://ok.example' },
+    ]);
     sent.length = 0;
 
     dispatch({ type: 'ask', question: 'What is a tide?', id: 'e1' }, 'https://evil.example');
     dispatch({ type: 'ping' }, 'https://evil.example');
     expect(asked).toEqual([]);
-    const message = 'This app answers only the sites listed in allowedOrigins of its embed.json, and https://evil.example is not one of them.';
+    const message =
+      'This app answers only the sites listed in allowedOrigins of its embed.json, and https://evil.example is not one of them.';
     expect(sent).toEqual([
-      { message: { type: 'refused', id: 'e1', origin: 'https://evil.example', message }, origin: 'https://evil.example' },
+      {
+        message: { type: 'refused', id: 'e1', origin: 'https://evil.example', message },
+        origin: 'https://evil.example',
+      },
       { message: { type: 'refused', origin: 'https://evil.example', message }, origin: 'https://evil.example' },
     ]);
     // Logged once per origin, naming the setting as embed.json spells it.
@@ -77,14 +91,21 @@ describe('embed bridge', () => {
 
     dispatch({ type: 'ask', question: '  What is a tide? ', id: 'q1' }, 'https://ok.example');
     expect(asked).toEqual([{ type: 'ask', question: 'What is a tide?', id: 'q1' }]);
-    expect(sent).toEqual([{ message: { type: 'pong', id: 'q1', version: EMBED_PROTOCOL_VERSION }, origin: 'https://ok.example' }]);
+    expect(sent).toEqual([
+      { message: { type: 'pong', id: 'q1', version: EMBED_PROTOCOL_VERSION }, origin: 'https://ok.example' },
+    ]);
   });
 
   it('rejects a malformed message with an error reply, and a message from another window of an allowed origin', () => {
     const { host, sent, dispatch } = fakeHost();
     const asked: EmbedRequest[] = [];
     const logs: string[] = [];
-    createEmbedBridge({ host, allowed: ['https://ok.example'], onRequest: (r) => asked.push(r), log: (m) => logs.push(m) });
+    createEmbedBridge({
+      host,
+      allowed: ['https://ok.example'],
+      onRequest: (r) => asked.push(r),
+      log: (m) => logs.push(m),
+    });
     sent.length = 0;
     dispatch({ type: 'ask', question: 42 }, 'https://ok.example');
     expect(sent[0]?.message).toMatchObject({ type: 'error' });

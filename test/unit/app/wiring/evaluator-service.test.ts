@@ -27,7 +27,15 @@ function setup(opts: { startFails?: Error } = {}) {
     service,
     fake: fake as FakeEvaluator,
     starts: () => starts,
-    progress: (p: Partial<EvaluatorProgress>) => report!.onProgress({ role: 'embedder', model: 'Xenova/all-MiniLM-L6-v2', status: 'loading', loadedBytes: 0, totalBytes: 0, ...p } as EvaluatorProgress),
+    progress: (p: Partial<EvaluatorProgress>) =>
+      report!.onProgress({
+        role: 'embedder',
+        model: 'Xenova/all-MiniLM-L6-v2',
+        status: 'loading',
+        loadedBytes: 0,
+        totalBytes: 0,
+        ...p,
+      } as EvaluatorProgress),
     startWorks: () => void (failStart = null),
     ev: () => status.get().evaluator,
     tick,
@@ -49,7 +57,11 @@ describe('evaluator service', () => {
     const { service, progress, ev } = setup();
     await service.evaluator();
     progress({ status: 'loading', file: 'onnx/model.onnx', loadedBytes: 10, totalBytes: 100 });
-    expect(ev().progress).toMatchObject({ label: 'embedder: Xenova/all-MiniLM-L6-v2 (onnx/model.onnx)', loaded: 10, total: 100 });
+    expect(ev().progress).toMatchObject({
+      label: 'embedder: Xenova/all-MiniLM-L6-v2 (onnx/model.onnx)',
+      loaded: 10,
+      total: 100,
+    });
     progress({ status: 'ready' });
     expect(ev().progress).toBeUndefined();
     expect(ev().models).toEqual(['embedder: Xenova/all-MiniLM-L6-v2']);
@@ -78,7 +90,9 @@ describe('evaluator service', () => {
   });
 
   it('Try again starts the evaluator anew when it did not start', async () => {
-    const { service, starts, startWorks, ev } = setup({ startFails: new Error('The evaluator worker failed to start: script error') });
+    const { service, starts, startWorks, ev } = setup({
+      startFails: new Error('The evaluator worker failed to start: script error'),
+    });
     await expect(service.evaluator()).rejects.toThrow(/failed to start/);
     expect(ev()).toMatchObject({ state: 'error', error: 'The evaluator worker failed to start: script error' });
     startWorks();

@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { defaultSettings, type AppSettings } from '../../../../src/app/persist/settings';
 import { createStatusStore } from '../../../../src/app/state/worker-status';
 import { createStore } from '../../../../src/app/state/store';
-import { createGeneratorService, type EngineInUse, type GeneratorWanted } from '../../../../src/app/wiring/generator-service';
+import {
+  createGeneratorService,
+  type EngineInUse,
+  type GeneratorWanted,
+} from '../../../../src/app/wiring/generator-service';
 import type { SettingsSource } from '../../../../src/app/wiring/settings-source';
 import { fakeEngine, type FakeEngine } from '../../../doubles/fake-engine-driver';
 
@@ -24,7 +28,10 @@ function setup(opts: { search?: string; gpu?: boolean; settings?: Partial<AppSet
     webgpu: async () => ({ ok: gpu, reason: gpu ? 'WebGPU adapter found.' : 'No WebGPU adapter.' }),
     autoEngine: async () => (gpu ? 'webllm' : 'wllama'),
     async createHandle(engine, wanted, hooks) {
-      const e = Object.assign(fakeEngine(wanted.model.kind === 'catalogue' ? wanted.model.id : wanted.model.name, hooks, wanted.temperature), { engine, wanted });
+      const e = Object.assign(
+        fakeEngine(wanted.model.kind === 'catalogue' ? wanted.model.id : wanted.model.name, hooks, wanted.temperature),
+        { engine, wanted },
+      );
       made.push(e);
       return e.handle;
     },
@@ -46,7 +53,12 @@ describe('generator service', () => {
     expect(gen().state).toBe('loading');
     made[0]!.finishLoad();
     await loaded;
-    expect(gen()).toMatchObject({ state: 'ready', device: 'webgpu', reason: 'WebGPU adapter found.', models: [made[0]!.name] });
+    expect(gen()).toMatchObject({
+      state: 'ready',
+      device: 'webgpu',
+      reason: 'WebGPU adapter found.',
+      models: [made[0]!.name],
+    });
   });
 
   it('loads once however many ask at the same time', async () => {

@@ -12,7 +12,12 @@ import { HashEmbedder } from '../../../doubles/hash-embedder';
 
 vi.mock('../../../../src/library/browser', () => ({
   openBrowserLibrary: (opts: Parameters<typeof Library.open>[0]) =>
-    Library.open({ ...opts, index: new IndexHost('flat', (_kind, dim) => new FlatIndex(dim)), dbName: 'not-embedded', seed: false }),
+    Library.open({
+      ...opts,
+      index: new IndexHost('flat', (_kind, dim) => new FlatIndex(dim)),
+      dbName: 'not-embedded',
+      seed: false,
+    }),
 }));
 
 describe('documents added while the embedding model cannot load', () => {
@@ -21,14 +26,24 @@ describe('documents added while the embedding model cannot load', () => {
     const working = new HashEmbedder();
     let down = true;
     const unreachable = 'Could not load the embedding model "tiny/embedder" from the Hugging Face hub: Failed to fetch';
-    const embedder = { embed: (t: string[], s?: AbortSignal) => (down ? Promise.reject(new Error(unreachable)) : working.embed(t, s)) };
+    const embedder = {
+      embed: (t: string[], s?: AbortSignal) => (down ? Promise.reject(new Error(unreachable)) : working.embed(t, s)),
+    };
     const conn = connectLibrary({ status, baseURI: 'http://localhost/', embedder: async () => embedder });
-    const files = Array.from({ length: 12 }, (_, i) => new File([`Note ${i} is about lighthouse keeper number ${i} and the fog horn.`], `note-${i}.txt`, { type: 'text/plain' }));
+    const files = Array.from(
+      { length: 12 },
+      (_, i) =>
+        new File([`Note ${i} is about lighthouse keeper number ${i} and the fog horn.`], `note-${i}.txt`, {
+          type: 'text/plain',
+        }),
+    );
     await conn.view.actions.addFiles(files);
 
     const [report] = conn.view.get().reports ?? [];
     expect(report).toMatchObject({ added: 12, refused: [], notes: [] });
-    expect(report!.notEmbedded).toEqual([{ reason: expect.stringContaining(unreachable), names: files.map((f) => f.name) }]);
+    expect(report!.notEmbedded).toEqual([
+      { reason: expect.stringContaining(unreachable), names: files.map((f) => f.name) },
+    ]);
     expect(conn.view.get().docs.filter((d) => d.pending)).toHaveLength(12);
     expect(status.get().library.reason).toMatch(/12 documents are not embedded yet/);
     const lib = await conn.connection();

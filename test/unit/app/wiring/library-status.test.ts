@@ -10,23 +10,39 @@ import { IndexHost } from '../../../../src/library/index-host';
 import { Library } from '../../../../src/library/library';
 import { HashEmbedder } from '../../../doubles/hash-embedder';
 
-const host = new IndexHost('auto', (kind, dim) => (kind === 'compact' ? new CompactIndex(dim) : new FlatIndex(dim)), { compactAt: 3 });
+const host = new IndexHost('auto', (kind, dim) => (kind === 'compact' ? new CompactIndex(dim) : new FlatIndex(dim)), {
+  compactAt: 3,
+});
 
 vi.mock('../../../../src/library/browser', () => ({
-  openBrowserLibrary: (opts: Parameters<typeof Library.open>[0]) => Library.open({ ...opts, index: host, dbName: 'status-auto', seed: false }),
+  openBrowserLibrary: (opts: Parameters<typeof Library.open>[0]) =>
+    Library.open({ ...opts, index: host, dbName: 'status-auto', seed: false }),
 }));
 
 describe('library status line', () => {
   it('names the index serving and why, before and after the automatic switch', async () => {
     const status = createStatusStore();
-    const conn = connectLibrary({ status, baseURI: 'http://localhost/', embedder: async () => new HashEmbedder(), indexKind: () => 'auto' });
+    const conn = connectLibrary({
+      status,
+      baseURI: 'http://localhost/',
+      embedder: async () => new HashEmbedder(),
+      indexKind: () => 'auto',
+    });
     await conn.connection();
-    expect(status.get().library.reason).toMatch(/^Vectors: flat exact search: 0 passages, below the 3 at which it switches to compact codes\. Words: /);
-    const files = ['kites', 'bees', 'tides', 'owls'].map((w) => new File([`${w} are the subject of this note about ${w}.`], `${w}.txt`, { type: 'text/plain' }));
+    expect(status.get().library.reason).toMatch(
+      /^Vectors: flat exact search: 0 passages, below the 3 at which it switches to compact codes\. Words: /,
+    );
+    const files = ['kites', 'bees', 'tides', 'owls'].map(
+      (w) => new File([`${w} are the subject of this note about ${w}.`], `${w}.txt`, { type: 'text/plain' }),
+    );
     await conn.view.actions.addFiles(files);
     await host.switched();
     conn.start();
-    await vi.waitFor(() => expect(status.get().library.reason).toMatch(/^Vectors: compact 1-bit codes with int8 rescoring: the library passed 3 passages, where exact search would hold/));
+    await vi.waitFor(() =>
+      expect(status.get().library.reason).toMatch(
+        /^Vectors: compact 1-bit codes with int8 rescoring: the library passed 3 passages, where exact search would hold/,
+      ),
+    );
     (await conn.connection()).close();
   });
 });

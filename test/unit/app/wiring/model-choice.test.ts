@@ -2,9 +2,21 @@
 // temperature (persisted, a "needs a new answer" setting), the downloaded marks.
 import { describe, expect, it } from 'vitest';
 import { createController } from '../../../../src/app/wiring/controller';
-import { checkCustomModel, choiceKey, modelChoice, smallestModelId, urlProblem } from '../../../../src/app/persist/custom-model';
+import {
+  checkCustomModel,
+  choiceKey,
+  modelChoice,
+  smallestModelId,
+  urlProblem,
+} from '../../../../src/app/persist/custom-model';
 import { createModelCacheStore } from '../../../../src/app/state/model-downloads';
-import { defaultSettings, loadSettings, sanitizeSettings, saveSettings, SETTINGS_KEY } from '../../../../src/app/persist/settings';
+import {
+  defaultSettings,
+  loadSettings,
+  sanitizeSettings,
+  saveSettings,
+  SETTINGS_KEY,
+} from '../../../../src/app/persist/settings';
 import { decode } from '../../../../src/core/decode';
 import { rerank } from '../../../../src/core/rerank';
 import { CATALOGUE, type ModelChoice } from '../../../../src/generator/catalogue';
@@ -14,7 +26,12 @@ import { ScriptedEngine } from '../../../doubles/scripted-engine';
 import { syntheticGenerator, syntheticRetriever } from '../../../doubles/synthetic-answer';
 
 const PAGE = 'http://localhost:5173/app/';
-const selfrag = { name: 'selfrag_llama2_7b-q4f16_1-MLC', weightsUrl: 'https://models.example/selfrag/', libUrl: 'https://models.example/selfrag.wasm', native: true };
+const selfrag = {
+  name: 'selfrag_llama2_7b-q4f16_1-MLC',
+  weightsUrl: 'https://models.example/selfrag/',
+  libUrl: 'https://models.example/selfrag.wasm',
+  native: true,
+};
 
 function memoryStorage() {
   const map = new Map<string, string>();
@@ -24,25 +41,43 @@ function memoryStorage() {
 describe('custom model form', () => {
   it('accepts https and same-origin addresses, including paths on the site', () => {
     expect(checkCustomModel(selfrag, PAGE)).toEqual({ model: selfrag });
-    const local = checkCustomModel({ ...selfrag, weightsUrl: 'models/selfrag/', libUrl: 'http://localhost:5173/libs/selfrag.wasm' }, PAGE);
-    expect(local).toEqual({ model: { ...selfrag, weightsUrl: 'models/selfrag/', libUrl: 'http://localhost:5173/libs/selfrag.wasm' } });
+    const local = checkCustomModel(
+      { ...selfrag, weightsUrl: 'models/selfrag/', libUrl: 'http://localhost:5173/libs/selfrag.wasm' },
+      PAGE,
+    );
+    expect(local).toEqual({
+      model: { ...selfrag, weightsUrl: 'models/selfrag/', libUrl: 'http://localhost:5173/libs/selfrag.wasm' },
+    });
   });
 
   it('refuses plain http elsewhere, other schemes, empty and malformed addresses with a message naming the field', () => {
-    const bad = (weightsUrl: string, libUrl = selfrag.libUrl) => checkCustomModel({ ...selfrag, weightsUrl, libUrl }, PAGE);
-    expect(bad('http://models.example/selfrag/')).toEqual({ problem: expect.stringMatching(/weights URL must start with https:\/\//) });
+    const bad = (weightsUrl: string, libUrl = selfrag.libUrl) =>
+      checkCustomModel({ ...selfrag, weightsUrl, libUrl }, PAGE);
+    expect(bad('http://models.example/selfrag/')).toEqual({
+      problem: expect.stringMatching(/weights URL must start with https:\/\//),
+    });
     expect(bad('javascript:alert(1)')).toEqual({ problem: expect.stringMatching(/weights URL must start with https/) });
     expect(bad('data:text/plain,x')).toEqual({ problem: expect.stringMatching(/weights URL/) });
     expect(bad('   ')).toEqual({ problem: 'The weights URL is missing.' });
-    expect(bad('https://ok.example/', 'http://[bad')).toEqual({ problem: expect.stringMatching(/model library URL .* is not a valid address/) });
-    expect(bad('https://ok.example/', 'ftp://models.example/x.wasm')).toEqual({ problem: expect.stringMatching(/model library URL must start with https/) });
+    expect(bad('https://ok.example/', 'http://[bad')).toEqual({
+      problem: expect.stringMatching(/model library URL .* is not a valid address/),
+    });
+    expect(bad('https://ok.example/', 'ftp://models.example/x.wasm')).toEqual({
+      problem: expect.stringMatching(/model library URL must start with https/),
+    });
     expect(urlProblem('weights URL', 'http://localhost:9999/x/', PAGE)).toMatch(/https/);
   });
 
   it('needs a usable name that does not shadow a catalogue model', () => {
-    expect(checkCustomModel({ ...selfrag, name: ' ' }, PAGE)).toEqual({ problem: expect.stringMatching(/Give the model a name/) });
-    expect(checkCustomModel({ ...selfrag, name: '<img src=x>' }, PAGE)).toEqual({ problem: expect.stringMatching(/letters, digits/) });
-    expect(checkCustomModel({ ...selfrag, name: CATALOGUE[0]!.builds.f16.modelId }, PAGE)).toEqual({ problem: expect.stringMatching(/already a model in the list/) });
+    expect(checkCustomModel({ ...selfrag, name: ' ' }, PAGE)).toEqual({
+      problem: expect.stringMatching(/Give the model a name/),
+    });
+    expect(checkCustomModel({ ...selfrag, name: '<img src=x>' }, PAGE)).toEqual({
+      problem: expect.stringMatching(/letters, digits/),
+    });
+    expect(checkCustomModel({ ...selfrag, name: CATALOGUE[0]!.builds.f16.modelId }, PAGE)).toEqual({
+      problem: expect.stringMatching(/already a model in the list/),
+    });
   });
 });
 
@@ -59,7 +94,12 @@ describe('model settings', () => {
   });
 
   it('drops a tampered custom model and falls back from "custom" to the default model, keeping the other settings', () => {
-    const raw = { ...defaultSettings(), model: 'custom', customModel: { ...selfrag, weightsUrl: 'http://evil.example/' }, temperature: 0.4 };
+    const raw = {
+      ...defaultSettings(),
+      model: 'custom',
+      customModel: { ...selfrag, weightsUrl: 'http://evil.example/' },
+      temperature: 0.4,
+    };
     const s = sanitizeSettings(raw, defaultSettings(), PAGE);
     expect(s.customModel).toBeNull();
     expect(s.model).toBe(defaultSettings().model);
@@ -85,7 +125,11 @@ describe('controller: model settings', () => {
   function setup() {
     const storage = memoryStorage();
     const c = createController({
-      ports: { generator: async () => syntheticGenerator(), retriever: async () => syntheticRetriever(), critic: async () => undefined },
+      ports: {
+        generator: async () => syntheticGenerator(),
+        retriever: async () => syntheticRetriever(),
+        critic: async () => undefined,
+      },
       decode,
       rerank,
       settings: { ...defaultSettings(), decode: { ...defaultSettings().decode, mode: 'always', maxDepth: 2 } },
@@ -124,7 +168,12 @@ describe('downloaded marks', () => {
     await store.refresh([{ kind: 'custom', ...selfrag }]);
     const marks = store.get().marks;
     expect(Object.keys(marks)).toHaveLength(CATALOGUE.length + 1);
-    expect(Object.entries(marks).filter(([, v]) => v).map(([k]) => k).sort()).toEqual([...cached].sort());
+    expect(
+      Object.entries(marks)
+        .filter(([, v]) => v)
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual([...cached].sort());
 
     loading = 'qwen2.5-0.5b';
     await store.remove(qwen);
@@ -158,9 +207,15 @@ describe('generator temperature', () => {
       const engine = new ScriptedEngine();
       engines.push(engine);
       engine.setAppConfig(appConfig);
-      return { ready: engine.reload(model.modelId).then(() => ({ engine: engine as unknown as ChatEngine, terminate() {} })), terminate() {} };
+      return {
+        ready: engine.reload(model.modelId).then(() => ({ engine: engine as unknown as ChatEngine, terminate() {} })),
+        terminate() {},
+      };
     };
-    const g = createGenerator({ baseURI: 'https://host.example/', source: 'hub' }, { connect, detectGpu: async () => ({ shaderF16: false }) });
+    const g = createGenerator(
+      { baseURI: 'https://host.example/', source: 'hub' },
+      { connect, detectGpu: async () => ({ shaderF16: false }) },
+    );
     await g.load();
     await g.write('Say hello.');
     g.setTemperature(0.9);

@@ -52,7 +52,12 @@ describe('storage probe', () => {
   });
 
   it('a frame of the same site is not cross-site; the API missing reads as unavailable', async () => {
-    const p = await probeStorage(blockedFrame({ location: { hostname: 'docs.example.org', ancestorOrigins: ['https://www.example.org'] }, document: {} }));
+    const p = await probeStorage(
+      blockedFrame({
+        location: { hostname: 'docs.example.org', ancestorOrigins: ['https://www.example.org'] },
+        document: {},
+      }),
+    );
     expect(p.crossSite).toBe(false);
     expect(p.storageAccess).toBe('unavailable');
   });
@@ -112,7 +117,9 @@ describe('storage plan', () => {
     expect((await plan.ready()).mode).toBe('shared');
     expect((await plan.openStore('lib')).persistent).toBe(true);
     expect(openedOn).toBe(factory);
-    expect(storageNotice(plan.get(), 'rag.example.org')?.text).toMatch(/library, conversations, settings and models saved on rag\.example\.org/);
+    expect(storageNotice(plan.get(), 'rag.example.org')?.text).toMatch(
+      /library, conversations, settings and models saved on rag\.example\.org/,
+    );
   });
 
   it('in mode shared, the workers get ports to the granted storage, the inventory its caches, settings its localStorage', async () => {
@@ -152,7 +159,10 @@ describe('storage plan', () => {
       openMemory: async () => store(false),
     });
     expect((await plan.openStore('lib')).persistent).toBe(false);
-    expect(plan.get()).toMatchObject({ mode: 'memory', fellBack: 'The user denied permission to access the database.' });
+    expect(plan.get()).toMatchObject({
+      mode: 'memory',
+      fellBack: 'The user denied permission to access the database.',
+    });
   });
 
   it('the notice says nothing on a visit with its own storage, and what is lost in memory', () => {
@@ -162,11 +172,16 @@ describe('storage plan', () => {
     expect(memory.tone).toBe('warn');
     expect(memory.text).toMatch(/nothing is kept after you leave/);
     // One notice for everything: the library, conversations, settings and models.
-    expect(memory.text).toMatch(/library is in memory.*conversations and settings last until the page closes.*models download again on every visit/);
+    expect(memory.text).toMatch(
+      /library is in memory.*conversations and settings last until the page closes.*models download again on every visit/,
+    );
     expect(memory.askLabel).toBe('Use the library and models saved on rag.example.org');
     expect(memory.openLink).toBe(true);
     // A private window's top-level page: no other tab would keep more, so no link and no button.
-    const privateWindow = storageNotice({ ...base, probe: probe({ indexedDB: false }), canAsk: false, mode: 'memory' }, 'rag.example.org')!;
+    const privateWindow = storageNotice(
+      { ...base, probe: probe({ indexedDB: false }), canAsk: false, mode: 'memory' },
+      'rag.example.org',
+    )!;
     expect(privateWindow.text).toMatch(/gives this page no storage/);
     expect([privateWindow.openLink, privateWindow.askLabel]).toEqual([false, null]);
   });
@@ -185,7 +200,11 @@ describe('requestSavedStorage', () => {
     const got = await requestSavedStorage({ requestStorageAccess: async (t: unknown) => (types.push(t), handle) });
     expect(types).toEqual([{ indexedDB: true, caches: true, localStorage: true, getDirectory: true }]);
     expect(got).toEqual({ indexedDB: idb });
-    expect(await requestSavedStorage({ requestStorageAccess: async () => Promise.reject(new DOMException('no', 'NotAllowedError')) })).toBeNull();
+    expect(
+      await requestSavedStorage({
+        requestStorageAccess: async () => Promise.reject(new DOMException('no', 'NotAllowedError')),
+      }),
+    ).toBeNull();
     expect(await requestSavedStorage({})).toBeNull();
   });
 });

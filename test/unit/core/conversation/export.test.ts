@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RANK_SETTINGS } from '../../../../src/core/defaults';
-import { escapeMarkdown, threadFromJson, threadToJson, threadToMarkdown, THREAD_FORMAT_VERSION, updateTurn } from '../../../../src/core/conversation';
+import {
+  escapeMarkdown,
+  threadFromJson,
+  threadToJson,
+  threadToMarkdown,
+  THREAD_FORMAT_VERSION,
+  updateTurn,
+} from '../../../../src/core/conversation';
 import { supportingSentence } from '../../../../src/app/view/highlight';
 import { sampleThread } from './fixtures';
 
@@ -10,8 +17,12 @@ describe('Markdown export', () => {
     expect(md).toMatch(/^# How do bees make honey\?/);
     expect(md).toContain('## 1. How do bees make honey?');
     expect(md).toContain('## 2. How long do they take? (version 2 of 2)');
-    expect(md).toMatch(/Foragers collect nectar and evaporate it into honey\.\[\^1\] \*\(Relevant · Fully supported · Utility 4\/5\)\*/);
-    expect(md).toContain('[^1]: Honeybees, passage 1: “Foragers collect nectar and evaporate it into honey over several days.”');
+    expect(md).toMatch(
+      /Foragers collect nectar and evaporate it into honey\.\[\^1\] \*\(Relevant · Fully supported · Utility 4\/5\)\*/,
+    );
+    expect(md).toContain(
+      '[^1]: Honeybees, passage 1: “Foragers collect nectar and evaporate it into honey over several days.”',
+    );
     expect(md).not.toContain('Honey comes from flowers'); // the losing candidate is not the answer
   });
 
@@ -40,9 +51,27 @@ describe('JSON export and import', () => {
       [{ ...good, version: THREAD_FORMAT_VERSION + 1 }, /newer version/],
       [{ ...good, version: undefined }, /version is missing/],
       [{ ...good, thread: { ...good.thread, roots: ['ghost'] } }, /not in the file/],
-      [{ ...good, thread: { ...good.thread, turns: { ...good.thread.turns, q1: { ...good.thread.turns.q1, question: '' } } } }, /no question/],
-      [{ ...good, thread: { ...good.thread, turns: { ...good.thread.turns, q2: { ...good.thread.turns.q2, parentId: null } } } }, /wrong parent/],
-      [{ ...good, thread: { ...good.thread, turns: { ...good.thread.turns, q2: { ...good.thread.turns.q2, status: 'odd' } } } }, /unknown status/],
+      [
+        {
+          ...good,
+          thread: { ...good.thread, turns: { ...good.thread.turns, q1: { ...good.thread.turns.q1, question: '' } } },
+        },
+        /no question/,
+      ],
+      [
+        {
+          ...good,
+          thread: { ...good.thread, turns: { ...good.thread.turns, q2: { ...good.thread.turns.q2, parentId: null } } },
+        },
+        /wrong parent/,
+      ],
+      [
+        {
+          ...good,
+          thread: { ...good.thread, turns: { ...good.thread.turns, q2: { ...good.thread.turns.q2, status: 'odd' } } },
+        },
+        /unknown status/,
+      ],
     ];
     for (const [input, why] of cases) {
       const text = typeof input === 'string' ? input : JSON.stringify(input);

@@ -13,7 +13,14 @@ export const bees: ScoredPassage = {
   text: 'Bees live in hives. Foragers collect nectar and evaporate it into honey over several days. Wax is made by young bees.',
 };
 
-export function candidate(id: string, parentId: string | null, depth: number, text: string, passage: ScoredPassage | null, full = 0.9): Candidate {
+export function candidate(
+  id: string,
+  parentId: string | null,
+  depth: number,
+  text: string,
+  passage: ScoredPassage | null,
+  full = 0.9,
+): Candidate {
   return {
     id,
     parentId,
@@ -43,7 +50,12 @@ export function tree(question: string): AnswerTree {
 }
 
 let clock = 1000;
-export function turn(id: string, parentId: string | null, question: string, o: Partial<Turn> = {}): Omit<Turn, 'children'> {
+export function turn(
+  id: string,
+  parentId: string | null,
+  question: string,
+  o: Partial<Turn> = {},
+): Omit<Turn, 'children'> {
   clock += 1;
   return {
     id,
@@ -64,7 +76,11 @@ export function turn(id: string, parentId: string | null, question: string, o: P
 export function sampleThread(): Thread {
   let t = emptyThread('t1', 1);
   t = addTurn(t, turn('q1', null, 'How do bees make honey?'), 2);
-  t = addTurn(t, turn('q2', 'q1', 'How long does that take them?', { rewrite: 'How long does it take bees to make honey?' }), 3);
+  t = addTurn(
+    t,
+    turn('q2', 'q1', 'How long does that take them?', { rewrite: 'How long does it take bees to make honey?' }),
+    3,
+  );
   t = addTurn(t, turn('q2b', 'q1', 'How long do they take?'), 4);
   return t;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fitHistory, historyBudget, historyText, historyTurns, joinedQuery, MAX_ANSWER_CHARS } from '../../../../src/core/conversation';
+import {
+  fitHistory,
+  historyBudget,
+  historyText,
+  historyTurns,
+  joinedQuery,
+  MAX_ANSWER_CHARS,
+} from '../../../../src/core/conversation';
 import { turn } from './fixtures';
 import type { Turn } from '../../../../src/core/conversation';
 

@@ -25,12 +25,22 @@ describe('follow-up rewrite', () => {
       usedRewrite: true,
     });
     expect(cleanRewrite('\n\n  How long do bees take?  ', 'q').query).toBe('How long do bees take?');
-    expect(cleanRewrite('bees honey ripening time', 'q')).toEqual({ query: 'bees honey ripening time', usedRewrite: true });
+    expect(cleanRewrite('bees honey ripening time', 'q')).toEqual({
+      query: 'bees honey ripening time',
+      usedRewrite: true,
+    });
   });
 
   it('falls back to the original when the output is empty, wordless, too long or an answer', () => {
     const orig = 'How long does that take them?';
-    for (const out of ['', '   \n ', '???', 'x'.repeat(400), 'Bees usually spend between three and five days evaporating nectar inside the warm hive before sealing cells', 'The documents were not consulted for this part, so it is not grounded in them.']) {
+    for (const out of [
+      '',
+      '   \n ',
+      '???',
+      'x'.repeat(400),
+      'Bees usually spend between three and five days evaporating nectar inside the warm hive before sealing cells',
+      'The documents were not consulted for this part, so it is not grounded in them.',
+    ]) {
       const r = cleanRewrite(out, orig);
       expect(r.usedRewrite, out).toBe(false);
       expect(r.query).toBe(orig);
@@ -52,9 +62,16 @@ describe('follow-up rewrite', () => {
   });
 
   it('keeps a rewrite that brings in the earlier subject', () => {
-    expect(cleanRewrite('How do I use RefCell with Rc?', 'and how do I use it with Rc?')).toEqual({ query: 'How do I use RefCell with Rc?', usedRewrite: true });
+    expect(cleanRewrite('How do I use RefCell with Rc?', 'and how do I use it with Rc?')).toEqual({
+      query: 'How do I use RefCell with Rc?',
+      usedRewrite: true,
+    });
     expect(cleanRewrite('What does ssh -R do?', 'and what about -R?').usedRewrite).toBe(true);
-    expect(newWords('How long do bees take to make honey?', 'How long does that take them?')).toEqual(['bees', 'make', 'honey']);
+    expect(newWords('How long do bees take to make honey?', 'How long does that take them?')).toEqual([
+      'bees',
+      'make',
+      'honey',
+    ]);
     expect(newWords('How do I fix those?', 'How do I fix that?')).toEqual([]);
   });
 });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { activePath, addTurn, ancestors, emptyThread, selectTurn, siblingPosition, stepSibling, titleFrom, updateTurn } from '../../../../src/core/conversation';
+import {
+  activePath,
+  addTurn,
+  ancestors,
+  emptyThread,
+  selectTurn,
+  siblingPosition,
+  stepSibling,
+  titleFrom,
+  updateTurn,
+} from '../../../../src/core/conversation';
 import { sampleThread, turn } from './fixtures';
 
 describe('a thread is a tree of turns', () => {

@@ -47,7 +47,9 @@ describe('CRAG action thresholds', () => {
 
 describe('CRAG settings', () => {
   it('rejects a lower threshold above the upper one, naming both', () => {
-    expect(() => resolveCragSettings({ upper: 0.3, lower: 0.6 })).toThrow(/"lower" \(0.6\) must not exceed "upper" \(0.3\)/);
+    expect(() => resolveCragSettings({ upper: 0.3, lower: 0.6 })).toThrow(
+      /"lower" \(0.6\) must not exceed "upper" \(0.3\)/,
+    );
   });
   it('rejects thresholds outside [0, 1] and non-integer counts', () => {
     expect(() => resolveCragSettings({ upper: 1.5 })).toThrow(/"upper"/);

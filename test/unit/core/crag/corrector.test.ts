@@ -17,7 +17,9 @@ describe('createCorrector: Correct', () => {
     ]);
     expect(r.action).toBe('correct');
     expect(r.noEvidence).toBeUndefined();
-    expect(r.passages.map((p) => [p.id, p.text])).toEqual([['a#0', 'Ada was born in London GOOD. She liked BAD cats.']]);
+    expect(r.passages.map((p) => [p.id, p.text])).toEqual([
+      ['a#0', 'Ada was born in London GOOD. She liked BAD cats.'],
+    ]);
     expect(r.strips?.filter((s) => !s.kept).map((s) => s.index)).toEqual([1]);
     expect(writer.prompts).toHaveLength(0);
     expect(retriever.queries).toHaveLength(0);
@@ -28,7 +30,11 @@ describe('createCorrector: Incorrect → rewrite and retry', () => {
   it('discards the retrieval, rewrites with the Table 5 prompt and re-searches the library with the keywords', async () => {
     const writer = scriptedWriter(['Ada Lovelace, born\nextra chatter']);
     const retriever = tableRetriever({
-      'Ada Lovelace, born': [passage('old#0', 'Irrelevant BAD.'), passage('new#0', 'Ada Lovelace was born in London GOOD.'), passage('x#0', 'Also BAD.')],
+      'Ada Lovelace, born': [
+        passage('old#0', 'Irrelevant BAD.'),
+        passage('new#0', 'Ada Lovelace was born in London GOOD.'),
+        passage('x#0', 'Also BAD.'),
+      ],
     });
     const { score, calls } = scorer();
     const c = createCorrector({ score, writer, retriever });
@@ -73,7 +79,9 @@ describe('createCorrector: Ambiguous', () => {
   it('combines refined internal knowledge with the re-search', async () => {
     const writer = scriptedWriter(['query: "Ada, birthplace"']);
     const retriever = tableRetriever({ 'Ada, birthplace': [passage('r#0', 'Born in London GOOD.')] });
-    const r = await createCorrector({ score: scorer().score, writer, retriever }).correct(Q, [passage('m#0', 'Ada MAYBE lived somewhere.')]);
+    const r = await createCorrector({ score: scorer().score, writer, retriever }).correct(Q, [
+      passage('m#0', 'Ada MAYBE lived somewhere.'),
+    ]);
     expect(r.action).toBe('ambiguous');
     expect(r.rewrite).toBe('Ada, birthplace');
     // Ordered by the evaluator's score: the re-searched GOOD passage first.
@@ -115,14 +123,22 @@ describe('createCorrector: no evidence', () => {
 
   it('does not turn irrelevant re-search results into evidence', async () => {
     const retriever = tableRetriever({ Ada: [passage('junk#0', 'BAD junk.')] });
-    const r = await createCorrector({ score: scorer().score, writer: scriptedWriter(['Ada']), retriever }).correct(Q, irrelevant);
+    const r = await createCorrector({ score: scorer().score, writer: scriptedWriter(['Ada']), retriever }).correct(
+      Q,
+      irrelevant,
+    );
     expect(r.passages).toEqual([]);
     expect(r.noEvidence).toBe('answer-without-retrieval');
   });
 
   it('disabled: never calls the external source even when online', async () => {
     const external = fakeExternal([passage('w#0', 'GOOD wiki.')]);
-    const r = await createCorrector({ score: scorer().score, writer: scriptedWriter(['Ada']), retriever: emptyLibrary(), external }).correct(Q, irrelevant);
+    const r = await createCorrector({
+      score: scorer().score,
+      writer: scriptedWriter(['Ada']),
+      retriever: emptyLibrary(),
+      external,
+    }).correct(Q, irrelevant);
     expect(external.queries).toEqual([]);
     expect(r.noEvidence).toBeDefined();
   });
@@ -130,7 +146,9 @@ describe('createCorrector: no evidence', () => {
 
 describe('createCorrector: external source', () => {
   it('enabled and online: searches with the rewrite and refines the results', async () => {
-    const external = fakeExternal([passage('w#0', 'Ada was born in London GOOD. Weather BAD talk. More BAD. Even more BAD.')]);
+    const external = fakeExternal([
+      passage('w#0', 'Ada was born in London GOOD. Weather BAD talk. More BAD. Even more BAD.'),
+    ]);
     const r = await createCorrector({
       score: scorer().score,
       writer: scriptedWriter(['Ada Lovelace, born']),
@@ -165,7 +183,9 @@ describe('createCorrector: cancellation', () => {
       ac.abort();
       return texts.map(() => 0);
     };
-    await expect(createCorrector({ score, writer, retriever: tableRetriever({}) }).correct(Q, [passage('a#0', 'x')], ac.signal)).rejects.toThrow();
+    await expect(
+      createCorrector({ score, writer, retriever: tableRetriever({}) }).correct(Q, [passage('a#0', 'x')], ac.signal),
+    ).rejects.toThrow();
     expect(writer.prompts).toEqual([]);
   });
 });

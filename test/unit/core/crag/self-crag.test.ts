@@ -18,7 +18,9 @@ function quotingGenerator(): Generator & { seen: (string | null)[] } {
         seen.push(r.passage?.text ?? null);
         return {
           text: r.passage ? `Per the source: ${r.passage.text}` : 'I answer from memory.',
-          ...(r.passage ? { rel: { relevant: 0.9, irrelevant: 0.1 }, sup: { full: 0.8, partial: 0.1, none: 0.1 } } : {}),
+          ...(r.passage
+            ? { rel: { relevant: 0.9, irrelevant: 0.1 }, sup: { full: 0.8, partial: 0.1, none: 0.1 } }
+            : {}),
           use: [0, 0, 0, 0.2, 0.8] as [number, number, number, number, number],
           tokenCount: 8,
           done: true,
@@ -39,7 +41,11 @@ describe('Self-CRAG inside the Self-RAG decode', () => {
     ];
     const generator = quotingGenerator();
     const retriever = tableRetriever({ [Q]: raw });
-    const corrector = createCorrector({ score: markerScorer({ GOOD: 0.9, BAD: 0.01 }).score, writer: scriptedWriter([]), retriever });
+    const corrector = createCorrector({
+      score: markerScorer({ GOOD: 0.9, BAD: 0.01 }).score,
+      writer: scriptedWriter([]),
+      retriever,
+    });
     const result = await decode(Q, { generator, retriever, corrector }, settings, DEFAULT_RANK_SETTINGS);
     expect(generator.seen).toEqual(['Ada was born in London GOOD. Gossip about BAD cats.']);
     const best = result.ranking.best.map((s) => s.candidate);
@@ -57,8 +63,15 @@ describe('Self-CRAG inside the Self-RAG decode', () => {
 
   it('an Incorrect retrieval is replaced by the re-search found with the rewrite', async () => {
     const generator = quotingGenerator();
-    const retriever = tableRetriever({ [Q]: [passage('x#0', 'BAD.')], 'Ada Lovelace, born': [passage('y#0', 'Born in London GOOD.')] });
-    const corrector = createCorrector({ score: markerScorer({ GOOD: 0.9, BAD: 0.01 }).score, writer: scriptedWriter(['Ada Lovelace, born']), retriever });
+    const retriever = tableRetriever({
+      [Q]: [passage('x#0', 'BAD.')],
+      'Ada Lovelace, born': [passage('y#0', 'Born in London GOOD.')],
+    });
+    const corrector = createCorrector({
+      score: markerScorer({ GOOD: 0.9, BAD: 0.01 }).score,
+      writer: scriptedWriter(['Ada Lovelace, born']),
+      retriever,
+    });
     const result = await decode(Q, { generator, retriever, corrector }, settings, DEFAULT_RANK_SETTINGS);
     expect(generator.seen).toEqual(['Born in London GOOD.']);
     expect(result.ranking.best[0]?.candidate.correction?.action).toBe('incorrect');
@@ -67,7 +80,11 @@ describe('Self-CRAG inside the Self-RAG decode', () => {
   it('with no evidence anywhere, writes without a passage and never invents one', async () => {
     const generator = quotingGenerator();
     const retriever = tableRetriever({ [Q]: [passage('x#0', 'BAD.')] });
-    const corrector = createCorrector({ score: markerScorer({ BAD: 0.01 }).score, writer: scriptedWriter(['Ada']), retriever });
+    const corrector = createCorrector({
+      score: markerScorer({ BAD: 0.01 }).score,
+      writer: scriptedWriter(['Ada']),
+      retriever,
+    });
     const result = await decode(Q, { generator, retriever, corrector }, settings, DEFAULT_RANK_SETTINGS);
     expect(generator.seen).toEqual([null]);
     const first = result.ranking.best[0]?.candidate;

@@ -19,11 +19,19 @@ describe('knowledge strips', () => {
   });
 
   it('cuts strips from the original text, keeping line breaks such as a heading', () => {
-    expect(decompose('# Title\n\nFirst  sentence. Second one.\nThird.', 2)).toEqual(['# Title\n\nFirst  sentence.', 'Second one.\nThird.']);
+    expect(decompose('# Title\n\nFirst  sentence. Second one.\nThird.', 2)).toEqual([
+      '# Title\n\nFirst  sentence.',
+      'Second one.\nThird.',
+    ]);
   });
 
   it('recomposes in original order whatever order the strips come in', () => {
-    expect(recompose([{ index: 2, text: 'c' }, { index: 0, text: 'a' }])).toBe('a\nc');
+    expect(
+      recompose([
+        { index: 2, text: 'c' },
+        { index: 0, text: 'a' },
+      ]),
+    ).toBe('a\nc');
   });
 });
 
@@ -50,7 +58,12 @@ describe('refineKnowledge (decompose, filter, recompose)', () => {
 
   it('drops a passage whose strips are all irrelevant, and scores all strips in one batch', async () => {
     const { score, calls } = markerScorer({ HIGH: 0.9 }, 0.01);
-    const r = await refineKnowledge('q', [passage('a#0', 'Nothing useful.'), passage('b#0', 'A HIGH fact.')], score, opts);
+    const r = await refineKnowledge(
+      'q',
+      [passage('a#0', 'Nothing useful.'), passage('b#0', 'A HIGH fact.')],
+      score,
+      opts,
+    );
     expect(r.passages.map((p) => p.id)).toEqual(['b#0']);
     expect(calls).toHaveLength(1);
     expect(r.strips.map((s) => s.passageId)).toEqual(['a#0', 'b#0']);
@@ -66,6 +79,8 @@ describe('refineKnowledge (decompose, filter, recompose)', () => {
 
   it('fails loudly when the evaluator returns the wrong number of scores', async () => {
     const bad = async () => [0.9];
-    await expect(refineKnowledge('q', [passage('d#0', 'One. Two. Three.')], bad, opts)).rejects.toThrow(/1 scores for 2 knowledge strips/);
+    await expect(refineKnowledge('q', [passage('d#0', 'One. Two. Three.')], bad, opts)).rejects.toThrow(
+      /1 scores for 2 knowledge strips/,
+    );
   });
 });

@@ -15,13 +15,24 @@ const Q = 'Which place has the largest tidal range?'; // content words: place, l
 
 describe('CRAG with the tiny cross-encoder', () => {
   it('Correct: keeps the tidal strip, drops the honeybee strip, and discards the unrelated passage', async () => {
-    const mixed = passage('mix#0', 'Tides rise twice a day. The Bay of Fundy has the largest tidal range. Bees make honey. Honey is stored in the comb.');
+    const mixed = passage(
+      'mix#0',
+      'Tides rise twice a day. The Bay of Fundy has the largest tidal range. Bees make honey. Honey is stored in the comb.',
+    );
     const bees = passage('bees#0', 'Workers collect nectar and pollen.');
-    const r = await createCorrector({ score, writer: scriptedWriter([]), retriever: tableRetriever({}) }).correct(Q, [mixed, bees]);
+    const r = await createCorrector({ score, writer: scriptedWriter([]), retriever: tableRetriever({}) }).correct(Q, [
+      mixed,
+      bees,
+    ]);
     expect(r.action).toBe('correct');
     expect(r.evaluated?.map((e) => e.score)).toEqual([expect.closeTo(sigmoid(3), 5), expect.closeTo(sigmoid(-3), 5)]);
-    expect(r.strips?.map((s) => [s.passageId, s.kept])).toEqual([['mix#0', true], ['mix#0', false]]);
-    expect(r.passages.map((p) => p.text)).toEqual(['Tides rise twice a day. The Bay of Fundy has the largest tidal range.']);
+    expect(r.strips?.map((s) => [s.passageId, s.kept])).toEqual([
+      ['mix#0', true],
+      ['mix#0', false],
+    ]);
+    expect(r.passages.map((p) => p.text)).toEqual([
+      'Tides rise twice a day. The Bay of Fundy has the largest tidal range.',
+    ]);
   });
 
   it('Ambiguous at one shared word; Incorrect at none, then the rewrite finds the answer', async () => {
@@ -33,7 +44,9 @@ describe('CRAG with the tiny cross-encoder', () => {
     expect(amb.evaluated?.[0]?.score).toBeCloseTo(sigmoid(-1), 5);
 
     const fundy = passage('fundy#0', 'The Bay of Fundy has the largest tidal range in the world.');
-    const inc = await corrector(['largest tidal range'], { 'largest tidal range': [fundy] }).correct(Q, [passage('bees#0', 'Bees make honey.')]);
+    const inc = await corrector(['largest tidal range'], { 'largest tidal range': [fundy] }).correct(Q, [
+      passage('bees#0', 'Bees make honey.'),
+    ]);
     expect(inc.action).toBe('incorrect');
     expect(inc.passages.map((p) => p.id)).toEqual(['fundy#0']);
   });

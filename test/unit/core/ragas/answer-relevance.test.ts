@@ -4,14 +4,24 @@ import { ruleWriter, tableEmbedder } from './fakes';
 
 describe('RAGAS answer relevance', () => {
   it('AR is the mean cosine between the real question and the generated ones', async () => {
-    const writer = ruleWriter([['answer: Paris is the capital.', '1. What is the capital of France?\nquestion 2: Which city is the capital?\n3. Is Paris big?\nnoncommittal: 0']]);
+    const writer = ruleWriter([
+      [
+        'answer: Paris is the capital.',
+        '1. What is the capital of France?\nquestion 2: Which city is the capital?\n3. Is Paris big?\nnoncommittal: 0',
+      ],
+    ]);
     const embedder = tableEmbedder({
       'What is the French capital?': [2, 0], // not unit length on purpose
       'What is the capital of France?': [1, 0], // cos 1
       'Which city is the capital?': [0.6, 0.8], // cos 0.6
       'Is Paris big?': [0, 3], // cos 0
     });
-    const ar = await answerRelevance('What is the French capital?', 'Paris is the capital.', { writer, embedder, models: { writer: 'W', embedder: 'E' } }, 3);
+    const ar = await answerRelevance(
+      'What is the French capital?',
+      'Paris is the capital.',
+      { writer, embedder, models: { writer: 'W', embedder: 'E' } },
+      3,
+    );
     expect(writer.prompts[0]).toContain('Write 3 different such questions');
     expect(ar.questions).toEqual(['What is the capital of France?', 'Which city is the capital?', 'Is Paris big?']);
     expect(ar.similarities.map((s) => Number(s.toFixed(6)))).toEqual([1, 0.6, 0]);
@@ -22,13 +32,23 @@ describe('RAGAS answer relevance', () => {
   });
 
   it('scores an evasive answer 0 when the same generation judges it noncommittal (RAGAS library)', async () => {
-    const writer = ruleWriter([['answer: I do not know.', 'What is the French capital?\nWhich city is the capital of France?\nWhere is the French government?\nnoncommittal: 1']]);
+    const writer = ruleWriter([
+      [
+        'answer: I do not know.',
+        'What is the French capital?\nWhich city is the capital of France?\nWhere is the French government?\nnoncommittal: 1',
+      ],
+    ]);
     const embedder = tableEmbedder({
       'What is the French capital?': [1, 0],
       'Which city is the capital of France?': [1, 0.1],
       'Where is the French government?': [1, 0.3],
     });
-    const ar = await answerRelevance('What is the French capital?', 'I do not know.', { writer, embedder, models: { writer: 'W' } }, 3);
+    const ar = await answerRelevance(
+      'What is the French capital?',
+      'I do not know.',
+      { writer, embedder, models: { writer: 'W' } },
+      3,
+    );
     expect(writer.prompts).toHaveLength(1);
     expect(writer.prompts[0]).toContain('Identify if answer is noncommittal');
     // The questions still come back and are measured, so the user sees why: the verdict zeroes the score.

@@ -10,7 +10,12 @@ const models = { writer: 'W' };
 
 describe('RAGAS context relevance', () => {
   it('CR = extracted sentences / total context sentences', async () => {
-    const writer = ruleWriter([['Please extract relevant sentences', 'context: It was directed by Christopher Nolan.\n- cillian   murphy stars as Oppenheimer.']]);
+    const writer = ruleWriter([
+      [
+        'Please extract relevant sentences',
+        'context: It was directed by Christopher Nolan.\n- cillian   murphy stars as Oppenheimer.',
+      ],
+    ]);
     const cr = await contextRelevance('Who directed Oppenheimer and who stars?', contexts, { writer, models });
     expect(writer.prompts[0]).toContain('return the phrase "Insufficient Information"');
     expect(cr.totalSentences).toBe(5);
@@ -25,7 +30,9 @@ describe('RAGAS context relevance', () => {
   });
 
   it('ignores invented and repeated sentences, so the score stays within [0, 1]', async () => {
-    const writer = ruleWriter([['Please extract', 'Emily Blunt plays Kitty. Emily Blunt plays Kitty. Nolan won an Oscar.']]);
+    const writer = ruleWriter([
+      ['Please extract', 'Emily Blunt plays Kitty. Emily Blunt plays Kitty. Nolan won an Oscar.'],
+    ]);
     const cr = await contextRelevance('q', contexts, { writer, models });
     expect(cr.extracted).toEqual(['Emily Blunt plays Kitty.']);
     expect(cr.score).toBeCloseTo(1 / 5, 12);

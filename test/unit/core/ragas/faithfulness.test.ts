@@ -4,16 +4,32 @@ import { containsCritic, ctx, ruleWriter } from './fakes';
 
 const models = { writer: 'W', nli: 'N' };
 const Q = 'Who directed Oppenheimer and who stars in it?';
-const contexts = [ctx('a', 'Oppenheimer is a 2023 film directed by Christopher Nolan.'), ctx('b', 'Cillian Murphy stars as Oppenheimer.')];
+const contexts = [
+  ctx('a', 'Oppenheimer is a 2023 film directed by Christopher Nolan.'),
+  ctx('b', 'Cillian Murphy stars as Oppenheimer.'),
+];
 
 describe('RAGAS faithfulness', () => {
   it('with NLI: F = supported / total and lists the unsupported statements', async () => {
-    const writer = ruleWriter([['create one or more statements', '1. directed by Christopher Nolan\n- Cillian Murphy stars as Oppenheimer.\n3. Tom Cruise stars in it.']]);
+    const writer = ruleWriter([
+      [
+        'create one or more statements',
+        '1. directed by Christopher Nolan\n- Cillian Murphy stars as Oppenheimer.\n3. Tom Cruise stars in it.',
+      ],
+    ]);
     const critic = containsCritic();
     const f = await faithfulness(Q, 'Nolan directed it; Murphy and Cruise star.', contexts, { writer, critic, models });
-    expect(writer.prompts[0]).toContain('Given a question and answer, create one or more statements from each sentence in the given answer.');
-    expect(writer.prompts[0]?.endsWith(`question: ${Q}\nanswer: Nolan directed it; Murphy and Cruise star.`)).toBe(true);
-    expect(f.statements.map((s) => s.statement)).toEqual(['directed by Christopher Nolan', 'Cillian Murphy stars as Oppenheimer.', 'Tom Cruise stars in it.']);
+    expect(writer.prompts[0]).toContain(
+      'Given a question and answer, create one or more statements from each sentence in the given answer.',
+    );
+    expect(writer.prompts[0]?.endsWith(`question: ${Q}\nanswer: Nolan directed it; Murphy and Cruise star.`)).toBe(
+      true,
+    );
+    expect(f.statements.map((s) => s.statement)).toEqual([
+      'directed by Christopher Nolan',
+      'Cillian Murphy stars as Oppenheimer.',
+      'Tom Cruise stars in it.',
+    ]);
     expect(f.score).toBeCloseTo(2 / 3, 12);
     expect(f.unsupported).toEqual(['Tom Cruise stars in it.']);
     expect(critic.pairs).toBe(6); // 3 statements × 2 passages
@@ -64,6 +80,9 @@ describe('RAGAS faithfulness', () => {
   });
 
   it('parses verdicts regardless of case, and the last verdict per statement wins', () => {
-    expect(parseVerdicts('Statement 2 - NO\nstatement 1: **yes**\nstatement 2: Yes\nstatement 9: yes', 2)).toEqual([true, true]);
+    expect(parseVerdicts('Statement 2 - NO\nstatement 1: **yes**\nstatement 2: Yes\nstatement 9: yes', 2)).toEqual([
+      true,
+      true,
+    ]);
   });
 });

@@ -41,7 +41,9 @@ export function containsCritic(): Critic & { pairs: number } {
     async support(pairs: { passage: Passage; text: string }[]): Promise<SupProbs[]> {
       c.pairs += pairs.length;
       return pairs.map(({ passage, text }) =>
-        passage.text.toLowerCase().includes(text.replace(/\.$/, '').toLowerCase()) ? { full: 0.8, partial: 0.15, none: 0.05 } : { full: 0.1, partial: 0.7, none: 0.2 },
+        passage.text.toLowerCase().includes(text.replace(/\.$/, '').toLowerCase())
+          ? { full: 0.8, partial: 0.15, none: 0.05 }
+          : { full: 0.1, partial: 0.7, none: 0.2 },
       );
     },
   };

@@ -18,7 +18,11 @@ const embedder = createEmbedder({ ...tinyRuntime(), model: { id: TINY_MODEL_IDS.
 // The same premise/hypothesis mapping as the evaluator client.
 const critic: Critic = {
   relevance: async () => [],
-  support: (pairs, signal) => nli.support(pairs.map((p) => ({ premise: p.passage.text, hypothesis: p.text })), signal),
+  support: (pairs, signal) =>
+    nli.support(
+      pairs.map((p) => ({ premise: p.passage.text, hypothesis: p.text })),
+      signal,
+    ),
 };
 const reply = (text: string): Writer => ({ write: async () => text });
 const softmax = (xs: number[]) => xs.map((x) => Math.exp(x) / xs.reduce((s, y) => s + Math.exp(y), 0));
@@ -31,7 +35,11 @@ describe('RAGAS with the tiny models', () => {
       'Honeybees make honey in Canada.', // f = 1/4 → neutral
       'The Bay of Fundy is not in Canada.', // f = 3/3 with a one-sided "not" → contradiction
     ];
-    const f = await faithfulness('Where is the largest tidal range?', 'x', context, { writer: reply(statements.join('\n')), critic, models: { writer: 'scripted', nli: nli.model } });
+    const f = await faithfulness('Where is the largest tidal range?', 'x', context, {
+      writer: reply(statements.join('\n')),
+      critic,
+      models: { writer: 'scripted', nli: nli.model },
+    });
     expect(f.statements.map((s) => s.supported)).toEqual([true, false, false]);
     expect(f.score).toBeCloseTo(1 / 3, 12);
     expect(f.unsupported).toEqual(statements.slice(1));
@@ -45,7 +53,11 @@ describe('RAGAS with the tiny models', () => {
     const ar = await answerRelevance(
       'Where is the largest tidal range?',
       'The Bay of Fundy.',
-      { writer: reply('Which bay has the largest tidal range?\nHow do bees make honey?'), embedder, models: { writer: 'scripted', embedder: embedder.model } },
+      {
+        writer: reply('Which bay has the largest tidal range?\nHow do bees make honey?'),
+        embedder,
+        models: { writer: 'scripted', embedder: embedder.model },
+      },
       2,
     );
     // q = {where, is, the: 0.2; largest, tidal, range: 1}; q1 adds bay (1), which, has (0.2) and shares "the".

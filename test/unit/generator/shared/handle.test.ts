@@ -59,10 +59,15 @@ function webllmRig(o: RigOptions = {}): Rig {
       chatCompletion: ((req: Parameters<ChatEngine['chatCompletion']>[0]) => {
         const role = (r: string) => req.messages.find((m) => m.role === r)?.content as string | undefined;
         const grammar = req.response_format?.type === 'grammar' ? req.response_format.grammar : undefined;
-        sent.push({ user: role('user') ?? '', ...(role('system') !== undefined ? { system: role('system')! } : {}), ...(grammar ? { grammar } : {}) });
+        sent.push({
+          user: role('user') ?? '',
+          ...(role('system') !== undefined ? { system: role('system')! } : {}),
+          ...(grammar ? { grammar } : {}),
+        });
         return o.hang ? never() : scripted.chatCompletion(req);
       }) as ChatEngine['chatCompletion'],
-      completion: ((req: Parameters<ChatEngine['completion']>[0]) => (o.hang ? never() : scripted.completion(req))) as ChatEngine['completion'],
+      completion: ((req: Parameters<ChatEngine['completion']>[0]) =>
+        o.hang ? never() : scripted.completion(req)) as ChatEngine['completion'],
       interruptGenerate: () => scripted.interruptGenerate(),
     };
     const ready = (async () => {
@@ -76,9 +81,23 @@ function webllmRig(o: RigOptions = {}): Rig {
   const states: string[] = [];
   const handle = createGenerator(
     { baseURI: 'https://site.example/app/', source: 'hub' },
-    { connect, detectGpu: async () => ({ shaderF16: false }), onProgress: (p) => progress.push(p), onState: (s) => states.push(s) },
+    {
+      connect,
+      detectGpu: async () => ({ shaderF16: false }),
+      onProgress: (p) => progress.push(p),
+      onState: (s) => states.push(s),
+    },
   );
-  return { handle, progress, states, sent, terminated: () => terminated, crash: () => crash(workerCrashed('web-llm', 'script error')), runsOn: { engine: 'webllm', device: 'webgpu' }, oneLine: formToGrammar(ONE_LINE) };
+  return {
+    handle,
+    progress,
+    states,
+    sent,
+    terminated: () => terminated,
+    crash: () => crash(workerCrashed('web-llm', 'script error')),
+    runsOn: { engine: 'webllm', device: 'webgpu' },
+    oneLine: formToGrammar(ONE_LINE),
+  };
 }
 
 function wllamaRig(o: RigOptions = {}): Rig {
@@ -97,13 +116,22 @@ function wllamaRig(o: RigOptions = {}): Rig {
     chatStream: async (_id: number, req: WllamaRequest, onChunk: (c: WllamaChatChunk) => void | Promise<void>) => {
       const messages = req.messages as { role: string; content: string }[];
       const role = (r: string) => messages.find((m) => m.role === r)?.content;
-      sent.push({ user: role('user') ?? '', ...(role('system') !== undefined ? { system: role('system')! } : {}), ...(typeof req.grammar === 'string' ? { grammar: req.grammar } : {}) });
+      sent.push({
+        user: role('user') ?? '',
+        ...(role('system') !== undefined ? { system: role('system')! } : {}),
+        ...(typeof req.grammar === 'string' ? { grammar: req.grammar } : {}),
+      });
       if (o.hang) return never();
       const text = o.reply ?? 'ok';
       const tokens = text.split(/(?=\s)/);
-      for (const t of tokens) await onChunk({ choices: [{ delta: { content: t }, finish_reason: null, logprobs: null }] });
+      for (const t of tokens)
+        await onChunk({ choices: [{ delta: { content: t }, finish_reason: null, logprobs: null }] });
       const timings = { cache_n: 0, prompt_n: 11, predicted_n: tokens.length, predicted_ms: 1, prompt_ms: 1 };
-      await onChunk({ choices: [{ delta: {}, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 11, completion_tokens: tokens.length }, timings });
+      await onChunk({
+        choices: [{ delta: {}, finish_reason: 'stop', logprobs: null }],
+        usage: { prompt_tokens: 11, completion_tokens: tokens.length },
+        timings,
+      });
     },
     complete: () => never(),
     abort: () => {},
@@ -119,7 +147,16 @@ function wllamaRig(o: RigOptions = {}): Rig {
     { model: { kind: 'gguf-url', url: 'models/x.gguf', native: false }, baseURI: 'https://site.example/app/' },
     { connect: () => conn, onProgress: (p) => progress.push(p), onState: (s) => states.push(s) },
   );
-  return { handle, progress, states, sent, terminated: () => terminated, crash: () => crash(workerCrashed('llama.cpp', 'script error')), runsOn: { engine: 'wllama', device: 'cpu' }, oneLine: formToGbnf(ONE_LINE) };
+  return {
+    handle,
+    progress,
+    states,
+    sent,
+    terminated: () => terminated,
+    crash: () => crash(workerCrashed('llama.cpp', 'script error')),
+    runsOn: { engine: 'wllama', device: 'cpu' },
+    oneLine: formToGbnf(ONE_LINE),
+  };
 }
 
 /** Lets every pending promise callback and timer of this turn run. */
@@ -156,18 +193,28 @@ describe.each([
 
   it('refuses a call before the model is loaded, with a typed error', async () => {
     const r = rig();
-    await expect(r.handle.complete({ prompt: 'x', maxTokens: 8 })).rejects.toMatchObject({ kind: 'bad-config', message: /not loaded/ });
+    await expect(r.handle.complete({ prompt: 'x', maxTokens: 8 })).rejects.toMatchObject({
+      kind: 'bad-config',
+      message: /not loaded/,
+    });
     expect(r.sent).toEqual([]);
   });
 
   it('completes one constrained line: a one-line grammar is sent, the first line comes back, the cost is counted', async () => {
     const r = rig({ reply: '  lyon population 2020  ' });
     await r.handle.load();
-    const out = await r.handle.complete({ system: 'Rewrite the follow-up as a search query.', prompt: 'And in 2020?', maxTokens: 24, oneLine: true });
+    const out = await r.handle.complete({
+      system: 'Rewrite the follow-up as a search query.',
+      prompt: 'And in 2020?',
+      maxTokens: 24,
+      oneLine: true,
+    });
     expect(out.text).toBe('lyon population 2020');
     expect(out.promptTokens).toBeGreaterThan(0);
     expect(out.completionTokens).toBeGreaterThan(0);
-    expect(r.sent).toEqual([{ system: 'Rewrite the follow-up as a search query.', user: 'And in 2020?', grammar: r.oneLine }]);
+    expect(r.sent).toEqual([
+      { system: 'Rewrite the follow-up as a search query.', user: 'And in 2020?', grammar: r.oneLine },
+    ]);
     expect(r.handle.cost()).toEqual({ calls: 1, promptTokens: out.promptTokens, decodedTokens: out.completionTokens });
   });
 

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../../../../src/core/ports';
 import type { ChatEngine } from '../../../../src/generator/webllm/engine';
-import { createGenerator, type Connect, type WebllmHooks as GeneratorHooks } from '../../../../src/generator/webllm/create';
+import {
+  createGenerator,
+  type Connect,
+  type WebllmHooks as GeneratorHooks,
+} from '../../../../src/generator/webllm/create';
 import type { LoadProgress } from '../../../../src/generator/progress';
 import type { GeneratorError } from '../../../../src/generator/errors';
 import { ScriptedEngine, type ScriptedReply } from '../../../doubles/scripted-engine';
@@ -9,7 +13,11 @@ import { ScriptedEngine, type ScriptedReply } from '../../../doubles/scripted-en
 const passage: Passage = { id: 'd#0', docId: 'd', title: 'Lyon', text: 'Lyon is a city in France.', index: 0 };
 
 /** Connects to a scripted engine the way the worker client does: reload() through the app config. */
-function fakeConnect(script?: ScriptedReply[], gate?: Promise<void>, tokenDelayMs = 0): { connect: Connect; engines: ScriptedEngine[]; terminated: number[] } {
+function fakeConnect(
+  script?: ScriptedReply[],
+  gate?: Promise<void>,
+  tokenDelayMs = 0,
+): { connect: Connect; engines: ScriptedEngine[]; terminated: number[] } {
   const engines: ScriptedEngine[] = [];
   const terminated: number[] = [];
   const connect: Connect = (model, appConfig, onReport) => {
@@ -39,7 +47,9 @@ describe('createGenerator', () => {
     await g.load();
     expect(g.state).toBe('ready');
     expect(g.modelId).toBe('Qwen2.5-1.5B-Instruct-q4f32_1-MLC');
-    expect(progress.map((p) => p.stage)).toEqual(expect.arrayContaining(['checking', 'downloading', 'compiling', 'ready']));
+    expect(progress.map((p) => p.stage)).toEqual(
+      expect.arrayContaining(['checking', 'downloading', 'compiling', 'ready']),
+    );
     expect(progress.find((p) => p.stage === 'downloading')!.loadedBytes).toBe(12 * 1024 * 1024);
     expect(progress.at(-1)!.fraction).toBe(1);
   });
@@ -47,7 +57,10 @@ describe('createGenerator', () => {
   it('answers through the ports once loaded, and refuses clearly before', async () => {
     const { connect } = fakeConnect();
     const g = createGenerator(base, { connect, detectGpu: noF16 });
-    await expect(g.generateSegments([{ question: 'q', previous: [], passage }])).rejects.toMatchObject({ kind: 'bad-config', message: /not loaded/ });
+    await expect(g.generateSegments([{ question: 'q', previous: [], passage }])).rejects.toMatchObject({
+      kind: 'bad-config',
+      message: /not loaded/,
+    });
     await g.load();
     const [s] = await g.generateSegments([{ question: 'Where is Lyon?', previous: [], passage }]);
     expect(s!.text).toBe('Lyon is a city in France.');
@@ -84,17 +97,28 @@ describe('createGenerator', () => {
 
   it('reports a failed download as such', async () => {
     const { connect } = fakeConnect();
-    const g = createGenerator({ ...base, model: { kind: 'custom', name: 'mine', weightsUrl: 'w/#fail=download', libUrl: 'l.wasm', native: false } }, { connect, detectGpu: noF16 });
+    const g = createGenerator(
+      {
+        ...base,
+        model: { kind: 'custom', name: 'mine', weightsUrl: 'w/#fail=download', libUrl: 'l.wasm', native: false },
+      },
+      { connect, detectGpu: noF16 },
+    );
     await expect(g.load()).rejects.toMatchObject({ kind: 'download' });
     expect(g.state).toBe('failed');
   });
 
   it('after a device lost mid-answer: a clear error, state failed, and a reload recovers', async () => {
-    const { connect, terminated } = fakeConnect([{ error: 'Error: Device was lost. Instance reference no longer exists.' }, { text: 'Lyon is in France.', slots: {} }]);
+    const { connect, terminated } = fakeConnect([
+      { error: 'Error: Device was lost. Instance reference no longer exists.' },
+      { text: 'Lyon is in France.', slots: {} },
+    ]);
     const states: [string, string | undefined][] = [];
     const g = createGenerator(base, { connect, detectGpu: noF16, onState: (s, e) => states.push([s, e?.kind]) });
     await g.load();
-    await expect(g.generateSegments([{ question: 'q', previous: [], passage }])).rejects.toMatchObject({ kind: 'device-lost' });
+    await expect(g.generateSegments([{ question: 'q', previous: [], passage }])).rejects.toMatchObject({
+      kind: 'device-lost',
+    });
     expect(g.state).toBe('failed');
     expect(states.at(-1)).toEqual(['failed', 'device-lost']);
     expect(terminated).toEqual([1]);
@@ -103,7 +127,7 @@ describe('createGenerator', () => {
     expect(g.state).toBe('ready');
   });
 
-  it('requires the local model pack when told to, and says so in an end user\'s words (no build command)', async () => {
+  it("requires the local model pack when told to, and says so in an end user's words (no build command)", async () => {
     const { connect } = fakeConnect();
     const g = createGenerator({ ...base, source: 'local' }, { connect, detectGpu: noF16 });
     const err = (await g.load().catch((e: unknown) => e)) as GeneratorError;

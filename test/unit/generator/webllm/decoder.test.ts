@@ -9,8 +9,19 @@ import { GeneratorError } from '../../../../src/generator/errors';
 import { FaithfulEngine, type FaithfulEngineOptions, type FaithfulReply } from '../../../doubles/faithful-engine';
 import { FAMILIES } from '../../../doubles/token-vocab';
 
-const passage: Passage = { id: 'd#0', docId: 'd', title: 'Lyon', text: 'Lyon is a city in France. It sits where the Rhone meets the Saone.', index: 0 };
-const seg = (over: Partial<SegmentRequest> = {}): SegmentRequest => ({ question: 'Where is Lyon?', previous: [], passage, ...over });
+const passage: Passage = {
+  id: 'd#0',
+  docId: 'd',
+  title: 'Lyon',
+  text: 'Lyon is a city in France. It sits where the Rhone meets the Saone.',
+  index: 0,
+};
+const seg = (over: Partial<SegmentRequest> = {}): SegmentRequest => ({
+  question: 'Where is Lyon?',
+  previous: [],
+  passage,
+  ...over,
+});
 
 const close = (got: readonly number[] | undefined, want: readonly number[], digits = 5) => {
   expect(got).toBeDefined();
@@ -28,7 +39,11 @@ const full: FaithfulReply = {
 };
 
 describe.each(FAMILIES)('on the %s tokenizer', (family) => {
-  async function setup(script: FaithfulEngineOptions['script'], opts: Omit<FaithfulEngineOptions, 'script' | 'family'> = {}, gen = {}) {
+  async function setup(
+    script: FaithfulEngineOptions['script'],
+    opts: Omit<FaithfulEngineOptions, 'script' | 'family'> = {},
+    gen = {},
+  ) {
     const engine = await FaithfulEngine.create({ family, script, ...opts });
     const generator = new EngineGenerator(engine as unknown as ChatEngine, gen);
     return { engine, generator };
@@ -52,7 +67,14 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
 
     it('adds up every spelling of an alternative, so a model preferring " Relevant" or " Fully" keeps its choice', async () => {
       const { generator, engine } = await setup([
-        { ...full, slots: { ...full.slots, rel: { ' Relevant': 0.6, ' relevant': 0.1, ' irrelevant': 0.3 }, sup: { ' Fully': 0.5, ' partially': 0.3, ' No': 0.2 } } },
+        {
+          ...full,
+          slots: {
+            ...full.slots,
+            rel: { ' Relevant': 0.6, ' relevant': 0.1, ' irrelevant': 0.3 },
+            sup: { ' Fully': 0.5, ' partially': 0.3, ' No': 0.2 },
+          },
+        },
       ]);
       const [s] = await generator.generateSegments([seg()]);
       close([s!.rel!.relevant, s!.rel!.irrelevant], [0.7, 0.3]);
@@ -63,7 +85,14 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
 
     it('only ever yields the slot group alternatives, renormalised over them', async () => {
       const { generator } = await setup([
-        { ...full, slots: { ...full.slots, rel: { ' maybe': 0.9, ' relevant': 0.03, ' irrelevant': 0.07 }, sup: { ' yes': 0.95, ' partially': 0.05 } } },
+        {
+          ...full,
+          slots: {
+            ...full.slots,
+            rel: { ' maybe': 0.9, ' relevant': 0.03, ' irrelevant': 0.07 },
+            sup: { ' yes': 0.95, ' partially': 0.05 },
+          },
+        },
       ]);
       const [s] = await generator.generateSegments([seg()]);
       close([s!.rel!.relevant, s!.rel!.irrelevant], [0.3, 0.7]);
@@ -72,7 +101,9 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
     });
 
     it('writes a candidate without a passage with utility only', async () => {
-      const { generator } = await setup([{ text: ' Lyon is in France.', slots: { use: { ' 3': 1 }, next: { ' continue': 1 } } }]);
+      const { generator } = await setup([
+        { text: ' Lyon is in France.', slots: { use: { ' 3': 1 }, next: { ' continue': 1 } } },
+      ]);
       const [s] = await generator.generateSegments([seg({ passage: null })]);
       expect(s!.rel).toBeUndefined();
       expect(s!.sup).toBeUndefined();
@@ -92,7 +123,10 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
     });
 
     it('does not call a complete reply cut off when its last token lands exactly on max_tokens', async () => {
-      const reply = { ...full, text: ' Lyon is a city in France, where the Rhone meets the Saone, and it is known for its food and its old town.' };
+      const reply = {
+        ...full,
+        text: ' Lyon is a city in France, where the Rhone meets the Saone, and it is known for its food and its old town.',
+      };
       const probe = await setup([reply], {}, { maxSegmentTokens: 200 });
       await probe.generator.generateSegments([seg()]);
       const written = probe.engine.calls[0]!.ids.length; // the form's tokens, without the stop token
@@ -170,7 +204,10 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
 
     it('reads the same slot distribution when the answer contains "2004", " no" or " relevant"', async () => {
       const plain = await setup([{ text: ' It opened long ago.', slots }], penalised);
-      const echoing = await setup([{ text: ' It is relevant, no doubt: it opened in 2004, fully 4 times.', slots }], penalised);
+      const echoing = await setup(
+        [{ text: ' It is relevant, no doubt: it opened in 2004, fully 4 times.', slots }],
+        penalised,
+      );
       const [a] = await plain.generator.generateSegments([seg()]);
       const [b] = await echoing.generator.generateSegments([seg()]);
       close(b!.use, a!.use!);
@@ -185,7 +222,11 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
 
   describe('text the tokens do not spell', () => {
     it('reads every slot of a reply with accents and CJK, streamed or not, and keeps the text exact', async () => {
-      const reply: FaithfulReply = { ...full, text: ' Café Müller 東京 opened in 1975.', slots: { ...full.slots, next: { ' retrieve': 0.1, ' continue': 0.7, ' done': 0.2 } } };
+      const reply: FaithfulReply = {
+        ...full,
+        text: ' Café Müller 東京 opened in 1975.',
+        slots: { ...full.slots, next: { ' retrieve': 0.1, ' continue': 0.7, ' done': 0.2 } },
+      };
       for (const onText of [undefined, () => {}]) {
         const { generator } = await setup([reply]);
         const [s] = await generator.generateSegments([seg(onText ? { onText } : {})]);
@@ -204,7 +245,10 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
     it('aborts a decode mid-way and the engine answers the next question', async () => {
       const { generator, engine } = await setup([{ ...full, text: ' word'.repeat(60) }, full], { tokenDelayMs: 2 });
       const ctrl = new AbortController();
-      const pending = generator.generateSegments([seg({ signal: ctrl.signal, onText: (t) => t.length > 20 && ctrl.abort() }), seg()]);
+      const pending = generator.generateSegments([
+        seg({ signal: ctrl.signal, onText: (t) => t.length > 20 && ctrl.abort() }),
+        seg(),
+      ]);
       await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
       expect(engine.calls[0]!.finish).toBe('abort');
       expect(engine.calls).toHaveLength(1); // the rest of the batch was not started
@@ -246,7 +290,11 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
       text: '[Relevant] Lyon is a city in France.[Fully supported][Utility:5]',
       tokenAlternatives: {
         '[Relevant]': { '[Relevant]': 0.8, '[Irrelevant]': 0.2 },
-        '[Fully supported]': { '[Fully supported]': 0.7, '[Partially supported]': 0.2, '[No support / Contradictory]': 0.1 },
+        '[Fully supported]': {
+          '[Fully supported]': 0.7,
+          '[Partially supported]': 0.2,
+          '[No support / Contradictory]': 0.1,
+        },
         '[Utility:5]': { '[Utility:5]': 0.6, '[Utility:4]': 0.3, '[Utility:3]': 0.1 },
       },
     };
@@ -272,7 +320,11 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
     });
 
     it('reads the first retrieval decision from the first token', async () => {
-      const { generator } = await setup([{ text: '[Retrieval]', tokenAlternatives: { '[Retrieval]': { '[Retrieval]': 0.7, '[No Retrieval]': 0.3 } } }], native, { native: true });
+      const { generator } = await setup(
+        [{ text: '[Retrieval]', tokenAlternatives: { '[Retrieval]': { '[Retrieval]': 0.7, '[No Retrieval]': 0.3 } } }],
+        native,
+        { native: true },
+      );
       const p = await generator.decideRetrieval({ question: 'Where is Lyon?', previous: [] });
       // Raw probabilities (the core normalises the group): the rest of the vocabulary keeps a sliver.
       expect(p.retrieval / (p.retrieval + p.noRetrieval)).toBeCloseTo(0.7, 5);
@@ -291,7 +343,9 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
         [
           {
             text: '[Relevant] Café Müller 東京 opened in 1975.[Retrieval]<paragraph>more',
-            tokenAlternatives: { '[Retrieval]': { '[Retrieval]': 0.6, '[No Retrieval]': 0.3, '[Continue to Use Evidence]': 0.1 } },
+            tokenAlternatives: {
+              '[Retrieval]': { '[Retrieval]': 0.6, '[No Retrieval]': 0.3, '[Continue to Use Evidence]': 0.1 },
+            },
           },
         ],
         native,
@@ -309,7 +363,11 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
     });
 
     it('reads no relevance or support for a segment written without a passage', async () => {
-      const { generator } = await setup([{ text: '[Relevant] Lyon is in France.[Fully supported][Utility:4]' }], native, { native: true });
+      const { generator } = await setup(
+        [{ text: '[Relevant] Lyon is in France.[Fully supported][Utility:4]' }],
+        native,
+        { native: true },
+      );
       const [s] = await generator.generateSegments([seg({ passage: null })]);
       expect(s!.rel).toBeUndefined();
       expect(s!.sup).toBeUndefined();
@@ -319,7 +377,12 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
 
     it('expects no support token after [Irrelevant]', async () => {
       const { generator } = await setup(
-        [{ text: '[Irrelevant] Lyon is in France.[Utility:2]', tokenAlternatives: { '[Irrelevant]': { '[Irrelevant]': 0.9, '[Relevant]': 0.1 } } }],
+        [
+          {
+            text: '[Irrelevant] Lyon is in France.[Utility:2]',
+            tokenAlternatives: { '[Irrelevant]': { '[Irrelevant]': 0.9, '[Relevant]': 0.1 } },
+          },
+        ],
         native,
         { native: true },
       );

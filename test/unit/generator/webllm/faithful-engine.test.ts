@@ -6,7 +6,10 @@ import { formToGrammar, SEGMENT_WITHOUT_PASSAGE } from '../../../../src/generato
 import { FaithfulEngine, topProbs } from '../../../doubles/faithful-engine';
 
 const grammar = formToGrammar(SEGMENT_WITHOUT_PASSAGE);
-const reply = { text: ' It opened in 2004.', slots: { use: { ' 4': 0.45, ' 5': 0.35, ' 3': 0.2 }, next: { ' done': 1 } } };
+const reply = {
+  text: ' It opened in 2004.',
+  slots: { use: { ' 4': 0.45, ' 5': 0.35, ' 3': 0.2 }, next: { ' done': 1 } },
+};
 const request = (over: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest =>
   ({
     messages: [{ role: 'user', content: 'When did it open?' }],
@@ -20,7 +23,11 @@ const request = (over: Partial<ChatCompletionRequest> = {}): ChatCompletionReque
 
 describe('the faithful web-llm double', () => {
   it('gives the stop token its own log-prob entry, outside the message', async () => {
-    const engine = await FaithfulEngine.create({ family: 'qwen2.5', script: [reply], config: { repetition_penalty: 1 } });
+    const engine = await FaithfulEngine.create({
+      family: 'qwen2.5',
+      script: [reply],
+      config: { repetition_penalty: 1 },
+    });
     const res = (await engine.chatCompletion(request({ stream: false }))) as ChatCompletion;
     const entries = res.choices[0]!.logprobs!.content!;
     expect(entries.at(-1)!.token).toBe('<|im_end|>');
@@ -48,7 +55,10 @@ describe('the faithful web-llm double', () => {
   it('streams one entry per chunk and holds back a token that ends mid-character', async () => {
     const engine = await FaithfulEngine.create({ family: 'qwen2.5', script: [{ ...reply, text: ' 東京 opened.' }] });
     const chunks: ChatCompletionChunk[] = [];
-    for await (const c of (await engine.chatCompletion(request({ stream: true }))) as AsyncIterable<ChatCompletionChunk>) chunks.push(c);
+    for await (const c of (await engine.chatCompletion(
+      request({ stream: true }),
+    )) as AsyncIterable<ChatCompletionChunk>)
+      chunks.push(c);
     const withEntries = chunks.filter((c) => c.choices[0]?.logprobs);
     expect(withEntries.every((c) => c.choices[0]!.logprobs!.content!.length === 1)).toBe(true);
     expect(withEntries.length).toBe(engine.calls[0]!.ids.length); // all ids plus the stop entry, less the held-back one

@@ -34,7 +34,9 @@ describe('offline generator model pack', () => {
       log: () => {},
       fetch: fakeHub({
         [`${base}mlc-chat-config.json`]: JSON.stringify({ tokenizer_files: ['tokenizer.json'] }),
-        [`${base}ndarray-cache.json`]: JSON.stringify({ records: [{ dataPath: 'params_shard_0.bin' }, { dataPath: 'params_shard_1.bin' }] }),
+        [`${base}ndarray-cache.json`]: JSON.stringify({
+          records: [{ dataPath: 'params_shard_0.bin' }, { dataPath: 'params_shard_1.bin' }],
+        }),
         [`${base}params_shard_0.bin`]: 'A',
         [`${base}params_shard_1.bin`]: 'B',
         [`${base}tokenizer.json`]: '{}',
@@ -42,7 +44,14 @@ describe('offline generator model pack', () => {
       }),
     });
     const dir = join(out, build.modelId, 'resolve/main');
-    for (const f of ['mlc-chat-config.json', 'tensor-cache.json', 'params_shard_0.bin', 'params_shard_1.bin', 'tokenizer.json']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of [
+      'mlc-chat-config.json',
+      'tensor-cache.json',
+      'params_shard_0.bin',
+      'params_shard_1.bin',
+      'tokenizer.json',
+    ])
+      expect(existsSync(join(dir, f)), f).toBe(true);
     expect(readFileSync(join(out, 'libs', build.lib), 'utf8')).toBe('wasm');
     const pack = JSON.parse(readFileSync(join(out, 'app-config.json'), 'utf8')) as LocalPack;
     const resolved = resolveModel({ kind: 'catalogue', id: 'qwen2.5-0.5b' }, 'f32', 'https://site.test/sub/', pack);
@@ -52,14 +61,23 @@ describe('offline generator model pack', () => {
 
   it('says plainly when the hub is unreachable and leaves nothing half-written', async () => {
     const out = join(tmp(), 'webllm');
-    const err = await packBuild(build, { outDir: out, fetch: (async () => { throw new TypeError('fetch failed'); }) as typeof fetch, log: () => {} }).catch((e: unknown) => e);
+    const err = await packBuild(build, {
+      outDir: out,
+      fetch: (async () => {
+        throw new TypeError('fetch failed');
+      }) as typeof fetch,
+      log: () => {},
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HubUnreachableError);
     expect((err as Error).message).toMatch(/Cannot reach huggingface\.co.*needs the network once/);
     expect(existsSync(out)).toBe(false);
   });
 
   it('knows both builds of a catalogue model and rejects unknown ids with the list', () => {
-    expect(buildsFor('llama-3.2-1b').map((b) => b.modelId)).toEqual(['Llama-3.2-1B-Instruct-q4f16_1-MLC', 'Llama-3.2-1B-Instruct-q4f32_1-MLC']);
+    expect(buildsFor('llama-3.2-1b').map((b) => b.modelId)).toEqual([
+      'Llama-3.2-1B-Instruct-q4f16_1-MLC',
+      'Llama-3.2-1B-Instruct-q4f32_1-MLC',
+    ]);
     expect(() => buildsFor('gpt-9')).toThrow(/Unknown generator model "gpt-9".*qwen2\.5-1\.5b/);
   });
 });

@@ -10,9 +10,22 @@ import { describe, expect, it } from 'vitest';
 import type { Passage } from '../../../../src/core/ports';
 import type { ChatEngine } from '../../../../src/generator/webllm/engine';
 import { EngineGenerator } from '../../../../src/generator/webllm/decoder';
-import { findSlot, formToGrammar, parseForm, SEGMENT_WITH_PASSAGE, slotSpellings, type SlotName } from '../../../../src/generator/form';
+import {
+  findSlot,
+  formToGrammar,
+  parseForm,
+  SEGMENT_WITH_PASSAGE,
+  slotSpellings,
+  type SlotName,
+} from '../../../../src/generator/form';
 import { readSlotBounded, type TokenLogprob } from '../../../../src/generator/webllm/slots';
-import { FaithfulEngine, noise, processLogits, scriptedLogitsFor, type LogitContext } from '../../../doubles/faithful-engine';
+import {
+  FaithfulEngine,
+  noise,
+  processLogits,
+  scriptedLogitsFor,
+  type LogitContext,
+} from '../../../doubles/faithful-engine';
 import { FAMILIES, xg, type Family, type GrammarMatcher, type Vocab } from '../../../doubles/token-vocab';
 
 const passage: Passage = { id: 'd#0', docId: 'd', title: 'Lyon', text: 'Lyon is a city in France.', index: 0 };
@@ -24,7 +37,8 @@ const TRIALS = 8;
 
 type Regime = 'flat' | 'word-peaked';
 
-const latin1 = (vocab: Vocab, ids: readonly number[]): string => ids.map((i) => String.fromCharCode(...vocab.bytes[i]!)).join('');
+const latin1 = (vocab: Vocab, ids: readonly number[]): string =>
+  ids.map((i) => String.fromCharCode(...vocab.bytes[i]!)).join('');
 
 /**
  * Scripted logits outside the slots (so the form and its text get written), random
@@ -36,7 +50,8 @@ const latin1 = (vocab: Vocab, ids: readonly number[]): string => ids.map((i) => 
 function slotLogits(vocab: Vocab, seed: number, regime: Regime): (ctx: LogitContext) => Float32Array {
   const script = scriptedLogitsFor(vocab, { text: ' Lyon is a city in France, on the Rhone.' }, GRAMMAR);
   const byteTokens: number[] = [];
-  for (let id = 0; id < vocab.size; id++) if (/^<0x[0-9A-F]{2}>$/.test(vocab.tokenizer.idToToken(id))) byteTokens.push(id);
+  for (let id = 0; id < vocab.size; id++)
+    if (/^<0x[0-9A-F]{2}>$/.test(vocab.tokenizer.idToToken(id))) byteTokens.push(id);
   return (ctx) => {
     const written = latin1(vocab, ctx.ids);
     const m = /(Relevance|Support|Utility|Next):([^\n]*)$/.exec(written);
@@ -76,7 +91,14 @@ async function exactMarginals(
   async function walk(ids: number[], onPath: number, depth: number): Promise<void> {
     if (depth > 12) throw new Error('the slot never closed');
     const mask = await matcher.getNextTokenBitmask();
-    const probs = processLogits(logitsOf({ ids, vocab }), { mask, appeared: new Map(), temperature: 1, repetition_penalty: 1, frequency_penalty: 0, presence_penalty: 0 });
+    const probs = processLogits(logitsOf({ ids, vocab }), {
+      mask,
+      appeared: new Map(),
+      temperature: 1,
+      repetition_penalty: 1,
+      frequency_penalty: 0,
+      presence_penalty: 0,
+    });
     const written = latin1(vocab, ids);
     for (let t = 0; t < vocab.size; t++) {
       const p = probs[t]!;
@@ -107,9 +129,12 @@ async function measure(family: Family, regime: Regime): Promise<Record<SlotName,
   for (let trial = 0; trial < TRIALS; trial++) {
     const logitsOf = slotLogits(vocab, 1000 * trial + 17, regime);
     const engine = await FaithfulEngine.create({ family, script: () => ({ logits: logitsOf }) });
-    let last: { choices: { message: { content: string | null }; logprobs?: { content: unknown[] | null } | null }[] } | undefined;
+    let last:
+      | { choices: { message: { content: string | null }; logprobs?: { content: unknown[] | null } | null }[] }
+      | undefined;
     const chat = engine.chatCompletion.bind(engine);
-    engine.chatCompletion = (async (r: Parameters<typeof chat>[0]) => (last = (await chat(r)) as typeof last)) as typeof engine.chatCompletion;
+    engine.chatCompletion = (async (r: Parameters<typeof chat>[0]) =>
+      (last = (await chat(r)) as typeof last)) as typeof engine.chatCompletion;
     const generator = new EngineGenerator(engine as unknown as ChatEngine);
     const [seg] = await generator.generateSegments([{ question: 'Where is Lyon?', previous: [], passage }]);
     const message = last!.choices[0]!.message.content ?? '';
@@ -121,11 +146,18 @@ async function measure(family: Family, regime: Regime): Promise<Record<SlotName,
       const span = parsed.spans[name]!;
       const spellings = slotSpellings(findSlot(FORM, name)!);
       const read = readSlotBounded(tokens, message, span, spellings)!;
-      const fromGenerator = ({ rel: seg!.rel && [seg!.rel.relevant, seg!.rel.irrelevant], sup: seg!.sup && [seg!.sup.full, seg!.sup.partial, seg!.sup.none], use: seg!.use } as Record<string, number[] | undefined>)[name];
+      const fromGenerator = (
+        {
+          rel: seg!.rel && [seg!.rel.relevant, seg!.rel.irrelevant],
+          sup: seg!.sup && [seg!.sup.full, seg!.sup.partial, seg!.sup.none],
+          use: seg!.use,
+        } as Record<string, number[] | undefined>
+      )[name];
       if (fromGenerator) expect(fromGenerator).toEqual(read.probs); // the generator reads exactly this
       const slotStartByte = new TextEncoder().encode(message.slice(0, span[0])).length;
       let cut = 0;
-      for (let at = 0; cut < ids.length && at + vocab.bytes[ids[cut]!]!.length <= slotStartByte; cut++) at += vocab.bytes[ids[cut]!]!.length;
+      for (let at = 0; cut < ids.length && at + vocab.bytes[ids[cut]!]!.length <= slotStartByte; cut++)
+        at += vocab.bytes[ids[cut]!]!.length;
       const exact = await exactMarginals(vocab, logitsOf, ids.slice(0, cut), slotStartByte, spellings);
       const mass = exact.reduce((a, b) => a + b, 0);
       const error = Math.max(...read.probs.map((p, k) => Math.abs(p - exact[k]! / mass)));

@@ -35,7 +35,10 @@ describe('createWllamaGenerator', () => {
       return { nVocab: 100, nCtx: 4096, threads: 1, multiThread: false, chatTemplate: null };
     });
     const states: string[] = [];
-    const g = createWllamaGenerator({ model: MODEL, baseURI: BASE }, { connect: () => conn, onState: (s) => states.push(s) });
+    const g = createWllamaGenerator(
+      { model: MODEL, baseURI: BASE },
+      { connect: () => conn, onState: (s) => states.push(s) },
+    );
     await g.load();
     expect(asked).toEqual({ urls: ['https://site.example/app/models/x.gguf'] });
     expect(g.state).toBe('ready');
@@ -81,7 +84,13 @@ describe('createWllamaGenerator', () => {
 
   it('refuses an address that is neither https nor this site, or not a .gguf file', async () => {
     for (const url of ['http://elsewhere.example/m.gguf', 'https://hub.example/m.bin']) {
-      const g = createWllamaGenerator({ model: { kind: 'gguf-url', url, native: false }, baseURI: BASE }, { connect: () => fakeConnection(async () => ({ nVocab: 1, nCtx: 1, threads: 1, multiThread: false, chatTemplate: null })) });
+      const g = createWllamaGenerator(
+        { model: { kind: 'gguf-url', url, native: false }, baseURI: BASE },
+        {
+          connect: () =>
+            fakeConnection(async () => ({ nVocab: 1, nCtx: 1, threads: 1, multiThread: false, chatTemplate: null })),
+        },
+      );
       const err = (await g.load().catch((e: unknown) => e)) as GeneratorError;
       expect(err.kind).toBe('bad-config');
     }
@@ -91,7 +100,13 @@ describe('createWllamaGenerator', () => {
 describe('engine choice from the address', () => {
   it('is Auto with the default GGUF model unless the address says otherwise', () => {
     expect(engineInput('')).toEqual({ engine: 'auto', gguf: { kind: 'gguf', id: 'qwen2.5-0.5b-gguf' } });
-    expect(engineInput('?engine=wllama&gguf=llama-3.2-1b-gguf').gguf).toEqual({ kind: 'gguf', id: 'llama-3.2-1b-gguf' });
-    expect(engineInput('?engine=nonsense&gguf=models/a.gguf&ggufNative=1')).toEqual({ engine: 'auto', gguf: { kind: 'gguf-url', url: 'models/a.gguf', native: true } });
+    expect(engineInput('?engine=wllama&gguf=llama-3.2-1b-gguf').gguf).toEqual({
+      kind: 'gguf',
+      id: 'llama-3.2-1b-gguf',
+    });
+    expect(engineInput('?engine=nonsense&gguf=models/a.gguf&ggufNative=1')).toEqual({
+      engine: 'auto',
+      gguf: { kind: 'gguf-url', url: 'models/a.gguf', native: true },
+    });
   });
 });

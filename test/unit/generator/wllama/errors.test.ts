@@ -48,7 +48,7 @@ describe("llama.cpp's errors across the worker", () => {
     expect(e.detail).toMatch(/kv cache is full/);
   });
 
-  it("turns a load's bare \"(ABORT)\" with llama.cpp's logged reason into a damaged-model error", async () => {
+  it('turns a load\'s bare "(ABORT)" with llama.cpp\'s logged reason into a damaged-model error', async () => {
     const e = await across(() => new Error('(ABORT)'), 'load', ' llama_model_load: error loading model: invalid magic');
     expect(e.kind).toBe('bad-config');
     expect(e.message).toMatch(/GGUF model could not be loaded/);
@@ -67,7 +67,14 @@ describe("llama.cpp's errors across the worker", () => {
 
   it('shows what was lost before: a plain Error crossing comlink arrives without its type', async () => {
     const { port1, port2 } = new MessageChannel();
-    Comlink.expose({ run: () => { throw new WllamaError('kv cache is full', 'kv_cache_full'); } }, port1 as unknown as Comlink.Endpoint);
+    Comlink.expose(
+      {
+        run: () => {
+          throw new WllamaError('kv cache is full', 'kv_cache_full');
+        },
+      },
+      port1 as unknown as Comlink.Endpoint,
+    );
     const remote = Comlink.wrap<{ run(): void }>(port2 as unknown as Comlink.Endpoint);
     const raw = await Promise.resolve(remote.run()).catch((e: unknown) => e);
     port1.close();

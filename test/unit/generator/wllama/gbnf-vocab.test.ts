@@ -13,7 +13,8 @@ describe('GBNF dialect of the form', () => {
   it('lists exactly the alternatives the form lists, as strings or as token ids', () => {
     const g = formToGbnf(SEGMENT_WITH_PASSAGE);
     for (const item of SEGMENT_WITH_PASSAGE) {
-      if (item.kind === 'slot') expect(g).toContain(`${item.name} ::= ${item.alternatives.map(gbnfString).join(' | ')}`);
+      if (item.kind === 'slot')
+        expect(g).toContain(`${item.name} ::= ${item.alternatives.map(gbnfString).join(' | ')}`);
       if (item.kind === 'literal') expect(g).toContain(gbnfString(item.text));
     }
     const ids = formToGbnf(RETRIEVAL_DECISION, { decision: [[7], [8, 9]] });
@@ -21,8 +22,14 @@ describe('GBNF dialect of the form', () => {
   });
 
   it('follows a form it has never seen (new alternatives, quotes, newlines)', () => {
-    const form: Form = [{ kind: 'literal', text: 'Say "x"\\\n:' }, { kind: 'slot', name: 'rel', alternatives: [' Relevant', ' relevant', ' no'] }, { kind: 'text' }];
-    expect(formToGbnf(form)).toBe('root ::= "Say \\"x\\"\\\\\\n:" rel text\nrel ::= " Relevant" | " relevant" | " no"\ntext ::= [^\\n]+');
+    const form: Form = [
+      { kind: 'literal', text: 'Say "x"\\\n:' },
+      { kind: 'slot', name: 'rel', alternatives: [' Relevant', ' relevant', ' no'] },
+      { kind: 'text' },
+    ];
+    expect(formToGbnf(form)).toBe(
+      'root ::= "Say \\"x\\"\\\\\\n:" rel text\nrel ::= " Relevant" | " relevant" | " no"\ntext ::= [^\\n]+',
+    );
     // Falls back to strings when the ids do not cover every alternative.
     expect(formToGbnf(form, { rel: [[1], [2]] })).toContain('rel ::= " Relevant" | " relevant" | " no"');
   });
@@ -60,7 +67,16 @@ describe('slot probabilities by token id', () => {
 
   it('normalises over the group at the token where the alternatives part ways, after a shared token', () => {
     // " 1" … " 5" spelled as " " then the digit (as in Qwen2.5): the digit decides.
-    const tokens = [tok(1, 'Utility:', -0.1, []), tok(2, ' ', -0.2, [[2, -0.2]]), tok(13, '3', Math.log(0.3), [[13, Math.log(0.3)], [11, Math.log(0.1)], [15, Math.log(0.2)], [99, Math.log(0.35)]])];
+    const tokens = [
+      tok(1, 'Utility:', -0.1, []),
+      tok(2, ' ', -0.2, [[2, -0.2]]),
+      tok(13, '3', Math.log(0.3), [
+        [13, Math.log(0.3)],
+        [11, Math.log(0.1)],
+        [15, Math.log(0.2)],
+        [99, Math.log(0.35)],
+      ]),
+    ];
     const seqs = [11, 12, 13, 14, 15].map((d) => [2, d]);
     const start = tokenAt(tokens, 'Utility:'.length);
     expect(start).toBe(1);
@@ -84,7 +100,12 @@ describe('tiny GGUF models', () => {
     const m = buildTinyGguf('native');
     const logits = tinyGgufLogits(m, m.tokenId('</paragraph>'));
     const order = [...logits.keys()].sort((a, b) => logits[b]! - logits[a]!);
-    expect(order.slice(0, 2).map((i) => m.tokens[i]).sort()).toEqual(['[Irrelevant]', '[Relevant]']);
+    expect(
+      order
+        .slice(0, 2)
+        .map((i) => m.tokens[i])
+        .sort(),
+    ).toEqual(['[Irrelevant]', '[Relevant]']);
   });
 });
 
@@ -102,7 +123,9 @@ describe('npm run models -- --gguf', () => {
       return new Response(new Uint8Array([0x47, 0x47, 0x55, 0x46]));
     }) as unknown as typeof fetch;
     const [file] = await downloadGguf('qwen2.5-0.5b-gguf', out, fake, () => {});
-    expect(asked).toEqual(['https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf']);
+    expect(asked).toEqual([
+      'https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf',
+    ]);
     expect(file).toBe(join(out, 'gguf', 'qwen2.5-0.5b-instruct-q4_k_m.gguf'));
     expect(readFileSync(file!, 'latin1')).toBe('GGUF');
     await expect(downloadGguf('not-a-model', out, fake)).rejects.toThrow(/neither a GGUF model id/);

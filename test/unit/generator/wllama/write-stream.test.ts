@@ -7,7 +7,8 @@ function engine(reply: string): WllamaEngine {
   return {
     chatStream: async (_id, _req, onChunk: (c: WllamaChatChunk) => void | Promise<void>) => {
       const words = reply.split(/(?=\s)/);
-      for (const w of words) await onChunk({ choices: [{ delta: { content: w }, finish_reason: null, logprobs: null }] });
+      for (const w of words)
+        await onChunk({ choices: [{ delta: { content: w }, finish_reason: null, logprobs: null }] });
       await onChunk({
         choices: [{ delta: {}, finish_reason: 'stop', logprobs: null }],
         usage: { prompt_tokens: 40, completion_tokens: words.length },
@@ -33,7 +34,7 @@ describe('the llama.cpp writer streams, so a plain answer shows its first words 
     expect(seen.at(-1)).toBe('The tower was built in 1889.');
   });
 
-  it('counts prefill time beside decode time from llama.cpp\'s own timings', async () => {
+  it("counts prefill time beside decode time from llama.cpp's own timings", async () => {
     const gen = new WllamaGenerator(engine('One two.'));
     await gen.write('a');
     await gen.write('b');

@@ -21,7 +21,12 @@ const results = (ix: { search(q: string, k: number): RankedHit[] }, qs = probes)
 const sampleDir = join(__dirname, '../../../../public/sample');
 const sample: LexicalDoc[] = readdirSync(sampleDir)
   .filter((f) => f.endsWith('.md'))
-  .flatMap((f) => chunkText({ docId: f, title: f, text: readFileSync(join(sampleDir, f), 'utf8') }, { targetTokens: 60, overlapTokens: 10 }))
+  .flatMap((f) =>
+    chunkText(
+      { docId: f, title: f, text: readFileSync(join(sampleDir, f), 'utf8') },
+      { targetTokens: 60, overlapTokens: 10 },
+    ),
+  )
   .map((p) => ({ id: p.id, text: embeddingText(p) }));
 const corpus = [...docs, ...sample];
 
@@ -47,14 +52,27 @@ const oracleOf = async (ds: readonly LexicalDoc[], removed: readonly string[] = 
 function expectSame(got: RankedHit[][], want: RankedHit[][], qs: readonly string[]): void {
   expect(want.some((hs) => hs.length > 0)).toBe(true);
   got.forEach((hs, i) => {
-    expect(hs.map((h) => h.id), qs[i]).toEqual(want[i]!.map((h) => h.id));
+    expect(
+      hs.map((h) => h.id),
+      qs[i],
+    ).toEqual(want[i]!.map((h) => h.id));
     hs.forEach((h, j) => expect(Math.abs(h.score - want[i]![j]!.score), qs[i]).toBeLessThan(1e-9));
   });
 }
 
 describe('tokenize', () => {
   it('keeps an identifier whole and also indexes its parts, lower-cased, without function words', () => {
-    expect(tokenize('How do I fix ERR_QX_7731 in v2.3.1?')).toEqual(['fix', 'err_qx_7731', 'err', 'qx', '7731', 'v2.3.1', 'v2', '3', '1']);
+    expect(tokenize('How do I fix ERR_QX_7731 in v2.3.1?')).toEqual([
+      'fix',
+      'err_qx_7731',
+      'err',
+      'qx',
+      '7731',
+      'v2.3.1',
+      'v2',
+      '3',
+      '1',
+    ]);
     expect(tokenize('The XK-900, not the XK-901.')).toEqual(['xk-900', 'xk', '900', 'xk-901', 'xk', '901']);
     expect(tokenize('... — !')).toEqual([]);
   });
@@ -95,7 +113,11 @@ describe('LexicalIndex against MiniSearch (the index it replaced, as oracle)', (
     // Tombstoned, not yet compacted: still scores like a fresh build of what is left.
     const left = corpus.slice(0, 400);
     expectSame(results(ix, queries), results(await oracleOf(left, gone), queries), queries);
-    expect(results(ix, queries).flat().some((h) => gone.includes(h.id))).toBe(false);
+    expect(
+      results(ix, queries)
+        .flat()
+        .some((h) => gone.includes(h.id)),
+    ).toBe(false);
 
     const reloaded = LexicalIndex.fromSnapshot(structuredClone(await ix.snapshot()))!;
     expect(reloaded.size()).toBe(left.length - gone.length);
@@ -110,7 +132,11 @@ describe('LexicalIndex against MiniSearch (the index it replaced, as oracle)', (
     reloaded.remove(gone2);
     const all = await oracleOf(corpus, [...gone, ...gone2]);
     expectSame(results(reloaded, queries), results(all, queries), queries);
-    expect(results(reloaded, queries).flat().some((h) => gone2.includes(h.id))).toBe(false);
+    expect(
+      results(reloaded, queries)
+        .flat()
+        .some((h) => gone2.includes(h.id)),
+    ).toBe(false);
     const again = LexicalIndex.fromSnapshot(await reloaded.snapshot())!;
     expectSame(results(again, queries), results(all, queries), queries);
     expectSame(results(reloaded, queries), results(all, queries), queries);
@@ -127,14 +153,26 @@ describe('LexicalIndex against MiniSearch (the index it replaced, as oracle)', (
     const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa'];
     const many = Array.from({ length: 6000 }, (_, i) => ({
       id: `t${i}`,
-      text: Array.from({ length: 3 + Math.floor(r() * 4) }, () => words[Math.floor(r() * words.length)]!).join(' ') + (i % 500 === 0 ? ' rareword' : ''),
+      text:
+        Array.from({ length: 3 + Math.floor(r() * 4) }, () => words[Math.floor(r() * words.length)]!).join(' ') +
+        (i % 500 === 0 ? ' rareword' : ''),
     }));
     const ix = new LexicalIndex();
     ix.add(many);
-    const qs = ['alpha', 'alpha beta', 'rareword gamma', 'sigma kappa omega delta', 'alpha beta gamma delta omega sigma kappa rareword'];
+    const qs = [
+      'alpha',
+      'alpha beta',
+      'rareword gamma',
+      'sigma kappa omega delta',
+      'alpha beta gamma delta omega sigma kappa rareword',
+    ];
     const got = qs.map((q) => ix.search(q, 50));
     const oracle = await oracleOf(many);
-    expectSame(got, qs.map((q) => oracle.search(q, 50)), qs);
+    expectSame(
+      got,
+      qs.map((q) => oracle.search(q, 50)),
+      qs,
+    );
   });
 });
 
@@ -178,7 +216,10 @@ describe('LexicalIndex', () => {
   });
 
   it('keeps passage ids in any script through removal, re-adding, a snapshot and reloading', async () => {
-    const odd = ['café#1', '文書-3#0', 'emoji-🐝#2', 'plain#0', ''].map((id, i) => ({ id, text: `${docs[i]!.text} marker${i}` }));
+    const odd = ['café#1', '文書-3#0', 'emoji-🐝#2', 'plain#0', ''].map((id, i) => ({
+      id,
+      text: `${docs[i]!.text} marker${i}`,
+    }));
     const ix = new LexicalIndex();
     ix.add([...docs.slice(0, 300), ...odd]);
     expect(odd.every((d) => ix.has(d.id))).toBe(true);
@@ -232,7 +273,11 @@ describe('LexicalIndex', () => {
     const ix = new LexicalIndex();
     ix.add(docs.slice(0, 5));
     const snap = await ix.snapshot();
-    expect(LexicalIndex.fromSnapshot({ format: 'minisearch-7', tokenizer: TOKENIZER_VERSION, json: '{}' } as { format: string })).toBeNull();
+    expect(
+      LexicalIndex.fromSnapshot({ format: 'minisearch-7', tokenizer: TOKENIZER_VERSION, json: '{}' } as {
+        format: string;
+      }),
+    ).toBeNull();
     const other = snap.bytes.slice();
     new DataView(other.buffer).setUint32(8, TOKENIZER_VERSION + 1, true);
     expect(LexicalIndex.fromSnapshot({ ...snap, bytes: other })).toBeNull();
@@ -245,12 +290,16 @@ describe('LexicalIndex', () => {
     const snap = await ix.snapshot();
     const load = (bytes: Uint8Array) => () => LexicalIndex.fromSnapshot({ format: snap.format, bytes });
     expect(load(snap.bytes.subarray(0, snap.bytes.length - 100))).toThrow(SnapshotError);
-    expect(load(snap.bytes.subarray(0, snap.bytes.length - 100))).toThrow(/damaged \(\d+ bytes where its header promises \d+\)/);
+    expect(load(snap.bytes.subarray(0, snap.bytes.length - 100))).toThrow(
+      /damaged \(\d+ bytes where its header promises \d+\)/,
+    );
     expect(load(snap.bytes.subarray(0, 10))).toThrow(/shorter than its header/);
     const flipped = snap.bytes.slice();
     flipped[Math.floor(flipped.length * 0.6)]! ^= 0x10;
     expect(load(flipped)).toThrow(/checksum/);
-    expect(load(new TextEncoder().encode('<!doctype html><html>… not found …</html>'.repeat(4)))).toThrow(/not a word index/);
+    expect(load(new TextEncoder().encode('<!doctype html><html>… not found …</html>'.repeat(4)))).toThrow(
+      /not a word index/,
+    );
     expect(() => LexicalIndex.fromSnapshot({ format: snap.format } as { format: string })).toThrow(SnapshotError);
   });
 

@@ -27,12 +27,17 @@ describe('image header', () => {
     const bomb = png(30000, 30000, deflateSync(new Uint8Array(1024)));
     expect(bomb.length).toBeLessThan(2000);
     expect(() => checkImageHeader('bomb.png', readImageHeader(bomb))).toThrow(RefusedFile);
-    expect(() => checkImageHeader('bomb.png', readImageHeader(bomb))).toThrow(/30000 × 30000 pixels \(900 MP\).*it was not opened/);
+    expect(() => checkImageHeader('bomb.png', readImageHeader(bomb))).toThrow(
+      /30000 × 30000 pixels \(900 MP\).*it was not opened/,
+    );
     expect(() => checkImageHeader('bomb.jpg', readImageHeader(jpegHeader(30000, 30000)))).toThrow(/decl|30000/);
   });
 
   it('takes a phone photo and refuses just past the pixel limit', () => {
-    expect(checkImageHeader('photo.jpg', readImageHeader(jpegHeader(4000, 3000)))).toEqual({ width: 4000, height: 3000 });
+    expect(checkImageHeader('photo.jpg', readImageHeader(jpegHeader(4000, 3000)))).toEqual({
+      width: 4000,
+      height: 3000,
+    });
     const side = Math.ceil(Math.sqrt(MAX_IMAGE_PIXELS)) + 1;
     expect(() => checkImageHeader('big.png', readImageHeader(png(side, side)))).toThrow(RefusedFile);
   });
@@ -45,7 +50,9 @@ describe('image header', () => {
   });
 
   it('refuses bytes that are no image, and a PNG cut short before its size', () => {
-    expect(() => checkImageHeader('x.png', readImageHeader(new TextEncoder().encode('hello world')))).toThrow(/not an image/);
+    expect(() => checkImageHeader('x.png', readImageHeader(new TextEncoder().encode('hello world')))).toThrow(
+      /not an image/,
+    );
     expect(() => checkImageHeader('x.png', readImageHeader(png(10, 10).subarray(0, 12)))).toThrow(/damaged/);
   });
 });

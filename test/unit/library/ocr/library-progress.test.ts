@@ -46,7 +46,9 @@ describe('a scan in a batch', () => {
     open.push(lib);
     const r = await lib.addFiles([{ name: 'timetable.pdf', bytes: tinyPdf([[], [], []]) }]);
     expect(r.refused).toEqual([]);
-    const pages = events.filter((e) => e.stage === 'recognising').map((e) => [e.pagesDone, e.pagesTotal, e.secondsLeft]);
+    const pages = events
+      .filter((e) => e.stage === 'recognising')
+      .map((e) => [e.pagesDone, e.pagesTotal, e.secondsLeft]);
     expect(pages).toEqual([
       [0, 3, undefined],
       [1, 3, 8],
@@ -55,6 +57,8 @@ describe('a scan in a batch', () => {
     ]);
     const stored = await lib.document(r.added[0]!.id);
     expect(stored?.doc.ocr).toEqual({ pages: [1, 2, 3], meanConfidence: 88, lowConfidencePages: [], emptyPages: [] });
-    expect(r.notes).toEqual([{ name: 'timetable.pdf', note: '3 of its 3 pages had no text layer and were recognised (mean confidence 88 %)' }]);
+    expect(r.notes).toEqual([
+      { name: 'timetable.pdf', note: '3 of its 3 pages had no text layer and were recognised (mean confidence 88 %)' },
+    ]);
   });
 });

@@ -1,6 +1,13 @@
 // Which PDF pages are recognised, and how large a page is rendered for it.
 import { describe, expect, it } from 'vitest';
-import { fitScale, MAX_OCR_PIXELS, OCR_DPI, pdfRenderScale, checkOcrPageCount, MAX_OCR_PAGES } from '../../../../src/library/ocr/limits';
+import {
+  fitScale,
+  MAX_OCR_PIXELS,
+  OCR_DPI,
+  pdfRenderScale,
+  checkOcrPageCount,
+  MAX_OCR_PAGES,
+} from '../../../../src/library/ocr/limits';
 import { MIN_TEXT_LAYER_CHARS, pageNeedsOcr } from '../../../../src/library/ocr/page-rule';
 
 describe('page needs OCR', () => {

@@ -52,12 +52,22 @@ describe('scanned PDF pages', () => {
     expect(d.notes).toContain('2 of its 3 pages had no text layer and were recognised (mean confidence 91 %)');
     // Letter pages are rendered at 300 dpi: 8.5 in × 300.
     expect(ocr.sizes[0]).toBeCloseTo(2550, 0);
-    expect(ocr.progress.map((p) => [p.done, p.total])).toEqual([[0, 2], [1, 2], [2, 2]]);
+    expect(ocr.progress.map((p) => [p.done, p.total])).toEqual([
+      [0, 2],
+      [1, 2],
+      [2, 2],
+    ]);
   });
 
   it('keeps a low-confidence page and names it; leaves out a page with nothing recognisable', async () => {
     const pdf = tinyPdf([[], [], []]);
-    const ocr = fakeOcr((n) => (n === 1 ? { text: 'A clear page of text, read well by the recogniser.', confidence: 88 } : n === 2 ? { text: 'Faint smudged words read poorly here', confidence: 41 } : { text: ' ~ . ', confidence: 12 }));
+    const ocr = fakeOcr((n) =>
+      n === 1
+        ? { text: 'A clear page of text, read well by the recogniser.', confidence: 88 }
+        : n === 2
+          ? { text: 'Faint smudged words read poorly here', confidence: 41 }
+          : { text: ' ~ . ', confidence: 12 },
+    );
     const d = await parseDocument(file('letters.pdf', pdf), { pdf: loadPdfJsInNode, ocr: ocr.port });
     expect(d.text).toContain('Faint smudged words');
     expect(d.ocr?.lowConfidencePages).toEqual([2]);
@@ -78,24 +88,33 @@ describe('scanned PDF pages', () => {
       throw new Error('the text recogniser could not start (network error)');
     });
     const r = await readAndPrepare(file('dead.pdf', tinyPdf([[], []])), { pdf: loadPdfJsInNode, ocr: dead.port });
-    expect(r).toEqual({ ok: false, reason: 'it could not be read (the text recogniser could not start (network error))' });
+    expect(r).toEqual({
+      ok: false,
+      reason: 'it could not be read (the text recogniser could not start (network error))',
+    });
     expect(dead.asked).toEqual([1]);
   });
 
   it('refuses a scanned PDF where nothing at all is recognised, with the reason', async () => {
     const ocr = fakeOcr(() => ({ text: '', confidence: 0 }));
-    await expect(parseDocument(file('blank.pdf', tinyPdf([[], []])), { pdf: loadPdfJsInNode, ocr: ocr.port })).rejects.toThrow(/no text was recognised on its 2 pages/);
+    await expect(
+      parseDocument(file('blank.pdf', tinyPdf([[], []])), { pdf: loadPdfJsInNode, ocr: ocr.port }),
+    ).rejects.toThrow(/no text was recognised on its 2 pages/);
   });
 
   it('refuses a PDF of thousands of scanned pages before rendering any', async () => {
     const ocr = fakeOcr(() => ({ text: 'never', confidence: 99 }));
     const pdf = tinyPdf(Array.from({ length: 501 }, () => []));
-    await expect(parseDocument(file('archive.pdf', pdf), { pdf: loadPdfJsInNode, ocr: ocr.port })).rejects.toThrow(/501 scanned pages.*at most 500/);
+    await expect(parseDocument(file('archive.pdf', pdf), { pdf: loadPdfJsInNode, ocr: ocr.port })).rejects.toThrow(
+      /501 scanned pages.*at most 500/,
+    );
     expect(ocr.count()).toBe(0);
   });
 
   it('without a recogniser (the Node indexer) a scanned PDF is refused as before', async () => {
-    await expect(parseDocument(file('scan.pdf', tinyPdf([[]])), { pdf: loadPdfJsInNode })).rejects.toThrow(/no extractable text/);
+    await expect(parseDocument(file('scan.pdf', tinyPdf([[]])), { pdf: loadPdfJsInNode })).rejects.toThrow(
+      /no extractable text/,
+    );
   });
 });
 
@@ -119,9 +138,13 @@ describe('images', () => {
 
   it('keeps out an image with no text, and a damaged one, each with its reason', async () => {
     const blank = fakeOcr(() => text, { text: '|', confidence: 5 });
-    await expect(parseDocument(file('holiday.jpg', png(800, 600)), { ocr: blank.port })).rejects.toThrow(/no text was recognised in the image/);
+    await expect(parseDocument(file('holiday.jpg', png(800, 600)), { ocr: blank.port })).rejects.toThrow(
+      /no text was recognised in the image/,
+    );
     const broken = fakeOcr(() => text, new UndecodableImage(new Error('The source image could not be decoded.')));
-    await expect(parseDocument(file('torn.png', png(800, 600)), { ocr: broken.port })).rejects.toThrow(/damaged and could not be decoded/);
+    await expect(parseDocument(file('torn.png', png(800, 600)), { ocr: broken.port })).rejects.toThrow(
+      /damaged and could not be decoded/,
+    );
   });
 
   it('refuses a decompression bomb and a HEIC photo without asking the recogniser', async () => {

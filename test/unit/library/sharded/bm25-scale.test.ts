@@ -20,16 +20,33 @@ const FILLER = ['river', 'stone', 'market', 'window', 'garden', 'letter', 'engin
 
 // Passages of different lengths, a few rare words in some of them, one word in every fifth.
 const rows: ShardedRow[] = Array.from({ length: 40 }, (_, i) => {
-  const words = Array.from({ length: 4 + ((i * 7) % 13) }, (_, j) => `${FILLER[(i + j) % FILLER.length]}${j % 3 ? '' : i}`);
+  const words = Array.from(
+    { length: 4 + ((i * 7) % 13) },
+    (_, j) => `${FILLER[(i + j) % FILLER.length]}${j % 3 ? '' : i}`,
+  );
   if (i % 5 === 0) words.push('lighthouse');
   if (i === 7) words.push('zeppelin');
   if (i === 12) words.push('zeppelin', 'zeppelin', 'aurora');
   if (i === 30) words.push('aurora');
   const text = words.join(' ');
-  return { id: `p${i}`, docId: `d${i}`, title: `note ${i}`, text, index: 0, embedding: Float32Array.from(embedText(text, DIM)) };
+  return {
+    id: `p${i}`,
+    docId: `d${i}`,
+    title: `note ${i}`,
+    text,
+    index: 0,
+    embedding: Float32Array.from(embedText(text, DIM)),
+  };
 });
 
-const QUESTIONS = ['zeppelin', 'aurora', 'lighthouse', 'zeppelin aurora', 'lighthouse zeppelin', 'aurora nothinglikethis'];
+const QUESTIONS = [
+  'zeppelin',
+  'aurora',
+  'lighthouse',
+  'zeppelin aurora',
+  'lighthouse zeppelin',
+  'aurora nothinglikethis',
+];
 
 let dir: string;
 let corpus: ShardedCorpus;
@@ -37,7 +54,17 @@ const library = new LexicalIndex();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bm25-scale-'));
-  await writeSharded({ out: dir, model: null, calibrate: 0, source: { rowCount: rows.length, rows: async function* () { yield* rows; } } });
+  await writeSharded({
+    out: dir,
+    model: null,
+    calibrate: 0,
+    source: {
+      rowCount: rows.length,
+      rows: async function* () {
+        yield* rows;
+      },
+    },
+  });
   corpus = await ShardedCorpus.open(BASE, { fetch: rangeFetch(dir, BASE).fetch });
   library.add(rows.map((r) => ({ id: r.id, text: `${r.title}\n${r.text}` })));
 });
@@ -50,7 +77,9 @@ describe('BM25 in the user’s library and in a site corpus', () => {
     const { hits, problems } = await corpus.search({ vector: null, text: question, k: 40, mode: 'words' });
     expect(problems).toEqual([]);
     const site = new Map(hits.map((h) => [h.passage.id, h.score]));
-    const report = [...mine.keys()].map((id) => `${id}: library ${mine.get(id)!.toFixed(4)}, site ${site.get(id)?.toFixed(4)}`);
+    const report = [...mine.keys()].map(
+      (id) => `${id}: library ${mine.get(id)!.toFixed(4)}, site ${site.get(id)?.toFixed(4)}`,
+    );
     console.log(`${JSON.stringify(question)}\n  ${report.join('\n  ')}`);
     expect([...site.keys()].sort()).toEqual([...mine.keys()].sort());
     // The site stores a posting's weight to 1/1000, so scores agree to three decimals.
@@ -60,7 +89,9 @@ describe('BM25 in the user’s library and in a site corpus', () => {
   it('scores a one-term match that is not ideal alike, below the cap', async () => {
     // A passage whose one question term is rare but that is longer than average: not an ideal match.
     const mine = library.search('zeppelin', 5).find((h) => h.id === 'p7')!;
-    const site = (await corpus.search({ vector: null, text: 'zeppelin', k: 5, mode: 'words' })).hits.find((h) => h.passage.id === 'p7')!;
+    const site = (await corpus.search({ vector: null, text: 'zeppelin', k: 5, mode: 'words' })).hits.find(
+      (h) => h.passage.id === 'p7',
+    )!;
     expect(mine.score).toBeLessThan(1);
     expect(site.score).toBeCloseTo(mine.score, 3);
   });

@@ -58,7 +58,10 @@ describe('Parquet written by pyarrow from pandas (the embedding recipe)', () => 
     expect(byMeaning.problems).toEqual([]);
     expect(byMeaning.hits[0]!.passage).toMatchObject({ id: first.id, text: first.text });
     // The question the same model embedded: the corpus answers it with both rankings fused.
-    const q = JSON.parse(readFileSync(join(FIXTURES, 'query.json'), 'utf8')) as { question: string; embedding: number[] };
+    const q = JSON.parse(readFileSync(join(FIXTURES, 'query.json'), 'utf8')) as {
+      question: string;
+      embedding: number[];
+    };
     const both = await corpus.search({ vector: Float32Array.from(q.embedding), text: q.question, k: 5, mode: 'both' });
     expect(both.hits.length).toBe(5);
     expect(both.hits[0]!.passage.docId).toBe('honeybees');
@@ -68,10 +71,16 @@ describe('Parquet written by pyarrow from pandas (the embedding recipe)', () => 
 
   it('files each passage in the list its `list` column names, under the job’s centroids', async () => {
     const out = join(dir, 'listed');
-    const res = await indexParquet({ parquet: join(FIXTURES, 'listed.parquet'), centroids: join(FIXTURES, 'centroids.parquet'), out, model: null });
+    const res = await indexParquet({
+      parquet: join(FIXTURES, 'listed.parquet'),
+      centroids: join(FIXTURES, 'centroids.parquet'),
+      out,
+      model: null,
+    });
     expect(res).toMatchObject({ coarse: 'given lists', lists: 6, passages: SAMPLE_PARAGRAPHS + 4 });
     const byList = new Map<number, string[]>();
-    for await (const r of (await parquetSource(join(FIXTURES, 'listed.parquet'), { lists: 6 })).rows()) byList.set(r.list!, [...(byList.get(r.list!) ?? []), r.id]);
+    for await (const r of (await parquetSource(join(FIXTURES, 'listed.parquet'), { lists: 6 })).rows())
+      byList.set(r.list!, [...(byList.get(r.list!) ?? []), r.id]);
     const corpus = await ShardedCorpus.open(BASE, { fetch: rangeFetch(out, BASE).fetch });
     const total = corpus.index.tops.subs.reduce((a, b) => a + b, 0);
     expect(total).toBe(6);
@@ -80,7 +89,14 @@ describe('Parquet written by pyarrow from pandas (the embedding recipe)', () => 
     expect(counts.reduce((a, b) => a + b, 0)).toBe(SAMPLE_PARAGRAPHS + 4);
     const blocks = readFileSync(join(out, 'centroids.bin'));
     const { tops } = corpus.index;
-    const listed = tops.subs.flatMap((k, t) => decodeCentroidBlock(blocks.subarray(tops.offset[t]!, tops.offset[t]! + tops.bytes[t]!), k, tops.firstList[t]!, corpus.manifest.dim).lists.map((l) => l.count));
+    const listed = tops.subs.flatMap((k, t) =>
+      decodeCentroidBlock(
+        blocks.subarray(tops.offset[t]!, tops.offset[t]! + tops.bytes[t]!),
+        k,
+        tops.firstList[t]!,
+        corpus.manifest.dim,
+      ).lists.map((l) => l.count),
+    );
     expect(listed.filter((c) => c > 0).sort((a, b) => a - b)).toEqual(counts);
   });
 });

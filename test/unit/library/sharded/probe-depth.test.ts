@@ -7,7 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_COST } from '../../../../scripts/sharded/calibrate';
-import { writeSharded, type ShardedRow, type ShardedSource, type WriteShardedResult } from '../../../../scripts/sharded/write-sharded';
+import {
+  writeSharded,
+  type ShardedRow,
+  type ShardedSource,
+  type WriteShardedResult,
+} from '../../../../scripts/sharded/write-sharded';
 import { mulberry32 } from '../../../../scripts/seeded-random';
 import { checkManifest, type ShardedManifest } from '../../../../src/library/sharded/format';
 import { DEFAULT_NPROBE, DEFAULT_NTOP, DEFAULT_RESCORE, ShardedCorpus } from '../../../../src/library/sharded/reader';
@@ -39,20 +44,34 @@ function source(): ShardedSource {
     rowCount: N,
     async *rows(): AsyncGenerator<ShardedRow> {
       const draw = clustered(1);
-      for (let i = 0; i < N; i++) yield { id: `p${i}`, docId: `d${Math.floor(i / 10)}`, title: `Document ${Math.floor(i / 10)}`, text: `passage ${i} of document ${Math.floor(i / 10)}`, index: i % 10, embedding: draw() };
+      for (let i = 0; i < N; i++)
+        yield {
+          id: `p${i}`,
+          docId: `d${Math.floor(i / 10)}`,
+          title: `Document ${Math.floor(i / 10)}`,
+          text: `passage ${i} of document ${Math.floor(i / 10)}`,
+          index: i % 10,
+          embedding: draw(),
+        };
     },
   };
 }
 
 /** Top blocks a question fetched: those lying inside a range it asked of centroids.bin (blocks end to end share a request). */
 function blocksRead(requests: RangeFetch['requests'], corpus: ShardedCorpus): number {
-  const ranges = requests.filter((x) => x.url.endsWith('centroids.bin') && x.range).map((x) => /bytes=(\d+)-(\d+)/.exec(x.range!)!.slice(1).map(Number) as [number, number]);
+  const ranges = requests
+    .filter((x) => x.url.endsWith('centroids.bin') && x.range)
+    .map((x) => /bytes=(\d+)-(\d+)/.exec(x.range!)!.slice(1).map(Number) as [number, number]);
   const { offset, bytes } = corpus.index.tops;
   return Array.from(offset).filter((o, t) => ranges.some(([a, b]) => o >= a && o + bytes[t]! - 1 <= b)).length;
 }
 
 /** Exact recall@10 of the corpus read at its manifest's depth, for fresh questions from the same clusters. */
-async function measuredRecall(out: string, questions: Float32Array[], rows: Float32Array[]): Promise<{ recall: number; centroidBlocks: number }> {
+async function measuredRecall(
+  out: string,
+  questions: Float32Array[],
+  rows: Float32Array[],
+): Promise<{ recall: number; centroidBlocks: number }> {
   const host = rangeFetch(out, BASE);
   let hit = 0;
   let blocks = 0;
@@ -86,7 +105,10 @@ describe('the probe depth a sharded corpus is read at', () => {
     for await (const r of source().rows()) rows.push(r.embedding);
     const draw = clustered(99);
     questions = Array.from({ length: 60 }, draw);
-    for (const [name, targetRecall] of [['low', 0.6], ['high', 0.95]] as const) {
+    for (const [name, targetRecall] of [
+      ['low', 0.6],
+      ['high', 0.95],
+    ] as const) {
       const out = join(dir, name);
       const res = await writeSharded({ out, source: source(), model: 'test', targetRecall });
       built[name] = { out, res, manifest: JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) };
@@ -109,7 +131,9 @@ describe('the probe depth a sharded corpus is read at', () => {
     expect(reaching.length).toBeGreaterThan(0);
     expect(p.lower).toBeGreaterThanOrEqual(0.95);
     expect(p.recall).toBeGreaterThan(p.lower);
-    const chosen = res.calibration!.tried.find((t) => t.ntop === p.ntop && t.nprobe === p.nprobe && t.rescore === p.rescore)!;
+    const chosen = res.calibration!.tried.find(
+      (t) => t.ntop === p.ntop && t.nprobe === p.nprobe && t.rescore === p.rescore,
+    )!;
     expect(chosen.cost).toBe(Math.min(...reaching.map((t) => t.cost)));
     // A request costs its headers beside its body: bytes alone do not choose.
     expect(chosen.cost).toBe(chosen.vectorBytes + REQUEST_COST * (Math.min(p.ntop, res.tops) + p.nprobe));
@@ -139,7 +163,13 @@ describe('the probe depth a sharded corpus is read at', () => {
     // Every top: the blocks lie end to end in centroids.bin, so one range request brings them all.
     const all = await ShardedCorpus.open(BASE, { fetch: host.fetch });
     const from = host.requests.length;
-    const r = await all.search({ vector: questions[1]!, text: '', k: 10, mode: 'meaning', ntop: all.index.tops.subs.length });
+    const r = await all.search({
+      vector: questions[1]!,
+      text: '',
+      k: 10,
+      mode: 'meaning',
+      ntop: all.index.tops.subs.length,
+    });
     expect(r.problems).toEqual([]);
     expect(host.requests.slice(from).filter((x) => x.url.endsWith('centroids.bin'))).toHaveLength(1);
     expect(blocksRead(host.requests.slice(from), all)).toBe(all.index.tops.subs.length);
@@ -155,7 +185,13 @@ describe('the probe depth a sharded corpus is read at', () => {
     expect(plain.depth).toEqual({ ntop: DEFAULT_NTOP, nprobe: DEFAULT_NPROBE, rescore: DEFAULT_RESCORE });
 
     const m = JSON.parse(readFileSync(join(built.high!.out, 'manifest.json'), 'utf8'));
-    for (const probe of [{ ...m.probe, ntop: 0 }, { ...m.probe, ntop: m.centroids.tops + 1 }, { ...m.probe, nprobe: 2.5 }, { ...m.probe, rescore: '100' }, 'deep']) {
+    for (const probe of [
+      { ...m.probe, ntop: 0 },
+      { ...m.probe, ntop: m.centroids.tops + 1 },
+      { ...m.probe, nprobe: 2.5 },
+      { ...m.probe, rescore: '100' },
+      'deep',
+    ]) {
       expect(checkManifest({ ...m, probe }).probe).toBeUndefined();
     }
     expect(checkManifest({ ...m }).probe).toEqual(m.probe);

@@ -7,13 +7,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryBlockCache } from '../../../../src/library/sharded/block-cache';
-import { BlockError, noStats, RangeSource, RangeUnsupportedError, sharedRanges, type BlockRef } from '../../../../src/library/sharded/range-source';
+import {
+  BlockError,
+  noStats,
+  RangeSource,
+  RangeUnsupportedError,
+  sharedRanges,
+  type BlockRef,
+} from '../../../../src/library/sharded/range-source';
 import { rangeFetch } from '../../../doubles/range-fetch';
 
 const BASE = 'https://static.example/corpus/';
 const data = Uint8Array.from({ length: 4096 }, (_, i) => (i * 31) % 251);
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const ref = (offset: number, bytes: number, extra: Partial<BlockRef> = {}): BlockRef => ({ offset, bytes, hash: sha(data.subarray(offset, offset + bytes)).slice(0, 16), what: `block at ${offset}`, ...extra });
+const ref = (offset: number, bytes: number, extra: Partial<BlockRef> = {}): BlockRef => ({
+  offset,
+  bytes,
+  hash: sha(data.subarray(offset, offset + bytes)).slice(0, 16),
+  what: `block at ${offset}`,
+  ...extra,
+});
 
 let dir: string;
 beforeAll(() => {
@@ -29,8 +42,19 @@ const source = (opts: Parameters<typeof rangeFetch>[2] = {}, wholeFileLimit = 1 
 
 describe('shared ranges', () => {
   it('joins blocks that lie end to end, the same block twice, and blocks of one group', () => {
-    const items = [ref(0, 10), ref(10, 10), ref(30, 10), ref(30, 10), ref(100, 8, { group: 1 }), ref(124, 8, { group: 1 })];
-    expect(sharedRanges(items, [5, 2, 0, 3, 1, 4])).toEqual([[0, 1], [2, 3], [4, 5]]);
+    const items = [
+      ref(0, 10),
+      ref(10, 10),
+      ref(30, 10),
+      ref(30, 10),
+      ref(100, 8, { group: 1 }),
+      ref(124, 8, { group: 1 }),
+    ];
+    expect(sharedRanges(items, [5, 2, 0, 3, 1, 4])).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]);
   });
 
   it('starts a new range past the size limit', () => {
@@ -56,7 +80,14 @@ describe('range source', () => {
     const { src } = source();
     const bad = { ...ref(0, 100), hash: '00'.repeat(8), skipped: 'its lists were skipped' };
     const [r0, r1] = await src.blocks('blocks.bin', [bad, ref(100, 50)], noStats());
-    expect(r0).toMatchObject({ status: 'rejected', reason: { kind: 'corrupt', message: 'block at 0 of blocks.bin is corrupt (its SHA-256 does not match the one it was written with); its lists were skipped' } });
+    expect(r0).toMatchObject({
+      status: 'rejected',
+      reason: {
+        kind: 'corrupt',
+        message:
+          'block at 0 of blocks.bin is corrupt (its SHA-256 does not match the one it was written with); its lists were skipped',
+      },
+    });
     expect(r1!.status).toBe('fulfilled');
   });
 
@@ -84,6 +115,8 @@ describe('range source', () => {
   it('refuses a large file from a server that ignores Range, naming the host', async () => {
     const { src } = source({ ignoreRange: true }, 100);
     await expect(src.block('blocks.bin', ref(0, 10), noStats())).rejects.toBeInstanceOf(RangeUnsupportedError);
-    await expect(src.block('blocks.bin', ref(0, 10), noStats())).rejects.toThrow(/static\.example ignores HTTP Range requests/);
+    await expect(src.block('blocks.bin', ref(0, 10), noStats())).rejects.toThrow(
+      /static\.example ignores HTTP Range requests/,
+    );
   });
 });

@@ -2,12 +2,27 @@
 // question reads, from the blocks the earlier rounds decoded.
 import { describe, expect, it } from 'vitest';
 import { termShard, type CorpusIndex, type ShardedManifest } from '../../../../src/library/sharded/format';
-import { listBlocks, rowBlocks, textBlocks, topBlocks, wordPages, wordShards, type ProbedRows } from '../../../../src/library/sharded/read-plan';
+import {
+  listBlocks,
+  rowBlocks,
+  textBlocks,
+  topBlocks,
+  wordPages,
+  wordShards,
+  type ProbedRows,
+} from '../../../../src/library/sharded/read-plan';
 
 const index = {
   centre: new Float32Array(0),
   spread: new Float32Array(0),
-  tops: { centroids: new Uint8Array(0), subs: [2, 3, 1], firstList: [0, 2, 5], offset: [0, 100, 250], bytes: [100, 150, 50], sha: ['aa', 'bb', 'cc'] },
+  tops: {
+    centroids: new Uint8Array(0),
+    subs: [2, 3, 1],
+    firstList: [0, 2, 5],
+    offset: [0, 100, 250],
+    bytes: [100, 150, 50],
+    sha: ['aa', 'bb', 'cc'],
+  },
   pages: { offset: [0, 40], bytes: [40, 24], sha: ['p0', 'p1'] },
 } as CorpusIndex;
 const manifest = { words: { count: 6, page: 4 } } as ShardedManifest;
@@ -24,7 +39,12 @@ function page(first: number, sizes: number[]): Uint8Array {
   return out;
 }
 
-const list = (c: number, firstRow: number, count: number): ProbedRows => ({ c, firstRow, count, rowHash: (i) => `h${c}.${i}` });
+const list = (c: number, firstRow: number, count: number): ProbedRows => ({
+  c,
+  firstRow,
+  count,
+  rowHash: (i) => `h${c}.${i}`,
+});
 
 describe('read plan', () => {
   it('reads the blocks of the tops asked for, each named with what its loss costs', () => {
@@ -54,27 +74,68 @@ describe('read plan', () => {
   });
 
   it('reads a list where the centroid block says it lies', () => {
-    expect(listBlocks([{ c: 7, count: 3, offset: 900, bytes: 120, sha: 'ff', firstRow: 30 }])).toEqual([{ offset: 900, bytes: 120, hash: 'ff', what: 'list 7' }]);
+    expect(listBlocks([{ c: 7, count: 3, offset: 900, bytes: 120, sha: 'ff', firstRow: 30 }])).toEqual([
+      { offset: 900, bytes: 120, hash: 'ff', what: 'list 7' },
+    ]);
   });
 
   it('reads wanted rows within the gap in one run, the rows between too, and others apart', () => {
-    const read = rowBlocks([{ c: 0, i: 1 }, { c: 0, i: 4 }, { c: 0, i: 9 }], [list(0, 10, 12)], 2, 8);
+    const read = rowBlocks(
+      [
+        { c: 0, i: 1 },
+        { c: 0, i: 4 },
+        { c: 0, i: 9 },
+      ],
+      [list(0, 10, 12)],
+      2,
+      8,
+    );
     // Rows 11 and 14 are 2 apart: one run 11–14; row 19 is 5 further: a run of its own.
-    expect(read.refs.map((r) => [r.offset / 8, r.group])).toEqual([[11, 0], [12, 0], [13, 0], [14, 0], [19, 1]]);
+    expect(read.refs.map((r) => [r.offset / 8, r.group])).toEqual([
+      [11, 0],
+      [12, 0],
+      [13, 0],
+      [14, 0],
+      [19, 1],
+    ]);
     expect(read.wanted).toEqual([true, false, false, true, true]);
     expect(read.refs[1]).toMatchObject({ bytes: 8, hash: 'h0.2' });
   });
 
   it('joins runs across the end of one probed list into the next, never over a list not probed', () => {
-    const joined = rowBlocks([{ c: 0, i: 4 }, { c: 1, i: 0 }], [list(0, 0, 5), list(1, 5, 5)], 1, 8);
+    const joined = rowBlocks(
+      [
+        { c: 0, i: 4 },
+        { c: 1, i: 0 },
+      ],
+      [list(0, 0, 5), list(1, 5, 5)],
+      1,
+      8,
+    );
     expect(joined.refs.map((r) => r.group)).toEqual([0, 0]);
-    expect(joined.rows).toEqual([{ c: 0, i: 4 }, { c: 1, i: 0 }]);
+    expect(joined.rows).toEqual([
+      { c: 0, i: 4 },
+      { c: 1, i: 0 },
+    ]);
     // List 1 (rows 5–9) is not probed: rows 4 and 10 stay apart, however wide the gap.
-    const apart = rowBlocks([{ c: 0, i: 4 }, { c: 2, i: 0 }], [list(0, 0, 5), list(2, 10, 5)], 10, 8);
-    expect(apart.refs.map((r) => [r.offset / 8, r.group])).toEqual([[4, 0], [10, 1]]);
+    const apart = rowBlocks(
+      [
+        { c: 0, i: 4 },
+        { c: 2, i: 0 },
+      ],
+      [list(0, 0, 5), list(2, 10, 5)],
+      10,
+      8,
+    );
+    expect(apart.refs.map((r) => [r.offset / 8, r.group])).toEqual([
+      [4, 0],
+      [10, 1],
+    ]);
   });
 
   it('reads each kept passage’s text where its pointer says', () => {
-    expect(textBlocks([{ offset: 12, bytes: 40, hash: '0123456789abcdef' }])).toEqual([{ offset: 12, bytes: 40, hash: '0123456789abcdef', what: 'passage at 12' }]);
+    expect(textBlocks([{ offset: 12, bytes: 40, hash: '0123456789abcdef' }])).toEqual([
+      { offset: 12, bytes: 40, hash: '0123456789abcdef', what: 'passage at 12' },
+    ]);
   });
 });

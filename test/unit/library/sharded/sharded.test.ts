@@ -8,7 +8,12 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexParquet } from '../../../../scripts/index-folder';
 import { MemoryBlockCache } from '../../../../src/library/sharded/block-cache';
-import { decodeCentroidBlock, decodeRowRecord, decodeText, rowRecordBytes } from '../../../../src/library/sharded/format';
+import {
+  decodeCentroidBlock,
+  decodeRowRecord,
+  decodeText,
+  rowRecordBytes,
+} from '../../../../src/library/sharded/format';
 import { ShardedCorpus } from '../../../../src/library/sharded/reader';
 import { writeSharded } from '../../../../scripts/sharded/write-sharded';
 import { embedText } from '../../../doubles/hash-embedder';
@@ -31,9 +36,24 @@ function writeParquet(path: string, rows: ReturnType<typeof corpusRows>, withEmb
   const schema = [
     { name: 'root', num_children: columns.length },
     { name: 'id', type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const },
-    { name: 'doc_id', type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const },
-    { name: 'title', type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const },
-    { name: 'text', type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const },
+    {
+      name: 'doc_id',
+      type: 'BYTE_ARRAY' as const,
+      converted_type: 'UTF8' as const,
+      repetition_type: 'REQUIRED' as const,
+    },
+    {
+      name: 'title',
+      type: 'BYTE_ARRAY' as const,
+      converted_type: 'UTF8' as const,
+      repetition_type: 'REQUIRED' as const,
+    },
+    {
+      name: 'text',
+      type: 'BYTE_ARRAY' as const,
+      converted_type: 'UTF8' as const,
+      repetition_type: 'REQUIRED' as const,
+    },
     { name: 'index', type: 'INT32' as const, repetition_type: 'REQUIRED' as const },
     // list<float>, as Spark, Ray Data and Dask (pyarrow) write an embedding column.
     ...(withEmbedding
@@ -52,22 +72,45 @@ let dir: string;
 let out: string;
 const question = 'the desert and item17x4';
 const queryVector = () => embedText(question, DIM);
-const open = (f: ReturnType<typeof rangeFetch>, cache = new MemoryBlockCache()) => ShardedCorpus.open(BASE, { fetch: f.fetch, cache });
-const FILES = ['manifest.json', 'index.bin', 'centroids.bin', 'lists.bin', 'rows.bin', 'texts.bin', 'wordtable.bin', 'words.bin'];
+const open = (f: ReturnType<typeof rangeFetch>, cache = new MemoryBlockCache()) =>
+  ShardedCorpus.open(BASE, { fetch: f.fetch, cache });
+const FILES = [
+  'manifest.json',
+  'index.bin',
+  'centroids.bin',
+  'lists.bin',
+  'rows.bin',
+  'texts.bin',
+  'wordtable.bin',
+  'words.bin',
+];
 const totalBytes = () => FILES.reduce((s, f) => s + statSync(join(out, f)).size, 0);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sharded-'));
   out = join(dir, 'corpus');
   writeParquet(join(dir, 'passages.parquet'), corpusRows());
-  await indexParquet({ parquet: join(dir, 'passages.parquet'), out, model: 'Xenova/all-MiniLM-L6-v2', lists: 24, wordShards: 16 });
+  await indexParquet({
+    parquet: join(dir, 'passages.parquet'),
+    out,
+    model: 'Xenova/all-MiniLM-L6-v2',
+    lists: 24,
+    wordShards: 16,
+  });
 });
 afterAll(() => process.env.KEEP || rmSync(dir, { recursive: true, force: true }));
 
 describe('sharded corpus from Parquet', () => {
   it('streams every row of the Parquet file into the lists, rows and word shards, behind a manifest of a few hundred bytes', async () => {
     const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
-    expect(m).toMatchObject({ format: 'selfrag-sharded', version: 5, model: 'Xenova/all-MiniLM-L6-v2', dim: DIM, passages: 600, documents: 60 });
+    expect(m).toMatchObject({
+      format: 'selfrag-sharded',
+      version: 5,
+      model: 'Xenova/all-MiniLM-L6-v2',
+      dim: DIM,
+      passages: 600,
+      documents: 60,
+    });
     // About the lists asked for (each top cell gets its share), under fewer top centroids.
     expect(m.lists.count).toBeGreaterThanOrEqual(18);
     expect(m.lists.count).toBeLessThanOrEqual(30);
@@ -79,13 +122,23 @@ describe('sharded corpus from Parquet', () => {
     // Every passage is in exactly one list of one top's block.
     const blocks = readFileSync(join(out, 'centroids.bin'));
     const { tops } = corpus.index;
-    const lists = tops.subs.flatMap((k, t) => decodeCentroidBlock(blocks.subarray(tops.offset[t]!, tops.offset[t]! + tops.bytes[t]!), k, tops.firstList[t]!, DIM).lists);
+    const lists = tops.subs.flatMap(
+      (k, t) =>
+        decodeCentroidBlock(
+          blocks.subarray(tops.offset[t]!, tops.offset[t]! + tops.bytes[t]!),
+          k,
+          tops.firstList[t]!,
+          DIM,
+        ).lists,
+    );
     expect(lists.map((l) => l.c)).toEqual(Array.from({ length: m.lists.count }, (_, c) => c));
     expect(lists.reduce((a, l) => a + l.count, 0)).toBe(600);
     expect(statSync(join(out, 'rows.bin')).size).toBe(600 * rowRecordBytes(DIM));
     // Opening costs the manifest and the start-up block, nothing else.
     expect(corpus.startup.requests).toBe(2);
-    expect(corpus.startup.bytes).toBe(statSync(join(out, 'manifest.json')).size + statSync(join(out, 'index.bin')).size);
+    expect(corpus.startup.bytes).toBe(
+      statSync(join(out, 'manifest.json')).size + statSync(join(out, 'index.bin')).size,
+    );
   });
 
   it('answers a question with the passage that holds its words, fetching a fraction of the corpus, and nothing the second time', async () => {
@@ -107,7 +160,12 @@ describe('sharded corpus from Parquet', () => {
 
   it('answers the same question offline from the blocks one visit cached', async () => {
     const cache = new MemoryBlockCache();
-    const online = await (await open(rangeFetch(out, BASE), cache)).search({ vector: queryVector(), text: question, k: 5, nprobe: 3 });
+    const online = await (await open(rangeFetch(out, BASE), cache)).search({
+      vector: queryVector(),
+      text: question,
+      k: 5,
+      nprobe: 3,
+    });
     const offline = rangeFetch(out, BASE, { failWhen: () => true });
     const corpus = await open(offline, cache);
     const res = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 3 });
@@ -126,7 +184,9 @@ describe('sharded corpus from Parquet', () => {
     lists[target!.offset + 10]! ^= 0xff;
     writeFileSync(join(copy, 'lists.bin'), lists);
     const res = await corpus.search({ vector: q, text: question, k: 5, nprobe: 3 });
-    expect(res.problems).toEqual([`list ${target!.c} of lists.bin is corrupt (its SHA-256 does not match the one it was written with); it was skipped`]);
+    expect(res.problems).toEqual([
+      `list ${target!.c} of lists.bin is corrupt (its SHA-256 does not match the one it was written with); it was skipped`,
+    ]);
     // The word shard still finds the passage by its rare word.
     expect(res.hits.map((h) => h.passage.id)).toContain('doc17#4');
   });
@@ -142,7 +202,9 @@ describe('sharded corpus from Parquet', () => {
     blocks[corpus.index.tops.offset[top!]! + 20]! ^= 0xff;
     writeFileSync(join(copy, 'centroids.bin'), blocks);
     const res = await corpus.search({ vector: q, text: question, k: 5, nprobe: 3, ntop: 3 });
-    expect(res.problems).toEqual([`centroid block ${top} of centroids.bin is corrupt (its SHA-256 does not match the one it was written with); its lists were skipped`]);
+    expect(res.problems).toEqual([
+      `centroid block ${top} of centroids.bin is corrupt (its SHA-256 does not match the one it was written with); its lists were skipped`,
+    ]);
     // The other two tops' lists were probed, and the word shard finds the passage by its rare word.
     const meaning = await corpus.search({ vector: q, text: question, k: 5, nprobe: 3, ntop: 3, mode: 'meaning' });
     expect(meaning.hits).toHaveLength(5);
@@ -151,9 +213,18 @@ describe('sharded corpus from Parquet', () => {
     const host = rangeFetch(copy, BASE);
     const fresh = await open(host);
     const before = host.requests.length;
-    const all = await fresh.search({ vector: q, text: question, k: 5, nprobe: 3, ntop: fresh.index.tops.subs.length, mode: 'meaning' });
+    const all = await fresh.search({
+      vector: q,
+      text: question,
+      k: 5,
+      nprobe: 3,
+      ntop: fresh.index.tops.subs.length,
+      mode: 'meaning',
+    });
     expect(host.requests.slice(before).filter((x) => x.url.endsWith('centroids.bin'))).toHaveLength(1);
-    expect(all.problems).toEqual([`centroid block ${top} of centroids.bin is corrupt (its SHA-256 does not match the one it was written with); its lists were skipped`]);
+    expect(all.problems).toEqual([
+      `centroid block ${top} of centroids.bin is corrupt (its SHA-256 does not match the one it was written with); its lists were skipped`,
+    ]);
     expect(all.hits).toHaveLength(5);
   });
 
@@ -163,7 +234,15 @@ describe('sharded corpus from Parquet', () => {
     const rows = corpusRows();
     const source = {
       rows: async function* () {
-        for (const r of rows) yield { id: r.id, docId: r.doc_id, title: r.title, text: r.text, index: r.index, embedding: Float32Array.from(r.embedding) };
+        for (const r of rows)
+          yield {
+            id: r.id,
+            docId: r.doc_id,
+            title: r.title,
+            text: r.text,
+            index: r.index,
+            embedding: Float32Array.from(r.embedding),
+          };
       },
     };
     await writeSharded({ out: copy, model: null, source, lists: 24, wordShards: 16, wordPage: 4 });
@@ -177,7 +256,10 @@ describe('sharded corpus from Parquet', () => {
     // loosely, so more of them are scored exactly than the default 50 to bring it in.
     const res = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 6, rescore: 100 });
     expect(res.problems.length).toBeGreaterThanOrEqual(1);
-    for (const p of res.problems) expect(p).toMatch(/^word-table page [0-3] of wordtable\.bin is corrupt \(its SHA-256 does not match the one it was written with\); the words it indexes were skipped$/);
+    for (const p of res.problems)
+      expect(p).toMatch(
+        /^word-table page [0-3] of wordtable\.bin is corrupt \(its SHA-256 does not match the one it was written with\); the words it indexes were skipped$/,
+      );
     expect(res.hits).toHaveLength(5);
     expect(res.hits.map((h) => h.passage.id)).toContain('doc17#4');
   });
@@ -186,11 +268,22 @@ describe('sharded corpus from Parquet', () => {
     const rows = corpusRows();
     const source = {
       rows: async function* () {
-        for (const r of rows) yield { id: r.id, docId: r.doc_id, title: r.title, text: r.text, index: r.index, embedding: Float32Array.from(r.embedding) };
+        for (const r of rows)
+          yield {
+            id: r.id,
+            docId: r.doc_id,
+            title: r.title,
+            text: r.text,
+            index: r.index,
+            embedding: Float32Array.from(r.embedding),
+          };
       },
     };
     const sizes: number[] = [];
-    for (const [lists, wordShards] of [[12, 8], [48, 100]] as const) {
+    for (const [lists, wordShards] of [
+      [12, 8],
+      [48, 100],
+    ] as const) {
       const o = join(dir, `grow-${lists}`);
       await writeSharded({ out: o, model: null, source, lists, wordShards, tops: 4, wordPage: 128 });
       sizes.push((await ShardedCorpus.open(BASE, { fetch: rangeFetch(o, BASE).fetch })).startup.bytes);
@@ -202,11 +295,21 @@ describe('sharded corpus from Parquet', () => {
   it('reads the int8 rows of only the best candidates, adjacent rows in one range', async () => {
     const host = rangeFetch(out, BASE);
     const corpus = await open(host);
-    const res = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 6, rescore: 20, gap: 0, mode: 'meaning' });
+    const res = await corpus.search({
+      vector: queryVector(),
+      text: question,
+      k: 5,
+      nprobe: 6,
+      rescore: 20,
+      gap: 0,
+      mode: 'meaning',
+    });
     expect(res.problems).toEqual([]);
     expect(res.hits).toHaveLength(5);
     const rb = rowRecordBytes(DIM);
-    const ranges = host.requests.filter((r) => r.url.endsWith('rows.bin')).map((r) => r.range!.match(/\d+/g)!.map(Number) as [number, number]);
+    const ranges = host.requests
+      .filter((r) => r.url.endsWith('rows.bin'))
+      .map((r) => r.range!.match(/\d+/g)!.map(Number) as [number, number]);
     // 20 records, no more, in ranges of whole records, none touching another (those would be one range).
     expect(ranges.reduce((s, [a, b]) => s + b - a + 1, 0)).toBe(20 * rb);
     expect(ranges.every(([a, b]) => a % rb === 0 && (b + 1) % rb === 0)).toBe(true);
@@ -232,8 +335,17 @@ describe('sharded corpus from Parquet', () => {
     writeFileSync(join(copy, 'rows.bin'), rows);
     const corpus = await open(rangeFetch(copy, BASE));
     // Every candidate of the 3 lists is rescored, so the corrupt row is one of them.
-    const meaning = await corpus.search({ vector: queryVector(), text: question, k: 5, nprobe: 3, rescore: 600, mode: 'meaning' });
-    expect(meaning.problems).toEqual(['1 candidate row of rows.bin is corrupt (SHA-256 does not match its list); that passage was skipped']);
+    const meaning = await corpus.search({
+      vector: queryVector(),
+      text: question,
+      k: 5,
+      nprobe: 3,
+      rescore: 600,
+      mode: 'meaning',
+    });
+    expect(meaning.problems).toEqual([
+      '1 candidate row of rows.bin is corrupt (SHA-256 does not match its list); that passage was skipped',
+    ]);
     expect(meaning.hits.map((h) => h.passage.id)).not.toContain('doc17#4');
     expect(meaning.hits).toHaveLength(5);
     // Its words still find it: the word shard points at its text directly.
@@ -249,13 +361,24 @@ describe('sharded corpus from Parquet', () => {
     expect(res.problems).toEqual([]);
     // The whole files are kept: another question is sliced from them, with no request.
     const sent = ignoring.requests.length;
-    const other = await small.search({ vector: embedText('comet item3x2', DIM), text: 'comet item3x2', k: 3, nprobe: 3 });
+    const other = await small.search({
+      vector: embedText('comet item3x2', DIM),
+      text: 'comet item3x2',
+      k: 3,
+      nprobe: 3,
+    });
     expect(other.hits[0]!.passage.id).toBe('doc3#2');
     expect(ignoring.requests.length).toBe(sent);
 
-    const limited = ShardedCorpus.open(BASE, { fetch: rangeFetch(out, BASE, { ignoreRange: true }).fetch, wholeFileLimit: 100 });
+    const limited = ShardedCorpus.open(BASE, {
+      fetch: rangeFetch(out, BASE, { ignoreRange: true }).fetch,
+      wholeFileLimit: 100,
+    });
     await expect(limited).rejects.toThrow(/ignores HTTP Range requests .*index\.bin/);
-    const partial = await ShardedCorpus.open(BASE, { fetch: rangeFetch(out, BASE, { ignoreRange: true }).fetch, wholeFileLimit: statSync(join(out, 'index.bin')).size });
+    const partial = await ShardedCorpus.open(BASE, {
+      fetch: rangeFetch(out, BASE, { ignoreRange: true }).fetch,
+      wholeFileLimit: statSync(join(out, 'index.bin')).size,
+    });
     const answer = await partial.search({ vector: queryVector(), text: question, k: 3, nprobe: 3 });
     expect(answer.hits).toEqual([]);
     expect(answer.problems.join('\n')).toMatch(/docs\.example ignores HTTP Range requests/);
@@ -272,8 +395,16 @@ describe('sharded corpus from Parquet', () => {
     expect(res.hits.map((h) => h.passage.id)).toContain('doc17#4');
 
     const rowsDown = rangeFetch(out, BASE, { failWhen: (url, range) => range !== null && url.endsWith('rows.bin') });
-    const res3 = await (await open(rowsDown)).search({ vector: queryVector(), text: question, k: 5, nprobe: 3, rescore: 30 });
-    expect(res3.problems).toEqual(['30 candidate rows of rows.bin could not be fetched (Failed to fetch); those passages were skipped']);
+    const res3 = await (await open(rowsDown)).search({
+      vector: queryVector(),
+      text: question,
+      k: 5,
+      nprobe: 3,
+      rescore: 30,
+    });
+    expect(res3.problems).toEqual([
+      '30 candidate rows of rows.bin could not be fetched (Failed to fetch); those passages were skipped',
+    ]);
     expect(res3.hits.map((h) => h.passage.id)).toContain('doc17#4');
 
     const textsDown = rangeFetch(out, BASE, { failWhen: (url, range) => range !== null && url.endsWith('texts.bin') });
@@ -297,6 +428,8 @@ describe('sharded corpus from Parquet', () => {
   it('names the missing columns of a Parquet file without embeddings', async () => {
     const bad = join(dir, 'bad.parquet');
     writeParquet(bad, corpusRows().slice(0, 5), false);
-    await expect(indexParquet({ parquet: bad, out: join(dir, 'bad'), model: null })).rejects.toThrow(/lacks column embedding/);
+    await expect(indexParquet({ parquet: bad, out: join(dir, 'bad'), model: null })).rejects.toThrow(
+      /lacks column embedding/,
+    );
   });
 });

@@ -11,16 +11,27 @@ const raw = (v: unknown) => deflateSync(new TextEncoder().encode(JSON.stringify(
 
 describe('sharded passage records', () => {
   it('round-trips the place, and writes none when there is none', () => {
-    const placed = { ...record, source: { page: 12, pageEnd: 13, headings: ['Policy', 'Signing'], url: 'docs/policy.pdf' } };
+    const placed = {
+      ...record,
+      source: { page: 12, pageEnd: 13, headings: ['Policy', 'Signing'], url: 'docs/policy.pdf' },
+    };
     expect(decodeText(encodeText(placed))).toEqual(placed);
     expect(decodeText(encodeText({ ...record, source: {} }))).toEqual(record);
     expect(decodeText(raw([record.id, record.docId, record.title, record.text, record.index]))).toEqual(record);
   });
 
   it('keeps only the well-formed parts of a fetched place', () => {
-    const bad = decodeText(raw([...Object.values(record), { page: -1, pageEnd: 'x', headings: [1], url: 'javascript:alert(1)', scanned: 'yes' }]));
+    const bad = decodeText(
+      raw([
+        ...Object.values(record),
+        { page: -1, pageEnd: 'x', headings: [1], url: 'javascript:alert(1)', scanned: 'yes' },
+      ]),
+    );
     expect(bad.source).toEqual({});
-    expect(decodeText(raw([...Object.values(record), { page: 2, url: 'https://example.org/a.pdf' }])).source).toEqual({ page: 2, url: 'https://example.org/a.pdf' });
+    expect(decodeText(raw([...Object.values(record), { page: 2, url: 'https://example.org/a.pdf' }])).source).toEqual({
+      page: 2,
+      url: 'https://example.org/a.pdf',
+    });
     expect(decodeText(raw([...Object.values(record), { url: 'data:text/html,<script>' }])).source).toEqual({});
     expect(() => decodeText(raw([...Object.values(record), {}, 'extra']))).toThrow(/malformed/);
   });

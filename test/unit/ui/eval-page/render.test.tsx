@@ -19,7 +19,12 @@ const record: QuestionRecord = {
   supported: 1,
   contexts: [{ id: 'd#0', title: 'T' }],
   actions: ['correct'],
-  corrections: [{ action: 'correct', strips: [{ passageId: 'd#0', index: 0, text: `strip ${evil}`, score: 0.9, kept: true, source: 'retrieval' }] }],
+  corrections: [
+    {
+      action: 'correct',
+      strips: [{ passageId: 'd#0', index: 0, text: `strip ${evil}`, score: 0.9, kept: true, source: 'retrieval' }],
+    },
+  ],
   abstained: false,
   ragas: {
     faithfulness: { score: 0.5, models: ['writer: W'], statements: [], unsupported: [`claim ${evil}`] },
@@ -32,7 +37,13 @@ const record: QuestionRecord = {
 
 describe('evaluation report rendering', () => {
   it('shows document and model text as text, never as HTML', () => {
-    const html = renderToStaticMarkup(<QuestionTable items={[{ id: 'q1', line: 1, question: record.question, answers: ['gold'] }]} records={[record]} configs={['self-crag']} />);
+    const html = renderToStaticMarkup(
+      <QuestionTable
+        items={[{ id: 'q1', line: 1, question: record.question, answers: ['gold'] }]}
+        records={[record]}
+        configs={['self-crag']}
+      />,
+    );
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;img src=x onerror=');
     expect(html).toContain('Knowledge strips: 1 kept, 0 dropped');

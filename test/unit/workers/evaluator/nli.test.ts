@@ -32,7 +32,10 @@ describe('NLI support (tiny overlap + negation model through transformers.js)', 
   });
 
   it('reads the label order from config.json: two models with different id2label orders agree', async () => {
-    const reordered = createSupportModel({ ...tinyRuntime(), model: { id: TINY_MODEL_IDS.nliReordered, dtype: 'fp32' } });
+    const reordered = createSupportModel({
+      ...tinyRuntime(),
+      model: { id: TINY_MODEL_IDS.nliReordered, dtype: 'fp32' },
+    });
     const pairs = [pair(entailed), pair(unrelated), pair(contradicted)];
     const [a, b] = [await nli.support(pairs), await reordered.support(pairs)];
     a.forEach((s, i) => {
@@ -43,8 +46,16 @@ describe('NLI support (tiny overlap + negation model through transformers.js)', 
   });
 
   it('finds labels by name whatever their case and order', () => {
-    expect(nliLabelIndex('m', { 0: 'CONTRADICTION', 1: 'ENTAILMENT', 2: 'NEUTRAL' })).toEqual({ contradiction: 0, entailment: 1, neutral: 2 });
-    expect(nliLabelIndex('m', { 0: 'entailment', 1: 'neutral', 2: 'contradiction' })).toEqual({ entailment: 0, neutral: 1, contradiction: 2 });
+    expect(nliLabelIndex('m', { 0: 'CONTRADICTION', 1: 'ENTAILMENT', 2: 'NEUTRAL' })).toEqual({
+      contradiction: 0,
+      entailment: 1,
+      neutral: 2,
+    });
+    expect(nliLabelIndex('m', { 0: 'entailment', 1: 'neutral', 2: 'contradiction' })).toEqual({
+      entailment: 0,
+      neutral: 1,
+      contradiction: 2,
+    });
   });
 
   it('refuses a model that is not NLI, naming it', async () => {

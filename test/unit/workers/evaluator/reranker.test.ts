@@ -26,13 +26,20 @@ describe('cross-encoder relevance (tiny overlap model through transformers.js)',
   });
 
   it('grows with the number of query words the passage contains', async () => {
-    const [one, two, three] = await reranker.score('bees nectar hive', ['bees fly', 'bees collect nectar', 'bees bring nectar to the hive']);
+    const [one, two, three] = await reranker.score('bees nectar hive', [
+      'bees fly',
+      'bees collect nectar',
+      'bees bring nectar to the hive',
+    ]);
     expect(two!).toBeGreaterThan(one!);
     expect(three!).toBeGreaterThan(two!);
   });
 
   it('keeps input order across batches', async () => {
-    const small = createReranker({ ...tinyRuntime({ batchSize: 2 }), model: { id: TINY_MODEL_IDS.reranker, dtype: 'fp32' } });
+    const small = createReranker({
+      ...tinyRuntime({ batchSize: 2 }),
+      model: { id: TINY_MODEL_IDS.reranker, dtype: 'fp32' },
+    });
     const q = texts.queries[0]!.text;
     expect(await small.score(q, passages)).toEqual(await reranker.score(q, passages));
   });

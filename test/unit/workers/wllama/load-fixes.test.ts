@@ -14,7 +14,9 @@ describe('load fixes', () => {
   });
 
   it("gives a Gemma file without a chat template Gemma's own, which opens the first user turn with the system text", () => {
-    expect(loadFixes({ architecture: 'gemma3', slidingWindow: false, chatTemplate: false })).toEqual({ chat_template: GEMMA_TEMPLATE });
+    expect(loadFixes({ architecture: 'gemma3', slidingWindow: false, chatTemplate: false })).toEqual({
+      chat_template: GEMMA_TEMPLATE,
+    });
     expect(GEMMA_TEMPLATE).toContain("first_user_prefix = messages[0]['content']");
     expect(GEMMA_TEMPLATE).toContain('<start_of_turn>');
     // Other architectures without a template keep llama.cpp's own choice.
