@@ -6,6 +6,7 @@
 // recognise (OCR), and recognising the icons of a website folder would fetch the
 // 7 MB engine only to report each as "no text".
 import type { NamedBlob } from './ingest';
+import { captureDrop, type DroppedItems } from './drop';
 import { isDocumentName } from './parse/formats';
 
 /**
@@ -77,10 +78,11 @@ const fileOf = (entry: FileSystemFileEntry) => new Promise<File>((resolve, rejec
  * emptied when the handler returns); this returns a function that walks them.
  */
 export function takeDropped(dt: DataTransfer): () => Promise<CollectedFiles> {
-  const entries = Array.from(dt.items ?? [])
-    .filter((i) => i.kind === 'file')
-    .map((i) => i.webkitGetAsEntry?.() ?? null);
-  const files = Array.from(dt.files ?? []);
+  return walkDropped(captureDrop(dt));
+}
+
+/** Walks a captured drop's folders; called after the event, once this module has loaded. */
+export function walkDropped({ entries, files }: DroppedItems): () => Promise<CollectedFiles> {
   return async () => {
     // Without entries (old engines, synthetic drops) the files are what there is.
     if (entries.length === 0 || entries.some((e) => e === null)) return { files, skipped: 0 };

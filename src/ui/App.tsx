@@ -17,18 +17,17 @@ import {
   EvidenceView,
   OfflinePanel,
   PassageDialog,
+  StatusPanel,
+  StorageNotice,
   ThreadList,
   ThreadView,
   TuningPanel,
 } from './lazy-panels';
 import { useModelControls } from './model-controls';
 import { Notices } from './Notices';
-import { StorageNotice } from './StorageNotice';
-import { siteName } from '../app/view/storage-notice';
 import { SourceLoaderContext } from './source/SourceLoader';
 import type { OfflineWiring } from './OfflineStatus';
 import { OfflineBanner } from './UpdateBanner';
-import { StatusPanel } from './StatusPanel';
 import { ThemeSwitch } from './ThemeSwitch';
 import type { ThreadActions } from './ThreadList';
 
@@ -167,9 +166,7 @@ export function App(props: {
               }}
               onStop={controller.stop}
             />
-            {services.storage && (
-              <StorageNotice plan={services.storage} appSite={siteName(location.href)} openUrl={props.onShare} />
-            )}
+            {services.storage && <StorageNotice plan={services.storage} openUrl={props.onShare} />}
             <Notices
               webgpu={webgpu}
               noWebGpu={noWebGpuPlan(engine?.choice.engine ?? 'auto')}

@@ -5,7 +5,7 @@ import type { LibraryActions, LibraryDocView, LibraryViewState } from '../app/vi
 import { filterDocs, FIND_FROM, moreText } from '../app/view/doc-filter';
 import { formatBytes } from '../app/view/progress';
 import { KeepOriginalsSwitch, type KeepOriginals } from './source/KeepOriginals';
-import { collectPicked, takeDropped } from '../library/folder';
+import { captureDrop } from '../library/drop';
 import { OCR_DOWNLOAD_BYTES } from '../library/ocr/assets';
 // Shown only after a batch of files: its code loads then (lazy-panels.tsx).
 import { BatchReport } from './lazy-panels';
@@ -29,10 +29,12 @@ export function LibraryPanel(props: {
   const [pasteOpen, setPasteOpen] = useState(false);
 
   const onFiles = (list: FileList | null) => {
-    // Reads the list before returning (the input may be cleared right after); image headers are read after.
-    void collectPicked(list ?? []).then(({ files, skipped }) =>
-      files.length || skipped ? actions.addFiles(files, skipped) : undefined,
-    );
+    // Reads the list before returning (the input may be cleared right after); the folder walker
+    // (skipping what is not a document, reading image headers) loads on first use.
+    const picked = Array.from(list ?? []);
+    void import('../library/folder')
+      .then(({ collectPicked }) => collectPicked(picked))
+      .then(({ files, skipped }) => (files.length || skipped ? actions.addFiles(files, skipped) : undefined));
   };
 
   return (
@@ -49,10 +51,10 @@ export function LibraryPanel(props: {
         onDrop={(e) => {
           e.preventDefault();
           setDragging(false);
-          const walk = takeDropped(e.dataTransfer);
-          void walk().then(({ files, skipped }) =>
-            files.length || skipped ? actions.addFiles(files, skipped) : undefined,
-          );
+          const dropped = captureDrop(e.dataTransfer);
+          void import('../library/folder')
+            .then(({ walkDropped }) => walkDropped(dropped)())
+            .then(({ files, skipped }) => (files.length || skipped ? actions.addFiles(files, skipped) : undefined));
         }}
       >
         <p>Drop files or folders here (PDF, Word, EPUB, Markdown, HTML, text), or</p>

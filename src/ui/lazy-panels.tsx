@@ -3,8 +3,9 @@
 // segments, why-panels and beam tree) and the evidence list appear only after a question, the
 // passage dialog only after a citation is opened, a batch report only after files were added, a
 // thread's turns only once it has some; the thread list (with export and import) and the tuning
-// panel are folded on a phone, and the engine and model pickers and the offline panel sit below the
-// question (on a wide screen these load just after the first paint).
+// panel are folded on a phone, and the models panel (engine and model pickers, worker status) and the
+// offline panel sit below the question (on a wide screen these load just after the first paint); the
+// storage notice shows nothing in a visit with storage of its own.
 // Each stand-in takes the props of the panel it loads, so App.tsx only changes an import line;
 // the panel, once loaded, renders its own landmarks and labels exactly as before.
 import { lazy, Suspense, useRef, type ComponentProps, type ReactNode } from 'react';
@@ -15,6 +16,8 @@ import type { EvidenceView as EvidenceViewPanel } from './EvidenceView';
 import type { ModelPicker as ModelPickerPanel } from './ModelPicker';
 import type { OfflinePanel as OfflinePanelView } from './OfflineStatus';
 import type { PassageDialog as PassageDialogPanel } from './PassageDialog';
+import type { StatusPanel as StatusPanelView } from './StatusPanel';
+import type { StorageNotice as StorageNoticeView } from './StorageNotice';
 import type { ThreadList as ThreadListPanel } from './ThreadList';
 import type { ThreadView as ThreadViewPanel } from './ThreadView';
 import type { TuningPanel as TuningPanelView } from './TuningPanel';
@@ -28,6 +31,8 @@ const LazyThreadView = lazy(() => import('./ThreadView').then((m) => ({ default:
 const LazyEvidenceView = lazy(() => import('./EvidenceView').then((m) => ({ default: m.EvidenceView })));
 const LazyOfflinePanel = lazy(() => import('./OfflineStatus').then((m) => ({ default: m.OfflinePanel })));
 const LazyPassageDialog = lazy(() => import('./PassageDialog').then((m) => ({ default: m.PassageDialog })));
+const LazyStatusPanel = lazy(() => import('./StatusPanel').then((m) => ({ default: m.StatusPanel })));
+const LazyStorageNotice = lazy(() => import('./StorageNotice').then((m) => ({ default: m.StorageNotice })));
 const LazyTuningPanel = lazy(() => import('./TuningPanel').then((m) => ({ default: m.TuningPanel })));
 
 /** What shows while a panel's code loads: a short, announced line. */
@@ -128,5 +133,22 @@ export function ThreadList(props: ComponentProps<typeof ThreadListPanel>) {
     <Loading what="the threads">
       <LazyThreadList {...props} />
     </Loading>
+  );
+}
+
+export function StatusPanel(props: ComponentProps<typeof StatusPanelView>) {
+  return (
+    <Loading what="the models">
+      <LazyStatusPanel {...props} />
+    </Loading>
+  );
+}
+
+/** Says nothing while it loads: in a visit with storage of its own the notice shows nothing at all. */
+export function StorageNotice(props: ComponentProps<typeof StorageNoticeView>) {
+  return (
+    <Suspense fallback={null}>
+      <LazyStorageNotice {...props} />
+    </Suspense>
   );
 }

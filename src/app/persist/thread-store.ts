@@ -3,7 +3,7 @@
 // in the same transaction. Every change is announced on a BroadcastChannel so another open
 // tab can refresh its list or notice that the thread it shows was deleted.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { activePath, type Thread } from '../../core/conversation';
+import { activePath, type Thread } from '../../core/conversation/thread';
 import { isQuotaError } from '../../library/quota';
 
 export interface ThreadSummary {

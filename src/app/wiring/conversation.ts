@@ -2,22 +2,21 @@
 // IndexedDB as they stream, follow-ups rewritten into standalone search queries, the recent
 // turns given to the decode within the model's window, versions (edit, regenerate) kept as
 // siblings, and the list of threads shared with other tabs.
+// The thread and history modules themselves, not the folder's index: the index also carries the
+// exports and the rewrite, which load on first use (the first screen's download has a budget).
+import { fitHistory, historyBudget, historyText, historyTurns } from '../../core/conversation/history';
 import {
   activePath,
   addTurn,
   ancestors,
   emptyThread,
-  fitHistory,
-  historyBudget,
-  historyText,
-  historyTurns,
   selectTurn,
   stepSibling,
   updateTurn,
   type Thread,
   type Turn,
   type TurnFigures,
-} from '../../core/conversation';
+} from '../../core/conversation/thread';
 import { initialAnswerState, type AnswerState } from '../state/answer';
 import type { Controller } from './controller';
 import type { ThreadStore, ThreadSummary } from '../persist/thread-store';

@@ -1,6 +1,6 @@
 // Between a stored turn and the answer the page shows: a turn keeps its whole answer tree,
 // so showing it again re-ranks it with today's weights and its why-panel and beam tree work.
-import type { Turn, TurnStatus } from '../../core/conversation';
+import type { Turn, TurnStatus } from '../../core/conversation/thread';
 import type { ScoredPassage } from '../../core/ports';
 import { initialAnswerState, type AnswerState } from '../state/answer';
 
