@@ -2,6 +2,7 @@
 // (each page runs three workers, so contexts are closed between tests).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { SETTINGS_KEY, SETTINGS_VERSION } from '../../src/app/persist/settings';
 import { E2E_DIR, launchBrowser, serveDir, type Served } from './harness';
 
 export interface AppUnderTest {
@@ -14,7 +15,11 @@ export interface AppUnderTest {
   open(browser?: Browser, query?: string): Promise<{ page: Page; errors: string[] }>;
 }
 
-export function useApp(defaultQuery: string): AppUnderTest {
+/**
+ * `settings` are stored before the page first loads (as a returning user's would be), e.g. the
+ * paper's full search (PAPER_DECODE_SETTINGS) for tests about re-ranking a tree with alternatives.
+ */
+export function useApp(defaultQuery: string, opts: { settings?: Record<string, unknown> } = {}): AppUnderTest {
   let browser: Browser | undefined;
   let served: Served | undefined;
   const contexts: BrowserContext[] = [];
@@ -42,6 +47,13 @@ export function useApp(defaultQuery: string): AppUnderTest {
     async open(b = browser!, query = defaultQuery) {
       const context = await b.newContext({ viewport: { width: 1400, height: 1000 } });
       contexts.push(context);
+      if (opts.settings)
+        await context.addInitScript(
+          ([key, value]) => {
+            if (!localStorage.getItem(key)) localStorage.setItem(key, value);
+          },
+          [SETTINGS_KEY, JSON.stringify({ version: SETTINGS_VERSION, settings: opts.settings })] as const,
+        );
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));

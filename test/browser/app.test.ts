@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPdf } from '../doubles/tiny-pdf';
+import { PAPER_DECODE_SETTINGS } from '../../src/core/defaults';
 import { useApp } from './app-page';
 import {
   E2E_DIR,
@@ -27,7 +28,9 @@ const QUERY = '?modelPack=tiny';
 // so that "How do bees make honey?" is answered in one segment (nothing left to stop).
 const FUSED_ORDER = `${QUERY}&rerank=0`;
 
-const app = useApp(QUERY);
+// These tests are about the paper's search (a tree with alternatives to re-rank, an answer long
+// enough to stop): they run on its settings, not on today's faster defaults (levers: docs/benchmarks-answer.md).
+const app = useApp(QUERY, { settings: { decode: PAPER_DECODE_SETTINGS } });
 const open = app.open;
 
 async function ask(page: Page, question: string, until: 'done' | 'running' = 'done'): Promise<void> {
@@ -82,7 +85,7 @@ describe('answer page', () => {
     const dialog = page.getByTestId('passage-dialog');
     await dialog.waitFor();
     const segmentText = (await first.locator('.segment-text').innerText()).trim();
-    const marked = await dialog.locator('mark').innerText();
+    const marked = await dialog.getByTestId('passage-text').locator('mark').innerText();
     expect(marked.length).toBeGreaterThan(0);
     expect(segmentText).toContain(marked.trim().split(' ').slice(-3).join(' '));
     await shot(page, 'passage');
@@ -362,7 +365,7 @@ describe('answer page', () => {
     const citation = page.getByTestId('citation').first();
     await citation.focus();
     await page.keyboard.press('Enter');
-    await page.getByTestId('passage-dialog').locator('mark').waitFor();
+    await page.getByTestId('passage-dialog').getByTestId('passage-text').locator('mark').waitFor();
     await page.keyboard.press('Escape');
     await page.getByTestId('w-sup').focus();
     await page.keyboard.press('ArrowRight');
