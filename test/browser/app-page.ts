@@ -3,6 +3,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { SETTINGS_KEY, SETTINGS_VERSION } from '../../src/app/persist/settings';
+import { PAPER_DECODE_SETTINGS } from '../../src/core/defaults';
 import { E2E_DIR, launchBrowser, serveDir, type Served } from './harness';
 
 export interface AppUnderTest {
@@ -19,6 +20,20 @@ export interface AppUnderTest {
  * `settings` are stored before the page first loads (as a returning user's would be), e.g. the
  * paper's full search (PAPER_DECODE_SETTINGS) for tests about re-ranking a tree with alternatives.
  */
+/**
+ * Stores the paper's full search as a returning user's settings before the page loads: for tests
+ * whose assertions follow the scripted generator's own critique (which passage it cites), now that
+ * the defaults let the evaluator critique and stop sooner (docs/benchmarks-answer.md).
+ */
+export async function paperSearch(context: BrowserContext): Promise<void> {
+  await context.addInitScript(
+    ([key, value]) => {
+      if (!localStorage.getItem(key)) localStorage.setItem(key, value);
+    },
+    [SETTINGS_KEY, JSON.stringify({ version: SETTINGS_VERSION, settings: { decode: PAPER_DECODE_SETTINGS } })] as const,
+  );
+}
+
 export function useApp(defaultQuery: string, opts: { settings?: Record<string, unknown> } = {}): AppUnderTest {
   let browser: Browser | undefined;
   let served: Served | undefined;

@@ -4,10 +4,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { PAPER_DECODE_SETTINGS } from '../../src/core/defaults';
 import { useApp } from './app-page';
 import { OUTPUT_DIR } from './harness';
 
-const app = useApp('?modelPack=tiny');
+// Which passage is cited follows the scripted generator's own critique: the paper's search, not today's defaults.
+const app = useApp('?modelPack=tiny', { settings: { decode: PAPER_DECODE_SETTINGS } });
 
 async function ask(page: Page, question: string): Promise<void> {
   await page.fill('#question', question);

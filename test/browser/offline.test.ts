@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './harness';
+import { paperSearch } from './app-page';
 
 const QUERY = '?modelPack=tiny';
 const COMMIT = { waitUntil: 'commit' } as const;
@@ -34,6 +35,8 @@ afterAll(async () => {
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page; errors: string[]; violations: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  // Which passage is cited follows the scripted generator's own critique: the paper's search.
+  await paperSearch(context);
   contexts.push(context);
   const page = await context.newPage();
   const errors: string[] = [];
