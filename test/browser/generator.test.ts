@@ -93,7 +93,7 @@ describe('generator, production build with the real web-llm engine', () => {
       await page.screenshot({ path: join(OUTPUT_DIR, 'generator-prod-no-model.png') });
       expect(result.ok).toBe(false);
       expect(result.error?.kind).toBe('download');
-      expect(result.error?.suggestion).toMatch(/local model pack|retry/i);
+      expect(result.error?.suggestion).toMatch(/local model pack|try again|retry/i);
       expect(result.progress[0]?.stage).toBe('checking');
       // web-llm itself, in the worker, asked for the q4f32 build (SwiftShader has no shader-f16).
       expect(served.requests.some((p) => /generator\.worker-[\w-]+\.js$/.test(p))).toBe(true);

@@ -38,7 +38,9 @@ describe('a real folder', () => {
     let checked = 0;
     for (let i = 0; i < (await citations.count()); i++) {
       await citations.nth(i).click();
-      const mark = page.locator('[data-testid=passage-dialog] mark');
+      // The dialog loads on first use; the passage's own highlight is read (the source view below repeats it).
+      await page.getByTestId('passage-dialog').getByTestId('passage-text').waitFor();
+      const mark = page.getByTestId('passage-dialog').getByTestId('passage-text').locator('mark');
       if ((await mark.count()) > 0) {
         const text = (await mark.innerText()).trim();
         // A whole sentence: it starts as one and ends at sentence punctuation, whatever line breaks it holds.

@@ -158,8 +158,12 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
     await page.getByTestId('ask').click();
     const turn = `[data-testid=turn].viewed${before ? `:not([data-turn-id="${before}"])` : ''}`;
     const view = `${turn} :is([data-testid=answer], [data-testid=evidence])`;
-    await page.waitForSelector(`${view}[data-status]:not([data-status=running])`, { timeout: 600_000 });
     const shown = page.locator(view).first();
+    await expect
+      .poll(async () => ((await shown.count()) ? await shown.getAttribute('data-status') : 'running'), {
+        timeout: 600_000,
+      })
+      .not.toBe('running');
     return `${await shown.getAttribute('data-status')}: ${(await shown.innerText()).slice(0, 500)}`;
   }
 
