@@ -96,7 +96,7 @@ describe('generator, production build with the real web-llm engine', () => {
       expect(result.error?.suggestion).toMatch(/local model pack|try again|retry/i);
       expect(result.progress[0]?.stage).toBe('checking');
       // web-llm itself, in the worker, asked for the q4f32 build (SwiftShader has no shader-f16).
-      expect(served.requests.some((p) => /generator\.worker-[\w-]+\.js$/.test(p))).toBe(true);
+      expect(served.requests.some((p) => /webllm\.worker-[\w-]+\.js$/.test(p))).toBe(true);
       expect(failed).toContain(
         'https://huggingface.co/mlc-ai/Qwen2.5-1.5B-Instruct-q4f32_1-MLC/resolve/main/mlc-chat-config.json',
       );
