@@ -20,19 +20,22 @@ export interface AppUnderTest {
  * `settings` are stored before the page first loads (as a returning user's would be), e.g. the
  * paper's full search (PAPER_DECODE_SETTINGS) for tests about re-ranking a tree with alternatives.
  */
-/**
- * Stores the paper's full search as a returning user's settings before the page loads: for tests
- * whose assertions follow the scripted generator's own critique (which passage it cites), now that
- * the defaults let the evaluator critique and stop sooner (docs/benchmarks-answer.md).
- */
-export async function paperSearch(context: BrowserContext): Promise<void> {
+/** Stores `settings` as a returning user's before the page first loads (kept if the page changes them). */
+export async function storeSettings(context: BrowserContext, settings: Record<string, unknown>): Promise<void> {
   await context.addInitScript(
     ([key, value]) => {
       if (!localStorage.getItem(key)) localStorage.setItem(key, value);
     },
-    [SETTINGS_KEY, JSON.stringify({ version: SETTINGS_VERSION, settings: { decode: PAPER_DECODE_SETTINGS } })] as const,
+    [SETTINGS_KEY, JSON.stringify({ version: SETTINGS_VERSION, settings })] as const,
   );
 }
+
+/**
+ * The paper's full search as the stored settings: for tests whose assertions follow the scripted
+ * generator's own critique (which passage it cites), now that the defaults let the evaluator
+ * critique and stop sooner (docs/benchmarks-answer.md).
+ */
+export const paperSearch = (context: BrowserContext) => storeSettings(context, { decode: PAPER_DECODE_SETTINGS });
 
 export function useApp(defaultQuery: string, opts: { settings?: Record<string, unknown> } = {}): AppUnderTest {
   let browser: Browser | undefined;
@@ -62,13 +65,7 @@ export function useApp(defaultQuery: string, opts: { settings?: Record<string, u
     async open(b = browser!, query = defaultQuery) {
       const context = await b.newContext({ viewport: { width: 1400, height: 1000 } });
       contexts.push(context);
-      if (opts.settings)
-        await context.addInitScript(
-          ([key, value]) => {
-            if (!localStorage.getItem(key)) localStorage.setItem(key, value);
-          },
-          [SETTINGS_KEY, JSON.stringify({ version: SETTINGS_VERSION, settings: opts.settings })] as const,
-        );
+      if (opts.settings) await storeSettings(context, opts.settings);
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));

@@ -5,11 +5,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTinyGguf, tinyGgufLogits, type TinyGguf } from '../../scripts/make-tiny-gguf';
-import { SETTINGS_KEY, SETTINGS_VERSION } from '../../src/app/persist/settings';
-import { PAPER_DECODE_SETTINGS } from '../../src/core/defaults';
 import { DECISION_ALTS, NEXT_ALTS, REL_ALTS, SUP_ALTS, USE_ALTS } from '../../src/generator/form';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { paperSearch } from './app-page';
 import { E2E_DIR, PROD_DIR, launchBrowser, serveDir, type Served } from './harness';
 
 const PAGE = 'test/browser/pages/wllama.html';
@@ -305,10 +304,7 @@ describe('answer page with a native Self-RAG GGUF model', () => {
       const pageErrors: string[] = [];
       p.on('pageerror', (e) => pageErrors.push(e.message));
       // The paper's full search: today's defaults stop at the first finished answer within 3 candidates.
-      await p.addInitScript(([key, value]) => localStorage.setItem(key, value), [
-        SETTINGS_KEY,
-        JSON.stringify({ version: SETTINGS_VERSION, settings: { decode: PAPER_DECODE_SETTINGS } }),
-      ] as const);
+      await paperSearch(p.context());
       await p.goto(`${site.url}?modelPack=tiny&engine=wllama&gguf=models/tiny-gguf/native.gguf&ggufNative=1`);
       await p.getByTestId('doc').first().waitFor({ timeout: 120_000 });
       await p.locator('#mode').selectOption('always');
