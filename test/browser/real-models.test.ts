@@ -237,14 +237,29 @@ describe.runIf(ready)('the app on real models over the Rust book (llama.cpp on t
       .click();
     const rows = page.getByTestId('why-row');
     expect(await rows.count()).toBeGreaterThanOrEqual(1);
-    // A follow-up that leans on the first question is rewritten into a standalone query by the model.
-    expect(await ask(page, 'And how do several producers send on the same one?')).toMatch(/^done: /);
+    // A follow-up that leans on the first question is searched with its subject restored. SmolLM2
+    // (135M) sometimes rewrites it and sometimes hands back something unusable; its output varies
+    // with the thread count llama.cpp gets, so both outcomes are what users see, and both must
+    // keep the channel subject and say which happened.
+    const followUp = 'And how do several producers send on the same one?';
+    expect(await ask(page, followUp)).toMatch(/^done: /);
     step('follow-up answered');
     const chip = page.getByTestId('rewrite-chip').last();
-    expect(await chip.locator('label').innerText()).toBe('Searched as');
-    expect((await chip.locator('input').inputValue()).trim().toLowerCase()).not.toBe(
-      'and how do several producers send on the same one?',
-    );
+    const label = await chip.locator('label').innerText();
+    const searched = (await chip.locator('input').inputValue()).trim();
+    step(`follow-up ${label === 'Searched as' ? 'rewritten by the model' : 'not rewritten'}: "${searched}"`);
+    expect(searched.toLowerCase()).not.toBe(followUp.toLowerCase());
+    if (label === 'Searched as') {
+      // The model's rewrite is used: no fallback notice, and it adds words the follow-up lacked.
+      expect(await page.getByTestId('conversation-notice').count()).toBe(0);
+    } else {
+      // The rewrite was refused: the user is told why, and the earlier question keeps the subject.
+      expect(label).toBe('Searched with');
+      expect(await page.getByTestId('conversation-notice').innerText()).toMatch(
+        /rewrite was not used \(.+\): searched with the earlier questions added/,
+      );
+      expect(searched).toContain(BOOK_QUESTIONS[0]!.question);
+    }
     expect(errors).toEqual([]);
     await page.close();
   });
