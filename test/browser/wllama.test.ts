@@ -232,10 +232,14 @@ describe('answer page of the e2e build on llama.cpp, WebGPU switched off ("Auto"
     context.on('request', (r) => fetched.push(r.url()));
     await p.goto(site.url + QUERY);
     await p.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    // No WebGPU here, yet Auto answers with llama.cpp: the panel says so and offers to load, not "unavailable".
+    const generator = p.locator('[data-testid=status] [data-worker=generator]');
+    await expect.poll(() => generator.innerText(), { timeout: 30_000 }).toMatch(/llama\.cpp on the CPU/);
+    expect(await generator.getAttribute('data-state')).toBe('idle');
+    expect(await generator.getByTestId('load-model').isVisible()).toBe(true);
     // The tiny model's own decision is "no retrieval" (its logits say so); always retrieve to see citations.
     await p.locator('#mode').selectOption('always');
     await ask(p, 'Why does the sea have tides?');
-    const generator = p.locator('[data-testid=status] [data-worker=generator]');
     expect(await generator.getAttribute('data-device')).toMatch(/^cpu \(llama\.cpp, 1 thread\)/);
     const segments = p.getByTestId('segment');
     expect(await segments.count()).toBeGreaterThan(0);

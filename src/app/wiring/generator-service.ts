@@ -219,6 +219,24 @@ export function createGeneratorService(
     if (engineChanged || choiceKey(next.model) !== choiceKey(before.model)) drop();
     else if (next.temperature !== before.temperature) handle?.setTemperature(next.temperature);
     if (engineChanged) void engine.refresh();
+    if (engineChanged) void announce();
+  };
+
+  /**
+   * Before a model loads: whether the chosen engine can answer here. Without WebGPU only web-llm
+   * cannot; Auto and llama.cpp still answer on the CPU, so the panel says that and offers to load.
+   */
+  const announce = async () => {
+    const g = await deps.webgpu();
+    if (g.ok || handle) return;
+    const engineHere = wanted.engine.engine === 'auto' ? await deps.autoEngine() : wanted.engine.engine;
+    if (handle) return;
+    status.update(
+      'generator',
+      engineHere === 'webllm'
+        ? { state: 'unavailable', reason: `${g.reason} web-llm needs WebGPU: choose Auto or llama.cpp.` }
+        : { state: 'idle', reason: `${g.reason} Answers are written by llama.cpp on the CPU, more slowly.` },
+    );
   };
 
   return {
@@ -237,9 +255,7 @@ export function createGeneratorService(
       apply();
     },
     start() {
-      void deps.webgpu().then((g) => {
-        if (!g.ok) status.update('generator', { state: 'unavailable', reason: g.reason });
-      });
+      void announce();
     },
   };
 }

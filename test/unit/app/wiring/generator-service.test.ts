@@ -165,13 +165,28 @@ describe('generator service', () => {
     expect(service.engine.get().choice.engine).toBe(defaultSettings().engine.engine);
   });
 
-  it('says at start that WebGPU is missing, and keeps saying it when a model is dropped', async () => {
+  it('without WebGPU, says Auto answers with llama.cpp on the CPU and offers to load; web-llm alone is unavailable', async () => {
     const { service, change, gen, tick } = setup({ gpu: false });
     service.start();
     await tick();
-    expect(gen()).toMatchObject({ state: 'unavailable', reason: 'No WebGPU adapter.' });
+    // Auto (the default) falls back to llama.cpp: the model can still be loaded.
+    expect(gen().state).toBe('idle');
+    expect(gen().reason).toMatch(/^No WebGPU adapter\. .*llama\.cpp on the CPU/);
     change({ model: OTHER });
+    await tick();
+    expect(gen().state).toBe('idle');
+    // Choosing web-llm, which needs WebGPU, says it cannot run here and what to choose instead.
+    change({ engine: { ...defaultSettings().engine, engine: 'webllm' } });
+    await tick();
+    expect(gen()).toMatchObject({ state: 'unavailable' });
+    expect(gen().reason).toMatch(/web-llm needs WebGPU: choose Auto or llama\.cpp/);
+    change({ model: defaultSettings().model });
+    await tick();
     expect(gen().state).toBe('unavailable');
+    // Back to Auto: loadable again.
+    change({ engine: defaultSettings().engine });
+    await tick();
+    expect(gen().state).toBe('idle');
   });
 
   it('unloads the model before deleting it, and shows the generator idle', async () => {
