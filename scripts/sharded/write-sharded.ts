@@ -238,6 +238,8 @@ function unit(v: Float32Array, dim: number, id: string): Float32Array {
 /** A uniform sample of a stream in one float32 buffer (grown as needed up to `capacity` rows). */
 class Reservoir {
   data: Float32Array;
+  /** A label kept with each row (the calibration's questions keep their document). */
+  readonly tags: string[] = [];
   size = 0;
   private seen = 0;
   private readonly rand: () => number;
@@ -250,11 +252,12 @@ class Reservoir {
     this.rand = mulberry32(seed);
   }
   /** Whether `v` was kept (for now: a later row may take its place). */
-  add(v: Float32Array): boolean {
+  add(v: Float32Array, tag?: string): boolean {
     if (this.capacity <= 0) return false;
     const j = this.size < this.capacity ? this.size++ : Math.floor(this.rand() * (this.seen + 1));
     this.seen++;
     if (j >= this.capacity) return false;
+    if (tag !== undefined) this.tags[j] = tag;
     if ((j + 1) * this.dim > this.data.length) {
       const grown = new Float32Array(Math.min(this.capacity, 2 * (this.data.length / this.dim)) * this.dim);
       grown.set(this.data);
@@ -308,6 +311,8 @@ interface Survey {
   S: number;
   /** Passages held out of the sample: the calibration's questions. */
   questions: Float32Array;
+  /** Each question's document. */
+  questionDocs: string[];
   centre: Float32Array;
   spread: Float32Array;
 }
@@ -358,7 +363,7 @@ async function survey(opts: WriteShardedOptions): Promise<Survey> {
       withList++;
     }
     const v = unit(row.embedding, dim, row.id);
-    if (!held!.add(v)) reservoir!.add(v);
+    if (!held!.add(v, row.docId)) reservoir!.add(v);
     chars += row.title.length + row.text.length;
     n++;
   }
@@ -376,7 +381,19 @@ async function survey(opts: WriteShardedOptions): Promise<Survey> {
   const centre = new Float32Array(dim);
   const spread = new Float32Array(dim);
   learnCentreSpread(S, (r) => sample.subarray(r * dim, (r + 1) * dim), dim, centre, spread);
-  return { n, dim, documents, chars, withList, sample, S, questions: held!.take(held!.size), centre, spread };
+  return {
+    n,
+    dim,
+    documents,
+    chars,
+    withList,
+    sample,
+    S,
+    questions: held!.take(held!.size),
+    questionDocs: held!.tags.slice(0, held!.size),
+    centre,
+    spread,
+  };
 }
 
 /** The coarse structure: top centroids and their lists, and how each passage finds its list. */
@@ -509,7 +526,7 @@ async function assign(
     view.setUint32(0, c, true);
     encodeSignBits(v, centre, dim, code, 0, words32);
     record.set(new Uint8Array(code.buffer), 4);
-    tracker?.add(v, c, new Uint8Array(code.buffer));
+    tracker?.add(v, c, new Uint8Array(code.buffer), r.docId);
     int8Codec.encode(v, row);
     encodeRowRecord(row, pointer, record.subarray(4 + cb));
     records.write(record);
@@ -839,7 +856,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     const wordPage = Math.max(1, opts.wordPage ?? WORD_PAGE);
     const t = train(opts, s, log);
     const Q = s.questions.length / dim;
-    const tracker = Q > 0 ? new NeighbourTracker(s.questions, dim, s.spread) : null;
+    const tracker = Q > 0 ? new NeighbourTracker(s.questions, dim, s.spread, s.questionDocs) : null;
     step('train');
     const a = await assign(opts, out, tmp, s, t, wordShards, tracker, log);
     step('assign');
