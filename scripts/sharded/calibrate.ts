@@ -3,10 +3,11 @@
 // enough at 100k passages; 1M needed 32 of 177 to reach the lists of 99 % of the true
 // neighbours), and so does the rescoring depth its 1-bit codes need; no constant fits every
 // size or every embedding model. So the writer takes some of its own passages as questions,
-// keeps each one's exact 10 nearest passages of other documents while it streams the corpus
-// (a passage's own document holds its neighbouring chunks, which share text with it and sit in
-// its list: counted, they made the estimate 0.975 where new questions over real MiniLM vectors
-// got 0.885, docs/benchmarks-real.md), and replays
+// keeps each one's exact 10 nearest passages while it streams the corpus, less the chunks next
+// to it in its document (they repeat its overlapping words, which no real question does, and sit
+// in its list: counted, they made the estimate 0.975 where new questions over real MiniLM vectors
+// got 0.885; leaving out its whole document made it 0.866 where they got 0.982,
+// docs/benchmarks-real.md), and replays
 // the reader's routing and code ranking (src/library/sharded/probe.ts) over the written blocks
 // for a ladder of depths: the cheapest depth whose recall reaches the target, with a margin for
 // having measured it on a sample of questions, goes in the manifest.
@@ -41,6 +42,12 @@ const K = 10;
 
 type Neighbour = { score: number; list: number; code: number };
 
+/** A passage's document and its position there. */
+export type Placed = { docId: string; index: number };
+
+/** The same chunk or the one either side of it: overlapping chunks share words with it. */
+const beside = (q: Placed | undefined, p: Placed) => !!q && q.docId === p.docId && Math.abs(q.index - p.index) <= 1;
+
 /** Each question's exact K nearest other passages, kept while the writer streams the corpus (Q dot products a passage). */
 export class NeighbourTracker {
   readonly tables: Float32Array[];
@@ -54,8 +61,8 @@ export class NeighbourTracker {
     readonly questions: Float32Array,
     readonly dim: number,
     spread: Float32Array,
-    /** Each question's document: its passages are not its neighbours. */
-    private readonly docs: readonly string[] = [],
+    /** Each question's place: the chunks beside it in its document are not its neighbours. */
+    private readonly places: readonly Placed[] = [],
   ) {
     const Q = questions.length / dim;
     this.kernel = jsKernel(dim);
@@ -72,15 +79,15 @@ export class NeighbourTracker {
     return this.questions.subarray(i * this.dim, (i + 1) * this.dim);
   }
 
-  /** One passage (unit vector), the list it was filed in, its 1-bit code and its document. */
-  add(v: Float32Array, list: number, code: Uint8Array, doc?: string): void {
+  /** One passage (unit vector), the list it was filed in, its 1-bit code and its place. */
+  add(v: Float32Array, list: number, code: Uint8Array, place?: Placed): void {
     this.kernel.query.set(v);
     this.kernel.score(this.best.length);
     const scores = this.kernel.scores;
     for (let i = 0; i < this.best.length; i++) {
       const s = scores[i]!;
       // The question's own passage is not its neighbour: a question is new text near it.
-      if (s <= this.floor[i]! || s > 1 - 1e-6 || (doc !== undefined && this.docs[i] === doc)) continue;
+      if (s <= this.floor[i]! || s > 1 - 1e-6 || (place && beside(this.places[i], place))) continue;
       const b = this.best[i]!;
       b.push({ score: s, list, code: asymmetricScore(this.tables[i]!, code, 0, this.cb) });
       if (b.length > K) {

@@ -24,7 +24,14 @@ import {
 import { join, resolve } from 'node:path';
 import { encodeSignBits, learnCentreSpread } from '../../src/vector/compact-index';
 import { CentroidAssigner, sphericalKMeans } from '../../src/vector/kmeans';
-import { calibrate, CALIBRATION_QUERIES, NeighbourTracker, TARGET_RECALL, type CalibrationResult } from './calibrate';
+import {
+  calibrate,
+  CALIBRATION_QUERIES,
+  NeighbourTracker,
+  TARGET_RECALL,
+  type CalibrationResult,
+  type Placed,
+} from './calibrate';
 import { groupLists, ListAssigner, trainFlat, trainHierarchical, type Coarse } from './coarse';
 import { int8Codec } from '../../src/vector/row-store';
 import { vectorNorm } from '../../src/vector/vector-index';
@@ -238,8 +245,8 @@ function unit(v: Float32Array, dim: number, id: string): Float32Array {
 /** A uniform sample of a stream in one float32 buffer (grown as needed up to `capacity` rows). */
 class Reservoir {
   data: Float32Array;
-  /** A label kept with each row (the calibration's questions keep their document). */
-  readonly tags: string[] = [];
+  /** Where each row stands (the calibration's questions keep their place in their document). */
+  readonly tags: Placed[] = [];
   size = 0;
   private seen = 0;
   private readonly rand: () => number;
@@ -252,7 +259,7 @@ class Reservoir {
     this.rand = mulberry32(seed);
   }
   /** Whether `v` was kept (for now: a later row may take its place). */
-  add(v: Float32Array, tag?: string): boolean {
+  add(v: Float32Array, tag?: Placed): boolean {
     if (this.capacity <= 0) return false;
     const j = this.size < this.capacity ? this.size++ : Math.floor(this.rand() * (this.seen + 1));
     this.seen++;
@@ -311,8 +318,8 @@ interface Survey {
   S: number;
   /** Passages held out of the sample: the calibration's questions. */
   questions: Float32Array;
-  /** Each question's document. */
-  questionDocs: string[];
+  /** Each question's document and position in it. */
+  questionPlaces: Placed[];
   centre: Float32Array;
   spread: Float32Array;
 }
@@ -363,7 +370,7 @@ async function survey(opts: WriteShardedOptions): Promise<Survey> {
       withList++;
     }
     const v = unit(row.embedding, dim, row.id);
-    if (!held!.add(v, row.docId)) reservoir!.add(v);
+    if (!held!.add(v, { docId: row.docId, index: row.index })) reservoir!.add(v);
     chars += row.title.length + row.text.length;
     n++;
   }
@@ -390,7 +397,7 @@ async function survey(opts: WriteShardedOptions): Promise<Survey> {
     sample,
     S,
     questions: held!.take(held!.size),
-    questionDocs: held!.tags.slice(0, held!.size),
+    questionPlaces: held!.tags.slice(0, held!.size),
     centre,
     spread,
   };
@@ -526,7 +533,7 @@ async function assign(
     view.setUint32(0, c, true);
     encodeSignBits(v, centre, dim, code, 0, words32);
     record.set(new Uint8Array(code.buffer), 4);
-    tracker?.add(v, c, new Uint8Array(code.buffer), r.docId);
+    tracker?.add(v, c, new Uint8Array(code.buffer), { docId: r.docId, index: r.index });
     int8Codec.encode(v, row);
     encodeRowRecord(row, pointer, record.subarray(4 + cb));
     records.write(record);
@@ -856,7 +863,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     const wordPage = Math.max(1, opts.wordPage ?? WORD_PAGE);
     const t = train(opts, s, log);
     const Q = s.questions.length / dim;
-    const tracker = Q > 0 ? new NeighbourTracker(s.questions, dim, s.spread, s.questionDocs) : null;
+    const tracker = Q > 0 ? new NeighbourTracker(s.questions, dim, s.spread, s.questionPlaces) : null;
     step('train');
     const a = await assign(opts, out, tmp, s, t, wordShards, tracker, log);
     step('assign');
