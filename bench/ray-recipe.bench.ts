@@ -1,6 +1,6 @@
 // The distributed recipe of docs/large-corpora.md ("Embedding a large corpus elsewhere"), run
 // for real (`RAY_PYTHON=/tmp/refenv/bin/python npm run bench -- ray-recipe`): the first N
-// passages of the real-text corpus (bench/real/corpus.ts) as Parquet part files, embedded by the
+// passages of the real-text corpus (bench/real/corpus.ts) as passages.parquet, embedded by the
 // docs' Ray Data job on a local Ray with sentence-transformers all-MiniLM-L6-v2, lists trained
 // and assigned with faiss (bench/ray-recipe/embed.py), then `npm run index -- --parquet` without
 // and with the job's centroids, then measured: recall@10 of each corpus read at its manifest's
@@ -26,7 +26,7 @@ import {
 import { createRealEmbedder, realEmbedderDir, type RealVariant } from './real/real-embedder';
 import { cosines, exactSearch, K, recallAgainst, shardedRecall, type RecallResult } from './ray-recipe/measure';
 import { askPage, buildSite } from './ray-recipe/page';
-import { readEmbedded, writePassagesParts } from './ray-recipe/parquet-io';
+import { readEmbedded, writePassagesParquet } from './ray-recipe/parquet-io';
 import { rayPython, SETUP } from './ray-recipe/python';
 
 const SAMPLE = 50;
@@ -110,9 +110,8 @@ export async function run(): Promise<void> {
     // Ray adds part files to a folder that exists: last run's would be read twice.
     for (const f of ['embedded', 'listed', 'centroids.parquet', 'timings.json', 'questions-st.f32'])
       rmSync(at(f), { recursive: true, force: true });
-    // Four part files an actor: each gets blocks to take while the other's run.
-    writePassagesParts(at('passages'), passages, 4 * cpus);
-    step(`${passages.length} passages written to ${at('passages')}/; the Ray job runs (log: ${at('ray.log')})`);
+    writePassagesParquet(at('passages.parquet'), passages);
+    step(`${passages.length} passages written to ${at('passages.parquet')}; the Ray job runs (log: ${at('ray.log')})`);
     const script = join(ROOT, 'bench/ray-recipe/embed.py');
     pythonWall = await runLogged(
       [py.python, script, work, '--questions', queriesFile, '--cpus', String(cpus)],

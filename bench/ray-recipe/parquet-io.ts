@@ -1,8 +1,7 @@
-// The recipe's Parquet at both ends: passages in (the columns the docs ask for, written as
-// pyarrow would: UTF-8 strings, int32 index) and the Ray-written embeddings out, read with
+// The recipe's Parquet at both ends: passages.parquet in (the columns the docs ask for, written
+// as pyarrow would: UTF-8 strings, int32 index) and the Ray-written embeddings out, read with
 // the index writer's own reader so the bench sees exactly what `npm run index` sees.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { parquetSource } from '../../scripts/sharded/parquet-source';
 import type { CorpusPassage } from '../real/corpus';
@@ -14,23 +13,8 @@ const utf8 = (name: string) => ({
   repetition_type: 'REQUIRED' as const,
 });
 
-/**
- * passages/: id, doc_id, title, text, index (one row per passage, already chunked), in `parts`
- * part files as an upstream Spark or Ray job leaves them: Ray gives each actor whole blocks, and a
- * file of a few MB is one block, so one file would keep every actor but one idle.
- */
-export function writePassagesParts(dir: string, passages: CorpusPassage[], parts: number): void {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const size = Math.ceil(passages.length / parts);
-  for (let i = 0; i * size < passages.length; i++)
-    writePassagesParquet(
-      join(dir, `part-${String(i).padStart(5, '0')}.parquet`),
-      passages.slice(i * size, (i + 1) * size),
-    );
-}
-
-function writePassagesParquet(path: string, passages: CorpusPassage[]): void {
+/** passages.parquet: id, doc_id, title, text, index (one row per passage, already chunked). */
+export function writePassagesParquet(path: string, passages: CorpusPassage[]): void {
   const columnData = [
     { name: 'id', data: passages.map((p) => p.id) },
     { name: 'doc_id', data: passages.map((p) => p.docId) },
