@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { CompactIndex } from '../src/vector/compact-index';
+import { CompactIndex, DEFAULT_RESCORE } from '../src/vector/compact-index';
 import { FlatIndex } from '../src/vector/flat-index';
 import { int8Codec } from '../src/vector/row-store';
 import MiniSearch from 'minisearch';
@@ -113,9 +113,9 @@ async function vectorRows(
 
   const configs: Array<[string, number, number]> =
     setName === 'embedding'
-      ? [['compact', 2000, 100]]
+      ? [['compact', 2000, DEFAULT_RESCORE]]
       : [
-          ['compact', 2000, 100],
+          ['compact', 2000, DEFAULT_RESCORE],
           ['compact, wide', 20000, 1000],
         ];
   for (const [name, candidates, rescore] of configs) {

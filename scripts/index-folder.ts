@@ -1,6 +1,6 @@
 // `npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>]
-//   [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>]`
-// `npm run index -- --parquet <file.parquet> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>]`
+//   [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>] [--questions <file>]`
+// `npm run index -- --parquet <file.parquet> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>] [--questions <file>]`
 // Embeds a folder of documents in Node with the library's own parse/chunk/embed
 // code and writes the pre-built index a static site loads on first visit; with
 // --sharded, or from precomputed embeddings in Parquet, writes the sharded corpus
@@ -23,8 +23,8 @@ import {
   PREBUILT_VERSION,
   type PrebuiltDocument,
 } from '../src/library/prebuilt';
-import { createEmbedder } from '../workers/evaluator/embedder';
-import { parquetSource, readCentroids } from './sharded/parquet-source';
+import { createEmbedder, type LoadedEmbedder } from '../workers/evaluator/embedder';
+import { parquetSource, readCentroids, readQuestionVectors } from './sharded/parquet-source';
 import { writeSharded, type ShardedRow, type WriteShardedResult } from './sharded/write-sharded';
 
 export interface IndexFolderOptions {
@@ -36,7 +36,7 @@ export interface IndexFolderOptions {
   chunk?: ChunkOptions;
   log?: (line: string) => void;
   /** Write the sharded corpus instead of the single-file index. */
-  sharded?: { lists?: number; wordShards?: number; targetRecall?: number };
+  sharded?: { lists?: number; wordShards?: number; targetRecall?: number; questions?: Float32Array };
   /**
    * Where the site serves the indexed folder's files, relative to the site's base (e.g. `docs/`):
    * each passage then links to its original, which the viewer opens. Absent: no link.
@@ -135,6 +135,7 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
       ...(opts.sharded.lists ? { lists: opts.sharded.lists } : {}),
       ...(opts.sharded.wordShards ? { wordShards: opts.sharded.wordShards } : {}),
       ...(opts.sharded.targetRecall ? { targetRecall: opts.sharded.targetRecall } : {}),
+      ...(opts.sharded.questions ? { questions: opts.sharded.questions } : {}),
       log,
     });
     return { documents: documents.length, passages: passages.length, refused, files: res.files };
@@ -179,6 +180,7 @@ const USAGE = [
   '       npm run index -- --parquet <file-or-folder> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>]',
   '  --link-originals: where the site serves the folder (e.g. docs/): each passage links to its original file for the viewer',
   "  --recall: the recall@10 the sharded writer chooses its probe depth for, measured on the corpus's own passages (default 0.95)",
+  '  --questions: questions like your users ask (a text file, one a line, or Parquet with an `embedding` column) to measure that depth on instead: passages make an optimistic estimate for short questions',
 ].join('\n');
 
 /**
@@ -195,6 +197,8 @@ export async function indexParquet(opts: {
   assignTops?: number;
   wordShards?: number;
   targetRecall?: number;
+  /** Calibration questions, embedded (see WriteShardedOptions.questions). */
+  questions?: Float32Array;
   log?: (l: string) => void;
 }): Promise<WriteShardedResult> {
   const centroids = opts.centroids ? await readCentroids(opts.centroids) : undefined;
@@ -216,8 +220,31 @@ export async function indexParquet(opts: {
     ...(opts.assignTops ? { assignTops: opts.assignTops } : {}),
     ...(opts.wordShards ? { wordShards: opts.wordShards } : {}),
     ...(opts.targetRecall ? { targetRecall: opts.targetRecall } : {}),
+    ...(opts.questions ? { questions: opts.questions } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   });
+}
+
+/**
+ * `--questions`: questions like the site's users ask, to choose the sharded corpus's reading depth
+ * on. A `.parquet` file brings them embedded (an `embedding` column); any other file is text, one
+ * question a line, embedded here as the page embeds questions.
+ */
+export async function calibrationQuestions(path: string, embedder: () => LoadedEmbedder): Promise<Float32Array> {
+  if (path.endsWith('.parquet')) return readQuestionVectors(path);
+  const lines = (await readFile(path, 'utf8'))
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (!lines.length) throw new Error(`${path} holds no questions (one a line)`);
+  const vs = await embedder().embedQueries(lines);
+  const out = new Float32Array(vs.reduce((n, v) => n + v.length, 0));
+  let at = 0;
+  for (const v of vs) {
+    out.set(v, at);
+    at += v.length;
+  }
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -241,6 +268,7 @@ async function main(): Promise<void> {
     'assign-tops',
     'word-shards',
     'recall',
+    'questions',
     'link-originals',
   ]);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
@@ -264,6 +292,17 @@ async function main(): Promise<void> {
     throw new Error(`--recall must be a fraction above 0 and at most 1 (for example 0.95), got ${recallFlag}`);
   if (targetRecall !== undefined && !parquet && !flags.has('sharded'))
     throw new Error(`--recall goes with --sharded or --parquet\n${USAGE}`);
+  const questionsFile = flags.get('questions');
+  if (questionsFile !== undefined && !parquet && !flags.has('sharded'))
+    throw new Error(`--questions goes with --sharded or --parquet\n${USAGE}`);
+  // Made once, and only when something needs it (Parquet brings its passages embedded).
+  let made: LoadedEmbedder | null = null;
+  const embedder = () =>
+    (made ??= createEmbedder({
+      model: { id: model },
+      ...(modelsDir ? { source: 'local', localModelPath: resolve(modelsDir) } : { source: 'hub' }),
+    }));
+  const questions = questionsFile ? await calibrationQuestions(questionsFile, embedder) : undefined;
   if (parquet) {
     if (folder) throw new Error(`give either a folder or --parquet, not both\n${USAGE}`);
     const started = performance.now();
@@ -280,8 +319,11 @@ async function main(): Promise<void> {
       ...(assignTops ? { assignTops } : {}),
       ...(wordShards ? { wordShards } : {}),
       ...(targetRecall ? { targetRecall } : {}),
+      ...(questions ? { questions } : {}),
       log: (l) => console.log(l),
     });
+    // TS cannot see the closure above assign it.
+    await (made as LoadedEmbedder | null)?.dispose();
     console.log(
       `\n${res.passages} passages in ${res.lists} lists (${res.coarse}) under ${res.tops} tops and ${res.wordShards} word shards, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
@@ -292,26 +334,27 @@ async function main(): Promise<void> {
   const chunk: ChunkOptions = {};
   if (num('target') !== undefined) chunk.targetTokens = num('target')!;
   if (num('overlap') !== undefined) chunk.overlapTokens = num('overlap')!;
-  const embedder = createEmbedder({
-    model: { id: model },
-    ...(modelsDir ? { source: 'local', localModelPath: resolve(modelsDir) } : { source: 'hub' }),
-  });
   const started = performance.now();
   const sharded = flags.has('sharded')
-    ? { ...(lists ? { lists } : {}), ...(wordShards ? { wordShards } : {}), ...(targetRecall ? { targetRecall } : {}) }
+    ? {
+        ...(lists ? { lists } : {}),
+        ...(wordShards ? { wordShards } : {}),
+        ...(targetRecall ? { targetRecall } : {}),
+        ...(questions ? { questions } : {}),
+      }
     : undefined;
   const linkOriginals = flags.get('link-originals');
   const res = await indexFolder({
     folder,
     out: flags.get('out') ?? 'public/index',
-    embedder,
+    embedder: embedder(),
     model,
     chunk,
     log: (l) => console.log(l),
     ...(sharded ? { sharded } : {}),
     ...(linkOriginals !== undefined ? { linkOriginals } : {}),
   });
-  await embedder.dispose();
+  await embedder().dispose();
   console.log(
     `\n${res.documents} documents, ${res.passages} passages, ${res.refused.length} refused, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );

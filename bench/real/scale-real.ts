@@ -11,7 +11,7 @@ import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CompactIndex } from '../../src/vector/compact-index';
+import { CompactIndex, DEFAULT_RESCORE } from '../../src/vector/compact-index';
 import { FileRowStore } from '../../src/vector/byte-file';
 import { FlatIndex } from '../../src/vector/flat-index';
 import { int8Codec } from '../../src/vector/row-store';
@@ -142,7 +142,7 @@ async function measure(set: Set_, dir: string): Promise<Result[]> {
     const name =
       candidates === set.n
         ? 'compact, every row int8-scored (no 1-bit passes)'
-        : `compact (${candidates}→${rescore}, int8 on disk)${rescore === 100 ? ', default' : ''}`;
+        : `compact (${candidates}→${rescore}, int8 on disk)${rescore === DEFAULT_RESCORE ? ', default' : ''}`;
     out.push({
       set: set.name,
       index: name,
@@ -153,53 +153,63 @@ async function measure(set: Set_, dir: string): Promise<Result[]> {
     });
   }
 
-  const site = join(dir, `site-${set.name}`);
-  const source: ShardedSource = {
-    rowCount: set.n,
-    async *rows() {
-      for (let i = 0; i < set.n; i++) yield { ...set.meta(i), id: String(i), embedding: set.row(i) };
-    },
-  };
-  const t0 = performance.now();
-  const written = await writeSharded({
-    out: join(site, 'corpus'),
-    model: 'all-MiniLM-L6-v2',
-    source,
-    targetRecall: 0.95,
-  });
-  const buildS = (performance.now() - t0) / 1000;
-  const served = await serve(site);
-  try {
-    const corpus = await ShardedCorpus.open(served.url, { fetch });
-    const d = corpus.depth;
-    const p = corpus.manifest.probe;
-    const stimes: number[] = [];
-    const sgot: string[][] = [];
-    for (const q of set.queries) {
-      const t = performance.now();
-      const a = await corpus.search({
-        vector: q,
-        text: '',
-        k: K,
-        nprobe: d.nprobe,
-        ntop: d.ntop,
-        rescore: d.rescore,
-        mode: 'meaning',
-      });
-      stimes.push(performance.now() - t);
-      if (a.problems.length) throw new Error(a.problems.join('; '));
-      sgot.push(a.hits.map((h) => h.passage.id));
-    }
-    out.push({
-      set: set.name,
-      index: `sharded, writer's depth (${d.ntop} tops × ${d.nprobe} lists, rescore ${d.rescore})`,
-      n: set.n,
-      ...recallOf(set, sgot, truth, tenth),
-      p50ms: pct(stimes, 0.5),
-      note: `${written.lists} lists (${written.coarse}); built in ${buildS.toFixed(0)} s; the writer's own estimate on ${p?.queries ?? '?'} of its passages: ${p?.recall ?? '?'} (95 % lower bound ${p?.lower ?? '?'})`,
+  // The writer's depth, calibrated on its own passages (the default) and on 200 of the held-out
+  // questions (`--questions`), the latter measured on the other 800 so no question grades itself.
+  const CALIBRATION_QUESTIONS = 200;
+  const given = new Float32Array(CALIBRATION_QUESTIONS * REAL_DIM);
+  set.queries.slice(0, CALIBRATION_QUESTIONS).forEach((q, i) => given.set(q, i * REAL_DIM));
+  for (const withQuestions of [false, true]) {
+    const site = join(dir, `site-${set.name}-${withQuestions ? 'questions' : 'passages'}`);
+    const source: ShardedSource = {
+      rowCount: set.n,
+      async *rows() {
+        for (let i = 0; i < set.n; i++) yield { ...set.meta(i), id: String(i), embedding: set.row(i) };
+      },
+    };
+    const t0 = performance.now();
+    const written = await writeSharded({
+      out: join(site, 'corpus'),
+      model: 'all-MiniLM-L6-v2',
+      source,
+      targetRecall: 0.95,
+      ...(withQuestions ? { questions: given } : {}),
     });
-  } finally {
-    served.close();
+    const buildS = (performance.now() - t0) / 1000;
+    const served = await serve(site);
+    try {
+      const corpus = await ShardedCorpus.open(served.url, { fetch });
+      const d = corpus.depth;
+      const p = corpus.manifest.probe;
+      const from = withQuestions ? CALIBRATION_QUESTIONS : 0;
+      const stimes: number[] = [];
+      const sgot: string[][] = [];
+      for (const q of set.queries.slice(from)) {
+        const t = performance.now();
+        const a = await corpus.search({
+          vector: q,
+          text: '',
+          k: K,
+          nprobe: d.nprobe,
+          ntop: d.ntop,
+          rescore: d.rescore,
+          mode: 'meaning',
+        });
+        stimes.push(performance.now() - t);
+        if (a.problems.length) throw new Error(a.problems.join('; '));
+        sgot.push(a.hits.map((h) => h.passage.id));
+      }
+      const measured: Set_ = { ...set, queries: set.queries.slice(from) };
+      out.push({
+        set: set.name,
+        index: `sharded, writer's depth calibrated on ${withQuestions ? `${CALIBRATION_QUESTIONS} held-out questions (--questions)` : 'its passages (default)'}: ${d.ntop} tops × ${d.nprobe} lists, rescore ${d.rescore}`,
+        n: set.n,
+        ...recallOf(measured, sgot, truth.slice(from), tenth.slice(from)),
+        p50ms: pct(stimes, 0.5),
+        note: `${withQuestions ? 'questions' : 'passages'}: ${written.lists} lists (${written.coarse}); built in ${buildS.toFixed(0)} s; the writer's own estimate on ${p?.queries ?? '?'} ${withQuestions ? 'given questions' : 'of its passages'}: ${p?.recall ?? '?'} (95 % lower bound ${p?.lower ?? '?'}); ${withQuestions ? `measured on the other ${set.queries.length - from} questions` : `measured on all ${set.queries.length}`}`,
+      });
+    } finally {
+      served.close();
+    }
   }
   return out;
 }
@@ -258,7 +268,7 @@ export async function realScale(): Promise<void> {
     console.log('|---|---|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       // The synthetic row of the same index and passes (the sharded rows differ only in the depth the writer chose).
-      const same = (i: string) => (i.startsWith('sharded') ? 'sharded' : i);
+      const same = (i: string) => (i.startsWith('sharded') ? i.replace(/: \d+ tops.*$/, '') : i);
       const base = rows.find((b) => b.set === synthetic.name && same(b.index) === same(r.index))!;
       console.log(
         `| ${r.set} | ${r.index} | ${r.n} | ${f3(r.recall)} | ${f3(r.p10)} | ${f3(r.tolerant)} | ${r.p50ms.toFixed(2)} | ${(r.recall / base.recall).toFixed(3)} |`,

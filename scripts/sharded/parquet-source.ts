@@ -121,3 +121,26 @@ export async function readCentroids(path: string): Promise<GivenCentroids> {
   });
   return { vectors, dim, source: path, ...(top ? { top } : {}) };
 }
+
+/**
+ * Calibration questions (`--questions`): an `embedding` column, one question a row, embedded by
+ * the model the page embeds questions with (the same job that embedded the passages can write it).
+ */
+export async function readQuestionVectors(path: string): Promise<Float32Array> {
+  const file = await asyncBufferFromFile(path);
+  const metadata = await parquetMetadataAsync(file);
+  const names = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
+  if (!names.has('embedding'))
+    throw new Error(`${path}: a questions file needs an \`embedding\` column (it has ${[...names].join(', ')})`);
+  const rows = await parquetReadObjects({ file, metadata, columns: ['embedding'], rowFormat: 'object' });
+  if (!rows.length) throw new Error(`${path} holds no questions`);
+  const dim = (rows[0]!.embedding as ArrayLike<number> | null)?.length ?? 0;
+  const vectors = new Float32Array(rows.length * dim);
+  rows.forEach((r, i) => {
+    const e = r.embedding as ArrayLike<number> | null;
+    if (!e || e.length !== dim || dim === 0)
+      throw new Error(`${path} row ${i}: a ${e?.length ?? 0}-d question, the first is ${dim}-d`);
+    vectors.set(Float32Array.from(e), i * dim);
+  });
+  return vectors;
+}

@@ -126,6 +126,13 @@ export interface WriteShardedOptions {
   iterations?: number;
   /** Passages taken as questions to choose the probe depth written in the manifest (default CALIBRATION_QUERIES; 0: none, the reader's defaults apply). */
   calibrate?: number;
+  /**
+   * Questions to choose the depth on instead of passages: unit vectors (the corpus's dimension,
+   * end to end) embedded as the page embeds questions. A passage taken as a question sits among
+   * its own document's passages; a short question does not: at 100k real passages the passages'
+   * estimate was 0.961 where held-out questions got 0.731 (docs/benchmarks-real.md).
+   */
+  questions?: Float32Array;
   /** Recall@10 that depth must reach on them (default TARGET_RECALL). */
   targetRecall?: number;
   log?: (line: string) => void;
@@ -285,6 +292,14 @@ class Reservoir {
   }
 }
 
+/** Each `dim`-long row scaled to unit length (given questions may come unnormalised). */
+function unitRows(rows: Float32Array, dim: number): Float32Array {
+  const out = new Float32Array(rows.length);
+  for (let i = 0; i < rows.length / dim; i++)
+    out.set(unit(rows.subarray(i * dim, (i + 1) * dim), dim, `question ${i}`), i * dim);
+  return out;
+}
+
 const clock = () => performance.now() / 1000;
 
 /** How big the corpus's parts are, from the options and (once pass 1 has counted) the corpus size. */
@@ -355,7 +370,10 @@ async function survey(opts: WriteShardedOptions): Promise<Survey> {
           ? sampleRows(known, dim, isFlat(known))
           : (opts.sample ?? (given ? 50000 : Math.max(50000, Math.floor(sampleBytes / (4 * dim))))),
       );
-      held = new Reservoir(dim, opts.calibrate ?? CALIBRATION_QUERIES, 23);
+      // Given questions replace the held-out passages: none is held out then.
+      held = new Reservoir(dim, opts.questions ? 0 : (opts.calibrate ?? CALIBRATION_QUERIES), 23);
+      if (opts.questions && opts.questions.length % dim !== 0)
+        throw new Error(`the calibration questions are not ${dim}-d vectors, as the passages are`);
     }
     if (row.embedding.length !== dim)
       throw new Error(`passage ${row.id} has a ${row.embedding.length}-d embedding, the first had ${dim}`);
@@ -399,8 +417,8 @@ async function survey(opts: WriteShardedOptions): Promise<Survey> {
     withList,
     sample,
     S,
-    questions: held!.take(held!.size),
-    questionPlaces: held!.tags.slice(0, held!.size),
+    questions: opts.questions ? unitRows(opts.questions, dim) : held!.take(held!.size),
+    questionPlaces: opts.questions ? [] : held!.tags.slice(0, held!.size),
     centre,
     spread,
   };
@@ -832,7 +850,7 @@ function calibrateDepth(
   const { ntop, nprobe, rescore, recall, lower, target, vectorBytes } = calibration;
   const Q = s.questions.length / dim;
   log(
-    `probe depth: ${ntop} tops × ${nprobe} lists, rescoring ${rescore}: recall@10 ${recall} (95 % lower bound ${lower}) on ${Q} of its own passages (target ${target}${lower < target ? ', not reached by any depth tried' : ''}), ~${Math.round(vectorBytes / 1024)} kB of vectors a question`,
+    `probe depth: ${ntop} tops × ${nprobe} lists, rescoring ${rescore}: recall@10 ${recall} (95 % lower bound ${lower}) on ${Q} ${opts.questions ? 'questions given' : 'of its own passages'} (target ${target}${lower < target ? ', not reached by any depth tried' : ''}), ~${Math.round(vectorBytes / 1024)} kB of vectors a question`,
   );
   return calibration;
 }

@@ -203,3 +203,61 @@ describe('the probe depth a sharded corpus is read at', () => {
     writeFileSync(join(built.high!.out, 'manifest.json'), JSON.stringify(m));
   });
 });
+
+describe('the probe depth, measured on questions the site gives (--questions)', () => {
+  let dir: string;
+  let rows: Float32Array[];
+  /** Questions between two topics, as short questions sit between documents: far from any one list. */
+  const between = (seed: number, n: number) => {
+    const a = clustered(seed);
+    const b = clustered(seed + 1000);
+    return Array.from({ length: n }, () => {
+      const x = a();
+      const y = b();
+      const v = x.map((xi, j) => xi + y[j]!);
+      const norm = Math.hypot(...v);
+      return v.map((vi) => vi / norm);
+    });
+  };
+  let given: Float32Array[];
+  let fresh: Float32Array[];
+  let out: string;
+  let manifest: ShardedManifest;
+  let log: string[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'probe-questions-'));
+    rows = [];
+    for await (const r of source().rows()) rows.push(r.embedding);
+    given = between(5, 120);
+    fresh = between(6, 60);
+    out = join(dir, 'questions');
+    log = [];
+    const flat = new Float32Array(given.length * DIM);
+    given.forEach((q, i) => flat.set(q, i * DIM));
+    await writeSharded({
+      out,
+      source: source(),
+      model: 'test',
+      targetRecall: 0.95,
+      questions: flat,
+      log: (l) => log.push(l),
+    });
+    manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+  }, 300_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is chosen on those questions, and new questions like them get what it promised', async () => {
+    expect(manifest.probe!.queries).toBe(120);
+    expect(log.some((l) => /on 120 questions given/.test(l))).toBe(true);
+    const { recall } = await measuredRecall(out, fresh, rows);
+    expect(Math.abs(recall - manifest.probe!.recall)).toBeLessThan(0.06);
+    expect(recall).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('refuses questions of another dimension than the passages', async () => {
+    await expect(
+      writeSharded({ out: join(dir, 'bad'), source: source(), model: 'test', questions: new Float32Array(DIM + 1) }),
+    ).rejects.toThrow(/not 64-d vectors/);
+  });
+});
