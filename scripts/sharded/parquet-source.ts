@@ -91,35 +91,16 @@ async function parquetFile(
 
 /** List centroids from Parquet (`embedding`, optional `top`), e.g. faiss k-means written by the embedding job. */
 export async function readCentroids(path: string): Promise<GivenCentroids> {
-  const file = await asyncBufferFromFile(path);
-  const metadata = await parquetMetadataAsync(file);
-  const names = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
-  if (!names.has('embedding'))
-    throw new Error(`${path}: a centroids file needs an \`embedding\` column (it has ${[...names].join(', ')})`);
-  const hasTop = names.has('top');
-  const rows = await parquetReadObjects({
-    file,
-    metadata,
-    columns: ['embedding', ...(hasTop ? ['top'] : [])],
-    rowFormat: 'object',
-  });
-  if (!rows.length) throw new Error(`${path} holds no centroids`);
-  const dim = (rows[0]!.embedding as ArrayLike<number> | null)?.length ?? 0;
-  const vectors = new Float32Array(rows.length * dim);
-  const top = hasTop ? new Int32Array(rows.length) : undefined;
+  const { vectors, dim, rows, hasColumn } = await readEmbeddings(path, 'centroid', ['top']);
+  if (!hasColumn('top')) return { vectors, dim, source: path };
+  const top = new Int32Array(rows.length);
   rows.forEach((r, i) => {
-    const e = r.embedding as ArrayLike<number> | null;
-    if (!e || e.length !== dim || dim === 0)
-      throw new Error(`${path} row ${i}: a ${e?.length ?? 0}-d centroid, the first is ${dim}-d`);
-    vectors.set(Float32Array.from(e), i * dim);
-    if (top) {
-      const t = Number(r.top);
-      if (r.top === null || r.top === undefined || !Number.isInteger(t) || t < 0)
-        throw new Error(`${path} row ${i}: top ${String(r.top)} is not a whole number ≥ 0`);
-      top[i] = t;
-    }
+    const t = Number(r.top);
+    if (r.top === null || r.top === undefined || !Number.isInteger(t) || t < 0)
+      throw new Error(`${path} row ${i}: top ${String(r.top)} is not a whole number ≥ 0`);
+    top[i] = t;
   });
-  return { vectors, dim, source: path, ...(top ? { top } : {}) };
+  return { vectors, dim, source: path, top };
 }
 
 /**
@@ -127,20 +108,26 @@ export async function readCentroids(path: string): Promise<GivenCentroids> {
  * the model the page embeds questions with (the same job that embedded the passages can write it).
  */
 export async function readQuestionVectors(path: string): Promise<Float32Array> {
+  return (await readEmbeddings(path, 'question')).vectors;
+}
+
+/** A whole file's `embedding` column as one buffer (all rows the same length), with the optional columns asked for. */
+async function readEmbeddings(path: string, what: 'centroid' | 'question', optional: string[] = []) {
   const file = await asyncBufferFromFile(path);
   const metadata = await parquetMetadataAsync(file);
   const names = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
   if (!names.has('embedding'))
-    throw new Error(`${path}: a questions file needs an \`embedding\` column (it has ${[...names].join(', ')})`);
-  const rows = await parquetReadObjects({ file, metadata, columns: ['embedding'], rowFormat: 'object' });
-  if (!rows.length) throw new Error(`${path} holds no questions`);
+    throw new Error(`${path}: a ${what}s file needs an \`embedding\` column (it has ${[...names].join(', ')})`);
+  const extra = optional.filter((c) => names.has(c));
+  const rows = await parquetReadObjects({ file, metadata, columns: ['embedding', ...extra], rowFormat: 'object' });
+  if (!rows.length) throw new Error(`${path} holds no ${what}s`);
   const dim = (rows[0]!.embedding as ArrayLike<number> | null)?.length ?? 0;
   const vectors = new Float32Array(rows.length * dim);
   rows.forEach((r, i) => {
     const e = r.embedding as ArrayLike<number> | null;
     if (!e || e.length !== dim || dim === 0)
-      throw new Error(`${path} row ${i}: a ${e?.length ?? 0}-d question, the first is ${dim}-d`);
+      throw new Error(`${path} row ${i}: a ${e?.length ?? 0}-d ${what}, the first is ${dim}-d`);
     vectors.set(Float32Array.from(e), i * dim);
   });
-  return vectors;
+  return { vectors, dim, rows, hasColumn: (c: string) => extra.includes(c) };
 }
