@@ -7,8 +7,7 @@
 //     (target recall@10 0.95, calibrated on the corpus's own passages), read at the manifest's depth.
 // Baseline in the same run: the synthetic embedding-like vectors (bench/scale/vectors.ts) at the
 // same count, through the same two indexes.
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompactIndex, DEFAULT_RESCORE } from '../../src/vector/compact-index';
@@ -19,6 +18,7 @@ import { ShardedCorpus } from '../../src/library/sharded/reader';
 import { writeSharded, type ShardedRow, type ShardedSource } from '../../scripts/sharded/write-sharded';
 import { NodeFile } from '../scale/node-file';
 import { describe, embeddingModel, embeddingVectors } from '../scale/vectors';
+import { serveDir } from '../../test/browser/harness';
 import { CORPUS_FILES, readJsonl, realCorpusDir, type CorpusPassage } from './corpus';
 import { cachedPassageVectors, cachedQueryVectors, REAL_DIM, type CachedVectors } from './vector-file';
 
@@ -33,37 +33,6 @@ interface Set_ {
   row(i: number): Float32Array;
   queries: Float32Array[];
   meta(i: number): Omit<ShardedRow, 'embedding'>;
-}
-
-/** Serves a folder over loopback HTTP with single byte ranges (what the page's reader asks of a static host). */
-async function serve(root: string): Promise<{ url: string; close(): void }> {
-  const server = createServer((req, res) => {
-    const path = join(root, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-    let size: number;
-    try {
-      size = statSync(path).size;
-    } catch {
-      res.writeHead(404).end();
-      return;
-    }
-    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
-    if (m) {
-      const start = Number(m[1]);
-      const end = Math.min(Number(m[2]), size - 1);
-      res.writeHead(206, {
-        'content-length': end - start + 1,
-        'content-range': `bytes ${start}-${end}/${size}`,
-        'accept-ranges': 'bytes',
-      });
-      createReadStream(path, { start, end }).pipe(res);
-    } else {
-      res.writeHead(200, { 'content-length': size, 'accept-ranges': 'bytes' });
-      createReadStream(path).pipe(res);
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/corpus/`, close: () => server.close() };
 }
 
 interface Result {
@@ -175,9 +144,9 @@ async function measure(set: Set_, dir: string): Promise<Result[]> {
       ...(withQuestions ? { questions: given } : {}),
     });
     const buildS = (performance.now() - t0) / 1000;
-    const served = await serve(site);
+    const served = await serveDir(site);
     try {
-      const corpus = await ShardedCorpus.open(served.url, { fetch });
+      const corpus = await ShardedCorpus.open(`${served.url}corpus/`, { fetch });
       const d = corpus.depth;
       const p = corpus.manifest.probe;
       const from = withQuestions ? CALIBRATION_QUESTIONS : 0;
@@ -208,7 +177,7 @@ async function measure(set: Set_, dir: string): Promise<Result[]> {
         note: `${withQuestions ? 'questions' : 'passages'}: ${written.lists} lists (${written.coarse}); built in ${buildS.toFixed(0)} s; the writer's own estimate on ${p?.queries ?? '?'} ${withQuestions ? 'given questions' : 'of its passages'}: ${p?.recall ?? '?'} (95 % lower bound ${p?.lower ?? '?'}); ${withQuestions ? `measured on the other ${set.queries.length - from} questions` : `measured on all ${set.queries.length}`}`,
       });
     } finally {
-      served.close();
+      await served.close();
     }
   }
   return out;

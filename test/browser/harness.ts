@@ -1,7 +1,7 @@
 // Shared plumbing for browser tests: the system Chromium driven by playwright-core,
 // a static server on loopback, and the two builds under test (production and e2e).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
@@ -103,23 +103,31 @@ export async function serveDir(
       res.writeHead(404).end('not found');
       return;
     }
-    const body = readFileSync(file);
+    const size = statSync(file).size;
     const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
-    if (range && Number(range[1]) < body.length) {
+    if (range && Number(range[1]) < size) {
       const start = Number(range[1]);
-      const end = Math.min(Number(range[2]), body.length - 1);
-      const part = body.subarray(start, end + 1);
+      const end = Math.min(Number(range[2]), size - 1);
+      // Only the range is read: sharded corpora are hundreds of megabytes read a block at a time.
+      const part = Buffer.alloc(end - start + 1);
+      const fd = openSync(file, 'r');
+      try {
+        readSync(fd, part, 0, part.length, start);
+      } finally {
+        closeSync(fd);
+      }
       sent.push({ path, range: req.headers.range ?? null, bytes: part.length });
       res.writeHead(206, {
         'content-type': MIME[extname(file)] ?? 'application/octet-stream',
         'content-length': part.length,
-        'content-range': `bytes ${start}-${end}/${body.length}`,
+        'content-range': `bytes ${start}-${end}/${size}`,
         'cache-control': 'no-store',
         ...opts.headers,
       });
       res.end(part);
       return;
     }
+    const body = readFileSync(file);
     // A HEAD answer carries no body (Node drops it): it costs the visitor no download.
     sent.push({ path, range: null, bytes: req.method === 'HEAD' ? 0 : body.length });
     // content-length lets loaders (transformers.js, web-llm) report byte progress.
