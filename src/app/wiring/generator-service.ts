@@ -98,6 +98,9 @@ export function createGeneratorService(
     };
   };
   let wanted = wantedFrom(initial.get());
+  /** The engine that would write for `w`: Auto resolved to what this browser can run. */
+  const engineFor = async (w: GeneratorWanted): Promise<EngineInUse> =>
+    w.engine.engine === 'auto' ? deps.autoEngine() : w.engine.engine;
 
   let handle: GeneratorHandle | null = null;
   let inUse: EngineInUse | undefined;
@@ -125,7 +128,7 @@ export function createGeneratorService(
 
   const makeHandle = lazy(async () => {
     gpu = await deps.webgpu();
-    inUse = wanted.engine.engine === 'auto' ? await deps.autoEngine() : wanted.engine.engine;
+    inUse = await engineFor(wanted);
     engineState.set({ ...engineState.get(), inUse });
     let started = Date.now();
     let made: GeneratorHandle | null = null;
@@ -197,10 +200,7 @@ export function createGeneratorService(
 
   const models = createModelCacheStore({
     // The marks list web-llm's models; the GGUF model's own cache is not one of them.
-    has: async (c) =>
-      (wanted.engine.engine === 'auto' ? await deps.autoEngine() : wanted.engine.engine) === 'wllama'
-        ? false
-        : (await makeHandle()).hasModelInCache(c),
+    has: async (c) => ((await engineFor(wanted)) === 'wllama' ? false : (await makeHandle()).hasModelInCache(c)),
     // Deleting the loaded model unloads it first (the lifecycle reports it).
     remove: async (c) => (await makeHandle()).deleteModel(c),
     loadingKey: () => (status.get().generator.state === 'loading' ? choiceKey(wanted.model) : null),
@@ -218,8 +218,10 @@ export function createGeneratorService(
     if (engineChanged) engineState.set({ choice: next.engine, ggufCached: null });
     if (engineChanged || choiceKey(next.model) !== choiceKey(before.model)) drop();
     else if (next.temperature !== before.temperature) handle?.setTemperature(next.temperature);
-    if (engineChanged) void engine.refresh();
-    if (engineChanged) void announce();
+    if (engineChanged) {
+      void engine.refresh();
+      void announce();
+    }
   };
 
   /**
@@ -229,7 +231,7 @@ export function createGeneratorService(
   const announce = async () => {
     const g = await deps.webgpu();
     if (g.ok || handle) return;
-    const engineHere = wanted.engine.engine === 'auto' ? await deps.autoEngine() : wanted.engine.engine;
+    const engineHere = await engineFor(wanted);
     if (handle) return;
     status.update(
       'generator',
