@@ -9,7 +9,6 @@ import { readUrlState, writeUrlState } from './app/persist/url-state';
 import { rerank } from './core/rerank';
 import { App } from './ui/App';
 import { createConversation, type CompleteFn } from './app/wiring/conversation';
-import { ThreadStore } from './app/persist/thread-store';
 import { findModel } from './generator/catalogue';
 import { findGguf } from './generator/gguf-catalogue';
 import './ui/styles.css';
@@ -47,8 +46,11 @@ const complete = async (): Promise<CompleteFn | null> => {
 };
 const conversation = createConversation({
   controller,
-  // The app site's own IndexedDB in a frame granted Storage Access.
-  store: plan.ready().then((s) => ThreadStore.open(undefined, s.mode === 'shared' ? plan.savedIndexedDB() : undefined)),
+  // The app site's own IndexedDB in a frame granted Storage Access. The store's code (and idb) loads
+  // beside the first paint, not in the entry.
+  store: Promise.all([plan.ready(), import('./app/persist/thread-store')]).then(([s, { ThreadStore }]) =>
+    ThreadStore.open(undefined, s.mode === 'shared' ? plan.savedIndexedDB() : undefined),
+  ),
   // A page whose storage notice already says conversations are not kept shows no second notice.
   notKeptSaid: async () => (await plan.ready()).mode === 'memory',
   complete,
