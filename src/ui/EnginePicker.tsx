@@ -137,7 +137,7 @@ export function EnginePicker(props: {
             </button>
           )}
           {confirming && (
-            <span role="group" aria-label="Confirm delete">
+            <fieldset className="inline-group" aria-label="Confirm delete">
               Delete {model?.label ?? 'this model'}
               {model ? ` (about ${Math.round(model.sizeMB / 100) / 10} GB)` : ''} from this browser?{' '}
               <button
@@ -153,7 +153,7 @@ export function EnginePicker(props: {
               <button type="button" onClick={() => setConfirming(false)}>
                 Keep
               </button>
-            </span>
+            </fieldset>
           )}
         </>
       )}

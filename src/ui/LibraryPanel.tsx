@@ -40,8 +40,9 @@ export function LibraryPanel(props: {
   return (
     <aside className="panel library" aria-labelledby="library-heading" data-testid="library">
       <h2 id="library-heading">Library</h2>
-      <div
+      <section
         className={`dropzone${dragging ? ' dragging' : ''}`}
+        aria-label="Add documents"
         data-testid="dropzone"
         onDragOver={(e) => {
           e.preventDefault();
@@ -93,7 +94,7 @@ export function LibraryPanel(props: {
             e.target.value = '';
           }}
         />
-      </div>
+      </section>
       <details className="paste" open={pasteOpen} onToggle={(e) => setPasteOpen((e.target as HTMLDetailsElement).open)}>
         <summary>Paste text</summary>
         <form

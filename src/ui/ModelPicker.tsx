@@ -106,7 +106,7 @@ export function ModelPicker(props: {
                 <li key={e.key} data-testid="downloaded-model" data-model={e.key}>
                   {e.label}{' '}
                   {confirming === e.key ? (
-                    <span role="group" aria-label={`Confirm deleting ${e.label}`}>
+                    <fieldset className="inline-group" aria-label={`Confirm deleting ${e.label}`}>
                       Delete it from this browser? It downloads again{e.size ? ` (${e.size})` : ''} the next time it is
                       used.{' '}
                       <button
@@ -122,7 +122,7 @@ export function ModelPicker(props: {
                       <button type="button" onClick={() => setConfirming(null)}>
                         Keep it
                       </button>
-                    </span>
+                    </fieldset>
                   ) : (
                     <button
                       type="button"

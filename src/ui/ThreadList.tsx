@@ -1,6 +1,6 @@
 // The kept threads, newest first: open, rename, delete, start a new one, export the one
 // shown (Markdown, JSON) and import a JSON export.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ConversationState } from '../app/wiring/conversation';
 
 export interface ThreadActions {
@@ -17,6 +17,11 @@ function ThreadItem(props: { id: string; title: string; turns: number; current: 
   const [renaming, setRenaming] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [name, setName] = useState(props.title);
+  const nameInput = useRef<HTMLInputElement>(null);
+  // The rename field takes the focus the Rename button had.
+  useEffect(() => {
+    if (renaming) nameInput.current?.focus();
+  }, [renaming]);
   return (
     <li data-testid="thread" data-thread-id={props.id} className={props.current ? 'current' : undefined}>
       {renaming ? (
@@ -37,7 +42,7 @@ function ThreadItem(props: { id: string; title: string; turns: number; current: 
             maxLength={200}
             onChange={(e) => setName(e.target.value)}
             data-testid="rename-input"
-            autoFocus
+            ref={nameInput}
           />
           <button type="submit">Save</button>
           <button type="button" onClick={() => setRenaming(false)}>

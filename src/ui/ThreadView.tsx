@@ -88,9 +88,8 @@ export function ThreadView(props: {
                 {turn.question}
               </p>
               {pos.count > 1 && (
-                <span
-                  className="versions"
-                  role="group"
+                <fieldset
+                  className="versions inline-group"
                   aria-label={`Version ${pos.index} of ${pos.count}`}
                   data-testid="versions"
                 >
@@ -113,7 +112,7 @@ export function ThreadView(props: {
                   >
                     ›
                   </button>
-                </span>
+                </fieldset>
               )}
               <span className="turn-actions">
                 <button type="button" onClick={() => setEditing(turn.id)} disabled={busy} data-testid="edit-question">

@@ -73,7 +73,7 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
     theme: base.theme,
   };
   const q = p.get('q');
-  const question = q && q.trim() ? q.trim().slice(0, MAX_QUESTION) : null;
+  const question = q?.trim() ? q.trim().slice(0, MAX_QUESTION) : null;
   return { question, settings: sanitizeSettings(raw, base) };
 }
 

@@ -61,7 +61,8 @@ export function connectLibrary(opts: {
   let jobTimer: ReturnType<typeof setTimeout> | null = null;
   const showJob = (job: LibraryJobView) => {
     shownJob = job;
-    jobTimer ??= setTimeout(() => {
+    if (jobTimer) return;
+    jobTimer = setTimeout(() => {
       jobTimer = null;
       if (shownJob && batches.length > 0) set({ jobs: [shownJob] });
       shownJob = null;

@@ -7,7 +7,7 @@ import { ThreadSaveError, ThreadStore } from '../../../../src/app/persist/thread
 import { activePath } from '../../../../src/core/conversation';
 import { decode } from '../../../../src/core/decode';
 import { rerank } from '../../../../src/core/rerank';
-import type { Generator, Retriever, ScoredPassage } from '../../../../src/core/ports';
+import type { Generator, Retriever } from '../../../../src/core/ports';
 import { syntheticGenerator, syntheticRetriever } from '../../../doubles/synthetic-answer';
 
 let n = 0;
