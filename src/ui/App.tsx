@@ -142,7 +142,7 @@ export function App(props: {
               {copied}
             </span>
           )}
-          <ThemeSwitch theme={state.settings.theme} onChange={controller.setTheme} />
+          <ThemeSwitch theme={state.settings.theme} onChange={(theme) => controller.change({ theme })} />
         </div>
       </header>
       {props.offline && <OfflineBanner {...props.offline} />}
@@ -228,7 +228,7 @@ export function App(props: {
                 now={now}
                 originals={{
                   keep: state.settings.keepOriginals,
-                  onKeep: controller.setKeepOriginals,
+                  onKeep: (keepOriginals) => controller.change({ keepOriginals }),
                   forVisitOnly: services.storage?.get().mode === 'memory',
                 }}
               />
@@ -255,18 +255,18 @@ export function App(props: {
               <TuningPanel
                 rank={state.settings.rank}
                 decode={state.settings.decode}
-                onRank={controller.setRank}
-                onDecode={controller.setDecode}
+                onRank={(rank) => controller.change({ rank })}
+                onDecode={(decode) => controller.change({ decode })}
                 corrective={state.settings.corrective}
                 lastRerankMs={state.answer.ranking ? state.lastRerankMs : null}
-                onCorrective={controller.setCorrective}
+                onCorrective={(corrective) => controller.change({ corrective })}
                 crag={state.settings.crag}
-                onCrag={controller.setCrag}
+                onCrag={(crag) => controller.change({ crag })}
                 indexKind={state.settings.indexKind}
                 indexKindInUse={services.indexKindInUse()}
-                onIndexKind={controller.setIndexKind}
+                onIndexKind={(indexKind) => controller.change({ indexKind })}
                 retrieval={state.settings.retrieval}
-                onRetrieval={controller.setRetrieval}
+                onRetrieval={(retrieval) => controller.change({ retrieval })}
                 onReload={() => location.reload()}
                 onReset={controller.resetSettings}
               />

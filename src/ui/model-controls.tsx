@@ -3,7 +3,13 @@
 import { useEffect } from 'react';
 import type { AppServices } from '../app/wiring/services-contract';
 import type { Controller } from '../app/wiring/controller';
-import { checkCustomModel, choiceKey, modelChoice, smallestModelId } from '../app/persist/custom-model';
+import {
+  checkCustomModel,
+  choiceKey,
+  CUSTOM_MODEL_KEY,
+  modelChoice,
+  smallestModelId,
+} from '../app/persist/custom-model';
 import type { AppSettings } from '../app/persist/settings';
 import { ggufUrlProblem, type EngineChoice } from '../app/state/engine-choice';
 import type { ModelChoice } from '../generator/catalogue';
@@ -31,13 +37,13 @@ export function useModelControls(
   const choose = (id: string) => {
     const choice = modelChoice(id, settings.customModel);
     if (!choice) return;
-    controller.setModel(id);
+    controller.change({ model: id });
   };
   const smallest = smallestModelId();
   const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
   const smallestGguf = [...GGUF_CATALOGUE].sort((a, b) => a.sizeMB - b.sizeMB)[0]!.id;
   const onCpu = engine?.inUse === 'wllama';
-  const selectEngine = (choice: EngineChoice) => controller.setEngine(choice);
+  const selectEngine = (engine: EngineChoice) => controller.change({ engine });
   const ggufIsSmallest = engine?.choice.gguf.kind === 'gguf' && engine.choice.gguf.id === smallestGguf;
 
   return {
@@ -67,11 +73,11 @@ export function useModelControls(
           onCustomModel={(input) => {
             const checked = checkCustomModel(input, location.href);
             if ('problem' in checked) return checked.problem;
-            controller.setCustomModel(checked.model);
+            controller.change({ customModel: checked.model, model: CUSTOM_MODEL_KEY });
             void services.models.refresh([{ kind: 'custom', ...checked.model }]);
             return null;
           }}
-          onTemperature={(t) => controller.setTemperature(t)}
+          onTemperature={(temperature) => controller.change({ temperature })}
           onDelete={(choice) => void services.models.remove(choice)}
         />
       </>

@@ -176,7 +176,7 @@ describe('conversation wiring', () => {
     expect(controller.getState().answer.question).toBe('How do bees make honey?');
     expect(controller.getState().answer.ranking!.best.length).toBeGreaterThan(0);
     // Moving a weight re-ranks the turn being viewed.
-    controller.setRank({ weights: { rel: 0, sup: 0, use: 3, seq: 0 }, hardConstraints: false });
+    controller.change({ rank: { weights: { rel: 0, sup: 0, use: 3, seq: 0 }, hardConstraints: false } });
     expect(controller.getState().answer.question).toBe('How do bees make honey?');
   });
 
