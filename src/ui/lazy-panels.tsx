@@ -31,21 +31,37 @@ export function lazyPanel<P extends object>(load: () => Promise<ComponentType<P>
 
 export const AnswerView = lazyPanel(() => import('./AnswerView').then((m) => m.AnswerView), 'the answer');
 export const EvidenceView = lazyPanel(() => import('./EvidenceView').then((m) => m.EvidenceView), 'the evidence');
-export const TuningPanel = lazyPanel(() => import('./TuningPanel').then((m) => m.TuningPanel), 'the tuning settings');
+export const TuningPanel = lazyPanel(
+  () => import('./tuning/TuningPanel').then((m) => m.TuningPanel),
+  'the tuning settings',
+);
 export const BatchReport = lazyPanel(() => import('./BatchReport').then((m) => m.BatchReport), 'the report');
-export const EnginePicker = lazyPanel(() => import('./EnginePicker').then((m) => m.EnginePicker), 'the engine choice');
-export const ModelPicker = lazyPanel(() => import('./ModelPicker').then((m) => m.ModelPicker), 'the model choice');
+export const EnginePicker = lazyPanel(
+  () => import('./models/EnginePicker').then((m) => m.EnginePicker),
+  'the engine choice',
+);
+export const ModelPicker = lazyPanel(
+  () => import('./models/ModelPicker').then((m) => m.ModelPicker),
+  'the model choice',
+);
 export const OfflinePanel = lazyPanel(
   () => import('./OfflineStatus').then((m) => m.OfflinePanel),
   'the offline status',
 );
-export const ThreadList = lazyPanel(() => import('./ThreadList').then((m) => m.ThreadList), 'the threads');
-export const StatusPanel = lazyPanel(() => import('./StatusPanel').then((m) => m.StatusPanel), 'the models');
+export const ThreadList = lazyPanel(() => import('./thread/ThreadList').then((m) => m.ThreadList), 'the threads');
+export const ModelsPanel = lazyPanel(() => import('./models/ModelsPanel').then((m) => m.ModelsPanel), 'the models');
+export const Notices = lazyPanel(() => import('./Notices').then((m) => m.Notices), null);
+export const LibraryDocs = lazyPanel(() => import('./library/DocList').then((m) => m.LibraryDocs), null);
+export const LibraryActivity = lazyPanel(
+  () => import('./library/LibraryActivity').then((m) => m.LibraryActivity),
+  null,
+);
+export const PasteText = lazyPanel(() => import('./library/PasteText').then((m) => m.PasteText), null);
 /** Says nothing while it loads: in a visit with storage of its own the notice shows nothing at all. */
 export const StorageNotice = lazyPanel(() => import('./StorageNotice').then((m) => m.StorageNotice), null);
 
 const LazyPassageDialog = lazyPanel(() => import('./PassageDialog').then((m) => m.PassageDialog), 'the passage');
-const LazyThreadView = lazyPanel(() => import('./ThreadView').then((m) => m.ThreadView), 'the conversation');
+const LazyThreadView = lazyPanel(() => import('./thread/ThreadView').then((m) => m.ThreadView), 'the conversation');
 
 /** Mounted from the first opened passage on, so later closes and opens go through the dialog itself. */
 export function PassageDialog(props: Parameters<typeof LazyPassageDialog>[0]) {

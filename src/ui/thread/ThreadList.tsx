@@ -1,17 +1,8 @@
 // The kept threads, newest first: open, rename, delete, start a new one, export the one
 // shown (Markdown, JSON) and import a JSON export.
 import { useEffect, useRef, useState } from 'react';
-import type { ConversationState } from '../app/wiring/conversation';
-
-export interface ThreadActions {
-  open(id: string): void;
-  rename(id: string, title: string): void;
-  remove(id: string): void;
-  newThread(): void;
-  exportMarkdown(): void;
-  exportJson(): void;
-  importFile(file: File): void;
-}
+import type { ConversationState } from '../../app/wiring/conversation';
+import type { ThreadActions } from '../../app/wiring/thread-actions';
 
 function ThreadItem(props: { id: string; title: string; turns: number; current: boolean; actions: ThreadActions }) {
   const [renaming, setRenaming] = useState(false);

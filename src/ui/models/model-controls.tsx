@@ -1,22 +1,22 @@
 // Wires the model picker and the status panel's ways forward after a failed
 // load to the controller (persisted settings) and the services (the generator).
 import { useEffect } from 'react';
-import type { AppServices } from '../app/wiring/services-contract';
-import type { Controller } from '../app/wiring/controller';
+import type { AppServices } from '../../app/wiring/services-contract';
+import type { Controller } from '../../app/wiring/controller';
 import {
   checkCustomModel,
   choiceKey,
   CUSTOM_MODEL_KEY,
   modelChoice,
   smallestModelId,
-} from '../app/persist/custom-model';
-import type { AppSettings } from '../app/persist/settings';
-import { ggufUrlProblem, type EngineChoice } from '../app/state/engine-choice';
-import type { ModelChoice } from '../generator/catalogue';
-import { useStore } from './hooks';
-import { GGUF_CATALOGUE } from '../generator/gguf-catalogue';
+} from '../../app/persist/custom-model';
+import type { AppSettings } from '../../app/persist/settings';
+import { ggufUrlProblem, type EngineChoice } from '../../app/state/engine-choice';
+import type { ModelChoice } from '../../generator/catalogue';
+import { useStore } from '../hooks';
+import { GGUF_CATALOGUE } from '../../generator/gguf-catalogue';
 // The pickers load just after the first paint (lazy-panels.tsx).
-import { EnginePicker, ModelPicker } from './lazy-panels';
+import { EnginePicker, ModelPicker } from '../lazy-panels';
 
 export function useModelControls(
   controller: Controller,
@@ -90,8 +90,6 @@ export function useModelControls(
       : settings.model === smallest
         ? undefined
         : () => choose(smallest),
-    /** Switches to llama.cpp on the CPU (the no-WebGPU notice's way forward). */
-    onUseLlama: engine ? () => selectEngine({ ...engine.choice, engine: 'wllama' }) : undefined,
     onEvidenceOnly: (reason: string) =>
       controller.enterEvidenceOnly(`The language model could not be loaded: ${reason}`),
   };
