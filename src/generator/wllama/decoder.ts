@@ -5,7 +5,7 @@
 // its passage. Errors are mapped to the shared kinds by ./errors.ts.
 import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
 import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
-import { abortError, GeneratorError } from '../errors';
+import { GeneratorError } from '../errors';
 import {
   ONE_LINE,
   parseForm,
@@ -14,7 +14,6 @@ import {
   SEGMENT_WITH_PASSAGE,
   SEGMENT_WITHOUT_PASSAGE,
   type Form,
-  type ParsedForm,
   type SlotName,
 } from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
