@@ -30,7 +30,7 @@ export interface ModelSpec {
 }
 
 export interface EvaluatorConfig {
-  /** Sentence embeddings (mean pooling, normalised). */
+  /** Sentence embeddings (pooled as the model's family was trained, see embedderPooling; normalised). */
   embedder: ModelSpec;
   /** Cross-encoder with a single relevance logit, read as a sigmoid probability. */
   reranker: ModelSpec;
@@ -164,4 +164,19 @@ export function embedderPrefixes(modelId: string): EmbedderPrefixes {
   }
   if (name.startsWith('nomic-embed-text')) return { query: 'search_query: ', passage: 'search_document: ' };
   return { query: '', passage: '' };
+}
+
+/** How token vectors become one sentence vector: their mean, or the first ([CLS]) token's. */
+export type EmbedderPooling = 'mean' | 'cls';
+
+/**
+ * Read from the model's name, as each family's sentence-transformers config sets it: bge (v1,
+ * v1.5, m3), Snowflake's arctic-embed and mixedbread's mxbai-embed take the [CLS] token; MiniLM,
+ * e5, gte, nomic-embed and most others the mean. The other pooling gives vectors that still look
+ * like embeddings but retrieve measurably worse.
+ */
+export function embedderPooling(modelId: string): EmbedderPooling {
+  const name = modelId.toLowerCase().split('/').pop() ?? '';
+  if (/^(bge-|snowflake-arctic-embed|arctic-embed|mxbai-embed)/.test(name) && !name.includes('reranker')) return 'cls';
+  return 'mean';
 }
