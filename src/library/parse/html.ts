@@ -3,11 +3,12 @@
 // code runs in the browser and in the Node indexer, so both see the same text.
 //
 // As reader views do, a page keeps only its content: where it marks a `<main>` (or
-// role="main"), only that; everywhere, menus, navigation, pop-ups, buttons and hidden
-// elements are dropped (html-chrome.ts). A page with neither is kept whole. Whitespace is
-// read as a browser lays it out: the source's line wrapping inside a paragraph is a space,
-// blocks (paragraphs, list items, rows, headings) end lines, and `<pre>` keeps its lines
-// and indentation as written.
+// role="main"), only that; everywhere, menus, navigation, pop-ups, buttons and hidden elements
+// are dropped (html-chrome.ts), and so is a block that is nearly all links (a table of contents,
+// a site menu). A page with none of these is kept whole, and a page that would lose every word
+// keeps them all. Whitespace is read as a browser lays it out: the source's line wrapping inside
+// a paragraph is a space, blocks (paragraphs, list items, rows, headings) end lines, and `<pre>`
+// keeps its lines and indentation as written.
 import { Parser } from 'htmlparser2';
 import type { HeadingMark } from '../../core/source-location';
 import { isAnchorMark, isChrome, isMain, isNeverText, isSection } from './html-chrome';
@@ -20,12 +21,25 @@ const BLOCK = new Set(
 );
 const CELL = new Set(['td', 'th']);
 const HEADING = /^h([1-6])$/;
+/** Blocks judged by how much of their text is links. */
+const LINK_BLOCK = new Set('aside div dl ol p section table td th ul'.split(' '));
+/** A block with at least this many links and this share of its letters inside them is navigation. */
+const NAV_LINKS = 2;
+const NAV_LINK_SHARE = 0.8;
+/**
+ * Links a page marks as its own navigation (`rel="next"`, "prev", "up", "contents": GNU Texinfo's
+ * "Next: …, Previous: …, Up: …" lines): two of them make a block of mostly links navigation.
+ */
+const NAV_REL = /\b(?:next|prev|previous|up|contents|index|home|first|last|start)\b/i;
+const NAV_REL_LINKS = 2;
+const NAV_REL_SHARE = 0.5;
 
 /** Stand-ins for the whitespace of preformatted text while the flow text's spaces are settled. */
 const PRE_SPACE = '\uE000';
 const PRE_TAB = '\uE001';
 const PRE_NEWLINE = '\uE002';
 const PRIVATE = /[\uE000-\uE002]/g;
+const LETTERS = /[\p{L}\p{N}]/gu;
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -36,6 +50,19 @@ interface Frame {
   section: boolean;
   pre: boolean;
   anchor: boolean;
+  /** For a block judged by its links: where its text began, and what it holds. */
+  links?: LinkTally;
+}
+
+interface LinkTally {
+  all: number;
+  main: number;
+  found: number;
+  letters: number;
+  linkLetters: number;
+  links: number;
+  /** Links with a navigation `rel`. */
+  relLinks: number;
 }
 
 interface Found {
@@ -44,118 +71,183 @@ interface Found {
   inMain: boolean;
 }
 
-/** The text being assembled: everything kept, and what of it stands inside `<main>`. */
-class Output {
-  readonly all: string[] = [];
-  readonly main: string[] = [];
-  sawMain = false;
-  push(s: string, inMain: boolean): void {
-    this.all.push(s);
-    if (inMain) this.main.push(s);
-  }
+export interface ParsedHtml {
+  text: string;
+  title?: string;
+  headings?: HeadingMark[];
 }
 
-export function parseHtml(source: string): { text: string; title?: string; headings?: HeadingMark[] } {
-  const out = new Output();
-  const found: Found[] = [];
-  const stack: Frame[] = [];
-  let dropped = 0;
-  let mainDepth = 0;
-  let sectionDepth = 0;
-  let preDepth = 0;
-  let anchorDepth = 0;
-  // Set when a <pre> opens: a line break right after its tag is not part of its text (as in browsers).
-  let preFresh = false;
-  let heading: Found | null = null;
-  let inTitle = false;
-  let title = '';
-  let h1Depth = 0;
-  let h1 = '';
-  let h1Done = false;
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        if (name === 'title') inTitle = true;
-        const main = isMain(name, attribs);
-        // A header or footer outside any section is the site's banner or footer, not the page's.
-        const siteBand = (name === 'header' || name === 'footer') && sectionDepth === 0 && mainDepth === 0;
-        const drops = isNeverText(name) || siteBand || isChrome(name, attribs);
-        const frame: Frame = { drops, main, section: isSection(name), pre: name === 'pre', anchor: name === 'a' };
-        stack.push(frame);
-        if (drops) dropped++;
-        if (main) {
-          mainDepth++;
-          if (dropped === 0) out.sawMain = true;
-        }
-        if (frame.section) sectionDepth++;
-        if (frame.pre) {
-          preDepth++;
-          preFresh = true;
-        }
-        if (frame.anchor) anchorDepth++;
-        if (dropped > 0) return;
-        if (name === 'br') out.push(preDepth > 0 ? PRE_NEWLINE : '\n', mainDepth > 0);
-        else if (BLOCK.has(name)) out.push('\n\n', mainDepth > 0);
-        else if (CELL.has(name)) out.push(' ', mainDepth > 0);
-        if (name === 'h1' && !h1Done) h1Depth++;
-        const h = HEADING.exec(name);
-        if (h) heading = { level: Number(h[1]), title: '', inMain: mainDepth > 0 };
-      },
-      onclosetag(name) {
-        if (name === 'title') inTitle = false;
-        const frame = stack.pop();
-        if (!frame) return;
-        if (dropped === 0) {
-          if (BLOCK.has(name)) out.push('\n\n', mainDepth > 0);
-          else if (CELL.has(name)) out.push(' ', mainDepth > 0);
-          if (name === 'h1' && h1Depth > 0 && --h1Depth === 0) h1Done = true;
-          if (heading && HEADING.test(name)) {
-            const t = squash(heading.title);
-            if (t) found.push({ ...heading, title: t });
-            heading = null;
-          }
-        }
-        if (frame.drops) dropped--;
-        if (frame.main) mainDepth--;
-        if (frame.section) sectionDepth--;
-        if (frame.pre) preDepth--;
-        if (frame.anchor) anchorDepth--;
-      },
-      ontext(raw) {
-        // The title lives in <head>, whose text is otherwise not kept.
-        if (inTitle) title += raw;
-        if (dropped > 0) return;
-        if (anchorDepth > 0 && isAnchorMark(raw)) return;
-        let text = raw.replace(PRIVATE, '');
-        if (preDepth > 0) {
-          if (preFresh) text = text.replace(/^\n/, '');
-          preFresh = false;
-          out.push(text.replace(/ /g, PRE_SPACE).replace(/\t/g, PRE_TAB).replace(/\n/g, PRE_NEWLINE), mainDepth > 0);
-          return;
-        }
-        const flow = text.replace(/[\s\u00a0]+/g, ' ');
-        out.push(flow, mainDepth > 0);
-        if (h1Depth > 0) h1 += flow;
-        if (heading) heading.title += flow;
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true },
-  );
-  parser.write(normaliseNewlines(source));
-  parser.end();
+export function parseHtml(source: string): ParsedHtml {
+  const normal = normaliseNewlines(source);
+  const read = new HtmlReader(false).read(normal);
+  // Every word would be dropped (a page that is all menu, an index of links): keep them all.
+  return /[\p{L}\p{N}]/u.test(read.text) ? read : new HtmlReader(true).read(normal);
+}
 
-  // The page's main content when it marks one that holds text; else everything kept.
-  const mainText = out.sawMain ? settle(out.main) : '';
-  const useMain = /[\p{L}\p{N}]/u.test(mainText);
-  const text = useMain ? mainText : settle(out.all);
-  // <title> is raw text to the tokenizer: markup written inside it is not what a reader sees.
-  const titleText = title.includes('<') ? parseHtml(title).text : title;
-  const name = squash(titleText) || squash(h1);
-  const headings = placeHeadings(
-    text,
-    found.filter((h) => !useMain || h.inMain),
-  );
-  return { text, ...(name ? { title: name } : {}), ...(headings.length ? { headings } : {}) };
+/** One pass of the parser over a page; `keepChrome` keeps everything but what is never text. */
+class HtmlReader {
+  private readonly all: string[] = [];
+  private readonly mainOut: string[] = [];
+  private sawMain = false;
+  private readonly found: Found[] = [];
+  private readonly stack: Frame[] = [];
+  /** Open blocks judged by their links, innermost last. */
+  private readonly tallies: LinkTally[] = [];
+  private dropped = 0;
+  private mainDepth = 0;
+  private sectionDepth = 0;
+  private preDepth = 0;
+  private anchorDepth = 0;
+  /** Set when a <pre> opens: a line break right after its tag is not part of its text (as in browsers). */
+  private preFresh = false;
+  private heading: Found | null = null;
+  private inTitle = false;
+  private title = '';
+  private h1Depth = 0;
+  private h1 = '';
+  private h1Done = false;
+
+  constructor(private readonly keepChrome: boolean) {}
+
+  read(source: string): ParsedHtml {
+    const parser = new Parser(
+      {
+        onopentag: (name, attribs) => this.open(name, attribs),
+        onclosetag: (name) => this.close(name),
+        ontext: (text) => this.text(text),
+      },
+      { decodeEntities: true, lowerCaseTags: true },
+    );
+    parser.write(source);
+    parser.end();
+    return this.result();
+  }
+
+  private push(s: string): void {
+    this.all.push(s);
+    if (this.mainDepth > 0) this.mainOut.push(s);
+  }
+
+  private open(name: string, attribs: Record<string, string>): void {
+    if (name === 'title') this.inTitle = true;
+    const main = isMain(name, attribs);
+    // A header or footer outside any section is the site's banner or footer, not the page's.
+    const siteBand = (name === 'header' || name === 'footer') && this.sectionDepth === 0 && this.mainDepth === 0;
+    const drops = isNeverText(name) || (!this.keepChrome && (siteBand || isChrome(name, attribs)));
+    const frame: Frame = { drops, main, section: isSection(name), pre: name === 'pre', anchor: name === 'a' };
+    this.stack.push(frame);
+    if (drops) this.dropped++;
+    if (main) {
+      this.mainDepth++;
+      if (this.dropped === 0) this.sawMain = true;
+    }
+    if (frame.section) this.sectionDepth++;
+    if (frame.pre) {
+      this.preDepth++;
+      this.preFresh = true;
+    }
+    if (frame.anchor) this.anchorDepth++;
+    if (this.dropped > 0) return;
+    const tally = this.tallies[this.tallies.length - 1];
+    if (frame.anchor && 'href' in attribs && tally) {
+      tally.links++;
+      if (attribs.rel && NAV_REL.test(attribs.rel)) tally.relLinks++;
+    }
+    if (LINK_BLOCK.has(name) && !this.keepChrome) {
+      frame.links = { all: 0, main: 0, found: 0, letters: 0, linkLetters: 0, links: 0, relLinks: 0 };
+      this.tallies.push(frame.links);
+    }
+    if (name === 'br') this.push(this.preDepth > 0 ? PRE_NEWLINE : '\n');
+    else if (BLOCK.has(name)) this.push('\n\n');
+    else if (CELL.has(name)) this.push(' ');
+    // Where the block's text starts: after its own line break, so dropping it keeps the break.
+    if (frame.links)
+      Object.assign(frame.links, { all: this.all.length, main: this.mainOut.length, found: this.found.length });
+    if (name === 'h1' && !this.h1Done) this.h1Depth++;
+    const h = HEADING.exec(name);
+    if (h) this.heading = { level: Number(h[1]), title: '', inMain: this.mainDepth > 0 };
+  }
+
+  private close(name: string): void {
+    if (name === 'title') this.inTitle = false;
+    const frame = this.stack.pop();
+    if (!frame) return;
+    if (this.dropped === 0) {
+      if (frame.links) this.judgeLinks(frame.links);
+      if (BLOCK.has(name)) this.push('\n\n');
+      else if (CELL.has(name)) this.push(' ');
+      if (name === 'h1' && this.h1Depth > 0 && --this.h1Depth === 0) this.h1Done = true;
+      if (this.heading && HEADING.test(name)) {
+        const t = squash(this.heading.title);
+        if (t) this.found.push({ ...this.heading, title: t });
+        this.heading = null;
+      }
+    }
+    if (frame.drops) this.dropped--;
+    if (frame.main) this.mainDepth--;
+    if (frame.section) this.sectionDepth--;
+    if (frame.pre) this.preDepth--;
+    if (frame.anchor) this.anchorDepth--;
+  }
+
+  /**
+   * Drops a closed block that is nearly all links. Its counts join the block around it either
+   * way, so a menu's heading goes with the list of links it heads.
+   */
+  private judgeLinks(t: LinkTally): void {
+    this.tallies.pop();
+    const share = t.letters > 0 ? t.linkLetters / t.letters : 0;
+    if ((t.links >= NAV_LINKS && share >= NAV_LINK_SHARE) || (t.relLinks >= NAV_REL_LINKS && share >= NAV_REL_SHARE)) {
+      this.all.length = t.all;
+      this.mainOut.length = Math.min(this.mainOut.length, t.main);
+      this.found.length = t.found;
+    }
+    const outer = this.tallies[this.tallies.length - 1];
+    if (!outer) return;
+    outer.letters += t.letters;
+    outer.linkLetters += t.linkLetters;
+    outer.links += t.links;
+    outer.relLinks += t.relLinks;
+  }
+
+  private text(raw: string): void {
+    // The title lives in <head>, whose text is otherwise not kept.
+    if (this.inTitle) this.title += raw;
+    if (this.dropped > 0) return;
+    if (this.anchorDepth > 0 && isAnchorMark(raw)) return;
+    let text = raw.replace(PRIVATE, '');
+    const tally = this.tallies[this.tallies.length - 1];
+    if (tally) {
+      const letters = text.match(LETTERS)?.length ?? 0;
+      tally.letters += letters;
+      if (this.anchorDepth > 0) tally.linkLetters += letters;
+    }
+    if (this.preDepth > 0) {
+      if (this.preFresh) text = text.replace(/^\n/, '');
+      this.preFresh = false;
+      this.push(text.replace(/ /g, PRE_SPACE).replace(/\t/g, PRE_TAB).replace(/\n/g, PRE_NEWLINE));
+      return;
+    }
+    const flow = text.replace(/[\s\u00a0]+/g, ' ');
+    this.push(flow);
+    if (this.h1Depth > 0) this.h1 += flow;
+    if (this.heading) this.heading.title += flow;
+  }
+
+  private result(): ParsedHtml {
+    // The page's main content when it marks one that holds text; else everything kept.
+    const mainText = this.sawMain ? settle(this.mainOut) : '';
+    const useMain = /[\p{L}\p{N}]/u.test(mainText);
+    const text = useMain ? mainText : settle(this.all);
+    // <title> is raw text to the tokenizer: markup written inside it is not what a reader sees.
+    const titleText = this.title.includes('<') ? parseHtml(this.title).text : this.title;
+    const name = squash(titleText) || squash(this.h1);
+    const headings = placeHeadings(
+      text,
+      this.found.filter((h) => !useMain || h.inMain),
+    );
+    return { text, ...(name ? { title: name } : {}), ...(headings.length ? { headings } : {}) };
+  }
 }
 
 /** Flow text's spaces settled around line breaks, at most one blank line between blocks, preformatted text restored. */

@@ -111,4 +111,31 @@ tide --port brest
       'Roses are red\nviolets are blue\n\nNext',
     );
   });
+
+  it('drops a block that is nearly all links (a table of contents, a menu) with its heading, and keeps prose that links', () => {
+    const html = `<body><div class="contents"><h2>Table of Contents</h2><ul>
+      <li><a href="#a">1 Measuring Program Resource Use</a></li><li><a href="#b">1.1 Setting the Output Format</a></li>
+      <li><a href="#c">1.2 The Format String</a></li></ul></div>
+      <h2>1 Measuring Program Resource Use</h2>
+      <p>The <a href="#t">time</a> command runs another program, then displays information about the
+      resources used by that program, as <a href="#f">the format</a> says.</p></body>`;
+    const r = parseHtml(html);
+    expect(r.text).toBe(
+      '1 Measuring Program Resource Use\n\nThe time command runs another program, then displays information about the resources used by that program, as the format says.',
+    );
+    expect(r.headings).toEqual([{ level: 2, title: '1 Measuring Program Resource Use', start: 0 }]);
+  });
+
+  it('drops GNU Texinfo\'s "Next: …, Previous: …, Up: …" lines, which mark their links rel=next/prev/up', () => {
+    const html = `<body><div class="header"><p>Next: <a href="#i" accesskey="n" rel="next">Introduction</a>,
+      Previous: <a href="dir.html" accesskey="p" rel="prev">(dir)</a>, Up: <a href="dir.html" rel="up">(dir)</a>
+      [<a href="#toc" rel="contents">Contents</a>]</p></div><h2>1.1 Description</h2><p>bc is a language.</p></body>`;
+    expect(parseHtml(html).text).toBe('1.1 Description\n\nbc is a language.');
+  });
+
+  it('keeps every word of a page that is nothing but links (an index), rather than refusing it as empty', () => {
+    const html = `<body><nav><a href="a.html">Alpha</a></nav><ul><li><a href="a.html">Alpha</a></li>
+      <li><a href="b.html">Beta</a></li><li><a href="c.html">Gamma</a></li></ul></body>`;
+    expect(parseHtml(html).text).toBe('Alpha\n\nAlpha\n\nBeta\n\nGamma');
+  });
 });
