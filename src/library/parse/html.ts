@@ -33,6 +33,8 @@ const NAV_LINK_SHARE = 0.8;
 const NAV_REL = /\b(?:next|prev|previous|up|contents|index|home|first|last|start)\b/i;
 const NAV_REL_LINKS = 2;
 const NAV_REL_SHARE = 0.5;
+/** Words that label navigation links: a block of links whose other words are all these is navigation. */
+const NAV_LABEL = /^(?:next|previous|prev|up|home|index|contents|top|back|forward|first|last|toc)$/i;
 
 /** Stand-ins for the whitespace of preformatted text while the flow text's spaces are settled. */
 const PRE_SPACE = '\uE000';
@@ -40,6 +42,7 @@ const PRE_TAB = '\uE001';
 const PRE_NEWLINE = '\uE002';
 const PRIVATE = /[\uE000-\uE002]/g;
 const LETTERS = /[\p{L}\p{N}]/gu;
+const WORDS = /[\p{L}\p{N}]+/gu;
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -63,6 +66,10 @@ interface LinkTally {
   links: number;
   /** Links with a navigation `rel`. */
   relLinks: number;
+  /** Letters outside links that are not navigation labels ("Next:", "Up:", "Index"). */
+  plainLetters: number;
+  /** Letters of blocks inside it that were dropped. */
+  droppedInside: number;
 }
 
 interface Found {
@@ -77,14 +84,29 @@ export interface ParsedHtml {
   headings?: HeadingMark[];
 }
 
+const hasWords = (r: ParsedHtml) => /[\p{L}\p{N}]/u.test(r.text);
+
+/** A pass's reading, and whether the page's <main> lost most of its words as lists of links. */
+type Reading = ParsedHtml & { lostMain?: boolean };
+
 export function parseHtml(source: string): ParsedHtml {
   const normal = normaliseNewlines(source);
-  const read = new HtmlReader(false).read(normal);
-  // Every word would be dropped (a page that is all menu, an index of links): keep them all.
-  return /[\p{L}\p{N}]/u.test(read.text) ? read : new HtmlReader(true).read(normal);
+  const read = new HtmlReader('all').read(normal);
+  if (hasWords(read) && !read.lostMain) {
+    const { lostMain: _, ...kept } = read;
+    return kept;
+  }
+  // A page whose content is a list of links (a section's index page, an index): keep the
+  // lists, still without the chrome; failing that, every word rather than none.
+  const lists = new HtmlReader('keep-lists').read(normal);
+  const { lostMain: _, ...kept } = hasWords(lists) ? lists : new HtmlReader('none').read(normal);
+  return kept;
 }
 
-/** One pass of the parser over a page; `keepChrome` keeps everything but what is never text. */
+/** What a pass drops: chrome and navigation by links; chrome only; nothing but what is never text. */
+type Rules = 'all' | 'keep-lists' | 'none';
+
+/** One pass of the parser over a page. */
 class HtmlReader {
   private readonly all: string[] = [];
   private readonly mainOut: string[] = [];
@@ -94,6 +116,8 @@ class HtmlReader {
   /** Open blocks judged by their links, innermost last. */
   private readonly tallies: LinkTally[] = [];
   private dropped = 0;
+  /** Letters of lists of links dropped inside <main>. */
+  private mainListLetters = 0;
   private mainDepth = 0;
   private sectionDepth = 0;
   private preDepth = 0;
@@ -107,9 +131,9 @@ class HtmlReader {
   private h1 = '';
   private h1Done = false;
 
-  constructor(private readonly keepChrome: boolean) {}
+  constructor(private readonly rules: Rules) {}
 
-  read(source: string): ParsedHtml {
+  read(source: string): Reading {
     const parser = new Parser(
       {
         onopentag: (name, attribs) => this.open(name, attribs),
@@ -133,7 +157,7 @@ class HtmlReader {
     const main = isMain(name, attribs);
     // A header or footer outside any section is the site's banner or footer, not the page's.
     const siteBand = (name === 'header' || name === 'footer') && this.sectionDepth === 0 && this.mainDepth === 0;
-    const drops = isNeverText(name) || (!this.keepChrome && (siteBand || isChrome(name, attribs)));
+    const drops = isNeverText(name) || (this.rules !== 'none' && (siteBand || isChrome(name, attribs)));
     const frame: Frame = { drops, main, section: isSection(name), pre: name === 'pre', anchor: name === 'a' };
     this.stack.push(frame);
     if (drops) this.dropped++;
@@ -149,12 +173,23 @@ class HtmlReader {
     if (frame.anchor) this.anchorDepth++;
     if (this.dropped > 0) return;
     const tally = this.tallies[this.tallies.length - 1];
-    if (frame.anchor && 'href' in attribs && tally) {
+    // A heading's link to itself (mdBook, rustdoc) is the heading, not a link away.
+    if (frame.anchor && 'href' in attribs && tally && !this.heading) {
       tally.links++;
       if (attribs.rel && NAV_REL.test(attribs.rel)) tally.relLinks++;
     }
-    if (LINK_BLOCK.has(name) && !this.keepChrome) {
-      frame.links = { all: 0, main: 0, found: 0, letters: 0, linkLetters: 0, links: 0, relLinks: 0 };
+    if (LINK_BLOCK.has(name) && this.rules !== 'none') {
+      frame.links = {
+        all: 0,
+        main: 0,
+        found: 0,
+        letters: 0,
+        linkLetters: 0,
+        links: 0,
+        relLinks: 0,
+        plainLetters: 0,
+        droppedInside: 0,
+      };
       this.tallies.push(frame.links);
     }
     if (name === 'br') this.push(this.preDepth > 0 ? PRE_NEWLINE : '\n');
@@ -197,17 +232,27 @@ class HtmlReader {
   private judgeLinks(t: LinkTally): void {
     this.tallies.pop();
     const share = t.letters > 0 ? t.linkLetters / t.letters : 0;
-    if ((t.links >= NAV_LINKS && share >= NAV_LINK_SHARE) || (t.relLinks >= NAV_REL_LINKS && share >= NAV_REL_SHARE)) {
+    // A list of links (a table of contents, a menu): dropped unless the page is nothing else.
+    const isList = t.links >= NAV_LINKS && share >= NAV_LINK_SHARE;
+    // Links labelled as the page's navigation ("Next: …, Previous: …, Up: …"): always dropped.
+    const labelled = t.links >= NAV_LINKS && t.plainLetters === 0 && t.letters > t.linkLetters;
+    const isNav = labelled || (t.relLinks >= NAV_REL_LINKS && share >= NAV_REL_SHARE);
+    const drop = (isList && this.rules === 'all') || isNav;
+    if (drop) {
       this.all.length = t.all;
       this.mainOut.length = Math.min(this.mainOut.length, t.main);
       this.found.length = t.found;
+      if (!isNav && this.mainDepth > 0) this.mainListLetters += t.letters - t.droppedInside;
     }
     const outer = this.tallies[this.tallies.length - 1];
     if (!outer) return;
+    outer.droppedInside += drop ? t.letters : t.droppedInside;
     outer.letters += t.letters;
     outer.linkLetters += t.linkLetters;
     outer.links += t.links;
-    outer.relLinks += t.relLinks;
+    outer.plainLetters += t.plainLetters;
+    // Navigation already dropped does not make the block around it navigation.
+    if (!drop) outer.relLinks += t.relLinks;
   }
 
   private text(raw: string): void {
@@ -220,7 +265,8 @@ class HtmlReader {
     if (tally) {
       const letters = text.match(LETTERS)?.length ?? 0;
       tally.letters += letters;
-      if (this.anchorDepth > 0) tally.linkLetters += letters;
+      if (this.anchorDepth > 0 && !this.heading) tally.linkLetters += letters;
+      else for (const w of text.match(WORDS) ?? []) if (!NAV_LABEL.test(w)) tally.plainLetters += w.length;
     }
     if (this.preDepth > 0) {
       if (this.preFresh) text = text.replace(/^\n/, '');
@@ -234,10 +280,13 @@ class HtmlReader {
     if (this.heading) this.heading.title += flow;
   }
 
-  private result(): ParsedHtml {
+  private result(): Reading {
     // The page's main content when it marks one that holds text; else everything kept.
     const mainText = this.sawMain ? settle(this.mainOut) : '';
-    const useMain = /[\p{L}\p{N}]/u.test(mainText);
+    const mainLetters = mainText.match(LETTERS)?.length ?? 0;
+    const useMain = mainLetters > 0;
+    // A <main> that is mostly lists of links (a section's first page) is its lists: read again keeping them.
+    const mainIsLists = this.sawMain && (mainLetters === 0 || this.mainListLetters > mainLetters);
     const text = useMain ? mainText : settle(this.all);
     // <title> is raw text to the tokenizer: markup written inside it is not what a reader sees.
     const titleText = this.title.includes('<') ? parseHtml(this.title).text : this.title;
@@ -246,7 +295,12 @@ class HtmlReader {
       text,
       this.found.filter((h) => !useMain || h.inMain),
     );
-    return { text, ...(name ? { title: name } : {}), ...(headings.length ? { headings } : {}) };
+    return {
+      text,
+      ...(name ? { title: name } : {}),
+      ...(headings.length ? { headings } : {}),
+      ...(mainIsLists ? { lostMain: true } : {}),
+    };
   }
 }
 

@@ -133,9 +133,17 @@ tide --port brest
     expect(parseHtml(html).text).toBe('1.1 Description\n\nbc is a language.');
   });
 
-  it('keeps every word of a page that is nothing but links (an index), rather than refusing it as empty', () => {
+  it('keeps the links of a page that is nothing but links (an index), still without its navigation', () => {
     const html = `<body><nav><a href="a.html">Alpha</a></nav><ul><li><a href="a.html">Alpha</a></li>
       <li><a href="b.html">Beta</a></li><li><a href="c.html">Gamma</a></li></ul></body>`;
-    expect(parseHtml(html).text).toBe('Alpha\n\nAlpha\n\nBeta\n\nGamma');
+    expect(parseHtml(html).text).toBe('Alpha\n\nBeta\n\nGamma');
+    // Its <main> a list of links too (a section's first page): the list, not the page's pop-ups.
+    const section = `<body><div id="help"><p>Keyboard shortcuts</p></div><main><h1>Commands</h1><ul>
+      <li><a href="a.html">Build Commands</a></li><li><a href="b.html">Package Commands</a></li></ul></main></body>`;
+    expect(parseHtml(section).text).toBe('Commands\n\nBuild Commands\n\nPackage Commands');
+    // Nothing but navigation: every word rather than none.
+    expect(parseHtml('<body><nav><a href="a.html">Alpha</a> <a href="b.html">Beta</a></nav></body>').text).toBe(
+      'Alpha Beta',
+    );
   });
 });
