@@ -97,13 +97,30 @@ export function normalise(text: string): string {
     .toLowerCase();
 }
 
-/** Whether a written answer (or passage) holds one of the gold answers. An empty gold never matches. */
+const WORD = /[\p{L}\p{N}_]/u;
+/** After a gold answer that ends in a letter or digit: a plural or third-person "s"/"es" at most, then no more of the word. */
+const WORD_END = /^(?:e?s)?(?![\p{L}\p{N}_])/u;
+
+/**
+ * Whether a written answer (or passage) holds one of the gold answers, as whole words where the gold begins or ends
+ * with one ("as" is not found in "has", "enum" not in "enumerate", "3" not in "30"; "data race" is found in "data
+ * races"). An empty gold never matches.
+ */
 export function containsGold(text: string, answers: readonly string[]): boolean {
   const haystack = normalise(text);
-  return answers.some((a) => {
-    const gold = normalise(a);
-    return gold !== '' && haystack.includes(gold);
-  });
+  return answers.some((a) => goldIn(haystack, normalise(a)));
+}
+
+function goldIn(haystack: string, gold: string): boolean {
+  if (!gold) return false;
+  const wordStart = WORD.test(gold[0]!);
+  const wordEnd = WORD.test(gold[gold.length - 1]!);
+  for (let at = haystack.indexOf(gold); at >= 0; at = haystack.indexOf(gold, at + 1)) {
+    if (wordStart && at > 0 && WORD.test(haystack[at - 1]!)) continue;
+    if (wordEnd && !WORD_END.test(haystack.slice(at + gold.length, at + gold.length + 3))) continue;
+    return true;
+  }
+  return false;
 }
 
 /** How many times the evidence occurs in a text, both normalised. */
@@ -169,4 +186,10 @@ export async function documentText(path: string): Promise<string> {
     { pdf: loadPdfJsInNode },
   );
   return parsed.text;
+}
+
+/** The Debian packages to install so that every document of the set has a copy here (bash .ci/run installs them). */
+export function missingDocPackages(docs = questionSet().docs): string[] {
+  const missing = Object.keys(docs).filter((key) => docCopies(key, docs).length === 0);
+  return [...new Set(missing.map((key) => docs[key]!.package))].sort();
 }

@@ -15,6 +15,7 @@ import {
   evidenceCount,
   evidenceIn,
   expandCandidate,
+  missingDocPackages,
   normalise,
   questionSet,
   resolveDoc,
@@ -29,6 +30,20 @@ describe('matching rule', () => {
     expect(containsGold('Rust’s “Rc<T>” type', ['rust\'s "rc<t>"'])).toBe(true);
     expect(containsGold('pages 10–12', ['10-12'])).toBe(true);
     expect(containsGold('the de\ufb01nition', ['definition'])).toBe(true);
+  });
+
+  it('matches whole words where the gold begins or ends with one, plurals included', () => {
+    expect(containsGold('It has a value', ['as'])).toBe(false);
+    expect(containsGold('rename it with the as keyword', ['as'])).toBe(true);
+    expect(containsGold('call enumerate() on it', ['enum'])).toBe(false);
+    expect(containsGold('define an enum', ['enum'])).toBe(true);
+    expect(containsGold('about 30 times slower', ['3'])).toBe(false);
+    expect(containsGold('opt-level = 3.', ['3'])).toBe(true);
+    expect(containsGold('it prevents data races', ['data race'])).toBe(true);
+    expect(containsGold('put them in boxes', ['Box'])).toBe(true);
+    expect(containsGold('clone it with Rc::clone', ['Rc'])).toBe(true);
+    expect(containsGold('cargo test -- --include-ignored', ['--ignored'])).toBe(false);
+    expect(containsGold('cargo test -- --ignored', ['--ignored'])).toBe(true);
   });
 
   it('does not find what is not there, and an empty gold matches nothing', () => {
@@ -75,6 +90,19 @@ describe('document paths', () => {
       /No copy of "manual".*\/nope\/foo\.pdf.*apt-get install libfoo-doc/,
     );
     expect(() => resolveDoc('unknown', docs)).toThrow(/not a document of test\/fixtures\/real\/docs\.json/);
+  });
+
+  it('lists each package to install once, for the documents that have no copy here (what .ci/run installs)', () => {
+    const here = join(mkdtempSync(join(tmpdir(), 'qset-')), 'manual.html');
+    writeFileSync(here, '<p>manual</p>');
+    const docs = {
+      a: { kind: 'debian-pdf' as const, package: 'libfoo-doc', candidates: ['/nope/a.pdf'] },
+      b: { kind: 'debian-pdf' as const, package: 'libfoo-doc', candidates: ['/nope/b.pdf'] },
+      c: { kind: 'debian-html' as const, package: 'bar', candidates: ['/nope/c.html', here] },
+      d: { kind: 'debian-html' as const, package: 'aaa', candidates: ['/nope/d.html'] },
+    };
+    expect(missingDocPackages(docs)).toEqual(['aaa', 'libfoo-doc']);
+    expect(missingDocPackages({ c: docs.c })).toEqual([]);
   });
 });
 
