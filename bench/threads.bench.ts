@@ -10,73 +10,16 @@
 // (seeded); (c) the mixed threads of threads.json. recall@3: a top-3 passage holds a gold
 // answer and the evidence (bench/real-set/library.ts).
 //   npm run bench -- threads
-import { joinedQuery } from '../src/core/conversation/rewrite';
-import { fuseReadings, searchPlan } from '../src/core/conversation/search-plan';
 import type { QuestionDependence } from '../src/core/conversation/dependence';
-import type { Passage } from '../src/core/ports';
 import { HOW_TO_FETCH } from '../scripts/real-models/catalogue';
 import { mulberry32 } from '../scripts/seeded-random';
 import { createRealEmbedder, realEmbedderDir } from './real/real-embedder';
-import { type Answerable, firstAnswering, realLibrary } from './real-set/library';
-import { realSearcher, type Searcher } from './real-set/searcher';
-import { type FollowUp, questionSet, type RealQuestion } from '../test/real/question-set';
+import { realLibrary } from './real-set/library';
+import { realSearcher } from './real-set/searcher';
+import { asTurn, at3, followTurn, type Strategy, threadRanks, type Turn } from './real-set/thread-runs';
+import { questionSet } from '../test/real/question-set';
 
-type Strategy = 'today' | 'plan' | 'fresh';
-
-interface Turn {
-  id: string;
-  question: string;
-  /** The form a fresh thread would search (the question itself, or a follow-up's standalone form). */
-  fresh: string;
-  record: Answerable;
-  split?: string;
-}
-
-const K = 10;
-
-/** The ranked passages each strategy gets for each turn of one thread. */
-async function threadRanks(
-  s: Searcher,
-  turns: Turn[],
-): Promise<Record<Strategy, number[]> & { calls: QuestionDependence[] }> {
-  const out = { today: [] as number[], plan: [] as number[], fresh: [] as number[], calls: [] as QuestionDependence[] };
-  const earlier: string[] = [];
-  const todayQueries: string[] = [];
-  const planQueries: string[][] = [];
-  for (const t of turns) {
-    todayQueries.push(earlier.length ? joinedQuery(earlier, t.question) : t.question);
-    const plan = searchPlan(t.question, earlier);
-    planQueries.push(plan.queries);
-    out.calls.push(plan.dependence);
-    earlier.push(t.question);
-  }
-  const flat = [...new Set([...todayQueries, ...planQueries.flat(), ...turns.map((t) => t.fresh)])];
-  const lists = new Map<string, Passage[]>();
-  const found = await s.search(flat, 2 * K);
-  flat.forEach((q, i) => lists.set(q, found[i]!));
-  turns.forEach((t, i) => {
-    out.today.push(firstAnswering(lists.get(todayQueries[i]!)!.slice(0, K), t.record));
-    const fused = fuseReadings(
-      planQueries[i]!.map((q) => lists.get(q)!),
-      K,
-    );
-    out.plan.push(firstAnswering(fused, t.record));
-    out.fresh.push(firstAnswering(lists.get(t.fresh)!.slice(0, K), t.record));
-  });
-  return out;
-}
-
-const at3 = (ranks: number[]) => ranks.filter((r) => r > 0 && r <= 3).length / Math.max(1, ranks.length);
 const f3 = (x: number) => x.toFixed(3);
-const asTurn = (q: RealQuestion): Turn => ({
-  id: q.id,
-  question: q.question,
-  fresh: q.question,
-  record: q,
-  split: q.split,
-});
-const followTurn = (f: FollowUp): Turn => ({ id: f.id, question: f.followUp, fresh: f.standalone, record: f });
-
 function counts(calls: QuestionDependence[]): string {
   const n = (d: QuestionDependence) => calls.filter((c) => c === d).length;
   return `${n('standalone')} / ${n('unsure')} / ${n('follow-up')}`;
