@@ -42,6 +42,7 @@ const PRE_TAB = '\uE001';
 const PRE_NEWLINE = '\uE002';
 const PRIVATE = /[\uE000-\uE002]/g;
 const LETTERS = /[\p{L}\p{N}]/gu;
+const NOT_LETTERS = /[^\p{L}\p{N}]+/gu;
 const WORDS = /[\p{L}\p{N}]+/gu;
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -263,10 +264,12 @@ class HtmlReader {
     let text = raw.replace(PRIVATE, '');
     const tally = this.tallies[this.tallies.length - 1];
     if (tally) {
-      const letters = text.match(LETTERS)?.length ?? 0;
+      const letters = text.replace(NOT_LETTERS, '').length;
       tally.letters += letters;
       if (this.anchorDepth > 0 && !this.heading) tally.linkLetters += letters;
-      else for (const w of text.match(WORDS) ?? []) if (!NAV_LABEL.test(w)) tally.plainLetters += w.length;
+      else if (letters > 0 && tally.plainLetters === 0)
+        // Only whether a block has words other than navigation labels matters: stop at the first.
+        for (const w of text.match(WORDS) ?? []) if (!NAV_LABEL.test(w)) tally.plainLetters += w.length;
     }
     if (this.preDepth > 0) {
       if (this.preFresh) text = text.replace(/^\n/, '');
