@@ -6,7 +6,8 @@
 //   WASM threads 1, 2, 4 (the machine's cores bound what more threads can buy), batch sizes,
 //   fp32 beside q8, and the other embedders at the default settings.
 // Goal: the page at 0.9x Node or better, same model, weights and threads.
-//   npm run bench -- ingest-real          BENCH_INGEST_REAL=quick: MiniLM q8 at the default only
+//   npm run bench -- ingest-real          BENCH_INGEST_REAL=quick: MiniLM q8 at the default only;
+//                                         BENCH_INGEST_REAL=kernels: the WASM-against-native kernels only
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -127,11 +128,60 @@ async function pageRun(out: string, c: Config, docs: Passage[][]): Promise<Embed
   }
 }
 
+/**
+ * The same graph through onnxruntime-web's WASM in Node and through onnxruntime-node, one thread,
+ * one batch of 16 × 200 tokens: how much of the page's gap to Node is WebAssembly's kernels
+ * against native ones, with no browser, worker or tokenizer in the way.
+ */
+async function kernelGap(): Promise<void> {
+  const native = await import('onnxruntime-node');
+  const web = await import('onnxruntime-web');
+  web.env.wasm.numThreads = 1;
+  const B = 16;
+  const L = 200;
+  type Ort = typeof native;
+  const feeds = (ort: Ort) => {
+    const ids = BigInt64Array.from({ length: B * L }, (_, i) =>
+      BigInt(i % L === 0 ? 101 : 1000 + ((i * 7919) % 20000)),
+    );
+    const ones = new BigInt64Array(B * L).fill(1n);
+    return {
+      input_ids: new ort.Tensor('int64', ids, [B, L]),
+      attention_mask: new ort.Tensor('int64', ones, [B, L]),
+      token_type_ids: new ort.Tensor('int64', new BigInt64Array(B * L), [B, L]),
+    };
+  };
+  console.log('\nKernels alone (MiniLM graph, one thread, 16 × 200 tokens, best of 3):');
+  console.log('| weights | onnxruntime-web WASM in Node, passages/s | onnxruntime-node, passages/s | WASM / native |');
+  console.log('|---|---:|---:|---:|');
+  for (const c of [{ dtype: 'q8' }, { dtype: 'fp32' }] as const) {
+    const path = join(realModelsDir(), REAL.embedder, graph({ ...c, folder: REAL.embedder, threads: 1, batch: B }));
+    const rate = async (ort: Ort, opts: object) => {
+      const session = await ort.InferenceSession.create(path, opts);
+      const f = feeds(ort);
+      await session.run(f);
+      let best = Infinity;
+      for (let r = 0; r < 3; r++) {
+        const t = performance.now();
+        await session.run(f);
+        best = Math.min(best, performance.now() - t);
+      }
+      await session.release();
+      return B / (best / 1000);
+    };
+    const w = await rate(web as unknown as Ort, {});
+    const n = await rate(native, { intraOpNumThreads: 1 });
+    console.log(`| ${c.dtype} | ${w.toFixed(1)} | ${n.toFixed(1)} | ${(w / n).toFixed(2)}× |`);
+  }
+}
+
 export async function run(): Promise<void> {
   if (!realEmbedderDir()) {
     console.log(`!!! the real all-MiniLM-L6-v2 is not on this machine: nothing measured. ${HOW_TO_FETCH}`);
     return;
   }
+  await kernelGap();
+  if (process.env.BENCH_INGEST_REAL === 'kernels') return;
   const docs = await documents();
   const n = docs.reduce((s, d) => s + d.length, 0);
   const list = configs();
