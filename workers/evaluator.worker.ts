@@ -59,6 +59,7 @@ const api: EvaluatorWorkerApi = {
       ...(config.localModelPath !== undefined ? { localModelPath: config.localModelPath } : {}),
       wasmPaths: config.wasmPaths ?? ortWasmFiles,
       ...(config.batchSize !== undefined ? { batchSize: config.batchSize } : {}),
+      ...(config.threads !== undefined ? { threads: config.threads } : {}),
       ...(onProgress ? { onProgress } : {}),
       ...(cache ? { cache } : {}),
     };

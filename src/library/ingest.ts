@@ -52,9 +52,24 @@ export async function prepareFile(
   return prepare(await parseDocument(file, opts), opts.chunk);
 }
 
-/** What gets embedded for a passage: the title gives a passage from the middle of a document its topic. */
+/**
+ * Where a passage stands, for a reader and for search: the headings above it (outermost first),
+ * without those its document's title already says. An API reference names a function in a
+ * heading and describes it below; the passage below must carry the name to be found by it.
+ * Empty for a document without headings (a PDF, a plain text).
+ */
+export function headingContext(p: Pick<Passage, 'title' | 'source'>): string[] {
+  const title = p.title.toLowerCase();
+  return (p.source?.headings ?? []).filter((h) => !title.includes(h.toLowerCase()));
+}
+
+/**
+ * What the word index and the embedder see of a passage: its document's title and heading path,
+ * each on its own line, then the passage's text (which stays what a reader is shown).
+ */
 export function embeddingText(p: Passage): string {
-  return `${p.title}\n${p.text}`;
+  const path = headingContext(p);
+  return path.length ? `${p.title}\n${path.join(' › ')}\n${p.text}` : `${p.title}\n${p.text}`;
 }
 
 export async function embedPassages(

@@ -58,7 +58,7 @@ export class MiniSearchLexical {
     if (!(ideal > 0)) ideal = 1;
     const out: RankedHit[] = [];
     for (let i = 0; i < results.length && i < limit; i++)
-      out.push({ id: String(results[i]!.id), score: Math.min(1, results[i]!.score / ideal) });
+      out.push({ id: String(results[i]!.id), score: results[i]!.score / ideal });
     return out;
   }
 

@@ -1,7 +1,14 @@
-// Sentence embeddings: mean pooling over tokens, then unit length, in batches.
+// Sentence embeddings: token vectors pooled as the model's family was trained (the mean, or
+// the [CLS] token for bge), then unit length, in batches.
 // Used by the evaluator worker and by the Node indexer (`npm run index`).
 import type { Embedder } from '../../src/core/ports';
-import { DEFAULT_BATCH_SIZE, embedderPrefixes, type ModelSpec } from '../../src/evaluator/config';
+import {
+  DEFAULT_BATCH_SIZE,
+  type EmbedderPooling,
+  embedderPooling,
+  embedderPrefixes,
+  type ModelSpec,
+} from '../../src/evaluator/config';
 import { batches, loading, transformers, type RuntimeOptions } from './runtime';
 
 export interface EmbedderConfig extends RuntimeOptions {
@@ -21,7 +28,7 @@ export interface LoadedEmbedder extends Embedder {
 type Extractor = Awaited<ReturnType<Transformers['pipeline']>> &
   ((
     texts: string[],
-    opts: { pooling: 'mean'; normalize: boolean },
+    opts: { pooling: EmbedderPooling; normalize: boolean },
   ) => Promise<{ data: ArrayLike<number>; dims: number[] }>);
 type Transformers = typeof import('@huggingface/transformers');
 
@@ -40,6 +47,7 @@ export function createEmbedder(config: EmbedderConfig): LoadedEmbedder {
   // The model's query/passage prefixes, e.g. e5's "query: " (the pack folder name may hide the family: then none).
   const prefixes = embedderPrefixes(config.model.id);
   const prefixed = (prefix: string, texts: string[]) => (prefix ? texts.map((t) => prefix + t) : texts);
+  const pooling = embedderPooling(config.model.id);
 
   async function embedRaw(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
@@ -47,7 +55,7 @@ export function createEmbedder(config: EmbedderConfig): LoadedEmbedder {
     const run = await load();
     for (const batch of batches(texts, config.batchSize ?? DEFAULT_BATCH_SIZE)) {
       signal?.throwIfAborted();
-      const tensor = await run(batch, { pooling: 'mean', normalize: true });
+      const tensor = await run(batch, { pooling, normalize: true });
       const d = tensor.dims[tensor.dims.length - 1] ?? 0;
       dims = d;
       // Copies, so each vector owns its buffer and can be transferred or stored on its own.

@@ -1,12 +1,13 @@
 // Shared plumbing for the evaluator adapters: lazy transformers.js import, its
 // environment (where models and ORT wasm come from), progress aggregation and
 // load errors that name the model. Works in the worker and in Node.
-import type {
-  EvaluatorDevice,
-  EvaluatorModelRole,
-  EvaluatorProgressCallback,
-  ModelSource,
-  ModelSpec,
+import {
+  defaultWasmThreads,
+  type EvaluatorDevice,
+  type EvaluatorModelRole,
+  type EvaluatorProgressCallback,
+  type ModelSource,
+  type ModelSpec,
 } from '../../src/evaluator/config';
 
 export type Transformers = typeof import('@huggingface/transformers');
@@ -23,6 +24,8 @@ export interface RuntimeOptions {
   /** Resolved device; Node uses 'cpu' (onnxruntime-node). */
   device?: EvaluatorDevice;
   batchSize?: number;
+  /** CPU threads (see EvaluatorConfig.threads); unset, defaultWasmThreads in the browser and ORT's own in Node. */
+  threads?: number;
   onProgress?: EvaluatorProgressCallback;
   /** Browser only: the model cache to use instead of this worker's Cache Storage (the app site's, relayed). */
   cache?: {
@@ -105,12 +108,12 @@ function configure(t: Transformers, opts: RuntimeOptions): void {
   }
   const wasm = env.backends.onnx.wasm;
   // onnxruntime-web's own default is half the cores when the page is cross-origin isolated (one
-  // thread on a 2-core laptop: 0.55x of the raw call in `npm run bench -- ingest`). Use up to four
-  // cores, as the llama.cpp engine does, and leave the rest to the page.
+  // thread on a 2-core laptop). Use up to four cores, as the llama.cpp engine does, and leave the
+  // rest to the page; threads only work in an isolated page. Read once per worker: ORT's WASM
+  // module starts with the first session.
   const cores = typeof navigator === 'undefined' ? 0 : (navigator.hardwareConcurrency ?? 0);
-  if (wasm && !isNode && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated && cores > 1) {
-    wasm.numThreads = Math.min(4, cores);
-  }
+  const isolated = !!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
+  if (wasm && !isNode) wasm.numThreads = isolated ? (opts.threads ?? defaultWasmThreads(isolated, cores)) : 1;
   if (opts.wasmPaths && wasm) {
     if (typeof opts.wasmPaths === 'string') {
       const dir = opts.wasmPaths.endsWith('/') ? opts.wasmPaths : `${opts.wasmPaths}/`;
@@ -132,6 +135,8 @@ export function loadOptions(model: ModelSpec, opts: RuntimeOptions, progress: Re
   return {
     device: runtimeDevice(opts),
     ...(model.dtype && model.dtype !== 'auto' ? { dtype: model.dtype } : {}),
+    // onnxruntime-node takes its threads per session (the browser's are set on the WASM backend).
+    ...(isNode && opts.threads ? { session_options: { intraOpNumThreads: opts.threads } } : {}),
     progress_callback: progress,
   };
 }

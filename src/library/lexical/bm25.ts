@@ -7,8 +7,11 @@
 // b = 0.7, δ = 0.5; a passage's length is its number of distinct terms; the sum over the
 // question's terms is multiplied by how many of them the passage holds; and the result is
 // divided by the question's ideal score, so 1 means "holds every rare term of the question"
-// on every library and corpus alike. The arithmetic keeps MiniSearch's order, so scores agree
-// with it to the last bit.
+// on every library and corpus alike. It is not capped at 1: a passage holding several of a
+// long question's terms passes the ideal (the multiplication by matched terms), and capping
+// gave most of a real question's top passages the same score (median 14 of the top 50 on the
+// labelled real set), which erased the words' ranking wherever scores are fused. The
+// arithmetic keeps MiniSearch's order, so scores agree with it to the last bit.
 
 export const BM25 = { k1: 1.2, b: 0.7, delta: 0.5 } as const;
 
@@ -40,7 +43,7 @@ export function idealScore(idfs: Iterable<number>): number {
   return ideal > 0 ? ideal : 1;
 }
 
-/** A passage's score on the shared scale, from the sum of its terms' scores and how many question terms it holds. */
+/** A passage's score on the shared scale (1 = the ideal), from the sum of its terms' scores and how many question terms it holds. */
 export function scaledScore(sum: number, matched: number, ideal: number): number {
-  return Math.min(1, (sum * matched) / ideal);
+  return (sum * matched) / ideal;
 }

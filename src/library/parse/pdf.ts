@@ -13,7 +13,8 @@ import {
   type Recognition,
 } from '../ocr/recognition';
 import { RefusedFile } from './refusal';
-import type { DocLayout, OcrLine, PageStart } from '../../core/source-location';
+import type { DocLayout, HeadingMark, OcrLine, PageStart } from '../../core/source-location';
+import { bodyMetrics, headingSizes, layoutPage, pageLines, type PdfLine, runningLines } from './pdf-lines';
 
 /** The slice of pdfjs-dist's API this file uses. */
 export interface PdfJs {
@@ -29,7 +30,7 @@ export interface PdfJs {
 export type PdfLoader = () => Promise<PdfJs>;
 
 interface PdfPage extends RenderablePage {
-  getTextContent(): Promise<{ items: unknown[] }>;
+  getTextContent(): Promise<{ items: unknown[]; styles?: Record<string, { fontFamily?: string }> }>;
   cleanup?(): unknown;
 }
 
@@ -59,23 +60,18 @@ export async function parsePdf(
   }
   try {
     const pages: string[] = [];
+    const lines: PdfLine[][] = [];
     const broken: number[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
-      let items: unknown[];
       try {
-        ({ items } = await (await doc.getPage(n)).getTextContent());
+        const { items, styles } = await (await doc.getPage(n)).getTextContent();
+        lines[n - 1] = pageLines(items, styles);
       } catch {
         // One damaged page should not cost the reader the rest of the manual.
         broken.push(n);
         continue;
       }
-      let page = '';
-      for (const item of items) {
-        if (!item || typeof item !== 'object' || !('str' in item)) continue;
-        const { str, hasEOL } = item as { str: string; hasEOL?: boolean };
-        page += str + (hasEOL ? '\n' : '');
-      }
-      pages[n - 1] = page.replace(/[ \t]+/g, ' ').trim();
+      pages[n - 1] = lines[n - 1]!.map((l) => l.text).join('\n');
     }
     // Pages whose text layer is missing or too thin are recognised, one at a time, after every
     // text layer is read: the page limit is then known before the first costly render.
@@ -114,16 +110,12 @@ export async function parsePdf(
     const info = (await doc.getMetadata?.().catch(() => undefined))?.info;
     if (info && typeof info === 'object' && 'Title' in info && typeof info.Title === 'string' && info.Title.trim())
       title = info.Title.trim();
-    // Pages joined by a blank line, each one's start recorded for the passages that fall on it.
-    const starts: PageStart[] = [];
-    let text = '';
-    pages.forEach((page, i) => {
-      if (!page) return;
-      if (text) text += '\n\n';
-      starts.push({ page: i + 1, start: text.length });
-      text += page;
-    });
-    const layout: DocLayout = { pages: starts, ...(Object.keys(ocrLines).length ? { ocrLines } : {}) };
+    const { text, starts, headings } = joinPages(pages, lines, ocrLines);
+    const layout: DocLayout = {
+      pages: starts,
+      ...(headings.length ? { headings } : {}),
+      ...(Object.keys(ocrLines).length ? { ocrLines } : {}),
+    };
     if (!text && record)
       throw new RefusedFile(
         name,
@@ -150,4 +142,33 @@ export async function parsePdf(
   } finally {
     await doc.destroy();
   }
+}
+
+/**
+ * Pages joined by a blank line, each one's start recorded for the passages that fall on it. A
+ * page read from its text layer is laid out as paragraphs with its headings (pdf-lines.ts); a
+ * recognised page keeps the recogniser's text.
+ */
+function joinPages(
+  pages: string[],
+  lines: PdfLine[][],
+  ocrLines: Record<number, OcrLine[]>,
+): { text: string; starts: PageStart[]; headings: HeadingMark[] } {
+  const layered = lines.map((l, i) => (ocrLines[i + 1] ? [] : (l ?? [])));
+  const metrics = bodyMetrics(layered);
+  const sizes = headingSizes(layered, metrics);
+  const running = runningLines(layered);
+  const starts: PageStart[] = [];
+  const headings: HeadingMark[] = [];
+  let text = '';
+  pages.forEach((raw, i) => {
+    const laid = ocrLines[i + 1] || !lines[i] ? null : layoutPage(lines[i]!, metrics, sizes, running);
+    const page = laid ? laid.text : raw;
+    if (!page) return;
+    if (text) text += '\n\n';
+    starts.push({ page: i + 1, start: text.length });
+    for (const h of laid?.headings ?? []) headings.push({ ...h, start: h.start + text.length });
+    text += page;
+  });
+  return { text, starts, headings };
 }

@@ -3,10 +3,12 @@
 // (a) raw: transformers.js `feature-extraction` called here on the page's thread;
 // (b) the library: `embedDocument` (prefix titles, embed, check every vector) through
 // the real evaluator client and worker. The model is served from <build>/models/.
+// `raw: false` measures the library alone (bench/ingest-real.bench.ts: threads, batch sizes,
+// weights, models), with the cost of the first load: worker start, model files, first call.
 import { env, pipeline } from '@huggingface/transformers';
 import type { Passage } from '../../../src/core/ports';
 import { createEvaluator } from '../../../src/evaluator/client';
-import { DEFAULT_BATCH_SIZE, resolveEvaluatorConfig } from '../../../src/evaluator/config';
+import { DEFAULT_BATCH_SIZE, defaultWasmThreads, resolveEvaluatorConfig } from '../../../src/evaluator/config';
 import { embedDocument, embeddingText } from '../../../src/library/ingest';
 import { ortWasmFiles } from '../../../workers/evaluator/ort-files';
 
@@ -25,9 +27,11 @@ export interface EmbedBenchRun {
   rawSeconds: number[];
   librarySeconds: number[];
   passages: number;
+  /** From creating the evaluator to its first vector: worker, ORT, model files, session. */
+  firstLoadSeconds: number;
 }
 
-type Extractor = (texts: string[], o: { pooling: 'mean'; normalize: boolean }) => Promise<unknown>;
+type Extractor = (texts: string[], o: { pooling: 'mean' | 'cls'; normalize: boolean }) => Promise<unknown>;
 
 async function run(opts: {
   device: 'wasm' | 'webgpu';
@@ -36,6 +40,11 @@ async function run(opts: {
   rounds: number;
   rawThreads?: number;
   dtype?: 'fp32' | 'q8';
+  /** The library's threads and batch size (EvaluatorConfig); unset, the app's defaults. */
+  threads?: number;
+  batchSize?: number;
+  /** False: the library only, no raw call on the page's thread. */
+  raw?: boolean;
 }): Promise<EmbedBenchRun> {
   env.allowLocalModels = true;
   env.allowRemoteModels = false;
@@ -43,11 +52,14 @@ async function run(opts: {
   const wasm = env.backends.onnx.wasm!;
   wasm.wasmPaths = { ...ortWasmFiles };
   if (opts.rawThreads !== undefined) wasm.numThreads = opts.rawThreads;
+  const withRaw = opts.raw !== false;
   // Unset, transformers.js picks the weights per device (q8 on wasm, fp32 on webgpu).
-  const raw = (await pipeline('feature-extraction', opts.model, {
-    device: opts.device,
-    ...(opts.dtype ? { dtype: opts.dtype } : {}),
-  })) as unknown as Extractor;
+  const raw = withRaw
+    ? ((await pipeline('feature-extraction', opts.model, {
+        device: opts.device,
+        ...(opts.dtype ? { dtype: opts.dtype } : {}),
+      })) as unknown as Extractor)
+    : null;
 
   const config = resolveEvaluatorConfig(
     {
@@ -56,23 +68,29 @@ async function run(opts: {
       embedder: { id: opts.model, ...(opts.dtype ? { dtype: opts.dtype } : {}) },
       reranker: 'tiny/reranker',
       nli: 'tiny/nli',
+      ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+      ...(opts.batchSize !== undefined ? { batchSize: opts.batchSize } : {}),
     },
     APP_BASE,
   );
+  const loadStart = performance.now();
   const evaluator = await createEvaluator(config);
   try {
     await evaluator.preload(['embedder']);
     await evaluator.embedder.embed(['warm up the session']);
-    await raw(['warm up the session'], { pooling: 'mean', normalize: true });
+    const firstLoadSeconds = (performance.now() - loadStart) / 1000;
+    await raw?.(['warm up the session'], { pooling: 'mean', normalize: true });
     console.log('[embed-bench] both paths warm');
     const total = opts.documents.reduce((n, d) => n + d.length, 0);
 
     const rawRun = async () => {
+      if (!raw) return 0;
       const start = performance.now();
       for (const doc of opts.documents) {
         const texts = doc.map(embeddingText);
-        for (let i = 0; i < texts.length; i += DEFAULT_BATCH_SIZE)
-          await raw(texts.slice(i, i + DEFAULT_BATCH_SIZE), { pooling: 'mean', normalize: true });
+        const step = opts.batchSize ?? DEFAULT_BATCH_SIZE;
+        for (let i = 0; i < texts.length; i += step)
+          await raw(texts.slice(i, i + step), { pooling: 'mean', normalize: true });
       }
       return (performance.now() - start) / 1000;
     };
@@ -88,8 +106,10 @@ async function run(opts: {
     const librarySeconds: number[] = [];
     const note = (what: string, s: number) => console.log(`[embed-bench] ${opts.device} ${what} ${s.toFixed(1)} s`);
     for (let i = 0; i < opts.rounds; i++) {
-      rawSeconds.push(await rawRun());
-      note('raw', rawSeconds.at(-1)!);
+      if (raw) {
+        rawSeconds.push(await rawRun());
+        note('raw', rawSeconds.at(-1)!);
+      }
       librarySeconds.push(await libraryRun());
       note('library', librarySeconds.at(-1)!);
     }
@@ -97,11 +117,13 @@ async function run(opts: {
       device: evaluator.device.device,
       crossOriginIsolated: self.crossOriginIsolated,
       rawThreads: wasm.numThreads ?? 0,
-      libraryThreads:
-        self.crossOriginIsolated && navigator.hardwareConcurrency > 1 ? Math.min(4, navigator.hardwareConcurrency) : 1,
+      libraryThreads: self.crossOriginIsolated
+        ? (opts.threads ?? defaultWasmThreads(true, navigator.hardwareConcurrency))
+        : 1,
       rawSeconds,
       librarySeconds,
       passages: total,
+      firstLoadSeconds,
     };
   } finally {
     evaluator.dispose();

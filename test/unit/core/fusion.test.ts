@@ -79,6 +79,29 @@ describe('weighted sum', () => {
     expect(fuse(lexical, dense, { method: 'rrf', limit: 1 })[0]?.id).toBe('x');
   });
 
+  it("keeps the words' order among passages past the ideal score (a long question's terms, several in one passage)", () => {
+    // Words alone rank a > b > c; all three pass the ideal (1), which capping would have tied.
+    const lexical = [
+      { id: 'a', score: 4 },
+      { id: 'b', score: 2.5 },
+      { id: 'c', score: 1.2 },
+    ];
+    const dense = [
+      { id: 'c', score: 0.62 },
+      { id: 'b', score: 0.61 },
+      { id: 'a', score: 0.6 },
+    ];
+    expect(fuse(lexical, dense, { method: 'weighted', limit: 3 }).map((h) => h.id)).toEqual(['a', 'b', 'c']);
+    // Weak word matches (below the ideal) are not stretched to 1: a clear meaning match wins there.
+    const weak = lexical.map((h) => ({ ...h, score: h.score / 20 }));
+    const clear = [
+      { id: 'c', score: 0.8 },
+      { id: 'b', score: 0.6 },
+      { id: 'a', score: 0.4 },
+    ];
+    expect(fuse(weak, clear, { method: 'weighted', limit: 3 })[0]?.id).toBe('c');
+  });
+
   it('clamps scores outside 0..1 (a negative cosine counts as nothing)', () => {
     const out = fuse([{ id: 'a', score: 3 }], [{ id: 'b', score: -0.4 }], { method: 'weighted', limit: 5 });
     expect(out.map((h) => [h.id, h.score])).toEqual([

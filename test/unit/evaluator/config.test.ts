@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER, resolveEvaluatorConfig } from '../../../src/evaluator/config';
+import {
+  DEFAULT_EMBEDDER,
+  DEFAULT_NLI,
+  DEFAULT_RERANKER,
+  embedderPooling,
+  resolveEvaluatorConfig,
+} from '../../../src/evaluator/config';
 import { pickDevice } from '../../../workers/evaluator/device';
 
 describe('evaluator config', () => {
@@ -21,6 +27,26 @@ describe('evaluator config', () => {
 
   it('rejects an empty model id with a clear message', () => {
     expect(() => resolveEvaluatorConfig({ nli: '  ' }, 'https://example.org/')).toThrow(/model id is empty/);
+  });
+});
+
+describe('embedder pooling', () => {
+  it('takes the [CLS] token for the families trained that way, the mean for the rest, by the name alone', () => {
+    for (const id of [
+      'Xenova/bge-small-en-v1.5',
+      'bge-small-en-v1.5',
+      'BAAI/bge-m3',
+      'Snowflake/snowflake-arctic-embed-xs',
+    ])
+      expect([id, embedderPooling(id)]).toEqual([id, 'cls']);
+    for (const id of [
+      'Xenova/all-MiniLM-L6-v2',
+      'e5-small-v2',
+      'Xenova/gte-small',
+      'nomic-embed-text-v1.5',
+      'bge-reranker-base',
+    ])
+      expect([id, embedderPooling(id)]).toEqual([id, 'mean']);
   });
 });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { documentId, EMBED_BATCH, embedPassages, prepareFile } from '../../../src/library/ingest';
+import {
+  documentId,
+  EMBED_BATCH,
+  embeddingText,
+  embedPassages,
+  headingContext,
+  prepareFile,
+} from '../../../src/library/ingest';
+import { LexicalIndex } from '../../../src/library/lexical/lexical-index';
 import { HashEmbedder } from '../../doubles/hash-embedder';
 
 describe('ingest', () => {
@@ -53,5 +61,30 @@ describe('ingest', () => {
     await expect(
       embedPassages({ embed: async (t) => t.slice(1).map(() => new Float32Array([1])) }, passages),
     ).rejects.toThrow(/returned 31 vectors for 32/);
+  });
+
+  it('indexes a passage with its heading path, so a function named only in a heading finds its description', async () => {
+    const filler = (n: number) =>
+      Array.from({ length: n }, (_, i) => `Line ${i} of general notes on encodings.`).join(' ');
+    const html = `<html><head><title>GNU Libtasn1</title></head><body><h1>GNU Libtasn1</h1>
+      <h2>Function reference</h2><p>${filler(40)}</p>
+      <h3>asn1_der_decoding</h3><p>Fill the structure *element with values of a DER encoding string. ${filler(30)}</p>
+      <h3>asn1_der_coding</h3><p>Creates the DER encoding for the NAME structure. ${filler(30)}</p></body></html>`;
+    const doc = await prepareFile({ name: 'libtasn1.html', bytes: new TextEncoder().encode(html) });
+    const under = doc.passages.filter((p) => p.text.includes('Fill the structure'));
+    expect(under.length).toBeGreaterThan(0);
+    // The reader's text stays the passage; the path travels apart, without the title it repeats.
+    const later = doc.passages.find(
+      (p) => !p.text.includes('asn1_der_decoding') && headingContext(p).includes('asn1_der_decoding'),
+    );
+    expect(later, 'a passage under the heading that does not hold its name').toBeDefined();
+    expect(headingContext(later!)).toEqual(['Function reference', 'asn1_der_decoding']);
+    expect(embeddingText(later!)).toBe(`GNU Libtasn1\nFunction reference › asn1_der_decoding\n${later!.text}`);
+    const words = new LexicalIndex();
+    words.add(doc.passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
+    // Found by the name alone, which only its heading holds.
+    expect(words.search('asn1_der_decoding', 10).map((h) => h.id)).toContain(later!.id);
+    const top = words.search('What does asn1_der_decoding do?', 1)[0]!;
+    expect(headingContext(doc.passages.find((p) => p.id === top.id)!)).toContain('asn1_der_decoding');
   });
 });

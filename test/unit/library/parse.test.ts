@@ -76,14 +76,16 @@ describe('parseDocument', () => {
     expect(d.text).toBe('Visible.');
   });
 
-  it('extracts PDF text page by page', async () => {
+  it('extracts PDF text page by page, the lines of a paragraph joined', async () => {
     const pdf = tinyPdf([
-      ['Bees dance to show direction.', 'Waggle runs encode distance.'],
+      ['Bees dance to show direction, and the', 'waggle runs encode distance.'],
       ['Honey is stored in wax cells.'],
     ]);
     const d = await parseDocument(file('bees.pdf', pdf), { pdf: loadPdfJsInNode });
     expect(d.format).toBe('pdf');
-    expect(d.text).toBe('Bees dance to show direction.\nWaggle runs encode distance.\n\nHoney is stored in wax cells.');
+    expect(d.text).toBe(
+      'Bees dance to show direction, and the waggle runs encode distance.\n\nHoney is stored in wax cells.',
+    );
   });
 
   it('refuses bad files with a message naming the file and the reason', async () => {

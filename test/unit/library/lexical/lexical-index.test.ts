@@ -76,6 +76,57 @@ describe('tokenize', () => {
     expect(tokenize('The XK-900, not the XK-901.')).toEqual(['xk-900', 'xk', '900', 'xk-901', 'xk', '901']);
     expect(tokenize('... — !')).toEqual([]);
   });
+
+  it('keeps paths, generic types and command-line options whole, as typed, and by their parts', () => {
+    expect(tokenize('std::sync::mpsc and fs::read_to_string')).toEqual([
+      'std::sync::mpsc',
+      'std',
+      'sync',
+      'mpsc',
+      'fs::read_to_string',
+      'read_to_string',
+      'fs',
+      'read',
+      'string',
+    ]);
+    expect(tokenize('Use Rc<T> or HashMap<K, V>')).toEqual([
+      'use',
+      'rc<t>',
+      'rc',
+      't',
+      'hashmap<k,v>',
+      'hashmap',
+      'k',
+      'v',
+    ]);
+    expect(tokenize('cargo build --release; what about -R?')).toEqual([
+      'cargo',
+      'build',
+      '--release',
+      'release',
+      'about',
+      '-r',
+      'r',
+    ]);
+    // A dash between words or inside a compound is not an option.
+    expect(tokenize('XK-900 - spare')).toEqual(['xk-900', 'xk', '900', 'spare']);
+  });
+
+  it('finds an identifier asked as typed before passages that share only its parts', () => {
+    const ix = new LexicalIndex();
+    ix.add([
+      { id: 'rc', text: 'Rc<T>, the reference counted smart pointer, enables multiple ownership of a value.' },
+      { id: 'circuit', text: 'An RC circuit has a time constant T: the product of R and C.' },
+      { id: 'mpsc', text: 'The std::sync::mpsc module provides channels: mpsc stands for multiple producer.' },
+      { id: 'sync', text: 'To sync the std library docs, run the sync script on std.' },
+      { id: 'release', text: 'Build with cargo build --release to turn optimisations on.' },
+      { id: 'notes', text: 'Release notes: this release fixes the build of the cargo docs.' },
+    ]);
+    expect(ix.search('What is Rc<T>?', 3)[0]?.id).toBe('rc');
+    expect(ix.search('std::sync::mpsc', 3)[0]?.id).toBe('mpsc');
+    expect(ix.search('what is mpsc', 3)[0]?.id).toBe('mpsc');
+    expect(ix.search('what does --release do', 3)[0]?.id).toBe('release');
+  });
 });
 
 describe('term hashes', () => {
