@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPdf } from '../doubles/tiny-pdf';
 import { PAPER_DECODE_SETTINGS } from '../../src/core/defaults';
 import { useApp } from './app-page';
+import { askAndSettle } from './ask';
 import {
   E2E_DIR,
   OUTPUT_DIR,
@@ -34,18 +35,10 @@ const app = useApp(QUERY, { settings: { decode: PAPER_DECODE_SETTINGS } });
 const open = app.open;
 
 async function ask(page: Page, question: string, until: 'done' | 'running' = 'done'): Promise<void> {
-  await page.fill('#question', question);
-  await page.getByTestId('ask').click();
-  if (until === 'running') {
-    await page.waitForSelector('[data-status=running]');
-    return;
-  }
-  const view = page.locator('[data-testid=answer], [data-testid=evidence]');
-  await page.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', {
-    timeout: 120_000,
-  });
+  const shown = await askAndSettle(page, question, { until: until === 'running' ? 'running' : 'settled' });
+  if (until === 'running') return;
   // On failure, the page's own words say why.
-  expect(`${await view.getAttribute('data-status')}: ${await view.innerText()}`).toMatch(/^done: /);
+  expect(shown).toMatch(/^done: /);
 }
 
 const chosenIds = (page: Page) =>

@@ -6,15 +6,14 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PAPER_DECODE_SETTINGS } from '../../src/core/defaults';
 import { useApp } from './app-page';
+import { askAndSettle } from './ask';
 import { OUTPUT_DIR } from './harness';
 
 // Which passage is cited follows the scripted generator's own critique: the paper's search, not today's defaults.
 const app = useApp('?modelPack=tiny', { settings: { decode: PAPER_DECODE_SETTINGS } });
 
 async function ask(page: Page, question: string): Promise<void> {
-  await page.fill('#question', question);
-  await page.getByTestId('ask').click();
-  await settled(page);
+  expect(await askAndSettle(page, question, { within: '[data-testid=turn].viewed' })).toMatch(/^done: /);
 }
 
 async function settled(page: Page): Promise<void> {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './harness';
+import { askAndSettle } from './ask';
 
 const QUERY = '?modelPack=tiny';
 const QUESTION = 'Why does the sea have tides?';
@@ -99,9 +100,7 @@ function record(key: string, value: unknown): void {
 }
 
 async function askOnPage(page: Page | Frame, question: string): Promise<void> {
-  await page.fill('#question', question, { timeout: 30_000 });
-  await page.getByTestId('ask').click();
-  await page.waitForSelector('[data-testid=answer]:not([data-status=running])', { timeout: 120_000 });
+  await askAndSettle(page, question);
   // The answer shown may be an earlier turn's: the language model having loaded is what counts here.
   await expect
     .poll(() => page.locator('[data-worker=generator]').getAttribute('data-state'), { timeout: 120_000 })

@@ -5,18 +5,14 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useApp } from './app-page';
+import { askAndSettle } from './ask';
 import { OUTPUT_DIR } from './harness';
 
 const QUERY = '?modelPack=tiny';
 const app = useApp(QUERY);
 
 async function ask(page: Page, question: string): Promise<void> {
-  await page.fill('#question', question);
-  await page.getByTestId('ask').click();
-  await page.waitForSelector(
-    '[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence]):not([data-status=running])',
-    { timeout: 120_000 },
-  );
+  await askAndSettle(page, question, { within: '[data-testid=turn].viewed' });
 }
 
 async function phone(): Promise<Page> {

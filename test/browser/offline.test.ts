@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, type Served } from './harness';
+import { askAndSettle } from './ask';
 import { paperSearch } from './app-page';
 
 const QUERY = '?modelPack=tiny';
@@ -68,13 +69,7 @@ async function untilUsable(page: Page, go: () => Promise<unknown>): Promise<numb
 }
 
 async function ask(page: Page, question: string): Promise<void> {
-  await page.fill('#question', question);
-  await page.getByTestId('ask').click();
-  const view = page.locator('[data-testid=answer], [data-testid=evidence]');
-  await page.waitForSelector(':is([data-testid=answer], [data-testid=evidence]):not([data-status=running])', {
-    timeout: 120_000,
-  });
-  expect(`${await view.getAttribute('data-status')}: ${await view.innerText()}`).toMatch(/^done: /);
+  expect(await askAndSettle(page, question)).toMatch(/^done: /);
 }
 
 const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);

@@ -6,10 +6,10 @@
 // bench/html-main/oracle.ts), and the content is kept.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chunkText } from '../../../src/core/chunk';
-import { parseHtml } from '../../../src/library/parse/html';
-import { covered, holdsChrome, pageTruth, shingles } from '../../../bench/html-main/oracle';
-import { htmlSets } from '../../../bench/html-main/sets';
+import { chunkText } from '../../src/core/chunk';
+import { parseHtml } from '../../src/library/parse/html';
+import { covered, holdsChrome, pageTruth, shingles } from '../../bench/html-main/oracle';
+import { htmlSets } from '../../bench/html-main/sets';
 
 const sets = htmlSets().filter((s) => !s.name.startsWith('std API'));
 

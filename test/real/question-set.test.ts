@@ -61,6 +61,12 @@ describe('matching rule', () => {
     expect(evidenceCount('text', '')).toBe(0);
     expect(normalise('  Tom’s\u00a0Obvious —  Language ')).toBe("tom's obvious - language");
   });
+
+  it('reads a gold answer in code quotes as the answer: "the `for` loop" holds "for loop"', () => {
+    expect(containsGold('Rust programmers use the `for` loop most.', ['for loop'])).toBe(true);
+    expect(containsGold('Use `Result<T, E>` for that.', ['Result<T, E>'])).toBe(true);
+    expect(containsGold('Rust programmers use the while loop.', ['for loop'])).toBe(false);
+  });
 });
 
 describe('document paths', () => {

@@ -89,7 +89,9 @@ export function questionSet(): QuestionSet {
 export function normalise(text: string): string {
   return text
     .normalize('NFKC')
-    .replace(/[\u2018\u2019\u201a\u201b\u2032\u00b4`]/g, "'")
+    // Backticks are Markdown's code quotes in a model's answer ("the `for` loop"), not apostrophes.
+    .replace(/`/g, '')
+    .replace(/[\u2018\u2019\u201a\u201b\u2032\u00b4]/g, "'")
     .replace(/[\u201c\u201d\u201e\u201f\u2033]/g, '"')
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\s+/g, ' ')

@@ -5,14 +5,14 @@
 // (docs/retrieval.md); the thresholds sit a little under what those measured. Passage vectors
 // are cached per exact text (bench/real-set/vector-cache.ts), so only a first run embeds them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshRanks } from '../../../bench/real-retrieval.bench';
-import { createRealEmbedder } from '../../../bench/real/real-embedder';
-import { realLibrary } from '../../../bench/real-set/library';
-import { realSearcher, type Searcher } from '../../../bench/real-set/searcher';
-import { asTurn, at3, followTurn, threadRanks } from '../../../bench/real-set/thread-runs';
-import type { LoadedEmbedder } from '../../../workers/evaluator/embedder';
-import { realModelsAvailable } from '../../real/available';
-import { missingDocPackages, questionSet } from '../../real/question-set';
+import { freshRanks } from '../../bench/real-retrieval.bench';
+import { createRealEmbedder } from '../../bench/real/real-embedder';
+import { realLibrary } from '../../bench/real-set/library';
+import { realSearcher, type Searcher } from '../../bench/real-set/searcher';
+import { asTurn, at3, followTurn, threadRanks } from '../../bench/real-set/thread-runs';
+import type { LoadedEmbedder } from '../../workers/evaluator/embedder';
+import { realModelsAvailable } from './available';
+import { missingDocPackages, questionSet } from './question-set';
 
 /** Missing documents fail in CI (bash .ci/run installs them); elsewhere the suite says loudly that it was skipped. */
 function documentsHere(): boolean {
