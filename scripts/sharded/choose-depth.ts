@@ -1,0 +1,57 @@
+// The writer's last stage before the manifest: the probe depth, measured on the written blocks by
+// replaying the reader's own routing and ranking (calibrate.ts) for the held-out questions.
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { centroidBlockBytes, listBlockBytes, LISTS_FILE } from '../../src/library/sharded/format';
+import { calibrate, TARGET_RECALL, type CalibrationResult, type NeighbourTracker } from './calibrate';
+import { signCodes } from './centroids';
+import type { ListLayout } from './lists';
+import { shapeOf, type WriteShardedOptions } from './options';
+import type { Survey } from './survey';
+import type { Trained } from './train';
+
+/** The probe depth, measured on the written blocks by the reader's own routing and ranking. */
+export function calibrateDepth(
+  opts: WriteShardedOptions,
+  out: string,
+  s: Survey,
+  t: Trained,
+  counts: Uint32Array,
+  l: ListLayout,
+  topCentroids: Uint8Array,
+  tracker: NeighbourTracker,
+  log: (line: string) => void,
+): CalibrationResult {
+  const { dim } = s;
+  const { cb, rb } = shapeOf(dim);
+  const fd = openSync(join(out, LISTS_FILE), 'r');
+  let calibration: CalibrationResult;
+  try {
+    calibration = calibrate(
+      tracker,
+      {
+        dim,
+        topCentroids,
+        subs: t.subs,
+        subCodes: (top) => signCodes(t.coarse.subs[top]!, t.subs[top]!, s),
+        listCodes: (c) => {
+          const codes = Buffer.allocUnsafe(counts[c]! * cb);
+          readSync(fd, codes, 0, codes.length, l.listOffset[c]! + 4);
+          return codes;
+        },
+        blockBytes: (top) => centroidBlockBytes(t.subs[top]!, dim),
+        listBytes: (c) => listBlockBytes(counts[c]!, dim),
+        rowBytes: rb,
+      },
+      opts.targetRecall ?? TARGET_RECALL,
+    );
+  } finally {
+    closeSync(fd);
+  }
+  const { ntop, nprobe, rescore, recall, lower, target, vectorBytes } = calibration;
+  const Q = s.questions.length / dim;
+  log(
+    `probe depth: ${ntop} tops × ${nprobe} lists, rescoring ${rescore}: recall@10 ${recall} (95 % lower bound ${lower}) on ${Q} ${opts.questions ? 'questions given' : 'of its own passages'} (target ${target}${lower < target ? ', not reached by any depth tried' : ''}), ~${Math.round(vectorBytes / 1024)} kB of vectors a question`,
+  );
+  return calibration;
+}
