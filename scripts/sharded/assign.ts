@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { encodeRowRecord, encodeText, termShard, TEXTS_FILE, type TextPointer } from '../../src/library/sharded/format';
 import { tokenize } from '../../src/library/lexical/tokenize';
-import { encodeSignBits } from '../../src/vector/compact-index';
+import { encodeSignBits } from '../../src/vector/sign-codes';
 import { int8Codec } from '../../src/vector/row-store';
 import type { NeighbourTracker } from './calibrate';
 import { sha256, shapeOf, unit, type WriteShardedOptions } from './options';

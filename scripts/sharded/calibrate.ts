@@ -11,7 +11,7 @@
 // the reader's routing and code ranking (src/library/sharded/probe.ts) over the written blocks
 // for a ladder of depths: the cheapest depth whose recall reaches the target, with a margin for
 // having measured it on a sample of questions, goes in the manifest.
-import { asymmetricTable } from '../../src/vector/compact-index';
+import { asymmetricTable } from '../../src/vector/sign-codes';
 import { jsKernel, type DotKernel } from '../../src/vector/dot-kernel';
 import { codeBits } from '../../src/library/sharded/format';
 import { asymmetricScore, rankTops, type ProbeCalibration, type ProbeDepth } from '../../src/library/sharded/probe';

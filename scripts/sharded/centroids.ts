@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CENTROIDS_FILE, encodeCentroidBlock, encodeIndex, INDEX_FILE } from '../../src/library/sharded/format';
-import { encodeSignBits } from '../../src/vector/compact-index';
+import { encodeSignBits } from '../../src/vector/sign-codes';
 import { int8Codec } from '../../src/vector/row-store';
 import type { ListLayout } from './lists';
 import { sha256, shapeOf } from './options';

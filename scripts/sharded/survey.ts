@@ -2,7 +2,7 @@
 // centroids on and the held-out questions the depth is calibrated on, sizes the text (for the
 // word buckets), and learns the codes' centre and spread from the sample.
 import { createHash } from 'node:crypto';
-import { learnCentreSpread } from '../../src/vector/compact-index';
+import { learnCentreSpread } from '../../src/vector/sign-codes';
 import { mulberry32 } from '../seeded-random';
 import { CALIBRATION_QUERIES, type Placed } from './calibrate';
 import { sizing, unit, type WriteShardedOptions } from './options';

@@ -2,7 +2,7 @@
 // nearest a question, which passages of the probed lists are its best candidates by code, their
 // exact scores from their int8 rows, the word scores from the word shards (on the in-tab
 // index's BM25 scale), and the fused ranking.
-import { asymmetricTable } from '../../vector/compact-index';
+import { asymmetricTable } from '../../vector/sign-codes';
 import { fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../../core/fusion';
 import { int8Codec } from '../../vector/row-store';
 import { idealScore, idf, scaledScore } from '../lexical/bm25';

@@ -4,7 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { CompactIndex, TRAIN_AT } from '../../../src/vector/compact-index';
 import { FlatIndex } from '../../../src/vector/flat-index';
-import { hammingKernel, hammingSimdSupported, jsHammingKernel } from '../../../src/vector/hamming-kernel';
+import {
+  bitSlicedKernel,
+  bitSlicedSimdSupported,
+  jsBitSlicedKernel,
+  setQuery,
+} from '../../../src/vector/rabitq-kernel';
 import { MemoryRowStore } from '../../../src/vector/row-store';
 import { mulberry32 } from '../../../scripts/seeded-random';
 import { embeddingModel, embeddingVectors } from '../../../bench/scale/vectors';
@@ -124,21 +129,27 @@ describe('compact index', () => {
   });
 });
 
-describe('hamming kernel', () => {
-  it('counts differing bits the same in WebAssembly SIMD and JavaScript', () => {
-    expect(hammingSimdSupported()).toBe(true);
+describe('bit-sliced popcount kernel', () => {
+  it('gives the same ⟨code, 4-bit question⟩ in WebAssembly SIMD, in JavaScript and by definition', () => {
+    expect(bitSlicedSimdSupported()).toBe(true);
     const r = mulberry32(7);
     for (const bits of [128, 384, 768]) {
-      const simd = hammingKernel(bits);
-      const js = jsHammingKernel(bits);
+      const simd = bitSlicedKernel(bits);
+      const js = jsBitSlicedKernel(bits);
       const rows = 37;
       simd.reserve(rows);
       js.reserve(rows);
       for (let i = 0; i < rows * simd.words; i++) simd.codes[i] = js.codes[i] = (r() * 2 ** 32) >>> 0;
-      for (let w = 0; w < simd.words; w++) simd.query[w] = js.query[w] = (r() * 2 ** 32) >>> 0;
+      const u = Array.from({ length: bits }, () => Math.floor(r() * 16));
+      setQuery(simd, u, bits);
+      setQuery(js, u, bits);
       simd.score(rows);
       js.score(rows);
-      expect([...simd.dist.subarray(0, rows)]).toEqual([...js.dist.subarray(0, rows)]);
+      const byDefinition = Array.from({ length: rows }, (_, row) =>
+        u.reduce((s, level, j) => s + ((simd.codes[row * simd.words + (j >> 5)]! >>> (j & 31)) & 1) * level, 0),
+      );
+      expect([...simd.dots.subarray(0, rows)]).toEqual(byDefinition);
+      expect([...js.dots.subarray(0, rows)]).toEqual(byDefinition);
       // Growing keeps the codes already written.
       const kept = simd.codes.slice(0, rows * simd.words);
       simd.reserve(rows * 50);
