@@ -1,9 +1,8 @@
 // Pass 2 of the writer: files each passage in its list, appends its text, and spills its fixed-size
-// record (list, 1-bit code, int8 row, text pointer) and its word postings to temporary files.
+// record (list, code and factor, int8 row, text pointer) and its word postings to temporary files.
 import { join } from 'node:path';
 import { encodeRowRecord, encodeText, termShard, TEXTS_FILE, type TextPointer } from '../../src/library/sharded/format';
 import { tokenize } from '../../src/library/lexical/tokenize';
-import { encodeSignBits } from '../../src/vector/sign-codes';
 import { int8Codec } from '../../src/vector/row-store';
 import type { NeighbourTracker } from './calibrate';
 import { sha256, shapeOf, unit, type WriteShardedOptions } from './options';
@@ -29,7 +28,7 @@ export interface Assigned {
   largestBucket: number;
 }
 
-/** Pass 2: assign each passage to its list, append its text, spill its record (list, code, row record) and its postings. */
+/** Pass 2: assign each passage to its list, append its text, spill its record (list, code, factor, row record) and its postings. */
 export async function assign(
   opts: WriteShardedOptions,
   out: string,
@@ -40,8 +39,8 @@ export async function assign(
   tracker: NeighbourTracker | null,
   log: (line: string) => void,
 ): Promise<Assigned> {
-  const { n, dim, centre } = s;
-  const { cb, words32, rowBytes, recordBytes } = shapeOf(dim);
+  const { n, dim } = s;
+  const { cb, fb, rowBytes, recordBytes, list } = shapeOf(dim, s.coder.shapes.list);
   const texts = new Appender(join(out, TEXTS_FILE));
   const records = new Appender(join(tmp, 'records.bin'));
   // Enough buckets that each holds about wordBucketBytes of postings (estimated from the text's size).
@@ -59,7 +58,6 @@ export async function assign(
   const counts = new Uint32Array(t.lists);
   const record = new Uint8Array(recordBytes);
   const view = new DataView(record.buffer);
-  const code = new Uint32Array(words32);
   const row = new Uint8Array(rowBytes);
   let totalLength = 0;
   let done = 0;
@@ -71,11 +69,11 @@ export async function assign(
     const pointer: TextPointer = { offset: texts.written, bytes: bytes.length, hash: sha256(bytes).slice(0, 16) };
     texts.write(bytes);
     view.setUint32(0, c, true);
-    encodeSignBits(v, centre, dim, code, 0, words32);
-    record.set(new Uint8Array(code.buffer), 4);
-    tracker?.add(v, c, new Uint8Array(code.buffer), { docId: r.docId, index: r.index });
+    const factor = s.coder.encode(v, list, record, 4);
+    if (fb) view.setFloat32(4 + cb, factor, true);
+    tracker?.add(v, c, record.subarray(4, 4 + cb), factor, { docId: r.docId, index: r.index });
     int8Codec.encode(v, row);
-    encodeRowRecord(row, pointer, record.subarray(4 + cb));
+    encodeRowRecord(row, pointer, record.subarray(4 + cb + fb));
     records.write(record);
     // A passage's length is its number of distinct terms, as the in-tab index counts it (bm25.ts).
     const tf = new Map<string, number>();

@@ -11,10 +11,15 @@
 // the reader's routing and code ranking (src/library/sharded/probe.ts) over the written blocks
 // for a ladder of depths: the cheapest depth whose recall reaches the target, with a margin for
 // having measured it on a sample of questions, goes in the manifest.
-import { asymmetricTable } from '../../src/vector/sign-codes';
 import { jsKernel, type DotKernel } from '../../src/vector/dot-kernel';
-import { codeBits } from '../../src/library/sharded/format';
-import { asymmetricScore, rankTops, type ProbeCalibration, type ProbeDepth } from '../../src/library/sharded/probe';
+import {
+  type CodeBasis,
+  type CodeScore,
+  type ProbeCalibration,
+  type ProbeDepth,
+  rankTops,
+  scorersFor,
+} from '../../src/library/sharded/probe';
 
 /**
  * Passages taken as questions, by default. Recall varies a lot from one question to the next
@@ -50,17 +55,18 @@ const beside = (q: Placed | undefined, p: Placed) => !!q && q.docId === p.docId 
 
 /** Each question's exact K nearest other passages, kept while the writer streams the corpus (Q dot products a passage). */
 export class NeighbourTracker {
-  readonly tables: Float32Array[];
+  /** Each question's scores of list entries and sub-centroids, as the reader computes them. */
+  readonly scorers: Array<{ list: CodeScore; sub: CodeScore }>;
   private readonly best: Neighbour[][];
   private readonly floor: Float64Array;
-  private readonly cb: number;
+  private readonly factor = new Float32Array(1);
   /** The questions as the rows of the flat index's kernel: each passage is scored against all of them at once. */
   private readonly kernel: DotKernel;
 
   constructor(
     readonly questions: Float32Array,
     readonly dim: number,
-    spread: Float32Array,
+    basis: CodeBasis,
     /** Each question's place: the chunks beside it in its document are not its neighbours. */
     private readonly places: readonly Placed[] = [],
   ) {
@@ -68,9 +74,7 @@ export class NeighbourTracker {
     this.kernel = jsKernel(dim);
     this.kernel.reserve(Q);
     this.kernel.data.set(questions.subarray(0, Q * dim));
-    const bits = codeBits(dim);
-    this.cb = bits / 8;
-    this.tables = Array.from({ length: Q }, (_, i) => asymmetricTable(this.question(i), spread, dim, bits));
+    this.scorers = Array.from({ length: Q }, (_, i) => scorersFor(this.question(i), basis));
     this.best = Array.from({ length: Q }, () => []);
     this.floor = new Float64Array(Q).fill(-Infinity);
   }
@@ -79,8 +83,9 @@ export class NeighbourTracker {
     return this.questions.subarray(i * this.dim, (i + 1) * this.dim);
   }
 
-  /** One passage (unit vector), the list it was filed in, its 1-bit code and its place. */
-  add(v: Float32Array, list: number, code: Uint8Array, place?: Placed): void {
+  /** One passage (unit vector), the list it was filed in, its code and factor (as its list keeps them) and its place. */
+  add(v: Float32Array, list: number, code: Uint8Array, factor: number, place?: Placed): void {
+    this.factor[0] = factor;
     this.kernel.query.set(v);
     this.kernel.score(this.best.length);
     const scores = this.kernel.scores;
@@ -89,7 +94,7 @@ export class NeighbourTracker {
       // The question's own passage is not its neighbour: a question is new text near it.
       if (s <= this.floor[i]! || s > 1 - 1e-6 || (place && beside(this.places[i], place))) continue;
       const b = this.best[i]!;
-      b.push({ score: s, list, code: asymmetricScore(this.tables[i]!, code, 0, this.cb) });
+      b.push({ score: s, list, code: this.scorers[i]!.list(code, this.factor, 0) });
       if (b.length > K) {
         b.sort((x, y) => y.score - x.score);
         b.pop();
@@ -103,16 +108,24 @@ export class NeighbourTracker {
   }
 }
 
+/** Codes as a block holds them: `codes` end to end, and their factors (RaBitQ; null for signs). */
+export interface CodedBlock {
+  codes: Uint8Array;
+  factors: Float32Array | null;
+}
+
 export interface CalibrationCorpus {
   dim: number;
   /** int8 top centroids, as index.bin holds them. */
   topCentroids: Uint8Array;
   /** Sub-centroids (= lists) under each top; lists are numbered top-major. */
   subs: readonly number[];
-  /** Top t's sub-centroids' 1-bit codes, as its centroid block holds them. */
-  subCodes(t: number): Uint8Array;
-  /** List c's passages' 1-bit codes, as lists.bin holds them. */
-  listCodes(c: number): Uint8Array;
+  /** Top t's sub-centroids' codes and factors, as its centroid block holds them. */
+  subCodes(t: number): CodedBlock;
+  /** List c's passages' codes and factors, as lists.bin holds them. */
+  listCodes(c: number): CodedBlock;
+  /** Entries in list c. */
+  listCount(c: number): number;
   blockBytes(t: number): number;
   listBytes(c: number): number;
   rowBytes: number;
@@ -134,7 +147,6 @@ export function calibrate(
   const { dim, subs } = corpus;
   const T = subs.length;
   const L = subs.reduce((a, b) => a + b, 0);
-  const cb = codeBits(dim) / 8;
   const firstList: number[] = [];
   subs.reduce((at, k) => (firstList.push(at), at + k), 0);
   const ntops = ladder(NTOPS, T);
@@ -142,10 +154,10 @@ export function calibrate(
   const configs = ntops.flatMap((ntop) =>
     nprobes.flatMap((nprobe) => RESCORES.map((rescore) => ({ ntop, nprobe, rescore, sum: 0, squares: 0, bytes: 0 }))),
   );
-  const Q = tracker.tables.length;
+  const Q = tracker.scorers.length;
   for (let i = 0; i < Q; i++) {
     const q = tracker.question(i);
-    const table = tracker.tables[i]!;
+    const score = tracker.scorers[i]!;
     const near = tracker.neighbours(i);
     const order = rankTops(q, corpus.topCentroids, T, dim);
     // Each list's code scores for this question, best first (read once, shared by every depth).
@@ -153,8 +165,8 @@ export function calibrate(
     const scoresOf = (c: number) => {
       let s = listScores.get(c);
       if (!s) {
-        const codes = corpus.listCodes(c);
-        s = Float64Array.from({ length: codes.length / cb }, (_, r) => asymmetricScore(table, codes, r, cb))
+        const { codes, factors } = corpus.listCodes(c);
+        s = Float64Array.from({ length: corpus.listCount(c) }, (_, r) => score.list(codes, factors, r))
           .sort()
           .reverse();
         listScores.set(c, s);
@@ -167,8 +179,8 @@ export function calibrate(
     for (const ntop of ntops) {
       for (; topsRead < ntop; topsRead++) {
         const t = order[topsRead]!;
-        const codes = corpus.subCodes(t);
-        for (let j = 0; j < subs[t]!; j++) subScores.push([asymmetricScore(table, codes, j, cb), firstList[t]! + j]);
+        const { codes, factors } = corpus.subCodes(t);
+        for (let j = 0; j < subs[t]!; j++) subScores.push([score.sub(codes, factors, j), firstList[t]! + j]);
         blockBytes += corpus.blockBytes(t);
       }
       const ranked = [...subScores].sort((a, b) => b[0] - a[0] || a[1] - b[1]);

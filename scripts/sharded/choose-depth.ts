@@ -4,7 +4,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { centroidBlockBytes, listBlockBytes, LISTS_FILE } from '../../src/library/sharded/format';
 import { calibrate, TARGET_RECALL, type CalibrationResult, type NeighbourTracker } from './calibrate';
-import { signCodes } from './centroids';
+import { subCodes } from './centroids';
 import type { ListLayout } from './lists';
 import { shapeOf, type WriteShardedOptions } from './options';
 import type { Survey } from './survey';
@@ -22,8 +22,8 @@ export function calibrateDepth(
   tracker: NeighbourTracker,
   log: (line: string) => void,
 ): CalibrationResult {
-  const { dim } = s;
-  const { cb, rb } = shapeOf(dim);
+  const { dim, coder } = s;
+  const { cb, fb, rb } = shapeOf(dim, coder.shapes.list);
   const fd = openSync(join(out, LISTS_FILE), 'r');
   let calibration: CalibrationResult;
   try {
@@ -33,14 +33,20 @@ export function calibrateDepth(
         dim,
         topCentroids,
         subs: t.subs,
-        subCodes: (top) => signCodes(t.coarse.subs[top]!, t.subs[top]!, s),
+        subCodes: (top) => subCodes(t, top, s),
         listCodes: (c) => {
-          const codes = Buffer.allocUnsafe(counts[c]! * cb);
-          readSync(fd, codes, 0, codes.length, l.listOffset[c]! + 4);
-          return codes;
+          const entries = Buffer.allocUnsafe(counts[c]! * (cb + fb));
+          readSync(fd, entries, 0, entries.length, l.listOffset[c]! + 4);
+          const codes = entries.subarray(0, counts[c]! * cb);
+          if (!fb) return { codes, factors: null };
+          const f = entries.subarray(counts[c]! * cb);
+          const factors = new Float32Array(counts[c]!);
+          for (let i = 0; i < factors.length; i++) factors[i] = f.readFloatLE(i * 4);
+          return { codes, factors };
         },
-        blockBytes: (top) => centroidBlockBytes(t.subs[top]!, dim),
-        listBytes: (c) => listBlockBytes(counts[c]!, dim),
+        listCount: (c) => counts[c]!,
+        blockBytes: (top) => centroidBlockBytes(t.subs[top]!, coder.shapes.sub),
+        listBytes: (c) => listBlockBytes(counts[c]!, coder.shapes.list),
         rowBytes: rb,
       },
       opts.targetRecall ?? TARGET_RECALL,

@@ -24,17 +24,18 @@ export interface ListLayout {
 
 /**
  * Lists and rows: each block's place follows from the counts; records are scattered into place.
- * A list holds its codes, then its rows' record hashes; rows.bin holds the records in list order.
+ * A list holds its codes, then their factors (RaBitQ), then its rows' record hashes; rows.bin
+ * holds the records in list order.
  */
 export function layOutLists(out: string, tmp: string, shape: Shape, counts: Uint32Array): ListLayout {
-  const { dim, cb, rb, recordBytes } = shape;
+  const { dim, cb, fb, rb, recordBytes, list } = shape;
   const lists = counts.length;
   const listOffset: number[] = [];
   const firstRow: number[] = [];
   for (let c = 0, at = 0, r = 0; c < lists; c++) {
     listOffset.push(at);
     firstRow.push(r);
-    at += listBlockBytes(counts[c]!, dim);
+    at += listBlockBytes(counts[c]!, list);
     r += counts[c]!;
   }
   const listsFd = openSync(join(out, LISTS_FILE), 'w+');
@@ -55,14 +56,15 @@ export function layOutLists(out: string, tmp: string, shape: Shape, counts: Uint
       const c = chunk.readUInt32LE(o);
       const i = filled[c]!++;
       const base = listOffset[c]!;
-      const rec = chunk.subarray(o + 4 + cb, o + recordBytes);
+      const rec = chunk.subarray(o + 4 + cb + fb, o + recordBytes);
       writeSync(listsFd, chunk, o + 4, cb, base + 4 + i * cb);
+      if (fb) writeSync(listsFd, chunk, o + 4 + cb, fb, base + 4 + counts[c]! * cb + i * fb);
       writeSync(
         listsFd,
         createHash('sha256').update(rec).digest(),
         0,
         SHORT_HASH_BYTES,
-        base + 4 + counts[c]! * cb + i * SHORT_HASH_BYTES,
+        base + 4 + counts[c]! * (cb + fb) + i * SHORT_HASH_BYTES,
       );
       writeSync(rowsFd, rec, 0, rb, (firstRow[c]! + i) * rb);
     }
@@ -72,18 +74,21 @@ export function layOutLists(out: string, tmp: string, shape: Shape, counts: Uint
   const listSha: string[] = [];
   for (let c = 0; c < lists; c++) {
     const count = counts[c]!;
-    const block = Buffer.allocUnsafe(listBlockBytes(count, dim));
+    const block = Buffer.allocUnsafe(listBlockBytes(count, list));
     readSync(listsFd, block, 0, block.length, listOffset[c]!);
     const recs = Buffer.allocUnsafe(count * rb);
     readSync(rowsFd, recs, 0, recs.length, firstRow[c]! * rb);
     const order = localOrder(recs, count, dim);
     if (order) {
-      const hashAt = 4 + count * cb;
-      const codes = Buffer.from(block.subarray(4, hashAt));
+      const factorAt = 4 + count * cb;
+      const hashAt = factorAt + count * fb;
+      const codes = Buffer.from(block.subarray(4, factorAt));
+      const factors = Buffer.from(block.subarray(factorAt, hashAt));
       const hashes = Buffer.from(block.subarray(hashAt));
       const before = Buffer.from(recs);
       order.forEach((from, to) => {
         codes.copy(block, 4 + to * cb, from * cb, (from + 1) * cb);
+        if (fb) factors.copy(block, factorAt + to * fb, from * fb, (from + 1) * fb);
         hashes.copy(block, hashAt + to * SHORT_HASH_BYTES, from * SHORT_HASH_BYTES, (from + 1) * SHORT_HASH_BYTES);
         before.copy(recs, to * rb, from * rb, (from + 1) * rb);
       });

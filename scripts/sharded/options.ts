@@ -4,7 +4,7 @@
 // write-sharded.ts runs them in order.
 import type { PassageSource } from '../../src/core/source-location';
 import { createHash } from 'node:crypto';
-import { codeBytes, rowRecordBytes } from '../../src/library/sharded/format';
+import { type CodeShape, rowRecordBytes } from '../../src/library/sharded/format';
 import { int8Codec } from '../../src/vector/row-store';
 import { vectorNorm } from '../../src/vector/vector-index';
 import type { CalibrationResult } from './calibrate';
@@ -74,10 +74,18 @@ export interface WriteShardedOptions {
    * estimate was 0.961 where held-out questions got 0.731 (docs/benchmarks-real.md).
    */
   questions?: Float32Array;
+  /**
+   * How passages and sub-centroids are coded: RaBitQ with `bits` (passages) and `subBits`
+   * (sub-centroids) a dimension (format 6; default DEFAULT_CODES), or signs (format 5, as
+   * written before RaBitQ; the benches' baseline).
+   */
+  codes?: CodeChoice;
   /** Recall@10 that depth must reach on them (default TARGET_RECALL). */
   targetRecall?: number;
   log?: (line: string) => void;
 }
+
+export type CodeChoice = { kind: 'sign' } | { kind: 'rabitq'; bits: number; subBits: number };
 
 export interface WriteShardedResult {
   passages: number;
@@ -147,10 +155,12 @@ export function sizing(opts: WriteShardedOptions) {
   return { given, sampleBytes, listsFor, sampleRows, isFlat };
 }
 
-/** Byte sizes of the records at this dimension. */
-export function shapeOf(dim: number) {
-  const cb = codeBytes(dim);
+/** Byte sizes of the records at this dimension, with list entries coded in `list`'s shape. */
+export function shapeOf(dim: number, list: CodeShape) {
+  const cb = list.bytes;
+  const fb = list.factors ? 4 : 0;
   const rb = rowRecordBytes(dim);
-  return { dim, rowBytes: int8Codec.rowBytes(dim), cb, words32: cb / 4, rb, recordBytes: 4 + cb + rb };
+  // A spilled record: u32 list, the code, its factor, the row record.
+  return { dim, list, rowBytes: int8Codec.rowBytes(dim), cb, fb, rb, recordBytes: 4 + cb + fb + rb };
 }
 export type Shape = ReturnType<typeof shapeOf>;

@@ -1,10 +1,11 @@
 // Pass 1 of the writer: counts the passages and documents, keeps a reservoir sample to train the
 // centroids on and the held-out questions the depth is calibrated on, sizes the text (for the
-// word buckets), and learns the codes' centre and spread from the sample.
+// word buckets), and learns the codes' centre (and the sign codes' spread) from the sample.
 import { createHash } from 'node:crypto';
 import { learnCentreSpread } from '../../src/vector/sign-codes';
 import { mulberry32 } from '../seeded-random';
 import { CALIBRATION_QUERIES, type Placed } from './calibrate';
+import { type Coder, coderFor, DEFAULT_CODES } from './coder';
 import { sizing, unit, type WriteShardedOptions } from './options';
 
 /** A uniform sample of a stream in one float32 buffer (grown as needed up to `capacity` rows). */
@@ -74,6 +75,8 @@ export interface Survey {
   questionPlaces: Placed[];
   centre: Float32Array;
   spread: Float32Array;
+  /** How passages and sub-centroids are coded (coder.ts). */
+  coder: Coder;
 }
 
 /** Pass 1: count, a reservoir sample for the centroids, and the text's size (for the word buckets). */
@@ -142,7 +145,7 @@ export async function survey(opts: WriteShardedOptions): Promise<Survey> {
     for (let i = 0; i < held!.size; i++) reservoir!.add(held!.data.subarray(i * dim, (i + 1) * dim));
   const sample = reservoir!.take(sampleRows(n, dim, isFlat(n)));
   const S = sample.length / dim;
-  // The codes' centre and spread, learnt as the compact index learns them.
+  // The codes' centre (and spread, for sign codes), learnt from the sample.
   const centre = new Float32Array(dim);
   const spread = new Float32Array(dim);
   learnCentreSpread(S, (r) => sample.subarray(r * dim, (r + 1) * dim), dim, centre, spread);
@@ -158,5 +161,6 @@ export async function survey(opts: WriteShardedOptions): Promise<Survey> {
     questionPlaces: opts.questions ? [] : held!.tags.slice(0, held!.size),
     centre,
     spread,
+    coder: coderFor(opts.codes ?? DEFAULT_CODES, dim, centre, spread),
   };
 }

@@ -19,6 +19,7 @@ import {
   SHARDED_FORMAT,
   SHARDED_MANIFEST,
   SHARDED_VERSION,
+  SIGN_CODES_VERSION,
   TEXTS_FILE,
   WORD_TABLE_FILE,
   WORDS_FILE,
@@ -41,6 +42,7 @@ export {
   LIST_SIZE,
   SAMPLE_BYTES,
   WORD_PAGE,
+  type CodeChoice,
   type GivenCentroids,
   type ShardedRow,
   type ShardedSource,
@@ -48,6 +50,7 @@ export {
   type WriteShardedResult,
 } from './options';
 export { WORD_BUCKET_BYTES } from './assign';
+export { DEFAULT_CODES } from './coder';
 
 /**
  * Writes the corpus in its steps: survey (pass 1), train, assign (pass 2), lay out the lists and
@@ -78,11 +81,11 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     const wordPage = Math.max(1, opts.wordPage ?? WORD_PAGE);
     const t = train(opts, s, log);
     const Q = s.questions.length / dim;
-    const tracker = Q > 0 ? new NeighbourTracker(s.questions, dim, s.spread, s.questionPlaces) : null;
+    const tracker = Q > 0 ? new NeighbourTracker(s.questions, dim, s.coder.basis, s.questionPlaces) : null;
     step('train');
     const a = await assign(opts, out, tmp, s, t, wordShards, tracker, log);
     step('assign');
-    const layout = layOutLists(out, tmp, shapeOf(dim), a.counts);
+    const layout = layOutLists(out, tmp, shapeOf(dim, s.coder.shapes.list), a.counts);
     step('lists');
     const pageSha = writeWords(out, n, wordShards, wordPage, a);
     step('words');
@@ -93,13 +96,23 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
 
     const manifest: ShardedManifest = {
       format: SHARDED_FORMAT,
-      version: SHARDED_VERSION,
+      version: s.coder.seed === null ? SIGN_CODES_VERSION : SHARDED_VERSION,
       model: opts.model,
       dim,
       passages: n,
       documents: s.documents,
       createdAt: new Date().toISOString(),
-      codec: 'sign+int8',
+      codec: s.coder.seed === null ? 'sign+int8' : 'rabitq+int8',
+      ...(s.coder.choice.kind === 'rabitq'
+        ? {
+            codes: {
+              kind: 'rabitq' as const,
+              bits: s.coder.choice.bits,
+              subBits: s.coder.choice.subBits,
+              seed: s.coder.seed!,
+            },
+          }
+        : {}),
       index: { file: INDEX_FILE, bytes: index.length, sha256: sha256(index) },
       centroids: { file: CENTROIDS_FILE, tops: t.tops },
       lists: { file: LISTS_FILE, count: t.lists },
