@@ -136,6 +136,8 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
       ...(opts.sharded.wordShards ? { wordShards: opts.sharded.wordShards } : {}),
       ...(opts.sharded.targetRecall ? { targetRecall: opts.sharded.targetRecall } : {}),
       ...(opts.sharded.questions ? { questions: opts.sharded.questions } : {}),
+      // Without questions, the depth is measured on pseudo-questions embedded as the page embeds questions.
+      embedQuestions: (texts) => (opts.embedder.embedQueries ?? opts.embedder.embed).call(opts.embedder, texts),
       log,
     });
     return { documents: documents.length, passages: passages.length, refused, files: res.files };
@@ -179,8 +181,8 @@ const USAGE = [
   'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>] [--link-originals <site path>]',
   '       npm run index -- --parquet <file-or-folder> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>]',
   '  --link-originals: where the site serves the folder (e.g. docs/): each passage links to its original file for the viewer',
-  "  --recall: the recall@10 the sharded writer chooses its probe depth for, measured on the corpus's own passages (default 0.95)",
-  '  --questions: questions like your users ask (a text file, one a line, or Parquet with an `embedding` column) to measure that depth on instead: passages make an optimistic estimate for short questions',
+  "  --recall: the recall@10 the sharded writer chooses its probe depth for (default 0.95), measured on pseudo-questions: first sentences of a sample of the corpus's passages, each with its own document left out",
+  '  --questions: questions like your users ask (a text file, one a line, or Parquet with an `embedding` column) to measure that depth on instead',
 ].join('\n');
 
 /**
@@ -199,6 +201,8 @@ export async function indexParquet(opts: {
   targetRecall?: number;
   /** Calibration questions, embedded (see WriteShardedOptions.questions). */
   questions?: Float32Array;
+  /** Embeds pseudo-questions when no questions are given (see WriteShardedOptions.embedQuestions). */
+  embedQuestions?: (texts: string[]) => Promise<Float32Array[]>;
   log?: (l: string) => void;
 }): Promise<WriteShardedResult> {
   const centroids = opts.centroids ? await readCentroids(opts.centroids) : undefined;
@@ -221,6 +225,7 @@ export async function indexParquet(opts: {
     ...(opts.wordShards ? { wordShards: opts.wordShards } : {}),
     ...(opts.targetRecall ? { targetRecall: opts.targetRecall } : {}),
     ...(opts.questions ? { questions: opts.questions } : {}),
+    ...(opts.embedQuestions ? { embedQuestions: opts.embedQuestions } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   });
 }
@@ -320,6 +325,8 @@ async function main(): Promise<void> {
       ...(wordShards ? { wordShards } : {}),
       ...(targetRecall ? { targetRecall } : {}),
       ...(questions ? { questions } : {}),
+      // The passages come embedded; pseudo-questions need the page's question embedder (loaded only now).
+      embedQuestions: (texts) => embedder().embedQueries(texts),
       log: (l) => console.log(l),
     });
     // TS cannot see the closure above assign it.

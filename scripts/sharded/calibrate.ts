@@ -41,8 +41,10 @@ export const TARGET_RECALL = 0.95;
 const NTOPS = [4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256];
 // Up to 96 lists and 800 rescored rows: at 21M passages the 1-bit ranking needs that deep for
 // 0.95 (bench/gpu/route-sim.py: 8 tops × 48 lists rescoring 800 reached 0.96).
-const NPROBES = [16, 24, 32, 48, 64, 96];
-const RESCORES = [50, 100, 200, 400, 800];
+// Finer codes (RaBitQ, 2–4 bits) order candidates well enough that a few dozen rows and fewer
+// lists can reach the target: the ladder starts low for them.
+const NPROBES = [8, 12, 16, 24, 32, 48, 64, 96];
+const RESCORES = [20, 30, 50, 100, 200, 400, 800];
 const K = 10;
 
 type Neighbour = { score: number; list: number; code: number };
@@ -58,6 +60,7 @@ export class NeighbourTracker {
   /** Each question's scores of list entries and sub-centroids, as the reader computes them. */
   readonly scorers: Array<{ list: CodeScore; sub: CodeScore }>;
   private readonly best: Neighbour[][];
+  private readonly own: Neighbour[][];
   private readonly floor: Float64Array;
   private readonly factor = new Float32Array(1);
   /** The questions as the rows of the flat index's kernel: each passage is scored against all of them at once. */
@@ -69,6 +72,12 @@ export class NeighbourTracker {
     basis: CodeBasis,
     /** Each question's place: the chunks beside it in its document are not its neighbours. */
     private readonly places: readonly Placed[] = [],
+    /**
+     * 'beside' (a held-out passage): the chunks either side of it are not its neighbours;
+     * 'document' (a pseudo-question, pseudo-questions.ts): no passage of its document is, nor a
+     * candidate, as if the document were not in the corpus.
+     */
+    private readonly exclude: 'beside' | 'document' = 'beside',
   ) {
     const Q = questions.length / dim;
     this.kernel = jsKernel(dim);
@@ -76,6 +85,7 @@ export class NeighbourTracker {
     this.kernel.data.set(questions.subarray(0, Q * dim));
     this.scorers = Array.from({ length: Q }, (_, i) => scorersFor(this.question(i), basis));
     this.best = Array.from({ length: Q }, () => []);
+    this.own = Array.from({ length: Q }, () => []);
     this.floor = new Float64Array(Q).fill(-Infinity);
   }
 
@@ -91,6 +101,10 @@ export class NeighbourTracker {
     const scores = this.kernel.scores;
     for (let i = 0; i < this.best.length; i++) {
       const s = scores[i]!;
+      if (this.exclude === 'document' && place && this.places[i]?.docId === place.docId) {
+        this.own[i]!.push({ score: s, list, code: this.scorers[i]!.list(code, this.factor, 0) });
+        continue;
+      }
       // The question's own passage is not its neighbour: a question is new text near it.
       if (s <= this.floor[i]! || s > 1 - 1e-6 || (place && beside(this.places[i], place))) continue;
       const b = this.best[i]!;
@@ -105,6 +119,11 @@ export class NeighbourTracker {
 
   neighbours(i: number): Neighbour[] {
     return this.best[i]!;
+  }
+
+  /** Passages of question i's own document (pseudo-questions): not candidates, as if the document were not in the corpus. */
+  ownPassages(i: number): Neighbour[] {
+    return this.own[i]!;
   }
 }
 
@@ -159,6 +178,7 @@ export function calibrate(
     const q = tracker.question(i);
     const score = tracker.scorers[i]!;
     const near = tracker.neighbours(i);
+    const own = tracker.ownPassages(i);
     const order = rankTops(q, corpus.topCentroids, T, dim);
     // Each list's code scores for this question, best first (read once, shared by every depth).
     const listScores = new Map<number, Float64Array>();
@@ -188,9 +208,13 @@ export function calibrate(
         const probed = ranked.slice(0, nprobe).map(([, c]) => c);
         const inProbed = new Set(probed);
         const listBytes = probed.reduce((s, c) => s + corpus.listBytes(c), 0);
-        // A neighbour's rank among the candidates by code: those scoring above it, over every probed list.
+        // A neighbour's rank among the candidates by code: those scoring above it, over every probed
+        // list, less the question's own document's passages (left out of the corpus, for pseudo-questions).
         const ranks = near.map((n) =>
-          inProbed.has(n.list) ? probed.reduce((r, c) => r + above(scoresOf(c), n.code), 0) : Infinity,
+          inProbed.has(n.list)
+            ? probed.reduce((r, c) => r + above(scoresOf(c), n.code), 0) -
+              own.filter((o) => inProbed.has(o.list) && o.code > n.code).length
+            : Infinity,
         );
         for (const cfg of configs) {
           if (cfg.ntop !== ntop || cfg.nprobe !== nprobe) continue;

@@ -57,7 +57,7 @@ export function calibrateDepth(
   const { ntop, nprobe, rescore, recall, lower, target, vectorBytes } = calibration;
   const Q = s.questions.length / dim;
   log(
-    `probe depth: ${ntop} tops × ${nprobe} lists, rescoring ${rescore}: recall@10 ${recall} (95 % lower bound ${lower}) on ${Q} ${opts.questions ? 'questions given' : 'of its own passages'} (target ${target}${lower < target ? ', not reached by any depth tried' : ''}), ~${Math.round(vectorBytes / 1024)} kB of vectors a question`,
+    `probe depth: ${ntop} tops × ${nprobe} lists, rescoring ${rescore}: recall@10 ${recall} (95 % lower bound ${lower}) on ${Q} ${{ questions: 'questions given', 'pseudo-questions': 'pseudo-questions (first sentences of its passages, their documents left out)', passages: 'of its own passages' }[s.questionKind]} (target ${target}${lower < target ? ', not reached by any depth tried' : ''}), ~${Math.round(vectorBytes / 1024)} kB of vectors a question`,
   );
   return calibration;
 }

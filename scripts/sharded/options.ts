@@ -80,6 +80,12 @@ export interface WriteShardedOptions {
    * written before RaBitQ; the benches' baseline).
    */
   codes?: CodeChoice;
+  /**
+   * Embeds texts as the page embeds questions. Without `questions`, the writer then calibrates on
+   * pseudo-questions (pseudo-questions.ts: first sentences of sampled passages, their own document
+   * left out); without either, on held-out passages, which promise too much for real questions.
+   */
+  embedQuestions?: (texts: string[]) => Promise<Float32Array[]>;
   /** Recall@10 that depth must reach on them (default TARGET_RECALL). */
   targetRecall?: number;
   log?: (line: string) => void;
@@ -103,7 +109,9 @@ export interface WriteShardedResult {
   seconds: { sample: number; train: number; assign: number; lists: number; words: number; calibrate: number };
   /** The process's peak resident memory (bytes) at the end of each of those steps: which step set the peak. */
   peakRss: { sample: number; train: number; assign: number; lists: number; words: number };
-  /** The probe depth chosen on the corpus's own passages (also in the manifest), and every depth tried; null when not calibrated. */
+  /** What the depth was calibrated on: questions given, pseudo-questions, or held-out passages. */
+  calibratedOn: 'questions' | 'pseudo-questions' | 'passages' | null;
+  /** The probe depth chosen (also in the manifest), and every depth tried; null when not calibrated. */
   calibration: CalibrationResult | null;
   files: string[];
   bytes: Record<string, number>;

@@ -7,6 +7,7 @@ import { mulberry32 } from '../seeded-random';
 import { CALIBRATION_QUERIES, type Placed } from './calibrate';
 import { type Coder, coderFor, DEFAULT_CODES } from './coder';
 import { sizing, unit, type WriteShardedOptions } from './options';
+import { embedSample, PSEUDO_QUESTIONS, SentenceSample } from './pseudo-questions';
 
 /** A uniform sample of a stream in one float32 buffer (grown as needed up to `capacity` rows). */
 export class Reservoir {
@@ -73,6 +74,8 @@ export interface Survey {
   questions: Float32Array;
   /** Each question's document and position in it. */
   questionPlaces: Placed[];
+  /** What the questions are (calibrate.ts leaves their own document's passages out for pseudo-questions). */
+  questionKind: 'questions' | 'pseudo-questions' | 'passages';
   centre: Float32Array;
   spread: Float32Array;
   /** How passages and sub-centroids are coded (coder.ts). */
@@ -96,6 +99,10 @@ export async function survey(opts: WriteShardedOptions): Promise<Survey> {
   // to a question would route it better than a real question, and the recall measured would be
   // too high (a row kept here and later replaced is simply not trained on).
   let held: Reservoir | null = null;
+  const pseudo =
+    !opts.questions && opts.embedQuestions && (opts.calibrate ?? 1) > 0
+      ? new SentenceSample(opts.calibrate ?? PSEUDO_QUESTIONS)
+      : null;
   for await (const row of opts.source.rows()) {
     if (!dim) {
       dim = row.embedding.length;
@@ -132,6 +139,7 @@ export async function survey(opts: WriteShardedOptions): Promise<Survey> {
     }
     const v = unit(row.embedding, dim, row.id);
     if (!held!.add(v, { docId: row.docId, index: row.index })) reservoir!.add(v);
+    pseudo?.add(row.text, { docId: row.docId, index: row.index });
     chars += row.title.length + row.text.length;
     n++;
   }
@@ -157,10 +165,31 @@ export async function survey(opts: WriteShardedOptions): Promise<Survey> {
     withList,
     sample,
     S,
-    questions: opts.questions ? unitRows(opts.questions, dim) : held!.take(held!.size),
-    questionPlaces: opts.questions ? [] : held!.tags.slice(0, held!.size),
+    ...(await calibrationQuestions(opts, dim, held!, pseudo)),
     centre,
     spread,
     coder: coderFor(opts.codes ?? DEFAULT_CODES, dim, centre, spread),
   };
+}
+
+/** What the depth is calibrated on: the questions given, else pseudo-questions, else the held-out passages. */
+async function calibrationQuestions(
+  opts: WriteShardedOptions,
+  dim: number,
+  held: Reservoir,
+  pseudo: SentenceSample | null,
+): Promise<Pick<Survey, 'questions' | 'questionPlaces' | 'questionKind'>> {
+  if (opts.questions)
+    return { questions: unitRows(opts.questions, dim), questionPlaces: [], questionKind: 'questions' };
+  if (pseudo && pseudo.texts.length > 0) {
+    try {
+      const questions = await embedSample(pseudo, dim, opts.embedQuestions!);
+      return { questions, questionPlaces: pseudo.places, questionKind: 'pseudo-questions' };
+    } catch (e) {
+      opts.log?.(
+        `could not embed pseudo-questions (${e instanceof Error ? e.message : String(e)}): the depth is calibrated on held-out passages, which promise more than real questions get; give --questions`,
+      );
+    }
+  }
+  return { questions: held.take(held.size), questionPlaces: held.tags.slice(0, held.size), questionKind: 'passages' };
 }

@@ -81,7 +81,16 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
     const wordPage = Math.max(1, opts.wordPage ?? WORD_PAGE);
     const t = train(opts, s, log);
     const Q = s.questions.length / dim;
-    const tracker = Q > 0 ? new NeighbourTracker(s.questions, dim, s.coder.basis, s.questionPlaces) : null;
+    const tracker =
+      Q > 0
+        ? new NeighbourTracker(
+            s.questions,
+            dim,
+            s.coder.basis,
+            s.questionPlaces,
+            s.questionKind === 'pseudo-questions' ? 'document' : 'beside',
+          )
+        : null;
     step('train');
     const a = await assign(opts, out, tmp, s, t, wordShards, tracker, log);
     step('assign');
@@ -137,6 +146,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
               lower: calibration.lower,
               target: calibration.target,
               queries: calibration.queries,
+              on: s.questionKind,
             },
           }
         : {}),
@@ -166,6 +176,7 @@ export async function writeSharded(opts: WriteShardedOptions): Promise<WriteShar
       seconds,
       peakRss,
       calibration,
+      calibratedOn: calibration ? s.questionKind : null,
       files: files.map((f) => join(out, f)),
       bytes,
     };

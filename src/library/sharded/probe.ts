@@ -38,13 +38,15 @@ export interface ProbeDepth {
 
 /** What the writer measured for the depth it chose (manifest `probe`). */
 export interface ProbeCalibration extends ProbeDepth {
-  /** Recall@10 the depth reached, against exact search, for `queries` of the corpus's own passages. */
+  /** Recall@10 the depth reached, against exact search, for `queries` questions (`on` says which kind). */
   recall: number;
   /** Its one-sided 95 % lower confidence bound over those questions: what reached `target`. */
   lower: number;
   /** The recall it aimed for. */
   target: number;
   queries: number;
+  /** What they were (written since format 6): questions the site gave, pseudo-questions, or held-out passages. */
+  on?: 'questions' | 'pseudo-questions' | 'passages';
 }
 
 /** What a corpus's codes are scored against: the shapes of its entries, its centre, and its spread (sign codes) or rotation (RaBitQ). */
