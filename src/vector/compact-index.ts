@@ -3,8 +3,9 @@
 // Three passes per query, each over far fewer rows than the one before (code-rows.ts):
 //  1. every row's 1-bit RaBitQ code (rabitq.ts: signs of the row minus the library's mean, turned
 //     by a fixed random rotation, and one factor a row) against the rotated question quantised to
-//     4 bits a dimension, by WebAssembly SIMD popcounts over 48 bytes a row at 384-d;
-//  2. the best `candidates` of those against the question in floats (byte lookup tables);
+//     4 bits a dimension, by a WebAssembly SIMD table scan over 48 bytes a row at 384-d
+//     (rabitq-kernel.ts), the best `candidates` kept by a histogram of the estimates;
+//  2. when `candidates` exceeds `rescore`, those against the question in floats (byte tables);
 //  3. the best `rescore` of those read from the RowStore (int8, a quarter of float32;
 //     on disk or OPFS for big libraries) and scored exactly against the int8 row.
 // Sign-against-sign Hamming distances, the first pass before, ordered real MiniLM vectors'
@@ -17,7 +18,7 @@ import { FileRowStore, type ByteFile } from './byte-file';
 import { CompactJournal, rowHash, type CompactFiles, type LoadedCompact } from './compact-journal';
 import { CodeRows } from './code-rows';
 import { codeSpace, meanOf, prepareQuery, ROTATION_SEED, type CodeSpace } from './rabitq';
-import type { BitSlicedKernel } from './rabitq-kernel';
+import type { FastScanKernel } from './rabitq-kernel';
 import { int8Codec, MemoryRowStore, type RowStore } from './row-store';
 import { removeRow, takeRow } from './row-ids';
 import {
@@ -47,7 +48,7 @@ export interface CompactOptions {
   /** Where the int8 rows go (default: in memory). Must be empty. */
   store?: RowStore;
   /** Popcount kernel, for tests and the bench (default: WASM SIMD where available). */
-  kernel?: (bits: number) => BitSlicedKernel;
+  kernel?: (bits: number) => FastScanKernel;
   /** Files every change is written through to (the store must then be a file too); emptied at creation. */
   files?: CompactFiles;
   /** What made the vectors (the embedding model), saved with the state: a re-open with another stamp is refused as stale. */

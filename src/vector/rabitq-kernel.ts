@@ -1,9 +1,12 @@
 // The compact index's first pass: for every row's 1-bit RaBitQ code b (rabitq.ts), ⟨b, u⟩ where u
-// is the rotated question quantised to 4 bits a dimension, as four bit planes U_k:
-//   ⟨b, u⟩ = Σ_k 2^k popcount(b ∧ U_k)
-// (bit-sliced popcounts, RaBitQ's fast scan). Four popcounts a code byte instead of Hamming's
-// one, still memory bound as WebAssembly SIMD (v128.and + i8x16.popcnt) at 48 bytes a row. The
-// module is assembled in code (wasm-asm.ts): no build step and no file to fetch.
+// is the rotated question quantised to 4 bits a dimension (RaBitQ's fast scan, as faiss's 4-bit
+// "fast scan" lays out product-quantisation codes). Codes are stored in blocks of 32 rows, by
+// nibble: for each 4 dimensions p, 16 bytes hold the 32 rows' 4 bits there (row i's in the low
+// half of byte i, row i + 16's in the high half). The question becomes one 16-entry table per
+// nibble, LUT_p[x] = Σ_{t ∈ x} u_{4p + t}, so one i8x16.swizzle scores 16 rows' nibble at once:
+// about 30 SIMD operations a row at 384-d, as few as sign-against-sign Hamming distances took,
+// where bit-sliced popcounts over the question's four bit planes took 80. The module is
+// assembled in code (wasm-asm.ts): no build step and no file to fetch.
 import {
   BLOCK,
   END,
@@ -11,7 +14,6 @@ import {
   I32_ADD,
   I32_GE_U,
   I32_LT_U,
-  I32_SHL,
   LOOP,
   PAGE,
   V128,
@@ -27,173 +29,259 @@ import {
   vec,
 } from './wasm-asm';
 
+/** Rows a block holds. */
+export const BLOCK_ROWS = 32;
+
 /** Where the codes live and how a quantised question is scored against them. */
-export interface BitSlicedKernel {
-  /** 32-bit words of one code (one bit plane). */
-  readonly words: number;
-  /** Codes, row-major, `words` per row; valid up to the capacity last reserved. */
-  readonly codes: Uint32Array;
-  /**
-   * The question's four planes, interleaved by 16-byte chunk: chunk c holds U_0, U_1, U_2, U_3's
-   * bytes 16c .. 16c + 15, one after the other (64 bytes a chunk; `setQuery` lays them out).
-   */
-  readonly query: Uint32Array;
-  /** Scratch: ⟨b, u⟩ per row. */
-  readonly dots: Uint32Array;
+export interface FastScanKernel {
+  /** Nibbles (4 dimensions each) of one code: bits / 4. */
+  readonly positions: number;
   reserve(capacity: number): void;
-  /** dots[r] = Σ_k 2^k popcount(codes[r] ∧ U_k) for r < count. */
+  /** Row r's code from `code` (bits / 8 bytes, dimension j at bit j & 7 of byte j >> 3). */
+  setRow(r: number, code: Uint8Array): void;
+  /** Row r's code into `out` (bits / 8 bytes). */
+  getRow(r: number, out: Uint8Array): void;
+  /** Row r's nibble p: its bits for dimensions 4p .. 4p + 3. */
+  nibble(r: number, p: number): number;
+  moveRow(from: number, to: number): void;
+  /** The question's levels (one a dimension, 0..15; `dim` of them) as the kernel's tables. */
+  setQuery(u: ArrayLike<number>, dim: number): void;
+  /** dots[r] = ⟨code r, u⟩ for r < count (and for the rest of count's last block). */
   score(count: number): void;
+  /** Scratch: ⟨b, u⟩ a row, valid up to the capacity last reserved. */
+  readonly dots: Uint16Array;
+  /** Bytes held in memory. */
+  readonly bytes: number;
 }
 
-/** Lays out 4-bit levels `u` (one a dimension, 0..15) as the kernel's interleaved planes. */
-export function setQuery(kernel: BitSlicedKernel, u: ArrayLike<number>, dim: number): void {
-  const q = new Uint8Array(kernel.query.buffer, kernel.query.byteOffset, kernel.query.byteLength);
-  q.fill(0);
-  for (let j = 0; j < dim; j++) {
-    const level = u[j]!;
-    const chunk = j >> 7,
-      byte = (j >> 3) & 15,
-      bit = 1 << (j & 7);
-    for (let k = 0; k < 4; k++) if ((level >> k) & 1) q[chunk * 64 + k * 16 + byte]! |= bit;
-  }
-}
+/** Block layout shared by both kernels: row r's nibble p lies at its base + 16 p, in the high half when `r & 16`. */
+const baseOf = (r: number, positions: number) => (r >>> 5) * positions * 16 + (r & 15);
 
-function popcount32(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-}
-
-export function jsBitSlicedKernel(bits: number): BitSlicedKernel {
-  const words = Math.ceil(bits / 128) * 4;
-  const k = {
-    words,
-    codes: new Uint32Array(0),
-    query: new Uint32Array(words * 4),
-    dots: new Uint32Array(0),
-    reserve(capacity: number) {
-      if (capacity * words <= k.codes.length) return;
-      const codes = new Uint32Array(capacity * words);
-      codes.set(k.codes);
-      k.codes = codes;
-      k.dots = new Uint32Array(capacity);
+/** The kernel's operations over a byte array holding the blocks; `run` fills `dots` for whole blocks. */
+function blockKernel(
+  bits: number,
+  memory: () => Uint8Array,
+  grow: (capacity: number) => void,
+  lut: () => Uint8Array,
+  dots: () => Uint16Array,
+  run: (blocks: number) => void,
+): FastScanKernel {
+  const positions = bits / 4;
+  let capacity = 0;
+  const k: FastScanKernel = {
+    positions,
+    reserve(rows) {
+      if (rows <= capacity) return;
+      capacity = Math.ceil(rows / BLOCK_ROWS) * BLOCK_ROWS;
+      grow(capacity);
     },
-    score(count: number) {
-      const { codes, query, dots } = k;
-      for (let r = 0, o = 0; r < count; r++, o += words) {
-        let d = 0;
-        for (let w = 0; w < words; w++) {
-          const c = codes[o + w]!;
-          // Word w lies in chunk w >> 2 at word (w & 3) of each 16-byte plane slice.
-          const at = (w >> 2) * 16 + (w & 3);
-          for (let p = 0; p < 4; p++) d += popcount32((c & query[at + p * 4]!) >>> 0) << p;
-        }
-        dots[r] = d;
+    setRow(r, code) {
+      const m = memory();
+      const base = baseOf(r, positions);
+      const high = (r & 16) !== 0;
+      for (let p = 0; p < positions; p++) {
+        const at = base + p * 16;
+        const v = (code[p >> 1]! >> ((p & 1) * 4)) & 15;
+        m[at] = high ? (m[at]! & 0x0f) | (v << 4) : (m[at]! & 0xf0) | v;
       }
+    },
+    getRow(r, out) {
+      const m = memory();
+      const base = baseOf(r, positions);
+      const shift = r & 16 ? 4 : 0;
+      for (let b = 0; b < positions / 2; b++)
+        out[b] = ((m[base + 32 * b]! >> shift) & 15) | (((m[base + 32 * b + 16]! >> shift) & 15) << 4);
+    },
+    nibble(r, p) {
+      return (memory()[baseOf(r, positions) + p * 16]! >> (r & 16 ? 4 : 0)) & 15;
+    },
+    moveRow(from, to) {
+      const m = memory();
+      const src = baseOf(from, positions),
+        dst = baseOf(to, positions);
+      const sh = from & 16 ? 4 : 0;
+      const high = (to & 16) !== 0;
+      for (let p = 0; p < positions; p++) {
+        const v = (m[src + p * 16]! >> sh) & 15;
+        const at = dst + p * 16;
+        m[at] = high ? (m[at]! & 0x0f) | (v << 4) : (m[at]! & 0xf0) | v;
+      }
+    },
+    setQuery(u, dim) {
+      const t = lut();
+      for (let p = 0; p < positions; p++)
+        for (let x = 0; x < 16; x++) {
+          let s = 0;
+          for (let b = 0; b < 4; b++) if ((x >> b) & 1 && 4 * p + b < dim) s += u[4 * p + b]!;
+          t[p * 16 + x] = s;
+        }
+    },
+    score(count) {
+      run(Math.ceil(count / BLOCK_ROWS));
+    },
+    get dots() {
+      return dots();
+    },
+    get bytes() {
+      return capacity * (bits / 8 + 2);
     },
   };
   return k;
 }
 
+export function jsFastScanKernel(bits: number): FastScanKernel {
+  const positions = bits / 4;
+  let codes = new Uint8Array(0);
+  let dots = new Uint16Array(0);
+  const lut = new Uint8Array(positions * 16);
+  return blockKernel(
+    bits,
+    () => codes,
+    (capacity) => {
+      const grown = new Uint8Array(capacity * (bits / 8));
+      grown.set(codes);
+      codes = grown;
+      dots = new Uint16Array(capacity);
+    },
+    () => lut,
+    () => dots,
+    (blocks) => {
+      for (let b = 0; b < blocks; b++) {
+        const base = b * positions * 16;
+        for (let lane = 0; lane < BLOCK_ROWS; lane++) {
+          let s = 0;
+          const shift = lane >= 16 ? 4 : 0;
+          for (let p = 0; p < positions; p++) s += lut[p * 16 + ((codes[base + p * 16 + (lane & 15)]! >> shift) & 15)]!;
+          dots[b * BLOCK_ROWS + lane] = s;
+        }
+      }
+    },
+  );
+}
+
 const V128_AND = [0xfd, 0x4e];
-const I8X16_POPCNT = [0xfd, 0x62];
-const I8X16_SHL = [0xfd, 0x6b];
+const I8X16_SWIZZLE = [0xfd, 0x0e];
+const I8X16_SHR_U = [0xfd, 0x6d];
 const I8X16_ADD = [0xfd, 0x6e];
 const I16X8_ADD = [0xfd, 0x8e, 0x01];
-const I16X8_EXTADD_U = [0xfd, 0x7d];
-const I32X4_EXTADD_U = [0xfd, 0x7f];
-const lane = (l: number) => [0xfd, 0x1b, l];
-const i32Store = [0x36, 2, 0];
+const I16X8_EXTEND_LOW_U = [0xfd, 0x89, 0x01];
+const I16X8_EXTEND_HIGH_U = [0xfd, 0x8a, 0x01];
+const v128Store = (offset: number) => [0xfd, 0x0b, 4, offset];
+const NIBBLE_MASK = [0xfd, 0x0c, ...new Array<number>(16).fill(0x0f)];
 
-// bits(q, codes, count, rowBytes, out): out[r] = Σ_k popcount(codes[r] & U_k) << k.
-// A chunk's four weighted counts fit a byte lane (8 × 15 = 120); they widen into i16 lanes
-// (≤ 240 a chunk), which hold up to 31 chunks (3968 bits) before the final i32 sum.
-const [Q, CODES, COUNT, ROW, OUT, R, J, QP, A, C, V] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-/** popcount(c & U_k) << k onto the byte lanes in V. */
-const plane = (k: number) => [
-  ...get(C),
-  ...get(QP),
+// scan(lut, codes, blocks, positions, out): per block of 32 rows, out[row] (u16) = Σ_p LUT_p[nibble].
+// Four positions' table values (≤ 60 each) sum in byte lanes (≤ 240), then widen into four u16
+// accumulators (rows 0–7, 8–15, 16–23, 24–31; ≤ 60 × positions, 7,440 at 496 positions).
+const [LUT, CODES, BLOCKS, POS, OUT, B, P, LP, A0, A1, A2, A3, SL, SH, C, T] = [
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+];
+/** Position k of four: its table swizzled by the low and high nibbles of its 16 code bytes, onto SL and SH. */
+const position = (k: number) => [
+  ...get(CODES),
   ...v128Load(16 * k),
+  ...set(C),
+  ...get(LP),
+  ...v128Load(16 * k),
+  ...set(T),
+  ...get(SL),
+  ...get(T),
+  ...get(C),
+  ...NIBBLE_MASK,
   ...V128_AND,
-  ...I8X16_POPCNT,
-  ...(k ? [...i32c(k), ...I8X16_SHL] : []),
-  ...(k ? [...get(V), ...I8X16_ADD] : []),
-  ...set(V),
+  ...I8X16_SWIZZLE,
+  ...I8X16_ADD,
+  ...set(SL),
+  ...get(SH),
+  ...get(T),
+  ...get(C),
+  ...i32c(4),
+  ...I8X16_SHR_U,
+  ...I8X16_SWIZZLE,
+  ...I8X16_ADD,
+  ...set(SH),
+];
+const widen = (acc: number, from: number, op: number[]) => [
+  ...get(acc),
+  ...get(from),
+  ...op,
+  ...I16X8_ADD,
+  ...set(acc),
 ];
 const body = [
   ...vec([
     [3, I32],
-    [3, V128],
-  ]), // locals r, j, qp; acc, c, v
+    [8, V128],
+  ]), // locals b, p, lp; a0..a3, sl, sh, c, t
   ...i32c(0),
-  ...set(R),
+  ...set(B),
   ...BLOCK,
-  ...get(R),
-  ...get(COUNT),
+  ...get(B),
+  ...get(BLOCKS),
   I32_GE_U,
   ...br_if(0),
-  ...LOOP,
+  ...LOOP, // each block
   ...v128Zero,
-  ...set(A),
+  ...set(A0),
+  ...v128Zero,
+  ...set(A1),
+  ...v128Zero,
+  ...set(A2),
+  ...v128Zero,
+  ...set(A3),
   ...i32c(0),
-  ...set(J),
-  ...get(Q),
-  ...set(QP),
-  ...LOOP,
+  ...set(P),
+  ...get(LUT),
+  ...set(LP),
+  ...LOOP, // four positions at a time
+  ...v128Zero,
+  ...set(SL),
+  ...v128Zero,
+  ...set(SH),
+  ...position(0),
+  ...position(1),
+  ...position(2),
+  ...position(3),
+  ...widen(A0, SL, I16X8_EXTEND_LOW_U),
+  ...widen(A1, SL, I16X8_EXTEND_HIGH_U),
+  ...widen(A2, SH, I16X8_EXTEND_LOW_U),
+  ...widen(A3, SH, I16X8_EXTEND_HIGH_U),
   ...get(CODES),
-  ...get(J),
-  I32_ADD,
-  ...v128Load(0),
-  ...set(C),
-  ...plane(0),
-  ...plane(1),
-  ...plane(2),
-  ...plane(3),
-  ...get(A),
-  ...get(V),
-  ...I16X8_EXTADD_U,
-  ...I16X8_ADD,
-  ...set(A),
-  ...get(QP),
   ...i32c(64),
   I32_ADD,
-  ...set(QP),
-  ...get(J),
-  ...i32c(16),
+  ...set(CODES),
+  ...get(LP),
+  ...i32c(64),
   I32_ADD,
-  ...tee(J),
-  ...get(ROW),
+  ...set(LP),
+  ...get(P),
+  ...i32c(4),
+  I32_ADD,
+  ...tee(P),
+  ...get(POS),
   I32_LT_U,
   ...br_if(0),
   END,
   ...get(OUT),
-  ...get(R),
-  ...i32c(2),
-  I32_SHL,
+  ...get(A0),
+  ...v128Store(0),
+  ...get(OUT),
+  ...get(A1),
+  ...v128Store(16),
+  ...get(OUT),
+  ...get(A2),
+  ...v128Store(32),
+  ...get(OUT),
+  ...get(A3),
+  ...v128Store(48),
+  ...get(OUT),
+  ...i32c(64),
   I32_ADD,
-  ...get(A),
-  ...I32X4_EXTADD_U,
-  ...tee(A),
-  ...lane(0),
-  ...get(A),
-  ...lane(1),
-  I32_ADD,
-  ...get(A),
-  ...lane(2),
-  I32_ADD,
-  ...get(A),
-  ...lane(3),
-  I32_ADD,
-  ...i32Store,
-  ...get(CODES),
-  ...get(ROW),
-  I32_ADD,
-  ...set(CODES),
-  ...get(R),
+  ...set(OUT),
+  ...get(B),
   ...i32c(1),
   I32_ADD,
-  ...tee(R),
-  ...get(COUNT),
+  ...tee(B),
+  ...get(BLOCKS),
   I32_LT_U,
   ...br_if(0),
   END,
@@ -201,42 +289,43 @@ const body = [
   END,
 ];
 
-const compile = compileOnce(kernelModule('bits', body));
+const compile = compileOnce(kernelModule('scan', body));
 
-export function bitSlicedSimdSupported(): boolean {
+export function fastScanSimdSupported(): boolean {
   return compile() !== null;
 }
 
-/** The SIMD kernel when available and `bits` is a multiple of 128 (up to 3968), else the JS one. */
-export function bitSlicedKernel(bits: number): BitSlicedKernel {
+/** The SIMD kernel when available and `bits` is a multiple of 128 (up to 1984, so a row's sum fits 16 bits), else the JS one. */
+export function fastScanKernel(bits: number): FastScanKernel {
   const mod = compile();
-  if (!mod || bits % 128 !== 0 || bits > 3968) return jsBitSlicedKernel(bits);
+  if (!mod || bits % 128 !== 0 || bits > 1984) return jsFastScanKernel(bits);
   const exports = new WebAssembly.Instance(mod).exports;
   const memory = exports.memory as WebAssembly.Memory;
-  const run = exports.bits as (q: number, codes: number, count: number, rowBytes: number, out: number) => void;
-  const words = bits / 32;
-  const rowBytes = bits / 8;
-  const queryBytes = rowBytes * 4;
-  const codesAt = queryBytes;
+  const scan = exports.scan as (lut: number, codes: number, blocks: number, positions: number, out: number) => void;
+  const positions = bits / 4;
+  // Layout: the tables, then the blocks, then the dots (after the blocks, so growing moves them).
+  const lutBytes = positions * 16;
+  const codesAt = lutBytes;
   let capacity = 0;
-  const k = {
-    words,
-    query: new Uint32Array(memory.buffer, 0, queryBytes / 4),
-    codes: new Uint32Array(0),
-    dots: new Uint32Array(0),
-    reserve(rows: number) {
-      if (rows <= capacity) return;
-      const need = codesAt + rows * rowBytes + rows * 4;
-      if (need > memory.buffer.byteLength) memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
-      // The dots sit after the codes, so growing moves them: keep the codes, drop the scratch.
-      capacity = rows;
-      k.query = new Uint32Array(memory.buffer, 0, queryBytes / 4);
-      k.codes = new Uint32Array(memory.buffer, codesAt, rows * words);
-      k.dots = new Uint32Array(memory.buffer, codesAt + rows * rowBytes, rows);
-    },
-    score(count: number) {
-      run(0, codesAt, count, rowBytes, codesAt + capacity * rowBytes);
-    },
+  // The blocks, from codesAt on (a view made again when growing detaches the buffer).
+  let view = new Uint8Array(memory.buffer, codesAt);
+  const fresh = () => {
+    if (view.buffer !== memory.buffer) view = new Uint8Array(memory.buffer, codesAt);
+    return view;
   };
-  return k;
+  const dotsAt = () => codesAt + capacity * (bits / 8);
+  return blockKernel(
+    bits,
+    () => fresh(),
+    (rows) => {
+      const need = codesAt + rows * (bits / 8) + rows * 2;
+      if (need > memory.buffer.byteLength) memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
+      // The blocks stay where they are; the dots' scratch moves past them, and what it held is cleared.
+      fresh().fill(0, capacity * (bits / 8), rows * (bits / 8));
+      capacity = rows;
+    },
+    () => new Uint8Array(memory.buffer, 0, lutBytes),
+    () => new Uint16Array(memory.buffer, dotsAt(), capacity),
+    (blocks) => scan(0, codesAt, blocks, positions, dotsAt()),
+  );
 }

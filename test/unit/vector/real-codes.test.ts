@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { SignCompactIndex } from '../../../bench/scale/sign-compact';
 import { CompactIndex } from '../../../src/vector/compact-index';
 import { codeSpace, encodeCode, meanOf, planeBytes, prepareQuery, ROTATION_SEED } from '../../../src/vector/rabitq';
-import { bitSlicedKernel, setQuery } from '../../../src/vector/rabitq-kernel';
+import { fastScanKernel } from '../../../src/vector/rabitq-kernel';
 import { MemoryRowStore, int8Codec } from '../../../src/vector/row-store';
 import { encodeSignBits } from '../../../src/vector/sign-codes';
 import { topIndices } from '../../../src/vector/top-rows';
@@ -71,14 +71,14 @@ describe('codes on real MiniLM vectors', () => {
       return topIndices(d, 400);
     };
     const space = codeSpace(DIM, centre, ROTATION_SEED);
-    const kernel = bitSlicedKernel(planeBytes(DIM) * 8);
+    const kernel = fastScanKernel(planeBytes(DIM) * 8);
     kernel.reserve(P);
     const code = new Uint8Array(planeBytes(DIM));
     const factors = new Float32Array(P);
     const ones = new Uint16Array(P);
     passages.forEach((v, r) => {
       factors[r] = encodeCode(space, v, 1, code).signFactor;
-      new Uint8Array(kernel.codes.buffer, kernel.codes.byteOffset + r * code.length, code.length).set(code);
+      kernel.setRow(r, code);
       ones[r] = code.reduce((s, b) => s + b.toString(2).replaceAll('0', '').length, 0);
     });
     const rabitq = (qi: number) => {
@@ -87,7 +87,7 @@ describe('codes on real MiniLM vectors', () => {
         delta = (Math.max(...r) - lo) / 15;
       const u = Array.from(r, (x) => Math.round((x - lo) / delta));
       const sum = u.reduce((s, x) => s + lo + delta * x, 0);
-      setQuery(kernel, u, DIM);
+      kernel.setQuery(u, DIM);
       kernel.score(P);
       const est = Array.from(
         { length: P },
