@@ -98,7 +98,8 @@ export function writeWords(out: string, n: number, wordShards: number, wordPage:
         );
       const s = termShard(t, wordShards);
       let shard = shards.get(s);
-      if (!shard) shards.set(s, (shard = {}));
+      // No prototype: a term "__proto__" is a term like any other.
+      if (!shard) shards.set(s, (shard = Object.create(null) as WordShard));
       shard[t] = { df, p: weighted };
     }
     for (let s = Math.ceil((b * wordShards) / buckets.length); s < wordShards && bucketOf(s) === b; s++)

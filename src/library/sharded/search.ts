@@ -79,7 +79,8 @@ export function wordScores(
   const pointers = new Map<string, TextPointer>();
   for (const shard of shards) {
     for (const t of terms) {
-      const entry = shard[t];
+      // Own properties only: a question's "constructor" is not the shard object's.
+      const entry = Object.hasOwn(shard, t) ? shard[t] : undefined;
       if (!entry) continue;
       df.set(t, entry.df);
       for (const [offset, bytes, hash, weight] of entry.p) {

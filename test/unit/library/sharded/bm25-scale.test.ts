@@ -97,6 +97,50 @@ describe('BM25 in the user’s library and in a site corpus', () => {
   });
 });
 
+describe('words that are also property names of a plain object', () => {
+  it('are terms like any other: no crash when absent, found when present', async () => {
+    const names = ['constructor', '__proto__', 'tostring', 'hasownproperty'];
+    const absent = await corpus.search({ vector: null, text: names.join(' '), k: 5, mode: 'words' });
+    expect(absent.problems).toEqual([]);
+    expect(absent.hits).toEqual([]);
+    const out = `${dir}-names`;
+    const text = `The constructor of a class and its __proto__ link, toString and hasOwnProperty.`;
+    const withNames: ShardedRow[] = [
+      ...rows,
+      {
+        id: 'names',
+        docId: 'dn',
+        title: 'object model',
+        text,
+        index: 0,
+        embedding: Float32Array.from(embedText(text, DIM)),
+      },
+    ];
+    await writeSharded({
+      out,
+      model: null,
+      calibrate: 0,
+      source: {
+        rowCount: withNames.length,
+        rows: async function* () {
+          yield* withNames;
+        },
+      },
+    });
+    const base = 'https://docs.example/names/';
+    const named = await ShardedCorpus.open(base, { fetch: rangeFetch(out, base).fetch });
+    for (const name of names) {
+      const { hits, problems } = await named.search({ vector: null, text: name, k: 3, mode: 'words' });
+      expect(problems).toEqual([]);
+      expect(
+        hits.map((h) => h.passage.id),
+        name,
+      ).toEqual(['names']);
+    }
+    rmSync(out, { recursive: true, force: true });
+  });
+});
+
 describe('a site corpus written before the scale was shared (format version 4)', () => {
   it('reads a version-4 weight (plain BM25 times ln 4) back as the BM25+ term score', () => {
     const [df, n, tf, len, avg] = [3, 500, 2, 14, 11.5];
