@@ -72,7 +72,11 @@ const kB = (b: number) => `${Math.round(b / 1024)} kB`;
 const depthOf = (d: { ntop: number; nprobe: number; rescore: number }) => `${d.ntop} × ${d.nprobe} × ${d.rescore}`;
 
 /** Markdown: per code, the cheapest depth reaching each recall, and the best recall within each budget. */
-export function codeCorpusTable(rows: CodeCorpusRow[], recalls = [0.9, 0.95, 0.97], budgets = [200, 300, 400, 500]): string {
+export function codeCorpusTable(
+  rows: CodeCorpusRow[],
+  recalls = [0.9, 0.95, 0.97],
+  budgets = [200, 300, 400, 500],
+): string {
   const lines = [
     `| code | ${recalls.map((r) => `cheapest for recall@10 ≥ ${r} (tops × lists × rows: vector bytes)`).join(' | ')} | ${budgets.map((b) => `best recall@10 within ${b} kB`).join(' | ')} |`,
     `|---|${recalls.map(() => '---').join('|')}|${budgets.map(() => '---:').join('|')}|`,
