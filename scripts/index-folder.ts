@@ -24,6 +24,7 @@ import {
   type PrebuiltDocument,
 } from '../src/library/prebuilt';
 import { createEmbedder, type LoadedEmbedder } from '../workers/evaluator/embedder';
+import { checkCorpus, checkReport } from './sharded/check-corpus';
 import { parquetSource, readCentroids, readQuestionVectors } from './sharded/parquet-source';
 import { writeSharded, type ShardedRow, type WriteShardedResult } from './sharded/write-sharded';
 
@@ -183,6 +184,8 @@ const USAGE = [
   '  --link-originals: where the site serves the folder (e.g. docs/): each passage links to its original file for the viewer',
   "  --recall: the recall@10 the sharded writer chooses its probe depth for (default 0.95), measured on pseudo-questions: first sentences of a sample of the corpus's passages, each with its own document left out",
   '  --questions: questions like your users ask (a text file, one a line, or Parquet with an `embedding` column) to measure that depth on instead',
+  '       npm run index -- --check <corpus folder> --questions <file> [--model <id>] [--models-dir <dir>]',
+  '  --check: how a written sharded corpus answers your questions: recall@10 against exact search, and the bytes and requests a question reads, beside what its manifest promises',
 ].join('\n');
 
 /**
@@ -230,6 +233,16 @@ export async function indexParquet(opts: {
   });
 }
 
+/** A text file's questions, one a line. */
+async function questionLines(path: string): Promise<string[]> {
+  const lines = (await readFile(path, 'utf8'))
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (!lines.length) throw new Error(`${path} holds no questions (one a line)`);
+  return lines;
+}
+
 /**
  * `--questions`: questions like the site's users ask, to choose the sharded corpus's reading depth
  * on. A `.parquet` file brings them embedded (an `embedding` column); any other file is text, one
@@ -237,11 +250,7 @@ export async function indexParquet(opts: {
  */
 export async function calibrationQuestions(path: string, embedder: () => LoadedEmbedder): Promise<Float32Array> {
   if (path.endsWith('.parquet')) return readQuestionVectors(path);
-  const lines = (await readFile(path, 'utf8'))
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  if (!lines.length) throw new Error(`${path} holds no questions (one a line)`);
+  const lines = await questionLines(path);
   const vs = await embedder().embedQueries(lines);
   const out = new Float32Array(vs.reduce((n, v) => n + v.length, 0));
   let at = 0;
@@ -275,6 +284,7 @@ async function main(): Promise<void> {
     'recall',
     'questions',
     'link-originals',
+    'check',
   ]);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
   const model = flags.get('model') ?? DEFAULT_EMBEDDER;
@@ -307,6 +317,15 @@ async function main(): Promise<void> {
       model: { id: model },
       ...(modelsDir ? { source: 'local', localModelPath: resolve(modelsDir) } : { source: 'hub' }),
     }));
+  const check = flags.get('check');
+  if (check !== undefined) {
+    if (!questionsFile) throw new Error(`--check needs --questions <file>\n${USAGE}`);
+    const vectors = await calibrationQuestions(questionsFile, embedder);
+    const texts = questionsFile.endsWith('.parquet') ? [] : await questionLines(questionsFile);
+    console.log(checkReport(await checkCorpus(resolve(check), vectors, texts)));
+    await (made as LoadedEmbedder | null)?.dispose();
+    return;
+  }
   const questions = questionsFile ? await calibrationQuestions(questionsFile, embedder) : undefined;
   if (parquet) {
     if (folder) throw new Error(`give either a folder or --parquet, not both\n${USAGE}`);
