@@ -17,7 +17,7 @@ export interface CodeCorpusSet {
   queries: Float32Array[];
 }
 
-export const CODE_CHOICES: Array<{ name: string; codes: CodeChoice }> = [
+export const CODE_CHOICES: Array<{ name: string; codes: CodeChoice; listSize?: number }> = [
   { name: 'sign codes, 1 bit (format 5)', codes: { kind: 'sign' } },
   { name: 'RaBitQ 1 bit, sub-centroids 1 bit', codes: { kind: 'rabitq', bits: 1, subBits: 1 } },
   { name: 'RaBitQ 1 bit, sub-centroids 4 bits', codes: { kind: 'rabitq', bits: 1, subBits: 4 } },
@@ -40,7 +40,7 @@ export async function compareCorpusCodes(
   const questions = new Float32Array(set.queries.length * set.dim);
   set.queries.forEach((q, i) => questions.set(q, i * set.dim));
   const out: CodeCorpusRow[] = [];
-  for (const { name, codes } of choices) {
+  for (const { name, codes, listSize } of choices) {
     const dir = mkdtempSync(join(tmpdir(), 'sharded-codes-'));
     try {
       const t0 = performance.now();
@@ -49,6 +49,7 @@ export async function compareCorpusCodes(
         model: null,
         codes,
         questions,
+        ...(listSize ? { lists: Math.max(1, Math.round(set.n / listSize)) } : {}),
         source: {
           rowCount: set.n,
           async *rows() {

@@ -31,9 +31,9 @@ export const CALIBRATION_QUERIES = 200;
 const CONFIDENCE_Z = 1.645;
 /**
  * What one request costs beside its body, in the choice between depths: its headers both ways
- * (about 1 kB over HTTP/1.1, less over HTTP/2). Each top block and each list is a request, so
- * without it a small corpus's cheapest depth read nearly every top's 1 kB block (48 of 56 at
- * 100k) for a little recall that more lists give in fewer requests.
+ * (about 1 kB over HTTP/1.1, less over HTTP/2). Top blocks and lists are requests (those lying end
+ * to end share one), so without it a small corpus's cheapest depth read nearly every top's 1 kB
+ * block (48 of 56 at 100k) for a little recall that more lists give in fewer requests.
  */
 export const REQUEST_COST = 1024;
 /** Recall@10 against exact search that the chosen depth must reach, by default (the in-tab index's target). */
@@ -154,7 +154,9 @@ export interface CalibrationResult extends ProbeCalibration {
   /** Bytes of centroid blocks, lists and rows the chosen depth reads a question, on average (the word index comes on top). */
   vectorBytes: number;
   /** Every depth tried: mean recall, its lower confidence bound, vector bytes a question, and those plus REQUEST_COST a block or list request. */
-  tried: Array<ProbeDepth & { recall: number; lower: number; vectorBytes: number; cost: number }>;
+  tried: Array<
+    ProbeDepth & { recall: number; lower: number; vectorBytes: number; blockRequests: number; cost: number }
+  >;
 }
 
 /** Replays the reader's routing and ranking for each question over a ladder of depths; picks the cheapest that reaches `target`. */
@@ -171,7 +173,9 @@ export function calibrate(
   const ntops = ladder(NTOPS, T);
   const nprobes = ladder(NPROBES, L);
   const configs = ntops.flatMap((ntop) =>
-    nprobes.flatMap((nprobe) => RESCORES.map((rescore) => ({ ntop, nprobe, rescore, sum: 0, squares: 0, bytes: 0 }))),
+    nprobes.flatMap((nprobe) =>
+      RESCORES.map((rescore) => ({ ntop, nprobe, rescore, sum: 0, squares: 0, bytes: 0, requests: 0 })),
+    ),
   );
   const Q = tracker.scorers.length;
   for (let i = 0; i < Q; i++) {
@@ -208,6 +212,8 @@ export function calibrate(
         const probed = ranked.slice(0, nprobe).map(([, c]) => c);
         const inProbed = new Set(probed);
         const listBytes = probed.reduce((s, c) => s + corpus.listBytes(c), 0);
+        // Requests: blocks that lie end to end share one (tops and lists are numbered in file order).
+        const requests = runs(order.slice(0, Math.min(ntop, T))) + runs(probed);
         // A neighbour's rank among the candidates by code: those scoring above it, over every probed
         // list, less the question's own document's passages (left out of the corpus, for pseudo-questions).
         const ranks = near.map((n) =>
@@ -223,11 +229,12 @@ export function calibrate(
           cfg.sum += r;
           cfg.squares += r * r;
           cfg.bytes += blockBytes + listBytes + cfg.rescore * corpus.rowBytes;
+          cfg.requests += requests;
         }
       }
     }
   }
-  const tried = configs.map(({ ntop, nprobe, rescore, sum, squares, bytes }) => {
+  const tried = configs.map(({ ntop, nprobe, rescore, sum, squares, bytes, requests }) => {
     const recall = Q ? sum / Q : 1;
     const variance = Q > 1 ? Math.max(0, (squares - Q * recall * recall) / (Q - 1)) : 0;
     const lower = Q ? recall - CONFIDENCE_Z * Math.sqrt(variance / Q) : 1;
@@ -239,7 +246,8 @@ export function calibrate(
       recall,
       lower,
       vectorBytes,
-      cost: vectorBytes + REQUEST_COST * (Math.min(ntop, T) + nprobe),
+      blockRequests: Q ? requests / Q : 0,
+      cost: vectorBytes + REQUEST_COST * (Q ? requests / Q : 0),
     };
   });
   const reaching = tried.filter((c) => c.lower >= target).sort((a, b) => a.cost - b.cost);
@@ -262,6 +270,12 @@ export function calibrate(
 function ladder(steps: readonly number[], max: number): number[] {
   const below = steps.filter((s) => s < max);
   return steps.some((s) => s >= max) ? [...below, max] : below;
+}
+
+/** Runs of consecutive numbers among `xs`: the range requests that read those blocks. */
+function runs(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.filter((x, i) => i === 0 || x !== sorted[i - 1]! + 1).length;
 }
 
 /** How many of `desc` (sorted high to low) are above `x`. */
