@@ -17,7 +17,7 @@ export interface CodeCorpusSet {
   queries: Float32Array[];
 }
 
-export const CODE_CHOICES: Array<{ name: string; codes: CodeChoice; listSize?: number }> = [
+export const CODE_CHOICES: Array<{ name: string; codes: CodeChoice; listSize?: number; topsPerRoot?: number }> = [
   { name: 'sign codes, 1 bit (format 5)', codes: { kind: 'sign' } },
   { name: 'RaBitQ 1 bit, sub-centroids 1 bit', codes: { kind: 'rabitq', bits: 1, subBits: 1 } },
   { name: 'RaBitQ 1 bit, sub-centroids 4 bits', codes: { kind: 'rabitq', bits: 1, subBits: 4 } },
@@ -40,7 +40,8 @@ export async function compareCorpusCodes(
   const questions = new Float32Array(set.queries.length * set.dim);
   set.queries.forEach((q, i) => questions.set(q, i * set.dim));
   const out: CodeCorpusRow[] = [];
-  for (const { name, codes, listSize } of choices) {
+  for (const { name, codes, listSize, topsPerRoot } of choices) {
+    const lists = Math.max(1, Math.round(set.n / (listSize ?? 128)));
     const dir = mkdtempSync(join(tmpdir(), 'sharded-codes-'));
     try {
       const t0 = performance.now();
@@ -49,7 +50,8 @@ export async function compareCorpusCodes(
         model: null,
         codes,
         questions,
-        ...(listSize ? { lists: Math.max(1, Math.round(set.n / listSize)) } : {}),
+        ...(listSize ? { lists } : {}),
+        ...(topsPerRoot ? { tops: Math.round(topsPerRoot * Math.sqrt(lists)) } : {}),
         source: {
           rowCount: set.n,
           async *rows() {
@@ -70,7 +72,8 @@ export async function compareCorpusCodes(
 }
 
 const kB = (b: number) => `${Math.round(b / 1024)} kB`;
-const depthOf = (d: { ntop: number; nprobe: number; rescore: number }) => `${d.ntop} × ${d.nprobe} × ${d.rescore}`;
+const depthOf = (d: { ntop: number; nprobe: number; rescore: number; blockRequests: number }) =>
+  `${d.ntop} × ${d.nprobe} × ${d.rescore}, ${d.blockRequests.toFixed(0)} block requests`;
 
 /** Markdown: per code, the cheapest depth reaching each recall, and the best recall within each budget. */
 export function codeCorpusTable(

@@ -43,7 +43,7 @@ const NTOPS = [4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256];
 // 0.95 (bench/gpu/route-sim.py: 8 tops × 48 lists rescoring 800 reached 0.96).
 // Finer codes (RaBitQ, 2–4 bits) order candidates well enough that a few dozen rows and fewer
 // lists can reach the target: the ladder starts low for them.
-const NPROBES = [8, 12, 16, 24, 32, 48, 64, 96];
+const NPROBES = [8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256];
 const RESCORES = [20, 30, 50, 100, 200, 400, 800];
 const K = 10;
 
