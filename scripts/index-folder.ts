@@ -24,6 +24,7 @@ import {
   type PrebuiltDocument,
 } from '../src/library/prebuilt';
 import { createEmbedder, type LoadedEmbedder } from '../workers/evaluator/embedder';
+import { checkCorpus, checkReport } from './sharded/check-corpus';
 import { parquetSource, readCentroids, readQuestionVectors } from './sharded/parquet-source';
 import { writeSharded, type ShardedRow, type WriteShardedResult } from './sharded/write-sharded';
 
@@ -136,6 +137,8 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
       ...(opts.sharded.wordShards ? { wordShards: opts.sharded.wordShards } : {}),
       ...(opts.sharded.targetRecall ? { targetRecall: opts.sharded.targetRecall } : {}),
       ...(opts.sharded.questions ? { questions: opts.sharded.questions } : {}),
+      // Without questions, the depth is measured on pseudo-questions embedded as the page embeds questions.
+      embedQuestions: (texts) => (opts.embedder.embedQueries ?? opts.embedder.embed).call(opts.embedder, texts),
       log,
     });
     return { documents: documents.length, passages: passages.length, refused, files: res.files };
@@ -179,8 +182,10 @@ const USAGE = [
   'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>] [--link-originals <site path>]',
   '       npm run index -- --parquet <file-or-folder> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>]',
   '  --link-originals: where the site serves the folder (e.g. docs/): each passage links to its original file for the viewer',
-  "  --recall: the recall@10 the sharded writer chooses its probe depth for, measured on the corpus's own passages (default 0.95)",
-  '  --questions: questions like your users ask (a text file, one a line, or Parquet with an `embedding` column) to measure that depth on instead: passages make an optimistic estimate for short questions',
+  "  --recall: the recall@10 the sharded writer chooses its probe depth for (default 0.95), measured on pseudo-questions: first sentences of a sample of the corpus's passages, each with its own document left out",
+  '  --questions: questions like your users ask (a text file, one a line, or Parquet with an `embedding` column) to measure that depth on instead',
+  '       npm run index -- --check <corpus folder> --questions <file> [--model <id>] [--models-dir <dir>]',
+  '  --check: how a written sharded corpus answers your questions: recall@10 against exact search, and the bytes and requests a question reads, beside what its manifest promises',
 ].join('\n');
 
 /**
@@ -199,6 +204,8 @@ export async function indexParquet(opts: {
   targetRecall?: number;
   /** Calibration questions, embedded (see WriteShardedOptions.questions). */
   questions?: Float32Array;
+  /** Embeds pseudo-questions when no questions are given (see WriteShardedOptions.embedQuestions). */
+  embedQuestions?: (texts: string[]) => Promise<Float32Array[]>;
   log?: (l: string) => void;
 }): Promise<WriteShardedResult> {
   const centroids = opts.centroids ? await readCentroids(opts.centroids) : undefined;
@@ -221,8 +228,19 @@ export async function indexParquet(opts: {
     ...(opts.wordShards ? { wordShards: opts.wordShards } : {}),
     ...(opts.targetRecall ? { targetRecall: opts.targetRecall } : {}),
     ...(opts.questions ? { questions: opts.questions } : {}),
+    ...(opts.embedQuestions ? { embedQuestions: opts.embedQuestions } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   });
+}
+
+/** A text file's questions, one a line. */
+async function questionLines(path: string): Promise<string[]> {
+  const lines = (await readFile(path, 'utf8'))
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (!lines.length) throw new Error(`${path} holds no questions (one a line)`);
+  return lines;
 }
 
 /**
@@ -232,11 +250,7 @@ export async function indexParquet(opts: {
  */
 export async function calibrationQuestions(path: string, embedder: () => LoadedEmbedder): Promise<Float32Array> {
   if (path.endsWith('.parquet')) return readQuestionVectors(path);
-  const lines = (await readFile(path, 'utf8'))
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  if (!lines.length) throw new Error(`${path} holds no questions (one a line)`);
+  const lines = await questionLines(path);
   const vs = await embedder().embedQueries(lines);
   const out = new Float32Array(vs.reduce((n, v) => n + v.length, 0));
   let at = 0;
@@ -270,6 +284,7 @@ async function main(): Promise<void> {
     'recall',
     'questions',
     'link-originals',
+    'check',
   ]);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
   const model = flags.get('model') ?? DEFAULT_EMBEDDER;
@@ -302,6 +317,15 @@ async function main(): Promise<void> {
       model: { id: model },
       ...(modelsDir ? { source: 'local', localModelPath: resolve(modelsDir) } : { source: 'hub' }),
     }));
+  const check = flags.get('check');
+  if (check !== undefined) {
+    if (!questionsFile) throw new Error(`--check needs --questions <file>\n${USAGE}`);
+    const vectors = await calibrationQuestions(questionsFile, embedder);
+    const texts = questionsFile.endsWith('.parquet') ? [] : await questionLines(questionsFile);
+    console.log(checkReport(await checkCorpus(resolve(check), vectors, texts)));
+    await (made as LoadedEmbedder | null)?.dispose();
+    return;
+  }
   const questions = questionsFile ? await calibrationQuestions(questionsFile, embedder) : undefined;
   if (parquet) {
     if (folder) throw new Error(`give either a folder or --parquet, not both\n${USAGE}`);
@@ -320,6 +344,8 @@ async function main(): Promise<void> {
       ...(wordShards ? { wordShards } : {}),
       ...(targetRecall ? { targetRecall } : {}),
       ...(questions ? { questions } : {}),
+      // The passages come embedded; pseudo-questions need the page's question embedder (loaded only now).
+      embedQuestions: (texts) => embedder().embedQueries(texts),
       log: (l) => console.log(l),
     });
     // TS cannot see the closure above assign it.

@@ -82,12 +82,43 @@ export function groupLists(
   return arrange(centroids, dim, owner, topRows);
 }
 
-/** Builds the top-major layout from each list's top; empty tops are dropped. */
+/**
+ * `items` (rows of `rows`) in a chain that steps each time to the most similar one not yet placed,
+ * from the first: neighbours end up next to each other.
+ */
+function chain(rows: Float32Array, items: readonly number[], dim: number): number[] {
+  const left = new Set(items);
+  const out: number[] = [];
+  let at = items[0];
+  while (at !== undefined) {
+    out.push(at);
+    left.delete(at);
+    let next: number | undefined;
+    let best = -Infinity;
+    for (const o of left) {
+      let s = 0;
+      for (let j = 0; j < dim; j++) s += rows[at * dim + j]! * rows[o * dim + j]!;
+      if (s > best) {
+        best = s;
+        next = o;
+      }
+    }
+    at = next;
+  }
+  return out;
+}
+
+/**
+ * Builds the top-major layout from each list's top; empty tops are dropped. Tops, and each top's
+ * lists, are put in a chain of nearest neighbours: the lists a question probes are then often
+ * next to each other in lists.bin, and lists that lie end to end share one range request.
+ */
 function arrange(centroids: Float32Array, dim: number, owner: Int32Array, topRows: Float32Array): Coarse {
   const T = topRows.length / dim;
   const members: number[][] = Array.from({ length: T }, () => []);
   owner.forEach((t, c) => members[t]!.push(c));
-  const kept = members.map((m, t) => ({ m, t })).filter(({ m }) => m.length);
+  const used = members.map((m, t) => (m.length ? t : -1)).filter((t) => t >= 0);
+  const kept = chain(topRows, used, dim).map((t) => ({ m: chain(centroids, members[t]!, dim), t }));
   const tops = new Float32Array(kept.length * dim);
   const listOf = new Int32Array(owner.length);
   let next = 0;

@@ -1,8 +1,9 @@
 // The compact index's saved state, so a library re-opens it without reading its float vectors:
-//   codes  one bit per dimension, row r at r × words × 4 (written in place, like the rows);
+//   codes  per row its 1-bit RaBitQ code and factor (code-rows.ts), row r at r × words × 4
+//          (written in place, like the rows);
 //   ids    an append-only log of "+id" / "-id" lines, replayed with the same row bookkeeping
 //          the index uses (row-ids.ts), rewritten whole only when removals have doubled it;
-//   head   centre, spread, row count, committed log length and a checksum, written last.
+//   head   centre, row count, committed log length and a checksum, written last.
 // The int8 rows live in the index's RowStore. The checksum is a sum of one hash per row (id and
 // code), so it follows adds and removes without a pass over the library; a crash between writes,
 // a truncated file or a foreign file leaves a head that no longer matches, and the state is
@@ -31,7 +32,6 @@ export class CompactStateError extends Error {
 export interface CompactSnapshot {
   trained: boolean;
   centre: Float32Array;
-  spread: Float32Array;
   count: number;
   sum: number;
 }
@@ -41,7 +41,7 @@ export interface LoadedCompact extends CompactSnapshot {
   ids: string[];
   /** Row of each id. */
   rows: Map<string, number>;
-  /** count × words u32, the codes as saved. */
+  /** count × words u32, the codes (and factors) as saved. */
   codes: Uint32Array;
 }
 
@@ -51,13 +51,13 @@ interface Head {
   stamp: string;
   trained: boolean;
   centre: number[];
-  spread: number[];
   count: number;
   logBytes: number;
   sum: number;
 }
 
-const VERSION = 1;
+/** 2: RaBitQ codes with a factor a row, no spread; 1 (sign codes) is stale and rebuilt from the floats. */
+const VERSION = 2;
 
 /** FNV-1a over a row's id and code words. */
 export function rowHash(id: string, codes: Uint32Array, offset: number, words: number): number {
@@ -133,7 +133,6 @@ export class CompactJournal {
       stamp: this.stamp,
       trained: s.trained,
       centre: Array.from(s.centre),
-      spread: Array.from(s.spread),
       count: s.count,
       logBytes: this.logBytes,
       sum: s.sum,
@@ -175,14 +174,13 @@ export class CompactJournal {
       !ints ||
       dim < 1 ||
       !Array.isArray(head.centre) ||
-      !Array.isArray(head.spread) ||
       head.centre.length !== dim ||
-      head.spread.length !== dim ||
       typeof head.trained !== 'boolean'
     ) {
       throw new CompactStateError('its head is malformed');
     }
-    const words = Math.ceil(dim / 128) * 4;
+    // A row: its code's words, then its factor's (code-rows.ts).
+    const words = Math.ceil(dim / 128) * 4 + 1;
     if (files.codes.size() < count * words * 4)
       throw new CompactStateError(
         `its codes file holds ${Math.floor(files.codes.size() / (words * 4))} of ${count} rows`,
@@ -234,7 +232,6 @@ export class CompactJournal {
         sum,
         trained: head.trained,
         centre: Float32Array.from(head.centre),
-        spread: Float32Array.from(head.spread),
       },
     };
   }

@@ -1,4 +1,4 @@
-// A few WebAssembly encoders for the scan kernels (simd-kernel.ts, hamming-kernel.ts).
+// A few WebAssembly encoders for the scan kernels (simd-kernel.ts, rabitq-kernel.ts; bench/scale/hamming-kernel.ts).
 // Each kernel is one exported function of five i32 arguments over an exported memory,
 // assembled in code so there is no build step and no file to fetch.
 
@@ -23,7 +23,17 @@ const name = (s: string) => vec([...new TextEncoder().encode(s)].map((b) => [b])
 export const get = (i: number) => [0x20, i];
 export const set = (i: number) => [0x21, i];
 export const tee = (i: number) => [0x22, i];
-export const i32c = (n: number) => [0x41, n]; // only small non-negative constants (< 64)
+/** i32.const: the value in signed LEB128. */
+export function i32c(n: number): number[] {
+  const out = [0x41];
+  for (;;) {
+    const byte = n & 0x7f;
+    n >>= 7;
+    const done = (n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0);
+    out.push(done ? byte : byte | 0x80);
+    if (done) return out;
+  }
+}
 export const I32_ADD = 0x6a,
   I32_SHL = 0x74,
   I32_LT_U = 0x49,

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexFolder } from '../../scripts/index-folder';
+import { SHARDED_VERSION } from '../../src/library/sharded/format';
 import { HashEmbedder } from '../doubles/hash-embedder';
 import type { LibraryPageApi } from './pages/library-page';
 import { E2E_DIR, ROOT, launchBrowser, serveDir, type Served, writeEmbedHost } from './harness';
@@ -91,6 +92,11 @@ describe('a sharded site corpus in the browser', () => {
 
   it('answers from the corpus beside the user’s own document, by range requests for a small part of it', async () => {
     expect(passages).toBeGreaterThan(2000);
+    // The corpus is in the format the writer writes now (RaBitQ codes), not an older one the reader also takes.
+    expect(JSON.parse(readFileSync(join(CORPUS, 'manifest.json'), 'utf8'))).toMatchObject({
+      version: SHARDED_VERSION,
+      codec: 'rabitq+int8',
+    });
     ctx = await browser.newContext();
     page = await ctx.newPage();
     await page.goto(`${served.url}test/browser/pages/library.html`);

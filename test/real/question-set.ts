@@ -87,16 +87,18 @@ export function questionSet(): QuestionSet {
  * sources), case folded.
  */
 export function normalise(text: string): string {
-  return text
-    .normalize('NFKC')
-    // Backticks are Markdown's code quotes in a model's answer ("the `for` loop"), not apostrophes.
-    .replace(/`/g, '')
-    .replace(/[\u2018\u2019\u201a\u201b\u2032\u00b4]/g, "'")
-    .replace(/[\u201c\u201d\u201e\u201f\u2033]/g, '"')
-    .replace(/[\u2010-\u2015\u2212]/g, '-')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
+  return (
+    text
+      .normalize('NFKC')
+      // Backticks are Markdown's code quotes in a model's answer ("the `for` loop"), not apostrophes.
+      .replace(/`/g, '')
+      .replace(/[\u2018\u2019\u201a\u201b\u2032\u00b4]/g, "'")
+      .replace(/[\u201c\u201d\u201e\u201f\u2033]/g, '"')
+      .replace(/[\u2010-\u2015\u2212]/g, '-')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .toLowerCase()
+  );
 }
 
 const WORD = /[\p{L}\p{N}_]/u;

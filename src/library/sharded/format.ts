@@ -3,15 +3,16 @@
 // corpus opens; everything else is a block that a question fetches only when it needs it.
 //
 //   manifest.json   model, dims, counts, file names, and the size and SHA-256 of index.bin
-//   index.bin       the start-up block: the codes' centre and spread (float32), the T top
-//                   centroids (int8 rows) with each one's sub-centroid count and block hash,
-//                   and the hash of each word-table page. It grows with T and n / (25 × page),
-//                   not with the lists or the shards.
-//   centroids.bin   one block per top centroid: its sub-centroids as 1-bit codes (sign of
-//                   c − centre, as the lists keep passages), and per sub-centroid (= list) its
-//                   row count and hash; a question reads the blocks of the tops it probes
-//   lists.bin       one block per sub-centroid: its passages' 1-bit codes (sign of v − centre,
-//                   as the tab's compact index keeps them) and the hash of each row record
+//   index.bin       the start-up block: the codes' centre (float32; format 4–5 also their
+//                   spread), the T top centroids (int8 rows) with each one's sub-centroid count
+//                   and block hash, and the hash of each word-table page. It grows with T and
+//                   n / (25 × page), not with the lists or the shards.
+//   centroids.bin   one block per top centroid: its sub-centroids' codes (format 6: RaBitQ,
+//                   src/vector/rabitq.ts, with a factor each; 4–5: signs of c − centre), and per
+//                   sub-centroid (= list) its row count and hash; a question reads the blocks of
+//                   the tops it probes
+//   lists.bin       one block per sub-centroid: its passages' codes (as its sub-centroids'),
+//                   their factors (format 6) and the hash of each row record
 //   rows.bin        one record per passage, in list order: its int8 vector and text pointer;
 //                   a question range-reads only the records of its best candidates by code
 //   texts.bin       one deflated JSON passage per record, addressed by the pointers
@@ -35,6 +36,9 @@ import type { ProbeCalibration } from './probe';
 export const SHARDED_MANIFEST = 'manifest.json';
 export const SHARDED_FORMAT = 'selfrag-sharded';
 /**
+ * 6: RaBitQ codes (src/vector/rabitq.ts: the residual from the centre, rotated, `codes.bits` bits a
+ * dimension, and a float32 factor each) for passages and sub-centroids, where 4 and 5 kept signs
+ * ranked by an asymmetric score over the spread (no spread in index.bin now). The rest as in 5.
  * 5: a posting's weight is its term's BM25+ score (lexical/bm25.ts, the in-tab index's), length
  * in distinct terms; version 4's was plain BM25 with lengths in all terms, times ln 4, and is
  * still read (`postingScore`), on nearly the same scale. The other blocks are as in 4.
@@ -43,9 +47,11 @@ export const SHARDED_FORMAT = 'selfrag-sharded';
  * blocks by range) and a paged word-shard table. 2: all centroids and block tables in
  * index.bin; 1: int8 rows in the lists, tables in the manifest.)
  */
-export const SHARDED_VERSION = 5;
-/** Versions this page reads: the blocks are the same, only the word weights' scale differs. */
-export const READABLE_VERSIONS: readonly number[] = [4, 5];
+export const SHARDED_VERSION = 6;
+/** The version a corpus of sign codes is written in (`codes: { kind: 'sign' }`, the benches' baseline). */
+export const SIGN_CODES_VERSION = 5;
+/** Versions this page reads: 4 and 5 with sign codes (their word weights' scale differs), 6 with RaBitQ codes. */
+export const READABLE_VERSIONS: readonly number[] = [4, 5, 6];
 export const INDEX_FILE = 'index.bin';
 export const CENTROIDS_FILE = 'centroids.bin';
 export const WORD_TABLE_FILE = 'wordtable.bin';
@@ -69,7 +75,9 @@ export interface ShardedManifest {
   passages: number;
   documents: number;
   createdAt: string;
-  codec: 'sign+int8';
+  codec: 'sign+int8' | 'rabitq+int8';
+  /** Format 6: how passages (`bits` a dimension) and sub-centroids (`subBits`) are coded, and the rotation's seed. */
+  codes?: { kind: 'rabitq'; bits: number; subBits: number; seed: number };
   /** The start-up block (layout: `encodeIndex`). */
   index: { file: string; bytes: number; sha256: string };
   /** Sub-centroid blocks, one per top centroid (layout: `encodeCentroidBlock`). */
@@ -106,14 +114,42 @@ export const SHORT_HASH_BYTES = 8;
 /** Bytes of SHA-256 kept for a list or a word shard (in index.bin). */
 export const TABLE_HASH_BYTES = 16;
 
-/** Bits of a code: the dimension rounded up to 128, as the compact index's kernel wants. */
+/** Bits of a sign code (format 4–5), or of one RaBitQ bit plane: the dimension rounded up to 128, as the SIMD kernels want. */
 export const codeBits = (dim: number) => Math.ceil(dim / 128) * 128;
 export const codeBytes = (dim: number) => codeBits(dim) / 8;
 /** A row record: the int8 vector, then its text pointer. */
 export const rowRecordBytes = (dim: number) => int8Codec.rowBytes(dim) + POINTER_BYTES;
 
-export function listBlockBytes(count: number, dim: number): number {
-  return 4 + count * (codeBytes(dim) + SHORT_HASH_BYTES);
+/** How one kind of entry (a passage in a list, a sub-centroid in its block) is coded. */
+export interface CodeShape {
+  /** Bits a dimension: 1 for signs. */
+  bits: number;
+  /** Bytes of one code. */
+  bytes: number;
+  /** Whether a float32 factor follows the codes (RaBitQ); sign codes have none. */
+  factors: boolean;
+}
+
+export const signShape = (dim: number): CodeShape => ({ bits: 1, bytes: codeBytes(dim), factors: false });
+export const rabitqShape = (dim: number, bits: number): CodeShape => ({
+  bits,
+  bytes: bits * codeBytes(dim),
+  factors: true,
+});
+
+/** The shapes of a corpus's list entries and sub-centroids, from its manifest. */
+export function codeShapes(m: Pick<ShardedManifest, 'dim' | 'codes' | 'version'>): {
+  list: CodeShape;
+  sub: CodeShape;
+} {
+  if (m.version < 6 || !m.codes) return { list: signShape(m.dim), sub: signShape(m.dim) };
+  return { list: rabitqShape(m.dim, m.codes.bits), sub: rabitqShape(m.dim, m.codes.subBits) };
+}
+
+const entryBytes = (shape: CodeShape) => shape.bytes + (shape.factors ? 4 : 0);
+
+export function listBlockBytes(count: number, shape: CodeShape): number {
+  return 4 + count * (entryBytes(shape) + SHORT_HASH_BYTES);
 }
 
 export const hexOf = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
@@ -122,34 +158,58 @@ function writeHex(out: Uint8Array, at: number, hex: string, bytes: number): void
   for (let i = 0; i < bytes; i++) out[at + i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
 }
 
-/** u32 count; count × code (codeBytes); count × 8-byte row-record hash. Codes are `count × words` u32 words. */
-export function encodeListBlock(codes: Uint8Array, rowHashes: readonly string[], dim: number): Uint8Array {
+function writeFactors(out: Uint8Array, at: number, factors: ArrayLike<number>, count: number): void {
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  for (let i = 0; i < count; i++) view.setFloat32(at + i * 4, factors[i]!, true);
+}
+
+function readFactors(bytes: Uint8Array, at: number, count: number): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Float32Array.from({ length: count }, (_, i) => view.getFloat32(at + i * 4, true));
+}
+
+/** u32 count; count × code (shape.bytes); count × f32 factor (RaBitQ only); count × 8-byte row-record hash. */
+export function encodeListBlock(
+  codes: Uint8Array,
+  factors: ArrayLike<number> | null,
+  rowHashes: readonly string[],
+  shape: CodeShape,
+): Uint8Array {
   const count = rowHashes.length;
-  const out = new Uint8Array(listBlockBytes(count, dim));
+  const out = new Uint8Array(listBlockBytes(count, shape));
   new DataView(out.buffer).setUint32(0, count, true);
-  out.set(codes.subarray(0, count * codeBytes(dim)), 4);
-  rowHashes.forEach((h, i) => writeHex(out, 4 + count * codeBytes(dim) + i * SHORT_HASH_BYTES, h, SHORT_HASH_BYTES));
+  out.set(codes.subarray(0, count * shape.bytes), 4);
+  let at = 4 + count * shape.bytes;
+  if (shape.factors) {
+    writeFactors(out, at, factors!, count);
+    at += count * 4;
+  }
+  rowHashes.forEach((h, i) => writeHex(out, at + i * SHORT_HASH_BYTES, h, SHORT_HASH_BYTES));
   return out;
 }
 
 export interface ListBlock {
   count: number;
-  /** Row i's code is `codes.subarray(i * codeBytes, (i + 1) * codeBytes)`. */
+  /** Row i's code is `codes.subarray(i * shape.bytes, (i + 1) * shape.bytes)`. */
   codes: Uint8Array;
+  /** Row i's RaBitQ factor (format 6); null for sign codes. */
+  factors: Float32Array | null;
   /** Row i's record hash (hex). */
   rowHash(i: number): string;
 }
 
-export function decodeListBlock(bytes: Uint8Array, dim: number): ListBlock {
+export function decodeListBlock(bytes: Uint8Array, shape: CodeShape): ListBlock {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const count = bytes.length >= 4 ? view.getUint32(0, true) : -1;
-  if (count < 0 || bytes.length !== listBlockBytes(count, dim))
+  if (count < 0 || bytes.length !== listBlockBytes(count, shape))
     throw new Error('list block has the wrong size for its count');
-  const cb = codeBytes(dim);
-  const hashes = bytes.subarray(4 + count * cb);
+  const codesEnd = 4 + count * shape.bytes;
+  const factors = shape.factors ? readFactors(bytes, codesEnd, count) : null;
+  const hashes = bytes.subarray(codesEnd + (shape.factors ? count * 4 : 0));
   return {
     count,
-    codes: bytes.subarray(4, 4 + count * cb),
+    codes: bytes.subarray(4, codesEnd),
+    factors,
     rowHash: (i) => hexOf(hashes.subarray(i * SHORT_HASH_BYTES, (i + 1) * SHORT_HASH_BYTES)),
   };
 }
@@ -188,7 +248,8 @@ export function decodeRowRecord(bytes: Uint8Array, dim: number): { row: Uint8Arr
 /** The start-up block, decoded; every other block's place and hash follows from it and the blocks it names. */
 export interface CorpusIndex {
   centre: Float32Array;
-  spread: Float32Array;
+  /** Sign codes' spread (format 4–5); null in format 6. */
+  spread: Float32Array | null;
   /** The top level: `tops` int8 centroids, each owning a block of sub-centroids in centroids.bin. */
   tops: {
     centroids: Uint8Array;
@@ -202,24 +263,27 @@ export interface CorpusIndex {
   pages: { offset: number[]; bytes: number[]; sha: string[] };
 }
 
-/** index.bin: dim × f32 centre, dim × f32 spread, tops × int8 centroid, tops × (u32 sub-centroids, 16-B hash of their block), pages × 16-B page hash. */
-export function indexBytes(dim: number, tops: number, pages: number): number {
-  return dim * 8 + tops * (int8Codec.rowBytes(dim) + 4 + TABLE_HASH_BYTES) + pages * TABLE_HASH_BYTES;
+/** index.bin: dim × f32 centre, (format 4–5) dim × f32 spread, tops × int8 centroid, tops × (u32 sub-centroids, 16-B hash of their block), pages × 16-B page hash. */
+export function indexBytes(dim: number, tops: number, pages: number, withSpread: boolean): number {
+  return (
+    dim * (withSpread ? 8 : 4) + tops * (int8Codec.rowBytes(dim) + 4 + TABLE_HASH_BYTES) + pages * TABLE_HASH_BYTES
+  );
 }
 
 export function encodeIndex(
   dim: number,
   centre: Float32Array,
-  spread: Float32Array,
+  spread: Float32Array | null,
   topCentroids: Uint8Array,
   tops: { subs: readonly number[]; sha: readonly string[] },
   pageSha: readonly string[],
 ): Uint8Array {
   const T = tops.sha.length;
-  const out = new Uint8Array(indexBytes(dim, T, pageSha.length));
+  const out = new Uint8Array(indexBytes(dim, T, pageSha.length, spread !== null));
   const view = new DataView(out.buffer);
   let at = 0;
-  for (const v of [centre, spread]) for (let j = 0; j < dim; j++, at += 4) view.setFloat32(at, v[j]!, true);
+  for (const v of spread ? [centre, spread] : [centre])
+    for (let j = 0; j < dim; j++, at += 4) view.setFloat32(at, v[j]!, true);
   out.set(topCentroids.subarray(0, T * int8Codec.rowBytes(dim)), at);
   at += T * int8Codec.rowBytes(dim);
   for (let t = 0; t < T; t++, at += 4 + TABLE_HASH_BYTES) {
@@ -243,13 +307,15 @@ export function decodeIndex(bytes: Uint8Array, m: ShardedManifest): CorpusIndex 
     T = m.centroids.tops,
     W = m.words.count,
     P = pageCount(W, m.words.page);
-  if (bytes.length !== indexBytes(dim, T, P))
+  const withSpread = m.version < 6;
+  if (bytes.length !== indexBytes(dim, T, P, withSpread))
     throw new Error(`${m.index.file} has the wrong size for ${T} top centroids and ${P} word-table pages`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const floats = (at: number) => Float32Array.from({ length: dim }, (_, j) => view.getFloat32(at + j * 4, true));
   const centre = floats(0),
-    spread = floats(dim * 4);
-  let at = dim * 8;
+    spread = withSpread ? floats(dim * 4) : null;
+  let at = dim * (withSpread ? 8 : 4);
+  const shapes = codeShapes(m);
   const rb = int8Codec.rowBytes(dim);
   const tops: CorpusIndex['tops'] = {
     centroids: bytes.subarray(at, at + T * rb),
@@ -265,7 +331,7 @@ export function decodeIndex(bytes: Uint8Array, m: ShardedManifest): CorpusIndex 
     tops.subs.push(subs);
     tops.firstList.push(list);
     tops.offset.push(off);
-    tops.bytes.push(centroidBlockBytes(subs, dim));
+    tops.bytes.push(centroidBlockBytes(subs, shapes.sub));
     tops.sha.push(hexOf(bytes.subarray(at + 4, at + 4 + TABLE_HASH_BYTES)));
     off += tops.bytes[t]!;
     list += subs;
@@ -282,29 +348,35 @@ export function decodeIndex(bytes: Uint8Array, m: ShardedManifest): CorpusIndex 
 
 /**
  * A block of centroids.bin: f64 lists.bin offset and f64 rows.bin row of its first list,
- * subs × sub-centroid code (codeBytes, the lists' 1-bit encoding), subs × (u32 count, 16-B list hash).
+ * subs × sub-centroid code (the shape's bytes), subs × f32 factor (RaBitQ only),
+ * subs × (u32 count, 16-B list hash).
  */
-export function centroidBlockBytes(subs: number, dim: number): number {
-  return 16 + subs * (codeBytes(dim) + 4 + TABLE_HASH_BYTES);
+export function centroidBlockBytes(subs: number, shape: CodeShape): number {
+  return 16 + subs * (entryBytes(shape) + 4 + TABLE_HASH_BYTES);
 }
 
-/** `codes`: the sub-centroids' 1-bit codes, `subs × codeBytes(dim)` bytes. */
+/** `codes`: the sub-centroids' codes, `subs × shape.bytes` bytes; `factors` theirs (RaBitQ). */
 export function encodeCentroidBlock(
-  dim: number,
+  shape: CodeShape,
   listOffset: number,
   firstRow: number,
   codes: Uint8Array,
+  factors: ArrayLike<number> | null,
   counts: ArrayLike<number>,
   sha: readonly string[],
 ): Uint8Array {
-  const S = sha.length,
-    rb = codeBytes(dim);
-  const out = new Uint8Array(centroidBlockBytes(S, dim));
+  const S = sha.length;
+  const out = new Uint8Array(centroidBlockBytes(S, shape));
   const view = new DataView(out.buffer);
   view.setFloat64(0, listOffset, true);
   view.setFloat64(8, firstRow, true);
-  out.set(codes.subarray(0, S * rb), 16);
-  for (let j = 0, at = 16 + S * rb; j < S; j++, at += 4 + TABLE_HASH_BYTES) {
+  out.set(codes.subarray(0, S * shape.bytes), 16);
+  let at = 16 + S * shape.bytes;
+  if (shape.factors) {
+    writeFactors(out, at, factors!, S);
+    at += S * 4;
+  }
+  for (let j = 0; j < S; j++, at += 4 + TABLE_HASH_BYTES) {
     view.setUint32(at, counts[j]!, true);
     writeHex(out, at + 4, sha[j]!, TABLE_HASH_BYTES);
   }
@@ -323,22 +395,31 @@ export interface ListRef {
 }
 
 export interface CentroidBlock {
-  /** Sub-centroid j's 1-bit code is `codes.subarray(j * codeBytes, (j + 1) * codeBytes)`. */
+  /** Sub-centroid j's code is `codes.subarray(j * shape.bytes, (j + 1) * shape.bytes)`. */
   codes: Uint8Array;
+  /** Sub-centroid j's RaBitQ factor (format 6); null for sign codes. */
+  factors: Float32Array | null;
   lists: ListRef[];
 }
 
-export function decodeCentroidBlock(bytes: Uint8Array, subs: number, firstList: number, dim: number): CentroidBlock {
-  if (bytes.length !== centroidBlockBytes(subs, dim))
+export function decodeCentroidBlock(
+  bytes: Uint8Array,
+  subs: number,
+  firstList: number,
+  shapes: { list: CodeShape; sub: CodeShape },
+): CentroidBlock {
+  const shape = shapes.sub;
+  if (bytes.length !== centroidBlockBytes(subs, shape))
     throw new Error('centroid block has the wrong size for its count');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const rb = codeBytes(dim);
   let offset = view.getFloat64(0, true),
     row = view.getFloat64(8, true);
+  const codesEnd = 16 + subs * shape.bytes;
+  const factors = shape.factors ? readFactors(bytes, codesEnd, subs) : null;
   const lists: ListRef[] = [];
-  for (let j = 0, at = 16 + subs * rb; j < subs; j++, at += 4 + TABLE_HASH_BYTES) {
+  for (let j = 0, at = codesEnd + (shape.factors ? subs * 4 : 0); j < subs; j++, at += 4 + TABLE_HASH_BYTES) {
     const count = view.getUint32(at, true);
-    const b = listBlockBytes(count, dim);
+    const b = listBlockBytes(count, shapes.list);
     lists.push({
       c: firstList + j,
       count,
@@ -350,7 +431,7 @@ export function decodeCentroidBlock(bytes: Uint8Array, subs: number, firstList: 
     offset += b;
     row += count;
   }
-  return { codes: bytes.subarray(16, 16 + subs * rb), lists };
+  return { codes: bytes.subarray(16, codesEnd), factors, lists };
 }
 
 /** A page of wordtable.bin: f64 words.bin offset of its first shard, then per shard u32 bytes and 16-B hash (shards lie in order). */
@@ -470,7 +551,7 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 export class FormatVersionError extends Error {
   constructor(readonly found: unknown) {
     super(
-      `the site's sharded corpus is format version ${String(found)}, and this page reads version ${READABLE_VERSIONS.join(' or ')}: ` +
+      `the site's sharded corpus is format version ${String(found)}, and this page reads version ${READABLE_VERSIONS.slice(0, -1).join(', ')} or ${READABLE_VERSIONS.at(-1)}: ` +
         `the site must rebuild it with \`${REBUILD_COMMAND}\` (or \`npm run index -- --parquet\`); until then its passages are left out`,
     );
   }
@@ -487,6 +568,13 @@ export function checkManifest(m: unknown): ShardedManifest {
     throw new Error('sharded corpus manifest is missing fields');
   if (!(v.lists.count >= 1) || !(v.words.count >= 1))
     throw new Error('sharded corpus manifest: no lists or no word shards');
+  const c = v.codes;
+  const bits = (x: unknown) => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= 8;
+  if (
+    (v.version as number) >= 6 &&
+    !(c && c.kind === 'rabitq' && bits(c.bits) && bits(c.subBits) && Number.isInteger(c.seed))
+  )
+    throw new Error('sharded corpus manifest: format 6 without a valid `codes` (kind, bits, subBits, seed)');
   // A depth that is not whole numbers in range is dropped, not trusted: the defaults still answer.
   const p = v.probe;
   const whole = (x: unknown, max: number) => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= max;

@@ -16,6 +16,7 @@ import { normalise } from '../../vector/vector-index';
 import { tokenize } from '../lexical/tokenize';
 import {
   checkManifest,
+  codeShapes,
   decodeCentroidBlock,
   decodeIndex,
   decodeListBlock,
@@ -36,7 +37,7 @@ import {
 } from './format';
 import type { BlockCache } from './block-cache';
 import { MemoryBlockCache } from './block-cache';
-import type { ProbeDepth } from './probe';
+import { type CodeBasis, codeBasis, type ProbeDepth, scorersFor } from './probe';
 import { BlockError, noStats, RangeSource, RangeUnsupportedError, type ShardedStats } from './range-source';
 import * as plan from './read-plan';
 import * as rank from './search';
@@ -124,11 +125,19 @@ export class ShardedCorpus {
   private constructor(
     private readonly source: RangeSource,
     readonly manifest: ShardedManifest,
-    /** The start-up block: top centroids, the codes' centre and spread, and where every centroid block and word-table page lies. */
+    /** The start-up block: top centroids, the codes' centre (and spread), and where every centroid block and word-table page lies. */
     readonly index: CorpusIndex,
     /** What opening took: manifest and index.bin. */
     readonly startup: ShardedStats,
-  ) {}
+  ) {
+    this.shapes = codeShapes(manifest);
+    this.basis = codeBasis(manifest.dim, this.shapes, index.centre, index.spread, manifest.codes?.seed ?? null);
+  }
+
+  /** How list entries and sub-centroids are coded (format 6: RaBitQ; 4–5: signs). */
+  readonly shapes: ReturnType<typeof codeShapes>;
+  /** What a question's scores of those codes are taken against. */
+  readonly basis: CodeBasis;
 
   /** What a question reads unless it says otherwise: the depth the writer measured, else the defaults. */
   get depth(): ProbeDepth {
@@ -188,6 +197,7 @@ export class ShardedCorpus {
     nprobe: number,
     ntop = this.depth.ntop,
     stats = noStats(),
+    scores = scorersFor(q, this.basis),
   ): Promise<{ lists: ListRef[]; problems: string[] }> {
     const m = this.manifest;
     const tops = this.nearestTops(q, ntop);
@@ -198,10 +208,11 @@ export class ShardedCorpus {
       m.centroids.file,
       refs,
       got,
-      (b, j) => decodeCentroidBlock(b, this.index.tops.subs[tops[j]!]!, this.index.tops.firstList[tops[j]!]!, m.dim),
+      (b, j) =>
+        decodeCentroidBlock(b, this.index.tops.subs[tops[j]!]!, this.index.tops.firstList[tops[j]!]!, this.shapes),
       problems,
     );
-    return { lists: rank.nearestLists(q, this.index.spread, m.dim, present(blocks), nprobe), problems };
+    return { lists: rank.nearestLists(scores.sub, present(blocks), nprobe), problems };
   }
 
   async search(query: ShardedQuery): Promise<ShardedAnswer> {
@@ -212,12 +223,13 @@ export class ShardedCorpus {
     const q = query.vector && mode !== 'words' ? normalise(query.vector, m.dim) : null;
     const terms = mode === 'meaning' ? [] : [...new Set(tokenize(query.text))];
     const depth = this.depth;
+    const scores = q ? scorersFor(q, this.basis) : null;
 
     // Round 1: the probed tops' sub-centroid blocks and the terms' word-table pages together.
     const pagePlan = plan.wordPages(m, this.index, terms);
     const [near, pages] = await Promise.all([
       q
-        ? this.nearestLists(q, query.nprobe ?? depth.nprobe, query.ntop ?? depth.ntop, stats)
+        ? this.nearestLists(q, query.nprobe ?? depth.nprobe, query.ntop ?? depth.ntop, stats, scores!)
         : { lists: [], problems: [] },
       this.source.blocks(m.words.table, pagePlan.refs, stats),
     ]);
@@ -239,7 +251,7 @@ export class ShardedCorpus {
         m.lists.file,
         listRefs,
         listGot,
-        (b, j) => ({ c: near.lists[j]!.c, ref: near.lists[j]!, block: decodeListBlock(b, m.dim) }),
+        (b, j) => ({ c: near.lists[j]!.c, ref: near.lists[j]!, block: decodeListBlock(b, this.shapes.list) }),
         problems,
       ),
     );
@@ -251,7 +263,7 @@ export class ShardedCorpus {
     const rows =
       q && probed.length
         ? await this.rows(
-            rank.bestByCode(q, this.index.spread, m.dim, probed, Math.max(query.rescore ?? depth.rescore, query.k)),
+            rank.bestByCode(scores!.list, probed, Math.max(query.rescore ?? depth.rescore, query.k)),
             probed,
             query.gap ?? DEFAULT_GAP,
             stats,

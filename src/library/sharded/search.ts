@@ -2,12 +2,10 @@
 // nearest a question, which passages of the probed lists are its best candidates by code, their
 // exact scores from their int8 rows, the word scores from the word shards (on the in-tab
 // index's BM25 scale), and the fused ranking.
-import { asymmetricTable } from '../../vector/compact-index';
 import { fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../../core/fusion';
 import { int8Codec } from '../../vector/row-store';
 import { idealScore, idf, scaledScore } from '../lexical/bm25';
 import {
-  codeBits,
   pointerKey,
   postingScore,
   type CentroidBlock,
@@ -18,7 +16,7 @@ import {
   type TextPointer,
   type WordShard,
 } from './format';
-import { asymmetricScore, rankTops } from './probe';
+import { type CodeScore, rankTops } from './probe';
 import type { Candidate } from './read-plan';
 
 /** Each list is read this deep before fusing, as in the in-tab index. */
@@ -31,41 +29,27 @@ export function nearestTops(q: Float32Array, index: CorpusIndex, dim: number, nt
   return rankTops(q, index.tops.centroids, index.tops.subs.length, dim).slice(0, ntop);
 }
 
-/** The `nprobe` lists whose sub-centroids (1-bit codes) score best for the query, by the asymmetric score the lists' passages get. */
-export function nearestLists(
-  q: Float32Array,
-  spread: Float32Array,
-  dim: number,
-  blocks: readonly CentroidBlock[],
-  nprobe: number,
-): ListRef[] {
-  const bits = codeBits(dim);
-  const table = asymmetricTable(q, spread, dim, bits);
+/** The `nprobe` lists whose sub-centroids' codes score best for the question. */
+export function nearestLists(score: CodeScore, blocks: readonly CentroidBlock[], nprobe: number): ListRef[] {
   const scores: Array<[number, ListRef]> = [];
-  for (const { codes, lists } of blocks)
-    lists.forEach((ref, j) => scores.push([asymmetricScore(table, codes, j, bits / 8), ref]));
+  for (const { codes, factors, lists } of blocks)
+    lists.forEach((ref, j) => scores.push([score(codes, factors, j), ref]));
   scores.sort((a, b) => b[0] - a[0] || a[1].c - b[1].c);
   return scores.slice(0, nprobe).map(([, ref]) => ref);
 }
 
 /**
- * The `m` best passages of the probed lists by their codes' asymmetric score. (The tab's compact
- * index first keeps the best 2,000 by Hamming distance, for a million rows; here the candidates
- * are a few thousand, and at 1M passages that cut lost true neighbours the score would keep.)
+ * The `m` best passages of the probed lists by their codes' scores. (The tab's compact index first
+ * narrows a million rows by a cheaper pass; here the candidates are a few thousand.)
  */
 export function bestByCode(
-  q: Float32Array,
-  spread: Float32Array,
-  dim: number,
+  score: CodeScore,
   probed: ReadonlyArray<{ c: number; block: ListBlock }>,
   m: number,
 ): Candidate[] {
-  const bits = codeBits(dim);
-  const cb = bits / 8;
-  const table = asymmetricTable(q, spread, dim, bits);
   const all: Array<Candidate & { s: number }> = [];
   for (const { c, block } of probed)
-    for (let i = 0; i < block.count; i++) all.push({ c, i, s: asymmetricScore(table, block.codes, i, cb) });
+    for (let i = 0; i < block.count; i++) all.push({ c, i, s: score(block.codes, block.factors, i) });
   return all
     .sort((a, b) => b.s - a.s || a.c - b.c || a.i - b.i)
     .slice(0, m)
@@ -95,7 +79,8 @@ export function wordScores(
   const pointers = new Map<string, TextPointer>();
   for (const shard of shards) {
     for (const t of terms) {
-      const entry = shard[t];
+      // Own properties only: a question's "constructor" is not the shard object's.
+      const entry = Object.hasOwn(shard, t) ? shard[t] : undefined;
       if (!entry) continue;
       df.set(t, entry.df);
       for (const [offset, bytes, hash, weight] of entry.p) {

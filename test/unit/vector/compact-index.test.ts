@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CompactIndex, TRAIN_AT } from '../../../src/vector/compact-index';
 import { FlatIndex } from '../../../src/vector/flat-index';
-import { hammingKernel, hammingSimdSupported, jsHammingKernel } from '../../../src/vector/hamming-kernel';
+import { fastScanKernel, fastScanSimdSupported, jsFastScanKernel } from '../../../src/vector/rabitq-kernel';
 import { MemoryRowStore } from '../../../src/vector/row-store';
 import { mulberry32 } from '../../../scripts/seeded-random';
 import { embeddingModel, embeddingVectors } from '../../../bench/scale/vectors';
@@ -124,25 +124,43 @@ describe('compact index', () => {
   });
 });
 
-describe('hamming kernel', () => {
-  it('counts differing bits the same in WebAssembly SIMD and JavaScript', () => {
-    expect(hammingSimdSupported()).toBe(true);
+describe('fast-scan kernel', () => {
+  it('gives the same ⟨code, 4-bit question⟩ in WebAssembly SIMD, in JavaScript and by definition, and keeps codes as written', () => {
+    expect(fastScanSimdSupported()).toBe(true);
     const r = mulberry32(7);
     for (const bits of [128, 384, 768]) {
-      const simd = hammingKernel(bits);
-      const js = jsHammingKernel(bits);
+      const simd = fastScanKernel(bits);
+      const js = jsFastScanKernel(bits);
       const rows = 37;
       simd.reserve(rows);
       js.reserve(rows);
-      for (let i = 0; i < rows * simd.words; i++) simd.codes[i] = js.codes[i] = (r() * 2 ** 32) >>> 0;
-      for (let w = 0; w < simd.words; w++) simd.query[w] = js.query[w] = (r() * 2 ** 32) >>> 0;
+      const codes = Array.from({ length: rows }, () =>
+        Uint8Array.from({ length: bits / 8 }, () => Math.floor(r() * 256)),
+      );
+      codes.forEach((c, row) => {
+        simd.setRow(row, c);
+        js.setRow(row, c);
+      });
+      const u = Array.from({ length: bits }, () => Math.floor(r() * 16));
+      simd.setQuery(u, bits);
+      js.setQuery(u, bits);
       simd.score(rows);
       js.score(rows);
-      expect([...simd.dist.subarray(0, rows)]).toEqual([...js.dist.subarray(0, rows)]);
-      // Growing keeps the codes already written.
-      const kept = simd.codes.slice(0, rows * simd.words);
+      const byDefinition = codes.map((c) => u.reduce((s, level, j) => s + ((c[j >> 3]! >> (j & 7)) & 1) * level, 0));
+      expect([...simd.dots.subarray(0, rows)]).toEqual(byDefinition);
+      expect([...js.dots.subarray(0, rows)]).toEqual(byDefinition);
+      // Rows read back as written, after a move and after growing.
+      const out = new Uint8Array(bits / 8);
+      simd.moveRow(36, 3);
       simd.reserve(rows * 50);
-      expect([...simd.codes.subarray(0, rows * simd.words)]).toEqual([...kept]);
+      for (const [row, want] of [
+        [3, codes[36]!],
+        [17, codes[17]!],
+        [35, codes[35]!],
+      ] as const) {
+        simd.getRow(row, out);
+        expect([...out]).toEqual([...want]);
+      }
     }
   });
 });

@@ -62,10 +62,10 @@ describe('the compact index, saved and re-opened', () => {
       late.map((_, i) => `late#${i}`),
       late,
     );
-    // 20 rows of codes (8 bytes each at 64-d, padded to 128 bits: 16) and int8 rows, one log line each.
-    expect(folder.written.get(CODES!)).toBe(20 * 16);
+    // 20 rows of codes (8 bytes each at 64-d, padded to 128 bits: 16, and a 4-byte factor) and int8 rows, one log line each.
+    expect(folder.written.get(CODES!)).toBe(20 * 20);
     expect(folder.written.get(ROWS!)).toBe(20 * (DIM + 4));
-    expect(folder.bytes(CODES!).length).toBe(before + 20 * 16);
+    expect(folder.bytes(CODES!).length).toBe(before + 20 * 20);
     const third = (await reopen(folder))!;
     expect(third.size()).toBe(index.size() + 20);
     for (let i = 0; i < late.length; i++) expect(third.search(late[i]!, 1)[0]!.id).toBe(`late#${i}`);

@@ -2,7 +2,7 @@
 // index) and a site's sharded corpus (written by the real writer, read by the real reader).
 // mergeHits (site-corpus.ts) merges the two lists by score, so the same passage found for the
 // same question must score the same in both, or one list crowds the other out.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +97,50 @@ describe('BM25 in the user’s library and in a site corpus', () => {
   });
 });
 
+describe('words that are also property names of a plain object', () => {
+  it('are terms like any other: no crash when absent, found when present', async () => {
+    const names = ['constructor', '__proto__', 'tostring', 'hasownproperty'];
+    const absent = await corpus.search({ vector: null, text: names.join(' '), k: 5, mode: 'words' });
+    expect(absent.problems).toEqual([]);
+    expect(absent.hits).toEqual([]);
+    const out = `${dir}-names`;
+    const text = `The constructor of a class and its __proto__ link, toString and hasOwnProperty.`;
+    const withNames: ShardedRow[] = [
+      ...rows,
+      {
+        id: 'names',
+        docId: 'dn',
+        title: 'object model',
+        text,
+        index: 0,
+        embedding: Float32Array.from(embedText(text, DIM)),
+      },
+    ];
+    await writeSharded({
+      out,
+      model: null,
+      calibrate: 0,
+      source: {
+        rowCount: withNames.length,
+        rows: async function* () {
+          yield* withNames;
+        },
+      },
+    });
+    const base = 'https://docs.example/names/';
+    const named = await ShardedCorpus.open(base, { fetch: rangeFetch(out, base).fetch });
+    for (const name of names) {
+      const { hits, problems } = await named.search({ vector: null, text: name, k: 3, mode: 'words' });
+      expect(problems).toEqual([]);
+      expect(
+        hits.map((h) => h.passage.id),
+        name,
+      ).toEqual(['names']);
+    }
+    rmSync(out, { recursive: true, force: true });
+  });
+});
+
 describe('a site corpus written before the scale was shared (format version 4)', () => {
   it('reads a version-4 weight (plain BM25 times ln 4) back as the BM25+ term score', () => {
     const [df, n, tf, len, avg] = [3, 500, 2, 14, 11.5];
@@ -105,10 +149,23 @@ describe('a site corpus written before the scale was shared (format version 4)',
     expect(postingScore(1234, df, n, 5)).toBe(1.234);
   });
 
-  it('still opens and answers word questions', async () => {
+  it('still opens and answers word and meaning questions (sign codes, as format 4 kept them)', async () => {
+    // Format 4's blocks are format 5's (sign codes, spread in index.bin); only the word weights' scale differs.
     const old = `${dir}-v4`;
-    cpSync(dir, old, { recursive: true });
+    await writeSharded({
+      out: old,
+      model: null,
+      calibrate: 0,
+      codes: { kind: 'sign' },
+      source: {
+        rowCount: rows.length,
+        rows: async function* () {
+          yield* rows;
+        },
+      },
+    });
     const m = JSON.parse(readFileSync(join(old, 'manifest.json'), 'utf8'));
+    expect(m).toMatchObject({ version: 5, codec: 'sign+int8' });
     writeFileSync(join(old, 'manifest.json'), JSON.stringify({ ...m, version: 4 }));
     const base = 'https://docs.example/v4/';
     const v4 = await ShardedCorpus.open(base, { fetch: rangeFetch(old, base).fetch });
@@ -116,6 +173,9 @@ describe('a site corpus written before the scale was shared (format version 4)',
     expect(problems).toEqual([]);
     expect(hits.map((h) => h.passage.id).sort()).toEqual(['p12', 'p7']);
     for (const h of hits) expect(h.score).toBeGreaterThan(0);
+    const byMeaning = await v4.search({ vector: rows[12]!.embedding, text: '', k: 3, mode: 'meaning' });
+    expect(byMeaning.problems).toEqual([]);
+    expect(byMeaning.hits[0]!.passage.id).toBe('p12');
     rmSync(old, { recursive: true, force: true });
   });
 });

@@ -86,7 +86,7 @@ function listsOf(out: string): Array<{ top: number; ids: string[] }> {
         blocks.subarray(tops.offset[t]!, tops.offset[t]! + tops.bytes[t]!),
         k,
         tops.firstList[t]!,
-        m.dim,
+        corpus.shapes,
       ).lists.map((l) => ({
         top: t,
         ids: Array.from({ length: l.count }, (_, i) => {

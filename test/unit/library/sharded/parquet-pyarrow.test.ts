@@ -94,7 +94,7 @@ describe('Parquet written by pyarrow from pandas (the embedding recipe)', () => 
         blocks.subarray(tops.offset[t]!, tops.offset[t]! + tops.bytes[t]!),
         k,
         tops.firstList[t]!,
-        corpus.manifest.dim,
+        corpus.shapes,
       ).lists.map((l) => l.count),
     );
     expect(listed.filter((c) => c > 0).sort((a, b) => a - b)).toEqual(counts);

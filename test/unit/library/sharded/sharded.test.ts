@@ -15,7 +15,7 @@ import {
   rowRecordBytes,
 } from '../../../../src/library/sharded/format';
 import { ShardedCorpus } from '../../../../src/library/sharded/reader';
-import { writeSharded } from '../../../../scripts/sharded/write-sharded';
+import { DEFAULT_CODES, writeSharded } from '../../../../scripts/sharded/write-sharded';
 import { embedText } from '../../../doubles/hash-embedder';
 import { rangeFetch } from '../../../doubles/range-fetch';
 import { topicCorpus } from '../../../doubles/topic-corpus';
@@ -105,7 +105,9 @@ describe('sharded corpus from Parquet', () => {
     const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
     expect(m).toMatchObject({
       format: 'selfrag-sharded',
-      version: 5,
+      version: 6,
+      codec: 'rabitq+int8',
+      codes: { kind: 'rabitq', bits: DEFAULT_CODES.kind === 'rabitq' ? DEFAULT_CODES.bits : 0 },
       model: 'Xenova/all-MiniLM-L6-v2',
       dim: DIM,
       passages: 600,
@@ -128,7 +130,7 @@ describe('sharded corpus from Parquet', () => {
           blocks.subarray(tops.offset[t]!, tops.offset[t]! + tops.bytes[t]!),
           k,
           tops.firstList[t]!,
-          DIM,
+          corpus.shapes,
         ).lists,
     );
     expect(lists.map((l) => l.c)).toEqual(Array.from({ length: m.lists.count }, (_, c) => c));
@@ -421,7 +423,7 @@ describe('sharded corpus from Parquet', () => {
     const m = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8'));
     writeFileSync(join(copy, 'manifest.json'), JSON.stringify({ ...m, version: 2 }));
     await expect(open(rangeFetch(copy, BASE))).rejects.toThrow(
-      "the site's sharded corpus is format version 2, and this page reads version 4 or 5: the site must rebuild it with `npm run index -- --sharded`",
+      "the site's sharded corpus is format version 2, and this page reads version 4, 5 or 6: the site must rebuild it with `npm run index -- --sharded`",
     );
   });
 

@@ -96,7 +96,7 @@ describe('site corpus beside the library', () => {
     );
     await lib.retriever.retrieve('waggle dance', 3);
     expect(lib.warnings).toEqual([
-      "the site's sharded corpus is format version 2, and this page reads version 4 or 5: the site must rebuild it with `npm run index -- --sharded` (or `npm run index -- --parquet`); until then its passages are left out",
+      "the site's sharded corpus is format version 2, and this page reads version 4, 5 or 6: the site must rebuild it with `npm run index -- --sharded` (or `npm run index -- --parquet`); until then its passages are left out",
     ]);
     expect(host.requests.map((r) => r.url)).toEqual([`${SITE}index/manifest.json`]);
   });

@@ -25,7 +25,7 @@ import {
   v128Load,
   v128Zero,
   vec,
-} from './wasm-asm';
+} from '../../src/vector/wasm-asm';
 
 /** Where the codes live and how a query code is compared with them. */
 export interface HammingKernel {
