@@ -9,8 +9,8 @@ import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/cor
 import { plainRagAnswer } from '../../../src/core/plain-rag';
 import type { Critic, Passage, RelProbs, ScoredPassage, SupProbs } from '../../../src/core/ports';
 import type { DecodeSettings } from '../../../src/core/types';
-import { SEGMENT_WITH_PASSAGE, type Form } from '../../../src/generator/form';
-import { segmentUserMessage, SYSTEM_WITH_PASSAGE } from '../../../src/generator/prompts';
+import { type Form, REL_REPLY } from '../../../src/generator/form';
+import { relMessages } from '../../../src/generator/prompts';
 import { connectWllama, type WllamaConnection } from '../../../src/generator/wllama/client';
 import { WllamaGenerator } from '../../../src/generator/wllama/decoder';
 
@@ -154,22 +154,16 @@ const api = {
     };
   },
 
-  /**
-   * The generator's own ISREL for a (question, passage) pair, as the app reads it: the first
-   * slot of the candidate form, under the app's system prompt. The slot comes before the
-   * answer and llama.cpp reports log-probs before the grammar, so the form cut after the
-   * slot reads the same probabilities a whole candidate would, for a few tokens.
-   */
+  /** The generator's own ISREL for a (question, passage) pair, as the app reads it: the judge's relevance turn. */
   async selfIsrel(question: string, passage: Passage) {
     type Slot = (form: Form, name: 'rel', reply: unknown) => Promise<number[] | null>;
     const d = (
       gen as unknown as {
-        decoder: { chat: (s: string, u: string, f: Form, n: number) => Promise<unknown>; readSlot: Slot };
+        decoder: { chat: (req: unknown) => Promise<unknown>; readSlot: Slot };
       }
     ).decoder;
-    const form = SEGMENT_WITH_PASSAGE.slice(0, 2);
-    const reply = await d.chat(SYSTEM_WITH_PASSAGE, segmentUserMessage(question, [], passage), form, 16);
-    const r = await d.readSlot(form, 'rel', reply);
+    const reply = await d.chat({ messages: relMessages(question, passage), form: REL_REPLY, maxTokens: 12 });
+    const r = await d.readSlot(REL_REPLY, 'rel', reply);
     return r && r[0]! + r[1]! > 0 ? r[0]! / (r[0]! + r[1]!) : null;
   },
 };
