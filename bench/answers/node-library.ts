@@ -1,52 +1,64 @@
-// The app's library in Node over real documents: its own parsing, chunking, word index and hybrid
-// retrieval, with the real all-MiniLM-L6-v2 (q8, as the browser embeds on WASM) and the in-process
-// flat vector index. Storage is fake-indexeddb (in memory). The accuracy benches retrieve from it.
+// The app's library in Node over the labelled real set's documents: its own word index and hybrid
+// retrieval, seeded from the set's pre-built index (./set-index.ts: the app's parse/chunk/embed
+// code with the real all-MiniLM-L6-v2 q8, as the browser embeds on WASM) the way a site's library
+// is seeded on first visit, with the in-process flat vector index. Storage is fake-indexeddb (in
+// memory). The answer benches retrieve from it.
 import 'fake-indexeddb/auto';
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { dirname } from 'node:path';
 import type { RetrievalSettings } from '../../src/core/hybrid';
 import type { Retriever } from '../../src/core/ports';
 import { IndexHost } from '../../src/library/index-host';
 import { Library } from '../../src/library/library';
-import { loadPdfJsInNode } from '../../src/library/parse/pdf-node';
 import { FlatIndex } from '../../src/vector/flat-index';
+import { fileFetch } from '../../test/doubles/file-fetch';
 import { createRealEmbedder } from '../real/real-embedder';
+import { ensureSetIndex, setDocuments } from './set-index';
 
 export interface NodeLibrary {
   library: Library;
   retriever(settings?: RetrievalSettings): Retriever;
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** Cosine of `a` against each text, each embedded alone (q8 activations are quantised per batch). */
+  cosines(a: string, texts: string[]): Promise<number[]>;
+  /** The file each document came from, by document id. */
+  fileOf: Map<string, string>;
   close(): Promise<void>;
 }
-
-const TYPES: Record<string, string> = { '.pdf': 'application/pdf', '.html': 'text/html', '.htm': 'text/html' };
 
 /** Words and meaning fused, no cross-encoder (none with real weights is in the registries). */
 export const BENCH_RETRIEVAL: RetrievalSettings = { search: 'both', rerank: false };
 
-export async function nodeLibrary(paths: string[], log: (s: string) => void = () => {}): Promise<NodeLibrary> {
+const BASE = 'http://bench.local/';
+
+export async function setLibrary(log: (s: string) => void = () => {}): Promise<NodeLibrary> {
+  const index = await ensureSetIndex(log);
   const embedder = createRealEmbedder('q8');
   const library = await Library.open({
     embedder,
     embedderId: 'all-MiniLM-L6-v2',
     index: new IndexHost('flat', (_k, dim) => new FlatIndex(dim)),
     dbName: `bench-answers-${process.pid}-${Date.now()}`,
-    seed: false,
-    pdf: loadPdfJsInNode,
+    baseUrl: BASE,
+    // The pre-built index is served as a site serves it, at index/.
+    fetch: fileFetch(dirname(index), BASE),
+    siteCorpus: false,
   });
-  const files = paths.map((p) => {
-    const ext = p.slice(p.lastIndexOf('.')).toLowerCase();
-    return { name: basename(p), type: TYPES[ext] ?? 'text/plain', bytes: new Uint8Array(readFileSync(p)) };
-  });
-  const t0 = Date.now();
-  const added = await library.addFiles(files);
   await library.idle();
-  if (added.refused.length) throw new Error(`refused: ${JSON.stringify(added.refused)}`);
-  log(`library: ${files.length} files in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const docs = await library.list();
+  if (docs.length === 0) throw new Error(`The set's pre-built index in ${index} seeded nothing.`);
+  const byName = new Map(setDocuments().map((d) => [d.name, d.path]));
+  const fileOf = new Map(docs.map((d) => [d.id, byName.get(d.name) ?? d.name]));
+  log(`library: ${docs.length} documents, ${docs.reduce((n, d) => n + d.passageCount, 0)} passages`);
+  const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
   return {
     library,
     retriever: (s = BENCH_RETRIEVAL) => library.retrieverWith(s),
-    embed: (texts) => embedder.embed(texts),
+    async cosines(a, texts) {
+      const [q] = await embedder.embed([a]);
+      const out: number[] = [];
+      for (const t of texts) out.push(dot(q!, (await embedder.embed([t]))[0]!));
+      return out;
+    },
+    fileOf,
     close: async () => {
       library.close();
       await embedder.dispose();

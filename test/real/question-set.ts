@@ -62,7 +62,8 @@ export interface QuestionSet {
   threads: MixedThread[];
 }
 
-const FIXTURES = join(__dirname, '../fixtures/real');
+// import.meta.dirname, not __dirname: the benches run this file as an ES module under tsx.
+const FIXTURES = join(import.meta.dirname, '../fixtures/real');
 
 let cached: QuestionSet | undefined;
 

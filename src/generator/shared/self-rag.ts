@@ -31,6 +31,12 @@ export interface SelfRagOptions {
   native: boolean;
   /** Token budget of one segment's text. */
   maxSegmentTokens: number;
+  /**
+   * Send a step's candidates to the engine together rather than one after another: llama.cpp
+   * (wllama starts it with 4 slots and continuous batching) then decodes them as one batch.
+   * Measured in docs/benchmarks-answer.md; web-llm serialises requests whatever is sent.
+   */
+  together?: boolean;
 }
 
 /** Remembered retrieval decisions are dropped past this many paths (one answer uses far fewer). */
@@ -98,12 +104,22 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
   }
 
   async generateSegments(reqs: SegmentRequest[]): Promise<GeneratedSegment[]> {
+    const one = (req: SegmentRequest) => (this.opts.native ? this.segmentNative(req) : this.segmentPrompted(req));
+    if (this.opts.together && reqs.length > 1) {
+      reqs.forEach((r) => throwIfAborted(r.signal));
+      try {
+        return await Promise.all(reqs.map(one));
+      } catch (e) {
+        this.decoder.interrupt(); // the batch's other candidates would only be thrown away
+        throw e;
+      }
+    }
     const out: GeneratedSegment[] = [];
-    // One at a time, in order: engines serialise requests anyway, an abort stops the batch,
-    // and llama.cpp's prompt cache reuses the prefix the previous candidate left.
+    // One at a time, in order: an abort stops the batch, and llama.cpp's prompt cache reuses the
+    // prefix the previous candidate left.
     for (const req of reqs) {
       throwIfAborted(req.signal);
-      out.push(this.opts.native ? await this.segmentNative(req) : await this.segmentPrompted(req));
+      out.push(await one(req));
     }
     return out;
   }

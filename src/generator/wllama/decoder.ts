@@ -30,6 +30,8 @@ export interface WllamaGeneratorOptions {
    * is not valid UTF-8 (a lone byte token), and a long top list reaches such tokens sooner.
    */
   nProbs: number;
+  /** Send a step's candidates together, for llama.cpp to decode as one batch (../shared/self-rag.ts). */
+  together: boolean;
 }
 
 export const WLLAMA_DEFAULTS: WllamaGeneratorOptions = {
@@ -38,6 +40,7 @@ export const WLLAMA_DEFAULTS: WllamaGeneratorOptions = {
   seed: 0,
   maxSegmentTokens: 96,
   nProbs: 20,
+  together: false,
 };
 
 /** What the prompt cache saved, from llama.cpp's own timings. */

@@ -33,6 +33,8 @@ export interface RunOptions {
   /** The relevance model behind the critic (evaluator ISREL, the gate) and CRAG's evaluator. */
   critic?: string;
   maxSegmentTokens?: number;
+  /** Send a step's candidates to llama.cpp together (one batch) instead of one after another. */
+  together?: boolean;
   /** Stop a Self-RAG answer after this long (the result says it was stopped). */
   capSeconds?: number;
 }
@@ -67,9 +69,14 @@ const api = {
   },
 
   async run(kind: Kind, question: string, opts: RunOptions = {}) {
-    const g = opts.maxSegmentTokens
-      ? new WllamaGenerator(conn!, { nProbs: 20, maxSegmentTokens: opts.maxSegmentTokens })
-      : gen!;
+    const g =
+      opts.maxSegmentTokens || opts.together
+        ? new WllamaGenerator(conn!, {
+            nProbs: 20,
+            ...(opts.maxSegmentTokens ? { maxSegmentTokens: opts.maxSegmentTokens } : {}),
+            ...(opts.together ? { together: true } : {}),
+          })
+        : gen!;
     // A cold prompt cache for every run: rows that share a prefix with the run before would
     // otherwise reuse its KV cache, which a user's first question would not find.
     await conn!.complete(0, { prompt: 'Hi', max_tokens: 1, cache_prompt: true });
