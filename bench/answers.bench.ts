@@ -65,7 +65,9 @@ export async function run(): Promise<void> {
   mkdirSync(out, { recursive: true });
   const log = join(out, `${key}.jsonl`);
   const records: AnswerRecord[] = [];
-  console.log(`${questions.length} ${split} questions × ${rows.join(', ')} on ${model.name} (${threads} threads); log ${log}`);
+  console.log(
+    `${questions.length} ${split} questions × ${rows.join(', ')} on ${model.name} (${threads} threads); log ${log}`,
+  );
   try {
     for (const q of questions) {
       const goldFile = resolveDoc(q.doc);
@@ -95,7 +97,9 @@ export async function run(): Promise<void> {
         };
         records.push(record);
         appendFileSync(log, `${JSON.stringify(record)}\n`);
-        console.log(`${q.id} ${row}: ${record.gold ? 'GOLD' : '    '} ${a.noAnswer ? '(no answer)' : a.text.slice(0, 140)}`);
+        console.log(
+          `${q.id} ${row}: ${record.gold ? 'GOLD' : '    '} ${a.noAnswer ? '(no answer)' : a.text.slice(0, 140)}`,
+        );
       }
     }
   } finally {

@@ -77,7 +77,7 @@ export async function run(): Promise<void> {
   const judges: [string, Judge][] = [];
   const minilm = minilmCritic((a, t) => lib.cosines(a, t));
   judges.push([
-    'all-MiniLM-L6-v2 cosine (real; the benches\' stand-in for the cross-encoder and NLI model)',
+    "all-MiniLM-L6-v2 cosine (real; the benches' stand-in for the cross-encoder and NLI model)",
     async (r, s) => ({
       rel: (await Promise.all(r.map((p) => minilm.relevance(p.question, [p.passage])))).map((x) => x[0]!.relevant),
       sup: (await Promise.all(s.map((p) => minilm.support([{ passage: p.passage, text: p.statement }])))).map(
@@ -117,7 +117,13 @@ export async function run(): Promise<void> {
   for (const [name, judge] of judges) {
     const { rel, sup } = await judge(rels, sups);
     console.log(
-      `| ${name} | ${rocAuc(rel, rels.map((r) => r.label)).toFixed(3)} | ${rocAuc(sup, sups.map((s) => s.label)).toFixed(3)} |`,
+      `| ${name} | ${rocAuc(
+        rel,
+        rels.map((r) => r.label),
+      ).toFixed(3)} | ${rocAuc(
+        sup,
+        sups.map((s) => s.label),
+      ).toFixed(3)} |`,
     );
   }
   await reranker.dispose();

@@ -14,8 +14,7 @@
 // nprobe [x rescore]), BENCH_SHARDED_RESCORE, BENCH_SHARDED_GAP, BENCH_DELAY_MS and
 // BENCH_QUERIES override the defaults.
 import { execFileSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -23,48 +22,13 @@ import { MemoryBlockCache, type BlockCache } from '../src/library/sharded/block-
 import { DEFAULT_GAP, DEFAULT_NTOP, DEFAULT_RESCORE, ShardedCorpus } from '../src/library/sharded/reader';
 import type { WriteShardedResult } from '../scripts/sharded/write-sharded';
 import { syntheticQueries, syntheticSource } from './scale/sharded-source';
+import { serveDir } from '../test/browser/harness';
 
 const K = 10;
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 50);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 40);
 const RESCORE = Number(process.env.BENCH_SHARDED_RESCORE ?? DEFAULT_RESCORE);
 const GAP = Number(process.env.BENCH_SHARDED_GAP ?? DEFAULT_GAP);
-
-/** A static file server that honours single byte ranges, after a fixed delay per request. */
-function serve(root: string): Promise<{ server: Server; base: string }> {
-  const server = createServer((req, res) => {
-    setTimeout(() => {
-      const path = join(root, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-      let size: number;
-      try {
-        size = statSync(path).size;
-      } catch {
-        res.writeHead(404).end();
-        return;
-      }
-      const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
-      if (m) {
-        const start = Number(m[1]),
-          end = Math.min(Number(m[2]), size - 1);
-        res.writeHead(206, {
-          'content-length': end - start + 1,
-          'content-range': `bytes ${start}-${end}/${size}`,
-          'accept-ranges': 'bytes',
-        });
-        createReadStream(path, { start, end }).pipe(res);
-      } else {
-        res.writeHead(200, { 'content-length': size, 'accept-ranges': 'bytes' });
-        createReadStream(path).pipe(res);
-      }
-    }, DELAY_MS);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const addr = server.address() as { port: number };
-      resolve({ server, base: `http://127.0.0.1:${addr.port}/site/sub/corpus/` });
-    }),
-  );
-}
 
 class ClearableCache implements BlockCache {
   inner = new MemoryBlockCache();
@@ -183,7 +147,9 @@ export async function run(): Promise<void> {
       }));
 
       for (const { spec } of built) {
-        const { server, base: url } = await serve(join(root, spec.replace(':', '-')));
+        // The tests' static host (byte ranges answered 206), each answer held back as a distant host's would be.
+        const served = await serveDir(join(root, spec.replace(':', '-')), { delayMs: DELAY_MS });
+        const url = `${served.url}site/sub/corpus/`;
         try {
           const cache = new ClearableCache();
           // Body bytes per file, to show where a question's bytes go.
@@ -291,7 +257,7 @@ export async function run(): Promise<void> {
             for (const gap of [0, 4, 16]) console.log(`| 16 | ${gap} | ${(await sweep(16, RESCORE, gap)).row} |`);
           }
         } finally {
-          server.close();
+          await served.close();
         }
         // Disk: each build is a few GB at 1M; drop it once measured.
         rmSync(join(root, spec.replace(':', '-')), { recursive: true, force: true });

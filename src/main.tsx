@@ -9,9 +9,7 @@ import { readUrlState, writeUrlState } from './app/persist/url-state';
 import { rerank } from './core/rerank';
 import { App } from './ui/App';
 import { createConversation, type CompleteFn } from './app/wiring/conversation';
-import { ThreadStore } from './app/persist/thread-store';
-import { findModel } from './generator/catalogue';
-import { findGguf } from './generator/gguf-catalogue';
+import { answeringModel } from './app/state/engine-choice';
 import './ui/styles.css';
 
 const services = getServices();
@@ -33,8 +31,15 @@ const storage = framed
 const fromUrl = readUrlState(location.search, loadSettings(storage));
 // The decode loop loads with the first question; re-ranking (sliders) is needed at once.
 const decode: DecodeFn = (...args) => import('./core/decode').then((m) => m.decode(...args));
-const controller = createController({ ports: services.ports, decode, rerank, settings: fromUrl.settings, storage });
-// The controller owns the settings; the services follow them (the address may name an engine for this visit).
+// The controller owns the settings (the engine the address names is this visit's, never saved); the services follow them.
+const controller = createController({
+  ports: services.ports,
+  decode,
+  rerank,
+  settings: fromUrl.settings,
+  visit: fromUrl.visit,
+  storage,
+});
 services.follow(controllerSettings(controller));
 
 // The follow-up rewrite: one short call on the generator. The answer loads it next anyway (after a
@@ -47,18 +52,15 @@ const complete = async (): Promise<CompleteFn | null> => {
 };
 const conversation = createConversation({
   controller,
-  // The app site's own IndexedDB in a frame granted Storage Access.
-  store: plan.ready().then((s) => ThreadStore.open(undefined, s.mode === 'shared' ? plan.savedIndexedDB() : undefined)),
+  // The app site's own IndexedDB in a frame granted Storage Access. The store's code (and idb) loads
+  // beside the first paint, not in the entry.
+  store: Promise.all([plan.ready(), import('./app/persist/thread-store')]).then(([s, { ThreadStore }]) =>
+    ThreadStore.open(undefined, s.mode === 'shared' ? plan.savedIndexedDB() : undefined),
+  ),
   // A page whose storage notice already says conversations are not kept shows no second notice.
   notKeptSaid: async () => (await plan.ready()).mode === 'memory',
   complete,
-  model: () => {
-    const s = controller.getState().settings;
-    const gguf = services.engine?.get()?.choice;
-    const wllama = gguf && gguf.engine === 'wllama' && gguf.gguf?.kind === 'gguf' ? findGguf(gguf.gguf.id) : undefined;
-    const model = wllama ?? findModel(s.model);
-    return { id: wllama?.id ?? s.model, contextWindow: model?.contextWindow ?? 4096 };
-  },
+  model: () => answeringModel(controller.getState().settings),
 });
 // A reload of the page's own address (which carries the last question) re-opens the thread instead of asking again.
 const started = conversation.start({ linkedQuestion: fromUrl.question });

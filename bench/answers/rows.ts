@@ -73,7 +73,12 @@ export async function answer(row: Row, question: string, ports: Ports): Promise<
       : undefined;
   const result = await decode(
     question,
-    { generator: ports.generator, retriever: ports.retriever, critic: ports.critic, ...(corrector ? { corrector } : {}) },
+    {
+      generator: ports.generator,
+      retriever: ports.retriever,
+      critic: ports.critic,
+      ...(corrector ? { corrector } : {}),
+    },
     settings,
     DEFAULT_RANK_SETTINGS,
     { onEvent: (e) => e.type === 'text' && seen(e.text) },

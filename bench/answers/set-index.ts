@@ -3,7 +3,16 @@
 // while none of that code, the model or the documents has changed: embedding them all takes
 // minutes on two cores, and every answer bench starts from the same library.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { extname, join } from 'node:path';
 import { indexFolder } from '../../scripts/index-folder';
 import { OUTPUT_DIR, ROOT } from '../../test/browser/harness';

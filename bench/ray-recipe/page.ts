@@ -81,7 +81,7 @@ export async function askPage(
 }
 
 async function ask(page: Page, question: string): Promise<PageAnswer> {
-  // This question's own turn, not the one shown before it (as test/browser/real-models.test.ts waits).
+  // This question's own turn, not the one shown before it (as test/real/browser.test.ts waits).
   const last = page.locator('[data-testid=turn]').last();
   const before = (await last.count()) ? await last.getAttribute('data-turn-id') : null;
   await page.fill('#question', question);

@@ -61,7 +61,7 @@ window.__bench = (async () => {
     rerank(tree, rank);
     rerankMs.push(performance.now() - t0);
     const t1 = performance.now();
-    flushSync(() => controller.setRank(rank));
+    flushSync(() => controller.change({ rank }));
     renderMs.push(performance.now() - t1);
     if (controller.getState().answer.changed.length > 0) changedMoves++;
   }

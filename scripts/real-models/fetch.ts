@@ -180,7 +180,9 @@ function splitGguf(model: SplitGguf, root: string, downloads: string, log: (s: s
   const size = statSync(tmp).size;
   if (got !== model.sha256 || size !== model.bytes) {
     rmSync(tmp, { force: true });
-    throw new Error(`The joined ${model.file} has SHA-256 ${got} (${size} bytes), expected ${model.sha256} (${model.bytes}).`);
+    throw new Error(
+      `The joined ${model.file} has SHA-256 ${got} (${size} bytes), expected ${model.sha256} (${model.bytes}).`,
+    );
   }
   const header = ggufStrings(tmp);
   if (!header['general.name']?.includes(model.name) || header['general.architecture'] !== model.architecture) {
@@ -217,7 +219,9 @@ const BENCH_OUTPUTS = [QWEN_15B.file];
 export function realModelsReady(root = realModelsDir(), all = false): boolean {
   try {
     const m = JSON.parse(readFileSync(join(root, REAL.manifest), 'utf8')) as Manifest;
-    return [...OUTPUTS, ...(all ? BENCH_OUTPUTS : [])].every((f) => m.files[f] !== undefined && existsSync(join(root, f)));
+    return [...OUTPUTS, ...(all ? BENCH_OUTPUTS : [])].every(
+      (f) => m.files[f] !== undefined && existsSync(join(root, f)),
+    );
   } catch {
     return false;
   }
@@ -251,7 +255,8 @@ export function fetchRealModels(
   smollm2(root, downloads, log);
   gemma(root, downloads, log);
   const splits = [QWEN_05B, ...(opts.all ? [QWEN_15B] : [])];
-  for (const model of splits) if (opts.verify || !existsSync(join(root, model.file))) splitGguf(model, root, downloads, log);
+  for (const model of splits)
+    if (opts.verify || !existsSync(join(root, model.file))) splitGguf(model, root, downloads, log);
   const files = [...OUTPUTS, ...(opts.all ? BENCH_OUTPUTS : [])];
   const manifest: Manifest = {
     format: 'selfrag-real-models',

@@ -14,7 +14,6 @@ import {
   closeSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
   rmSync,
   statSync,

@@ -34,6 +34,23 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 // The caller gave up: not the device's fault.
 const isAbort = (e: unknown) => e instanceof Error && e.name === 'AbortError';
 
+/** The WASM model once `retry` succeeds on it; else it is let go, with an error that says both failures. */
+async function onWasm<M extends DeviceModel>(
+  candidate: M,
+  error: unknown,
+  retry: (m: M) => Promise<unknown>,
+): Promise<M> {
+  try {
+    await retry(candidate);
+  } catch (wasmError) {
+    await candidate.dispose().catch(() => undefined);
+    const a = message(error);
+    const b = message(wasmError);
+    throw new Error(a === b ? b : `${b} (it had failed on WebGPU first: ${a})`);
+  }
+  return candidate;
+}
+
 export function withFallback<M extends DeviceModel>(opts: {
   role: EvaluatorModelRole;
   model: string;
@@ -67,15 +84,7 @@ export function withFallback<M extends DeviceModel>(opts: {
   async function moveToWasm(failed: M, error: unknown, retry: (m: M) => Promise<unknown>): Promise<M> {
     if (failed !== current) return current;
     moving ??= (async () => {
-      const candidate = opts.make('wasm');
-      try {
-        await retry(candidate);
-      } catch (wasmError) {
-        await candidate.dispose().catch(() => undefined);
-        const a = message(error);
-        const b = message(wasmError);
-        throw new Error(a === b ? b : `${b} (it had failed on WebGPU first: ${a})`);
-      }
+      const candidate = await onWasm(opts.make('wasm'), error, retry);
       if (disposed) {
         await candidate.dispose().catch(() => undefined);
         throw new Error(`The ${ROLE_LABELS[opts.role]} model was disposed.`);

@@ -17,31 +17,33 @@ export function AskBox(props: {
     if (q.trim() && !props.busy) setQ('');
   };
   return (
-    <form className="ask" onSubmit={submit} role="search" aria-label="Ask a question">
-      <label htmlFor="question">Question</label>
-      <div className="ask-row">
-        <textarea
-          id="question"
-          value={q}
-          rows={2}
-          maxLength={2000}
-          onChange={(e) => setQ(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) submit(e);
-          }}
-          placeholder="Ask about your documents, e.g. How long should sourdough rise?"
-        />
-        {props.busy ? (
-          <button type="button" className="stop" onClick={props.onStop} data-testid="stop">
-            ■ Stop
-          </button>
-        ) : (
-          <button type="submit" disabled={!q.trim()} data-testid="ask">
-            {props.evidenceOnly ? 'Find passages' : 'Ask'}
-          </button>
-        )}
-      </div>
-      <p className="muted hint">Enter to ask, Shift+Enter for a new line.</p>
-    </form>
+    <search aria-label="Ask a question">
+      <form className="ask" onSubmit={submit}>
+        <label htmlFor="question">Question</label>
+        <div className="ask-row">
+          <textarea
+            id="question"
+            value={q}
+            rows={2}
+            maxLength={2000}
+            onChange={(e) => setQ(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey) submit(e);
+            }}
+            placeholder="Ask about your documents, e.g. How long should sourdough rise?"
+          />
+          {props.busy ? (
+            <button type="button" className="stop" onClick={props.onStop} data-testid="stop">
+              ■ Stop
+            </button>
+          ) : (
+            <button type="submit" disabled={!q.trim()} data-testid="ask">
+              {props.evidenceOnly ? 'Find passages' : 'Ask'}
+            </button>
+          )}
+        </div>
+        <p className="muted hint">Enter to ask, Shift+Enter for a new line.</p>
+      </form>
+    </search>
   );
 }

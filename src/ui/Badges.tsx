@@ -10,9 +10,11 @@ function pct(p: number): string {
 function Badge(props: { kind: string; tone: 'good' | 'mid' | 'bad'; label: string; icon: string; tip: string[] }) {
   const tipId = useId();
   return (
-    <span
+    // A button so the keyboard reaches it: focus shows the probabilities, as hover does.
+    <button
+      type="button"
       className={`badge badge-${props.kind} tone-${props.tone}`}
-      tabIndex={0}
+      aria-label={props.label}
       aria-describedby={tipId}
       data-badge={props.kind}
     >
@@ -27,7 +29,7 @@ function Badge(props: { kind: string; tone: 'good' | 'mid' | 'bad'; label: strin
           </span>
         ))}
       </span>
-    </span>
+    </button>
   );
 }
 

@@ -38,13 +38,7 @@ export function EvidenceView({
                 <h3>
                   {passage.title} · passage {passage.index + 1}
                 </h3>
-                <p
-                  className="passage-text"
-                  tabIndex={0}
-                  aria-label={`Text of ${passage.title}, passage ${passage.index + 1}`}
-                >
-                  {passage.text}
-                </p>
+                <p className="passage-text">{passage.text}</p>
                 <div className="segment-meta">
                   {onOpenPassage && (
                     <button

@@ -15,10 +15,15 @@ export function PassageDialog({
   onClose: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (candidate && !d.open) d.showModal();
+    // Focus starts on Close, not on the first link of the source below the passage.
+    if (candidate && !d.open) {
+      d.showModal();
+      close.current?.focus();
+    }
     if (!candidate && d.open) d.close();
   }, [candidate]);
   const passage = candidate?.passage;
@@ -47,7 +52,7 @@ export function PassageDialog({
         </>
       )}
       <form method="dialog">
-        <button type="submit" autoFocus>
+        <button type="submit" ref={close}>
           Close
         </button>
       </form>

@@ -1,4 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { Theme } from '../app/persist/settings';
 
 export function useStore<T>(store: { subscribe(fn: () => void): () => void }, get: () => T): T {
   return useSyncExternalStore((fn) => store.subscribe(fn), get, get);
@@ -38,4 +39,12 @@ export function useWide(minPx = 901): boolean {
     return () => m.removeEventListener('change', on);
   }, [query]);
   return wide;
+}
+
+/** The page follows the chosen theme; 'system' leaves it to the browser's preference. */
+export function useTheme(theme: Theme): void {
+  useEffect(() => {
+    if (theme === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = theme;
+  }, [theme]);
 }

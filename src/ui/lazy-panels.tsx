@@ -1,5 +1,5 @@
 // Panels the first screen does not need load on first use, which keeps the entry chunk a first
-// visit downloads under its budget (test/unit/build/entry-size.test.ts): the answer (with its
+// visit downloads under its budget (test/browser/entry-size.test.ts): the answer (with its
 // segments, why-panels and beam tree) and the evidence list appear only after a question, the
 // passage dialog only after a citation is opened, a batch report only after files were added, a
 // thread's turns only once it has some; the thread list (with export and import) and the tuning
@@ -8,147 +8,71 @@
 // storage notice shows nothing in a visit with storage of its own.
 // Each stand-in takes the props of the panel it loads, so App.tsx only changes an import line;
 // the panel, once loaded, renders its own landmarks and labels exactly as before.
-import { lazy, Suspense, useRef, type ComponentProps, type ReactNode } from 'react';
-import type { AnswerView as AnswerViewPanel } from './AnswerView';
-import type { BatchReport as BatchReportPanel } from './BatchReport';
-import type { EnginePicker as EnginePickerPanel } from './EnginePicker';
-import type { EvidenceView as EvidenceViewPanel } from './EvidenceView';
-import type { ModelPicker as ModelPickerPanel } from './ModelPicker';
-import type { OfflinePanel as OfflinePanelView } from './OfflineStatus';
-import type { PassageDialog as PassageDialogPanel } from './PassageDialog';
-import type { StatusPanel as StatusPanelView } from './StatusPanel';
-import type { StorageNotice as StorageNoticeView } from './StorageNotice';
-import type { ThreadList as ThreadListPanel } from './ThreadList';
-import type { ThreadView as ThreadViewPanel } from './ThreadView';
-import type { TuningPanel as TuningPanelView } from './TuningPanel';
+import { type ComponentType, lazy, Suspense, useRef } from 'react';
 
-const LazyAnswerView = lazy(() => import('./AnswerView').then((m) => ({ default: m.AnswerView })));
-const LazyBatchReport = lazy(() => import('./BatchReport').then((m) => ({ default: m.BatchReport })));
-const LazyEnginePicker = lazy(() => import('./EnginePicker').then((m) => ({ default: m.EnginePicker })));
-const LazyModelPicker = lazy(() => import('./ModelPicker').then((m) => ({ default: m.ModelPicker })));
-const LazyThreadList = lazy(() => import('./ThreadList').then((m) => ({ default: m.ThreadList })));
-const LazyThreadView = lazy(() => import('./ThreadView').then((m) => ({ default: m.ThreadView })));
-const LazyEvidenceView = lazy(() => import('./EvidenceView').then((m) => ({ default: m.EvidenceView })));
-const LazyOfflinePanel = lazy(() => import('./OfflineStatus').then((m) => ({ default: m.OfflinePanel })));
-const LazyPassageDialog = lazy(() => import('./PassageDialog').then((m) => ({ default: m.PassageDialog })));
-const LazyStatusPanel = lazy(() => import('./StatusPanel').then((m) => ({ default: m.StatusPanel })));
-const LazyStorageNotice = lazy(() => import('./StorageNotice').then((m) => ({ default: m.StorageNotice })));
-const LazyTuningPanel = lazy(() => import('./TuningPanel').then((m) => ({ default: m.TuningPanel })));
-
-/** What shows while a panel's code loads: a short, announced line. */
-function Loading({ what, children }: { what: string; children: ReactNode }) {
-  return (
-    <Suspense
-      fallback={
-        <p className="muted" role="status">
-          Loading {what}…
-        </p>
-      }
-    >
-      {children}
+/**
+ * A stand-in for a panel whose code loads on first use: the same props, and meanwhile a short,
+ * announced "Loading {what}…" line (nothing when `what` is null).
+ */
+export function lazyPanel<P extends object>(load: () => Promise<ComponentType<P>>, what: string | null) {
+  const Panel = lazy(() => load().then((component) => ({ default: component })));
+  const fallback =
+    what === null ? null : (
+      <p className="muted" role="status">
+        Loading {what}…
+      </p>
+    );
+  return (props: P) => (
+    <Suspense fallback={fallback}>
+      <Panel {...props} />
     </Suspense>
   );
 }
 
-export function AnswerView(props: ComponentProps<typeof AnswerViewPanel>) {
-  return (
-    <Loading what="the answer">
-      <LazyAnswerView {...props} />
-    </Loading>
-  );
-}
+export const AnswerView = lazyPanel(() => import('./AnswerView').then((m) => m.AnswerView), 'the answer');
+export const EvidenceView = lazyPanel(() => import('./EvidenceView').then((m) => m.EvidenceView), 'the evidence');
+export const TuningPanel = lazyPanel(
+  () => import('./tuning/TuningPanel').then((m) => m.TuningPanel),
+  'the tuning settings',
+);
+export const BatchReport = lazyPanel(() => import('./BatchReport').then((m) => m.BatchReport), 'the report');
+export const EnginePicker = lazyPanel(
+  () => import('./models/EnginePicker').then((m) => m.EnginePicker),
+  'the engine choice',
+);
+export const ModelPicker = lazyPanel(
+  () => import('./models/ModelPicker').then((m) => m.ModelPicker),
+  'the model choice',
+);
+export const OfflinePanel = lazyPanel(
+  () => import('./OfflineStatus').then((m) => m.OfflinePanel),
+  'the offline status',
+);
+export const ThreadList = lazyPanel(() => import('./thread/ThreadList').then((m) => m.ThreadList), 'the threads');
+export const ModelsPanel = lazyPanel(() => import('./models/ModelsPanel').then((m) => m.ModelsPanel), 'the models');
+export const Notices = lazyPanel(() => import('./Notices').then((m) => m.Notices), null);
+export const LibraryDocs = lazyPanel(() => import('./library/DocList').then((m) => m.LibraryDocs), null);
+export const LibraryActivity = lazyPanel(
+  () => import('./library/LibraryActivity').then((m) => m.LibraryActivity),
+  null,
+);
+export const PasteText = lazyPanel(() => import('./library/PasteText').then((m) => m.PasteText), null);
+/** Says nothing while it loads: in a visit with storage of its own the notice shows nothing at all. */
+export const StorageNotice = lazyPanel(() => import('./StorageNotice').then((m) => m.StorageNotice), null);
 
-export function EvidenceView(props: ComponentProps<typeof EvidenceViewPanel>) {
-  return (
-    <Loading what="the evidence">
-      <LazyEvidenceView {...props} />
-    </Loading>
-  );
-}
+const LazyPassageDialog = lazyPanel(() => import('./PassageDialog').then((m) => m.PassageDialog), 'the passage');
+const LazyThreadView = lazyPanel(() => import('./thread/ThreadView').then((m) => m.ThreadView), 'the conversation');
 
 /** Mounted from the first opened passage on, so later closes and opens go through the dialog itself. */
-export function PassageDialog(props: ComponentProps<typeof PassageDialogPanel>) {
+export function PassageDialog(props: Parameters<typeof LazyPassageDialog>[0]) {
   const used = useRef(false);
   if (props.candidate) used.current = true;
   if (!used.current) return null;
-  return (
-    <Loading what="the passage">
-      <LazyPassageDialog {...props} />
-    </Loading>
-  );
-}
-
-export function TuningPanel(props: ComponentProps<typeof TuningPanelView>) {
-  return (
-    <Loading what="the tuning settings">
-      <LazyTuningPanel {...props} />
-    </Loading>
-  );
-}
-
-export function BatchReport(props: ComponentProps<typeof BatchReportPanel>) {
-  return (
-    <Loading what="the report">
-      <LazyBatchReport {...props} />
-    </Loading>
-  );
-}
-
-export function EnginePicker(props: ComponentProps<typeof EnginePickerPanel>) {
-  return (
-    <Loading what="the engine choice">
-      <LazyEnginePicker {...props} />
-    </Loading>
-  );
-}
-
-export function ModelPicker(props: ComponentProps<typeof ModelPickerPanel>) {
-  return (
-    <Loading what="the model choice">
-      <LazyModelPicker {...props} />
-    </Loading>
-  );
+  return <LazyPassageDialog {...props} />;
 }
 
 /** A thread with no turns yet shows only the answer (as ThreadView does), without loading the turns' view. */
-export function ThreadView(props: ComponentProps<typeof ThreadViewPanel>) {
+export function ThreadView(props: Parameters<typeof LazyThreadView>[0]) {
   if (!props.state.thread || props.state.thread.roots.length === 0) return <>{props.viewedAnswer}</>;
-  return (
-    <Loading what="the conversation">
-      <LazyThreadView {...props} />
-    </Loading>
-  );
-}
-
-export function OfflinePanel(props: ComponentProps<typeof OfflinePanelView>) {
-  return (
-    <Loading what="the offline status">
-      <LazyOfflinePanel {...props} />
-    </Loading>
-  );
-}
-
-export function ThreadList(props: ComponentProps<typeof ThreadListPanel>) {
-  return (
-    <Loading what="the threads">
-      <LazyThreadList {...props} />
-    </Loading>
-  );
-}
-
-export function StatusPanel(props: ComponentProps<typeof StatusPanelView>) {
-  return (
-    <Loading what="the models">
-      <LazyStatusPanel {...props} />
-    </Loading>
-  );
-}
-
-/** Says nothing while it loads: in a visit with storage of its own the notice shows nothing at all. */
-export function StorageNotice(props: ComponentProps<typeof StorageNoticeView>) {
-  return (
-    <Suspense fallback={null}>
-      <LazyStorageNotice {...props} />
-    </Suspense>
-  );
+  return <LazyThreadView {...props} />;
 }

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** The budget for that download: 100 KiB gzipped (issue 29; a bare Vite + React page is about 60). */
-export const ENTRY_BUDGET_BYTES = 100 * 1024;
+/** The budget for that download: 95 KiB gzipped (a bare Vite + React page is about 60), so the next feature fits. */
+export const ENTRY_BUDGET_BYTES = 95 * 1024;
 
 export function entryBytes(dist: string): { bytes: number; files: Array<{ file: string; bytes: number }> } {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');

@@ -1,12 +1,13 @@
 // Shared plumbing for browser tests: the system Chromium driven by playwright-core,
 // a static server on loopback, and the two builds under test (production and e2e).
 import { execFileSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { staticReply } from '../doubles/static-host';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const E2E_DIR = join(ROOT, 'dist-test');
@@ -77,67 +78,39 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Serves a directory on 127.0.0.1 (a secure context), optionally under a sub-path prefix like '/apps/rag/'; single byte ranges get 206, as static hosts answer them. */
+/**
+ * Serves a directory on 127.0.0.1 (a secure context), optionally under a sub-path prefix like
+ * '/apps/rag/', answering as a static host does (test/doubles/static-host.ts: single byte ranges get
+ * 206); `delayMs` holds every answer back that long, as a distant host would.
+ */
 export async function serveDir(
   dir: string,
-  opts: { prefix?: string; headers?: Record<string, string> } = {},
+  opts: { prefix?: string; headers?: Record<string, string>; delayMs?: number } = {},
 ): Promise<Served> {
   const prefix = opts.prefix ?? '/';
-  const root = resolve(dir);
   const requests: string[] = [];
   const sent: Served['sent'] = [];
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     requests.push(path);
-    if (!path.startsWith(prefix)) {
-      res.writeHead(404).end('not under prefix');
-      return;
-    }
-    let file = normalize(join(root, path.slice(prefix.length)));
-    if (file !== root && !file.startsWith(root + sep)) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!existsSync(file)) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    const size = statSync(file).size;
-    const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
-    if (range && Number(range[1]) < size) {
-      const start = Number(range[1]);
-      const end = Math.min(Number(range[2]), size - 1);
-      // Only the range is read: sharded corpora are hundreds of megabytes read a block at a time.
-      const part = Buffer.alloc(end - start + 1);
-      const fd = openSync(file, 'r');
-      try {
-        readSync(fd, part, 0, part.length, start);
-      } finally {
-        closeSync(fd);
-      }
-      sent.push({ path, range: req.headers.range ?? null, bytes: part.length });
-      res.writeHead(206, {
-        'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-        'content-length': part.length,
-        'content-range': `bytes ${start}-${end}/${size}`,
+    const answer = () => {
+      if (!path.startsWith(prefix)) return void res.writeHead(404).end('not under prefix');
+      const reply = staticReply(dir, path.slice(prefix.length), req.headers.range ?? null);
+      if (!reply.file) return void res.writeHead(reply.status).end(reply.body);
+      // A HEAD answer carries no body (Node drops it): it costs the visitor no download.
+      const range = reply.status === 206 ? (req.headers.range ?? null) : null;
+      sent.push({ path, range, bytes: req.method === 'HEAD' ? 0 : reply.body.length });
+      // content-length lets loaders (transformers.js, web-llm) report byte progress.
+      res.writeHead(reply.status, {
+        'content-type': MIME[extname(reply.file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',
+        ...reply.headers,
         ...opts.headers,
       });
-      res.end(part);
-      return;
-    }
-    const body = readFileSync(file);
-    // A HEAD answer carries no body (Node drops it): it costs the visitor no download.
-    sent.push({ path, range: null, bytes: req.method === 'HEAD' ? 0 : body.length });
-    // content-length lets loaders (transformers.js, web-llm) report byte progress.
-    res.writeHead(200, {
-      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-      'content-length': body.length,
-      'cache-control': 'no-store',
-      ...opts.headers,
-    });
-    res.end(body);
+      res.end(reply.body);
+    };
+    if (opts.delayMs) setTimeout(answer, opts.delayMs);
+    else answer();
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;

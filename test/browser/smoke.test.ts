@@ -20,9 +20,13 @@ describe('production build served from a sub-path', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(served.url);
-    await expect(page.locator('h1')).toBeDefined();
     await page.waitForSelector('h1');
     expect(await page.locator('h1').first().textContent()).toMatch(/Self-RAG/);
+    // What a visitor sees first: a question box to type in, and where to add documents.
+    const question = page.getByLabel('Question', { exact: true });
+    await question.waitFor();
+    expect(await question.isEditable()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Choose files…' }).isVisible()).toBe(true);
     expect(errors).toEqual([]);
     const outside = served.requests.filter((p) => !p.startsWith('/some/sub/path/'));
     expect(outside).toEqual([]);

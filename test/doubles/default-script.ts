@@ -8,6 +8,7 @@
 // - support: share of the statement's content words found in the passage, so a reworded
 //   sentence is partly supported and a padded one less so;
 // - utility: share of the question's content words the answer mentions.
+import { FNV_OFFSET, fnv1aStep } from '../../src/core/fnv1a';
 import type { ScriptCall, ScriptedReply, Wanted } from './scripted-engine';
 
 const STOP = new Set(
@@ -143,8 +144,9 @@ function support(s: number): Wanted {
 }
 
 function hash(text: string): number {
-  let h = 2166136261;
-  for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  // Per code point (its first UTF-16 unit), not per code unit as fnv1aString goes: the scripts were tuned on this.
+  let h = FNV_OFFSET;
+  for (const c of text) h = fnv1aStep(h, c.charCodeAt(0));
   return h >>> 0;
 }
 

@@ -22,6 +22,7 @@ import type {
   Completion,
   CompletionCreateParams,
 } from '@mlc-ai/web-llm';
+import { FNV_OFFSET, fnv1aStep } from '../../src/core/fnv1a';
 import { parseGrammar } from './grammar';
 import { bytesKey, loadVocab, type Family, type GrammarMatcher, type ModelConfig, type Vocab, xg } from './token-vocab';
 import { mulberry32 } from '../../scripts/seeded-random';
@@ -555,8 +556,8 @@ function scriptedLogits(vocab: Vocab, cands: Candidate[]): (ctx: LogitContext) =
 
 /** Deterministic noise in [-2, 2) per (output so far, token id). */
 export function noise(size: number, ids: readonly number[], scale = 2): Float32Array {
-  let h = 2166136261;
-  for (const t of ids) h = Math.imul(h ^ t, 16777619);
+  let h = FNV_OFFSET;
+  for (const t of ids) h = fnv1aStep(h, t);
   const out = new Float32Array(size);
   for (let i = 0; i < size; i++) {
     let x = Math.imul(h ^ Math.imul(i, 0x9e3779b1), 0x85ebca6b);

@@ -1,6 +1,7 @@
 // A deterministic Embedder for unit tests: hashed bag of lower-cased words, unit
 // length. Texts that share words are close, so retrieval orderings are real.
 import type { Embedder } from '../../src/core/ports';
+import { fnv1aString } from '../../src/core/fnv1a';
 
 export class HashEmbedder implements Embedder {
   calls = 0;
@@ -18,9 +19,7 @@ export class HashEmbedder implements Embedder {
 export function embedText(text: string, dim: number): Float32Array {
   const v = new Float32Array(dim);
   for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    let h = 2166136261;
-    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619);
-    v[(h >>> 0) % dim]! += 1;
+    v[(fnv1aString(w) >>> 0) % dim]! += 1;
   }
   const norm = Math.hypot(...v) || 1;
   if (norm === 1 && v.every((x) => x === 0)) v[0] = 1;

@@ -1,8 +1,7 @@
-// A static host for a folder, as a fetch function: answers Range requests with 206 and
-// the bytes asked for (or, when told to, ignores Range and sends the whole file), can
-// fail chosen requests as a network error would, and counts what it sent.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// A static host for a folder, as a fetch function (no socket): answers as test/doubles/static-host.ts
+// does (Range requests with 206 and the bytes asked for, or, when told to, the whole file), can fail
+// chosen requests as a network error would, and counts what it sent.
+import { staticReply } from './static-host';
 
 export interface RangeFetchOptions {
   ignoreRange?: boolean;
@@ -23,26 +22,10 @@ export function rangeFetch(root: string, base: string, opts: RangeFetchOptions =
     const range = new Headers(init?.headers).get('range');
     if (opts.failWhen?.(url, range)) throw new TypeError('Failed to fetch');
     if (!url.startsWith(base)) return new Response('not found', { status: 404 });
-    let body: Uint8Array;
-    try {
-      body = new Uint8Array(readFileSync(join(root, decodeURIComponent(url.slice(base.length)))));
-    } catch {
-      return new Response('not found', { status: 404 });
-    }
-    const m = /^bytes=(\d+)-(\d+)$/.exec(range ?? '');
-    if (m && !opts.ignoreRange) {
-      const part = body.slice(Number(m[1]), Number(m[2]) + 1);
-      requests.push({ url, range, bytes: part.length });
-      return new Response(part as Uint8Array<ArrayBuffer>, {
-        status: 206,
-        headers: { 'content-length': String(part.length), 'content-range': `bytes ${m[1]}-${m[2]}/${body.length}` },
-      });
-    }
-    requests.push({ url, range, bytes: body.length });
-    return new Response(body as Uint8Array<ArrayBuffer>, {
-      status: 200,
-      headers: { 'content-length': String(body.length) },
-    });
+    const reply = staticReply(root, decodeURIComponent(url.slice(base.length)), range, opts);
+    if (reply.status !== 200 && reply.status !== 206) return new Response('not found', { status: 404 });
+    requests.push({ url, range, bytes: reply.body.length });
+    return new Response(reply.body as Uint8Array<ArrayBuffer>, { status: reply.status, headers: reply.headers });
   };
   return { fetch: f as typeof fetch, requests, sent: () => requests.reduce((s, r) => s + r.bytes, 0) };
 }

@@ -20,6 +20,7 @@ import type {
   CompletionCreateParamsStreaming,
   InitProgressCallback,
 } from '@mlc-ai/web-llm';
+import { FNV_OFFSET, fnv1aStep } from '../../src/core/fnv1a';
 import { defaultReply } from './default-script';
 import { parseGrammar, type GrammarItem } from './grammar';
 import { countTokens, decodePieces } from './word-tokenizer';
@@ -425,8 +426,9 @@ function textSteps(piece: string, byteTokens: Record<string, number>): Step[] {
 }
 
 function textStep(token: string): Step {
-  let h = 2166136261;
-  for (const c of token) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  // Per code point (its first UTF-16 unit), as default-script.ts hashes.
+  let h = FNV_OFFSET;
+  for (const c of token) h = fnv1aStep(h, c.charCodeAt(0));
   const p = 0.55 + ((h >>> 0) % 400) / 1000;
   return {
     token,
@@ -483,7 +485,7 @@ function planSlot(
   rng: () => number,
 ): Step[] {
   const raw = allowed.map((a) => Math.max(wanted ? (wanted[a] ?? 0) : 1, 1e-6));
-  const tempered = raw.map((w) => Math.pow(w, 1 / temperature));
+  const tempered = raw.map((w) => w ** (1 / temperature));
   const z = tempered.reduce((a, b) => a + b, 0);
   const q = tempered.map((w) => w / z);
   let chosen = 0;

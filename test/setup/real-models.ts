@@ -1,4 +1,4 @@
-// globalSetup of both vitest projects: fetch the real models (scripts/real-models/) when they
+// globalSetup of the real project: fetch the real models (scripts/real-models/) when they
 // are missing, so `npm test` on a fresh clone runs the real tier. Where the Python registry
 // cannot be reached the tier cannot run: CI fails on it (test/real/available.ts); elsewhere
 // the tier's suites say loudly that they did not run.

@@ -1,4 +1,4 @@
-// globalSetup of both vitest projects: (re)generate the tiny test models when they are
+// globalSetup of every vitest project: (re)generate the tiny test models when they are
 // missing or older than their generator or the texts their vocabulary comes from.
 import { makeTinyGgufs, tinyGgufsStale } from '../../scripts/make-tiny-gguf';
 import { makeTinyModels, tinyModelsStale } from '../../scripts/make-tiny-models';

@@ -16,38 +16,99 @@ import { relayedFiles } from '../saved-storage/relay';
 
 type CacheManagerT = InstanceType<typeof import('@wllama/wllama/esm/index.js')['CacheManager']>;
 
+/** What one host's calls share: the vocabulary of the file loaded, the download in flight, what wllama logged. */
+interface Loading {
+  vocab: Vocab | null;
+  download: AbortController | undefined;
+  errors: string[];
+}
+
+/** A wllama instance with the package's own wasm, logging its errors into `errors`. */
+async function newWllama(saved: CacheManagerT | undefined, errors: string[]): Promise<Wllama> {
+  const { Wllama } = await import('@wllama/wllama/esm/index.js');
+  const w = new Wllama(
+    { default: new URL(wasmUrl, self.location.href).href },
+    {
+      ...(saved ? { cacheManager: saved } : {}),
+      suppressNativeLog: true,
+      // Load failures reach JavaScript as a bare "(ABORT)"; the reason only goes to the logger.
+      logger: {
+        debug: () => {},
+        log: () => {},
+        warn: () => {},
+        error: (...a: unknown[]) => void errors.push(a.map(String).join(' ')),
+      },
+    },
+  );
+  // Never fetch the "compat" build from a CDN; browsers without JSPI / Memory64 get a clear error instead.
+  w.setCompat(null);
+  return w;
+}
+
+/** Loads a model from a blob, from a download held in memory, or through wllama's OPFS cache. */
+async function loadModel(
+  w: Wllama,
+  at: Loading,
+  source: WllamaModelSource,
+  opts: WllamaLoadOptions,
+  onProgress?: (loaded: number, total: number) => void,
+): Promise<void> {
+  const base = {
+    n_ctx: opts.nCtx,
+    n_threads: opts.nThreads,
+    n_batch: opts.nBatch ?? 512,
+    n_gpu_layers: opts.gpuLayers ?? 0,
+  };
+  // What the file needs beyond the defaults (load-fixes.ts), read from its header before loading.
+  const withFixes = async (first: Blob) => {
+    const header = await readHeader(first);
+    at.vocab = header?.vocab ?? null;
+    return { ...base, ...(header ? loadFixes(header.traits) : {}) };
+  };
+  at.vocab = null;
+  if ('blob' in source) return w.loadModel([source.blob], await withFixes(source.blob));
+  at.download = new AbortController();
+  if (source.noCache) {
+    // wllama's loadModelFromUrl always goes through its OPFS cache; without storage the
+    // files are fetched into memory and handed over as blobs (downloaded again next visit).
+    const blobs = await fetchBlobs(source.urls, at.download.signal, onProgress);
+    return w.loadModel(blobs, await withFixes(blobs[0]!));
+  }
+  const cached = await w.cacheManager.open(source.urls[0]!);
+  const params = await withFixes(cached ?? (await headerBytes(source.urls[0]!, at.download.signal)));
+  await w.loadModelFromUrl(source.urls.length === 1 ? source.urls[0]! : source.urls.join(','), {
+    ...params,
+    signal: at.download.signal,
+    progressCallback: ({ loaded, total }) => onProgress?.(loaded, total),
+  } as Parameters<Wllama['loadModelFromUrl']>[1]);
+  if (!at.vocab) {
+    const first = await w.cacheManager.open(source.urls[0]!);
+    at.vocab = first ? await readVocab(first) : null;
+  }
+}
+
 export function createWllamaHost(): WllamaHost {
   let wllama: Wllama | undefined;
   const running = new Map<number, AbortController>();
-  const errors: string[] = [];
-  let download: AbortController | undefined;
-  let vocab: Vocab | null = null;
+  const at: Loading = { vocab: null, download: undefined, errors: [] };
   // The app site's OPFS cache through the page's relay (a frame granted Storage Access); else wllama's own.
   let savedCache: Promise<CacheManagerT | undefined> | undefined;
 
   const lib = () => import('@wllama/wllama/esm/index.js');
   const cacheManager = async (): Promise<CacheManagerT> => (await savedCache) ?? new (await lib()).CacheManager();
-  async function instance(): Promise<Wllama> {
-    if (wllama) return wllama;
-    const { Wllama } = await lib();
-    const saved = await savedCache;
-    const w = new Wllama(
-      { default: new URL(wasmUrl, self.location.href).href },
-      {
-        ...(saved ? { cacheManager: saved } : {}),
-        suppressNativeLog: true,
-        // Load failures reach JavaScript as a bare "(ABORT)"; the reason only goes to the logger.
-        logger: {
-          debug: () => {},
-          log: () => {},
-          warn: () => {},
-          error: (...a: unknown[]) => void errors.push(a.map(String).join(' ')),
-        },
-      },
-    );
-    // Never fetch the "compat" build from a CDN; browsers without JSPI / Memory64 get a clear error instead.
-    w.setCompat(null);
-    return (wllama = w);
+  const instance = async (): Promise<Wllama> => (wllama ??= await newWllama(await savedCache, at.errors));
+  /** A call on the model that `abort(id)` can stop. */
+  async function abortable<T>(id: number, call: (w: Wllama, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const w = await instance();
+    const ctrl = new AbortController();
+    running.set(id, ctrl);
+    try {
+      return await call(w, ctrl.signal);
+    } catch (e) {
+      throw errorForWire(e, 'decode');
+    } finally {
+      running.delete(id);
+    }
   }
 
   return {
@@ -64,47 +125,13 @@ export function createWllamaHost(): WllamaHost {
       onProgress?: (loaded: number, total: number) => void,
     ): Promise<WllamaLoadInfo> {
       const w = await instance();
-      errors.length = 0;
-      const base = {
-        n_ctx: opts.nCtx,
-        n_threads: opts.nThreads,
-        n_batch: opts.nBatch ?? 512,
-        n_gpu_layers: opts.gpuLayers ?? 0,
-      };
-      // What the file needs beyond the defaults (load-fixes.ts), read from its header before loading.
-      const withFixes = async (first: Blob) => {
-        const header = await readHeader(first);
-        vocab = header?.vocab ?? null;
-        return { ...base, ...(header ? loadFixes(header.traits) : {}) };
-      };
+      at.errors.length = 0;
       try {
-        vocab = null;
-        if ('blob' in source) {
-          await w.loadModel([source.blob], await withFixes(source.blob));
-        } else if (source.noCache) {
-          // wllama's loadModelFromUrl always goes through its OPFS cache; without storage the
-          // files are fetched into memory and handed over as blobs (downloaded again next visit).
-          download = new AbortController();
-          const blobs = await fetchBlobs(source.urls, download.signal, onProgress);
-          await w.loadModel(blobs, await withFixes(blobs[0]!));
-        } else {
-          download = new AbortController();
-          const cached = await w.cacheManager.open(source.urls[0]!);
-          const params = await withFixes(cached ?? (await headerBytes(source.urls[0]!, download.signal)));
-          await w.loadModelFromUrl(source.urls.length === 1 ? source.urls[0]! : source.urls.join(','), {
-            ...params,
-            signal: download.signal,
-            progressCallback: ({ loaded, total }) => onProgress?.(loaded, total),
-          } as Parameters<Wllama['loadModelFromUrl']>[1]);
-          if (!vocab) {
-            const first = await w.cacheManager.open(source.urls[0]!);
-            vocab = first ? await readVocab(first) : null;
-          }
-        }
+        await loadModel(w, at, source, opts, onProgress);
       } catch (e) {
-        throw errorForWire(e, 'load', errors.length ? ` ${errors.slice(-3).join(' ')}` : '');
+        throw errorForWire(e, 'load', at.errors.length ? ` ${at.errors.slice(-3).join(' ')}` : '');
       } finally {
-        download = undefined;
+        at.download = undefined;
       }
       const info = w.getLoadedContextInfo();
       return {
@@ -117,47 +144,33 @@ export function createWllamaHost(): WllamaHost {
     },
 
     async tokenIds(texts) {
-      return vocab ? tokenIds(vocab, texts) : texts.map(() => null);
+      return at.vocab ? tokenIds(at.vocab, texts) : texts.map(() => null);
     },
 
     cancelDownload() {
-      download?.abort();
+      at.download?.abort();
     },
 
-    async chatStream(id, request, onChunk) {
-      const w = await instance();
-      const ctrl = new AbortController();
-      running.set(id, ctrl);
-      // The callback is a comlink proxy on its own message port: wait until every chunk is
-      // delivered before answering, or the last ones could arrive after the reply.
-      const delivered: unknown[] = [];
-      try {
+    chatStream: (id, request, onChunk) =>
+      abortable(id, async (w, abortSignal) => {
+        // The callback is a comlink proxy on its own message port: wait until every chunk is
+        // delivered before answering, or the last ones could arrive after the reply.
+        const delivered: unknown[] = [];
         await w.createChatCompletion({
           ...request,
           stream: true,
-          abortSignal: ctrl.signal,
+          abortSignal,
           onData: (c: unknown) => void delivered.push(onChunk(c as never)),
         } as never);
         await Promise.all(delivered);
-      } catch (e) {
-        throw errorForWire(e, 'decode');
-      } finally {
-        running.delete(id);
-      }
-    },
+      }),
 
-    async complete(id, request) {
-      const w = await instance();
-      const ctrl = new AbortController();
-      running.set(id, ctrl);
-      try {
-        return (await w.createCompletion({ ...request, stream: false, abortSignal: ctrl.signal } as never)) as never;
-      } catch (e) {
-        throw errorForWire(e, 'decode');
-      } finally {
-        running.delete(id);
-      }
-    },
+    complete: (id, request) =>
+      abortable(
+        id,
+        async (w, abortSignal) =>
+          (await w.createCompletion({ ...request, stream: false, abortSignal } as never)) as never,
+      ),
 
     abort(id) {
       running.get(id)?.abort();

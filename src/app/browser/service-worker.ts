@@ -2,8 +2,6 @@
 // whether the app itself is saved for offline use, and the "new version" prompt.
 // A new build waits until the user accepts it and then the page reloads, so an open
 // page never runs the old shell against the new build's chunks.
-import { registerSW } from 'virtual:pwa-register';
-
 import type { OfflineState } from '../state/offline-shell';
 import { createStore } from '../state/store';
 
@@ -44,32 +42,39 @@ export function startOffline(): OfflineStore {
     navigator.serviceWorker.addEventListener('controllerchange', () => {
       if (hadController && !applying) set({ stale: true });
     });
-    update = registerSW({
-      immediate: true,
-      onNeedRefresh: () => set({ updateReady: true }),
-      onOfflineReady: () => set({ shell: 'ready' }),
-      onRegisteredSW: (_url, registration) => {
-        // An active worker has finished its install, i.e. precached every file of its build.
-        void navigator.serviceWorker.ready.then(() => set({ shell: 'ready', error: null }));
-        if (!registration) return;
-        setInterval(() => void registration.update().catch(() => undefined), UPDATE_CHECK_MS);
-        // A first install that fails (a file of the build missing on the server) leaves nothing
-        // active: say so instead of "saving" for ever.
-        const watch = (sw: ServiceWorker | null) =>
-          sw?.addEventListener('statechange', () => {
-            if (sw.state === 'redundant' && !registration.active) {
-              set({
-                shell: 'error',
-                error:
-                  'not every file of the app could be downloaded (is the whole site deployed?); reload to try again',
+    // The registration's code loads beside the first paint, not in the entry.
+    const registered: Promise<((reload?: boolean) => Promise<void>) | undefined> = import('virtual:pwa-register')
+      .then(({ registerSW }) =>
+        registerSW({
+          immediate: true,
+          onNeedRefresh: () => set({ updateReady: true }),
+          onOfflineReady: () => set({ shell: 'ready' }),
+          onRegisteredSW: (_url, registration) => {
+            // An active worker has finished its install, i.e. precached every file of its build.
+            void navigator.serviceWorker.ready.then(() => set({ shell: 'ready', error: null }));
+            if (!registration) return;
+            setInterval(() => void registration.update().catch(() => undefined), UPDATE_CHECK_MS);
+            // A first install that fails (a file of the build missing on the server) leaves nothing
+            // active: say so instead of "saving" for ever.
+            const watch = (sw: ServiceWorker | null) =>
+              sw?.addEventListener('statechange', () => {
+                if (sw.state === 'redundant' && !registration.active) {
+                  set({
+                    shell: 'error',
+                    error:
+                      'not every file of the app could be downloaded (is the whole site deployed?); reload to try again',
+                  });
+                }
               });
-            }
-          });
-        watch(registration.installing);
-        registration.addEventListener('updatefound', () => watch(registration.installing));
-      },
-      onRegisterError: (e: unknown) => set({ shell: 'error', error: e instanceof Error ? e.message : String(e) }),
-    });
+            watch(registration.installing);
+            registration.addEventListener('updatefound', () => watch(registration.installing));
+          },
+          onRegisterError: (e: unknown) => set({ shell: 'error', error: e instanceof Error ? e.message : String(e) }),
+        }),
+      )
+      .catch(() => undefined);
+    // A registration whose code could not load (the build was replaced meanwhile) has no update to apply.
+    update = async (reload) => (await registered)?.(reload);
   }
 
   // A lazy chunk of this build is gone (another tab switched to a new version, or the site was

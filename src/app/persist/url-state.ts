@@ -2,6 +2,8 @@
 // a link. Linked values are untrusted and go through the same validation as
 // stored ones; anything invalid keeps the reader's own setting.
 import { sanitizeSettings, type AppSettings } from './settings';
+import { engineInput } from '../state/engine-choice';
+import type { VisitSettings } from '../state/page';
 
 const DECODE_PARAMS = {
   mode: 'mode',
@@ -29,6 +31,8 @@ const MAX_QUESTION = 2000;
 export interface UrlState {
   question: string | null;
   settings: AppSettings;
+  /** What the address sets for this visit only, never saved: the engine and GGUF model it names. */
+  visit: VisitSettings;
 }
 
 export function readUrlState(search: string, base: AppSettings): UrlState {
@@ -73,8 +77,9 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
     theme: base.theme,
   };
   const q = p.get('q');
-  const question = q && q.trim() ? q.trim().slice(0, MAX_QUESTION) : null;
-  return { question, settings: sanitizeSettings(raw, base) };
+  const question = q?.trim() ? q.trim().slice(0, MAX_QUESTION) : null;
+  const visit: VisitSettings = p.has('engine') || p.has('gguf') ? { engine: engineInput(search, base.engine) } : {};
+  return { question, settings: sanitizeSettings(raw, base), visit };
 }
 
 /** The query string for sharing; other parameters (e.g. embedOrigin) are kept. */

@@ -3,6 +3,7 @@
 // the session, but a link can only name a catalogue model or a file of this site's own model
 // packs (`gguf=models/<pack>/<file>.gguf`, `ggufNative=1` for a Self-RAG GGUF), never an outside
 // address: opening a link must not make the reader's browser fetch and run someone's model.
+import { findModel } from '../../generator/catalogue';
 import { DEFAULT_GGUF_ID, findGguf, type GgufChoice } from '../../generator/gguf-catalogue';
 import { urlProblem } from '../persist/custom-model';
 
@@ -73,6 +74,20 @@ export function engineInput(search: string, stored: EngineChoice = defaultEngine
   return { engine, gguf };
 }
 
+/**
+ * Which model answers, and its context window (for the history a follow-up carries): the chosen
+ * GGUF model where llama.cpp was chosen, else the web-llm model of the settings.
+ */
+export function answeringModel(settings: { model: string; engine: EngineChoice }): {
+  id: string;
+  contextWindow: number;
+} {
+  const { engine, gguf } = settings.engine;
+  const wllama = engine === 'wllama' && gguf.kind === 'gguf' ? findGguf(gguf.id) : undefined;
+  const model = wllama ?? findModel(settings.model);
+  return { id: wllama?.id ?? settings.model, contextWindow: model?.contextWindow ?? 4096 };
+}
+
 /** What the no-WebGPU notice tells the user, decided from the engine they chose. */
 export interface NoWebGpuPlan {
   /** Whether written answers still come (on the CPU with llama.cpp). */
@@ -107,7 +122,7 @@ export interface EngineState {
   ggufCached: boolean | null;
 }
 
-/** The engine picker's state, for the UI (a tiny observable store). The choice itself is a setting: `controller.setEngine`. */
+/** The engine picker's state, for the UI (a tiny observable store). The choice itself is a setting: `controller.change({ engine })`. */
 export interface EngineStore {
   get(): EngineState;
   subscribe(fn: () => void): () => void;

@@ -32,6 +32,30 @@ export interface StatusStore {
   subscribe(fn: () => void): () => void;
 }
 
+const LINE_KEYS = ['state', 'device', 'reason', 'models', 'progress', 'error', 'suggestion'] as const;
+
+/**
+ * Keeps `name`'s line equal to `line(state)` of a service's state: each line is one selector over
+ * its owner's state, published (every field, so nothing stale stays) whenever what it says changes.
+ */
+export function followStatus<S>(
+  status: StatusStore,
+  name: WorkerName,
+  source: { get(): S; subscribe(fn: () => void): () => void },
+  line: (state: S) => WorkerStatus,
+): () => void {
+  let shown: WorkerStatus | null = null;
+  const publish = () => {
+    const next = line(source.get());
+    const same = (k: (typeof LINE_KEYS)[number]) =>
+      k === 'models' ? next.models.join('\n') === shown!.models.join('\n') : next[k] === shown![k];
+    if (shown && LINE_KEYS.every(same)) return;
+    shown = next;
+    status.update(name, Object.fromEntries(LINE_KEYS.map((k) => [k, next[k]])) as unknown as WorkerStatus);
+  };
+  return source.subscribe(publish);
+}
+
 export function createStatusStore(): StatusStore {
   const store = createStore<StatusMap>({
     evaluator: { state: 'idle', models: [] },

@@ -13,7 +13,7 @@ export interface Critique {
   use?: { probs: UseProbs; score: number };
 }
 
-function safe<P, R>(
+function safe<P>(
   p: P | undefined,
   norm: (p: P) => P,
   score: (p: P) => number,

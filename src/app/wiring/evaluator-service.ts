@@ -1,11 +1,20 @@
-// The evaluator (embedder, cross-encoder, NLI in their worker) as a service: started on first
-// use, started or reloaded again on Try again, and its line in the status panel, derived here
-// from what the evaluator reports (its start, each model's progress, its devices, the embedder's
-// load). No setting changes it today, so it follows none; the embedder it resolved is
+// The evaluator (embedder, cross-encoder, NLI in their worker) as a service: the effects around
+// state/evaluator.ts. Started on first use, started or reloaded again on Try again; what the
+// evaluator reports goes into the state, and the status panel's line (`evaluatorLine`) is published
+// as it changes. No setting changes it today, so it follows none; the embedder it resolved is
 // `embedderId` (vectors are matched against a pre-built index by it).
 import type { Evaluator } from '../../evaluator/client';
 import type { EvaluatorProgress } from '../../evaluator/config';
-import type { StatusStore, WorkerStatus } from '../state/worker-status';
+import { createActionStore, type ActionStore } from '../state/action-store';
+import {
+  evaluatorLine,
+  evaluatorReducer,
+  initialEvaluator,
+  type Devices,
+  type EvaluatorAction,
+  type EvaluatorState,
+} from '../state/evaluator';
+import { followStatus, type StatusStore } from '../state/worker-status';
 import { lazy } from './lazy';
 
 /** How the evaluator is started: the real one (services.ts) or a test's. */
@@ -15,7 +24,7 @@ export interface EvaluatorStarter {
     onDevice(): void;
   }): Promise<{ evaluator: Evaluator; embedderModel: string }>;
   /** The panel's device line for what the evaluator runs on. */
-  devices(ev: Evaluator): { device: string; reason: string };
+  devices(ev: Evaluator): Devices;
 }
 
 export interface EvaluatorService {
@@ -28,8 +37,9 @@ export interface EvaluatorService {
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-function embedderFailed(model: string, e: unknown): Partial<WorkerStatus> {
+function embedderFailed(model: string, e: unknown): EvaluatorAction {
   return {
+    type: 'embedderFailed',
     // The worker's message usually names the model and the reason already ("Could not load the embedding model …").
     error: /^could not load/i.test(message(e))
       ? message(e)
@@ -39,67 +49,65 @@ function embedderFailed(model: string, e: unknown): Partial<WorkerStatus> {
   };
 }
 
-const startFailed = (e: unknown): Partial<WorkerStatus> =>
-  e instanceof Error
-    ? { error: e.message, suggestion: (e as Error & { suggestion?: string }).suggestion }
-    : { error: String(e) };
+/** Loads the embedder: the evaluator counts as ready once it runs. */
+async function loadEmbedder(
+  state: ActionStore<EvaluatorState, EvaluatorAction>,
+  starter: EvaluatorStarter,
+  ev: Evaluator,
+  model: string,
+): Promise<boolean> {
+  state.dispatch({ type: 'embedderLoading', devices: starter.devices(ev) });
+  try {
+    await ev.preload(['embedder']);
+    state.dispatch({ type: 'embedderReady', devices: starter.devices(ev) });
+    return true;
+  } catch (e) {
+    state.dispatch(embedderFailed(model, e));
+    return false;
+  }
+}
 
 export function createEvaluatorService(status: StatusStore, starter: EvaluatorStarter): EvaluatorService {
-  const report = (patch: Partial<WorkerStatus>) => status.update('evaluator', patch);
-  const startedAt = new Map<string, number>();
+  const state = createActionStore(evaluatorReducer, initialEvaluator);
+  followStatus(status, 'evaluator', state, evaluatorLine);
   let embedderId: string | undefined;
+  let embedderLoad: Promise<boolean> = Promise.resolve(false);
   let embedderModel = '';
 
-  // Ready means the embedder runs: documents cannot be embedded or searched by meaning without it.
-  const loadEmbedder = async (ev: Evaluator): Promise<boolean> => {
-    report({ state: 'loading', error: undefined, suggestion: undefined, ...starter.devices(ev) });
-    try {
-      await ev.preload(['embedder']);
-      report({ state: 'ready', ...starter.devices(ev), progress: undefined });
-      return true;
-    } catch (e) {
-      report({ state: 'error', ...embedderFailed(embedderModel, e), progress: undefined });
-      return false;
-    }
-  };
-
-  let embedderLoad: Promise<boolean> = Promise.resolve(false);
   const evaluator = lazy(async () => {
-    report({ state: 'loading' });
+    state.dispatch({ type: 'starting' });
     let ev: Evaluator | undefined;
     try {
       const started = await starter.start({
         onProgress(p) {
-          if (!startedAt.has(p.role)) startedAt.set(p.role, Date.now());
-          const name = `${p.role}: ${p.model}${ev?.source.source === 'local' ? ' (local pack)' : ''}`;
-          const models = status.get().evaluator.models;
-          report(
-            p.status === 'ready'
-              ? { progress: undefined, models: [...new Set([...models, name])] }
-              : {
-                  progress: {
-                    label: `${p.role}: ${p.model}${p.file ? ` (${p.file})` : ''}`,
-                    loaded: p.loadedBytes,
-                    total: p.totalBytes > 0 ? p.totalBytes : null,
-                    startedAt: startedAt.get(p.role)!,
-                  },
-                  models,
-                },
-          );
+          const at = Date.now();
+          if (p.status === 'ready') {
+            const loaded = `${p.role}: ${p.model}${ev?.source.source === 'local' ? ' (local pack)' : ''}`;
+            return state.dispatch({ type: 'modelProgressed', role: p.role, at, loaded });
+          }
+          const label = `${p.role}: ${p.model}${p.file ? ` (${p.file})` : ''}`;
+          const total = p.totalBytes > 0 ? p.totalBytes : null;
+          state.dispatch({
+            type: 'modelProgressed',
+            role: p.role,
+            at,
+            progress: { label, loaded: p.loadedBytes, total },
+          });
         },
         // A model that fails on WebGPU moves to WASM on its own; the panel says which and why.
         onDevice() {
-          if (ev) report(starter.devices(ev));
+          if (ev) state.dispatch({ type: 'devicesChanged', devices: starter.devices(ev) });
         },
       });
       ev = started.evaluator;
       embedderModel = started.embedderModel;
       // The source found ('auto' resolved), so vectors match a pre-built index made from the hub or a pack.
       embedderId = `${ev.source.source}:${embedderModel}`;
-      embedderLoad = loadEmbedder(ev);
+      embedderLoad = loadEmbedder(state, starter, ev, embedderModel);
       return ev;
     } catch (e) {
-      report({ state: 'error', ...startFailed(e), progress: undefined });
+      const suggestion = e instanceof Error ? (e as Error & { suggestion?: string }).suggestion : undefined;
+      state.dispatch({ type: 'startFailed', error: message(e), ...(suggestion ? { suggestion } : {}) });
       throw e;
     }
   });
@@ -110,7 +118,7 @@ export function createEvaluatorService(status: StatusStore, starter: EvaluatorSt
       const ev = await evaluator().catch(() => null);
       if (ev) {
         ev.retry();
-        return loadEmbedder(ev);
+        return loadEmbedder(state, starter, ev, embedderModel);
       }
       evaluator.reset();
       // Started again, it loads the embedder itself.

@@ -9,7 +9,6 @@ import type { Evaluator } from '../../evaluator/client';
 import type { GeneratorHandle } from '../../generator';
 import type { AppServices, WebGpuCheck } from './services-contract';
 import { connectLibrary, type LibraryConnection } from './library-connection';
-import { evaluatorInput } from './evaluator-config';
 import { createStatusStore } from '../state/worker-status';
 import type { CragChoice } from '../persist/settings';
 import type { RetrievalSettings } from '../../core/hybrid';
@@ -35,21 +34,17 @@ export function getServices(): Services {
   return singleton;
 }
 
+/** The parts made on first use (service-makers.ts). */
+const makers = lazy(() => import('./service-makers'));
+
 /** The real evaluator: its worker, configured from the address and the page's storage. */
 function evaluatorStarter(search: string, baseURI: string, storage: StoragePlan): EvaluatorStarter {
   let summarise: typeof import('../../evaluator/device-summary').summariseDevices | undefined;
   return {
-    async start({ onProgress, onDevice }) {
-      const [{ createEvaluator }, { resolveEvaluatorConfig }, { summariseDevices }] = await Promise.all([
-        import('../../evaluator/client'),
-        import('../../evaluator/config'),
-        import('../../evaluator/device-summary'),
-      ]);
-      summarise = summariseDevices;
-      const config = resolveEvaluatorConfig(evaluatorInput(search), baseURI);
-      const savedStorage = await storage.savedStorage();
-      const evaluator = await createEvaluator(config, onProgress, onDevice, savedStorage ? { savedStorage } : {});
-      return { evaluator, embedderModel: config.embedder.id };
+    async start(report) {
+      const started = await (await makers()).startEvaluator(search, baseURI, storage, report);
+      summarise = started.summariseDevices;
+      return started;
     },
     devices: (ev) => summarise!(ev.device, ev.models()),
   };
@@ -73,34 +68,11 @@ export function createServices(search: string, baseURI: string, storage: Storage
   };
   const generators = createGeneratorService({
     status,
-    search,
     webgpu,
     autoEngine,
-    async createHandle(engine, wanted, hooks) {
-      const { createGenerator, createWllamaGenerator } = await import('../../generator');
-      const savedStorage = await storage.savedStorage();
-      const saved = savedStorage ? { savedStorage } : {};
-      if (engine === 'webllm')
-        return createGenerator({ model: wanted.model, temperature: wanted.temperature, ...saved }, hooks);
-      const { probe } = await storage.ready();
-      // Without storage of its own or the app site's (relayed), the GGUF is held in memory for this visit.
-      const noCache = probe && !probe.opfs && !savedStorage;
-      return createWllamaGenerator(
-        {
-          model: wanted.engine.gguf,
-          temperature: wanted.temperature,
-          baseURI,
-          ...saved,
-          ...(noCache ? { noCache: true } : {}),
-        },
-        hooks,
-      );
-    },
-    async ggufStorage(gguf) {
-      const { createWllamaGenerator } = await import('../../generator');
-      const savedStorage = await storage.savedStorage();
-      return createWllamaGenerator({ model: gguf, baseURI, ...(savedStorage ? { savedStorage } : {}) });
-    },
+    createHandle: async (engine, wanted, hooks) =>
+      (await makers()).makeGenerator(engine, wanted, hooks, baseURI, storage),
+    ggufStorage: async (gguf) => (await makers()).ggufStorage(gguf, baseURI, storage),
   });
   const generator = generators.generator;
 

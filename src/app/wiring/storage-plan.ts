@@ -8,8 +8,8 @@
 // In mode shared the models are the app site's too: the model workers reach its caches through
 // the saved-storage relay (src/app/browser/saved-storage-relay.ts), and settings are its own.
 import { createStore } from '../state/store';
-import { probeStorage, type StorageProbe } from '../browser/storage-probe';
-import { requestSavedStorage, type SavedStorage } from '../browser/storage-access';
+import type { StorageProbe } from '../browser/storage-probe';
+import type { SavedStorage } from '../browser/storage-access';
 import type { LibraryStorage } from '../../library/store';
 
 export type StorageMode = 'own' | 'partitioned' | 'shared' | 'memory';
@@ -67,8 +67,9 @@ export function decideMode(probe: StorageProbe, shared: SavedStorage | null): St
 }
 
 export function createStoragePlan(deps: StoragePlanDeps = {}): StoragePlan {
-  const probe = deps.probe ?? (() => probeStorage());
-  const request = deps.request ?? (() => requestSavedStorage());
+  // The probe and the request load beside the first paint (the entry's download has a budget).
+  const probe = deps.probe ?? (async () => (await import('../browser/storage-probe')).probeStorage());
+  const request = deps.request ?? (async () => (await import('../browser/storage-access')).requestSavedStorage());
   const openIndexedDB =
     deps.openIndexedDB ??
     (async (name, factory) => (await import('../../library/store')).LibraryStore.open(name, factory));

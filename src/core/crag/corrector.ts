@@ -34,6 +34,46 @@ interface Evaluated {
   source: KnowledgeSource;
 }
 
+/** The retrieval evaluator's score for each passage, against the original question. */
+async function evaluatePassages(
+  score: ScoreFn,
+  question: string,
+  passages: ScoredPassage[],
+  source: KnowledgeSource,
+  signal?: AbortSignal,
+): Promise<Evaluated[]> {
+  if (!passages.length) return [];
+  const scores = await score(
+    question,
+    passages.map((p) => p.text),
+    signal,
+  );
+  if (scores.length !== passages.length) {
+    throw new Error(`retrieval evaluator returned ${scores.length} scores for ${passages.length} passages`);
+  }
+  return passages.map((passage, i) => ({ passage, score: scores[i] ?? 0, source }));
+}
+
+function refineUsable(
+  score: ScoreFn,
+  settings: CragSettings,
+  question: string,
+  items: Evaluated[],
+  source: KnowledgeSource,
+  signal?: AbortSignal,
+) {
+  // A passage the evaluator puts below the lower threshold is, on its own, Incorrect: never refined into evidence.
+  const usable = items.filter((e) => e.score >= settings.lower).map((e) => e.passage);
+  return refineKnowledge(question, usable, score, {
+    stripThreshold: settings.stripThreshold,
+    stripTopK: settings.stripTopK,
+    sentencesPerStrip: settings.sentencesPerStrip,
+    stripPool: settings.stripPool,
+    source,
+    signal,
+  });
+}
+
 /**
  * CRAG Algorithm 1 as a Self-CRAG plug: Correct → refine the retrieval; Incorrect → discard
  * it and search again with a keyword rewrite; Ambiguous → both. The re-search replaces the
@@ -57,36 +97,10 @@ export function createCorrector(deps: CorrectorDeps): Corrector {
     return fresh;
   }
 
-  async function evaluate(
-    question: string,
-    passages: ScoredPassage[],
-    source: KnowledgeSource,
-    signal?: AbortSignal,
-  ): Promise<Evaluated[]> {
-    if (!passages.length) return [];
-    const scores = await deps.score(
-      question,
-      passages.map((p) => p.text),
-      signal,
-    );
-    if (scores.length !== passages.length) {
-      throw new Error(`retrieval evaluator returned ${scores.length} scores for ${passages.length} passages`);
-    }
-    return passages.map((passage, i) => ({ passage, score: scores[i] ?? 0, source }));
-  }
-
-  async function refine(question: string, items: Evaluated[], source: KnowledgeSource, signal?: AbortSignal) {
-    // A passage the evaluator puts below the lower threshold is, on its own, Incorrect: never refined into evidence.
-    const usable = items.filter((e) => e.score >= settings.lower).map((e) => e.passage);
-    return refineKnowledge(question, usable, deps.score, {
-      stripThreshold: settings.stripThreshold,
-      stripTopK: settings.stripTopK,
-      sentencesPerStrip: settings.sentencesPerStrip,
-      stripPool: settings.stripPool,
-      source,
-      signal,
-    });
-  }
+  const evaluate = (question: string, passages: ScoredPassage[], source: KnowledgeSource, signal?: AbortSignal) =>
+    evaluatePassages(deps.score, question, passages, source, signal);
+  const refine = (question: string, items: Evaluated[], source: KnowledgeSource, signal?: AbortSignal) =>
+    refineUsable(deps.score, settings, question, items, source, signal);
 
   return {
     async correct(question, passages, signal): Promise<RetrievalCorrection> {

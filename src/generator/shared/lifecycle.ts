@@ -34,6 +34,25 @@ export interface EngineDriver {
   deleteModel(choice: ModelChoice | undefined, unload: () => Promise<void>): Promise<void>;
 }
 
+/** The driver's session, unless the load is cancelled first; one opened after a cancel is stopped at once. */
+async function openUnlessCancelled(
+  driver: EngineDriver,
+  temperature: number,
+  signal: AbortSignal,
+  onProgress: (p: LoadProgress) => void,
+): Promise<Session> {
+  const cancelled = new Promise<never>((_, reject) =>
+    signal.addEventListener('abort', () => reject(CANCELLED()), { once: true }),
+  );
+  cancelled.catch(() => {});
+  const opened = driver.open({ temperature, signal, onProgress });
+  opened.then(
+    (s) => signal.aborted && s.terminate(),
+    () => {},
+  ); // opened after a cancel: nothing stays running
+  return Promise.race([opened, cancelled]);
+}
+
 export function createHandle(driver: EngineDriver, hooks: GeneratorHooks, initialTemperature: number): GeneratorHandle {
   let state: GeneratorState = 'idle';
   let session: Session | undefined;
@@ -60,12 +79,7 @@ export function createHandle(driver: EngineDriver, hooks: GeneratorHooks, initia
   /** Every port call goes through here. */
   async function use<T>(run: (g: SelfRagGenerator) => Promise<T>): Promise<T> {
     const s = session;
-    if (!s || state !== 'ready')
-      throw new GeneratorError(
-        'bad-config',
-        'The language model is not loaded.',
-        'Load a model first, or use evidence-only mode.',
-      );
+    if (!s || state !== 'ready') throw NOT_LOADED();
     let stop!: (e: GeneratorError) => void;
     const stopped = new Promise<never>((_, reject) => (stop = reject));
     closing.add(stop);
@@ -103,17 +117,8 @@ export function createHandle(driver: EngineDriver, hooks: GeneratorHooks, initia
         throw new GeneratorError('bad-config', 'The model is already loading.', 'Wait for it, or cancel first.');
       setState('loading');
       const ctrl = (loading = new AbortController());
-      const cancelled = new Promise<never>((_, reject) =>
-        ctrl.signal.addEventListener('abort', () => reject(CANCELLED()), { once: true }),
-      );
-      cancelled.catch(() => {});
       try {
-        const opened = driver.open({ temperature, signal: ctrl.signal, onProgress: (p) => hooks.onProgress?.(p) });
-        opened.then(
-          (s) => ctrl.signal.aborted && s.terminate(),
-          () => {},
-        ); // opened after a cancel: nothing stays running
-        session = await Promise.race([opened, cancelled]);
+        session = await openUnlessCancelled(driver, temperature, ctrl.signal, (p) => hooks.onProgress?.(p));
         setState('ready');
       } catch (err) {
         const e = ctrl.signal.aborted ? CANCELLED() : classifyError(err);
@@ -178,6 +183,13 @@ const UNLOADED = (): GeneratorError =>
     'cancelled',
     'The language model was unloaded while it was answering.',
     'Load it again to continue.',
+  );
+
+const NOT_LOADED = (): GeneratorError =>
+  new GeneratorError(
+    'bad-config',
+    'The language model is not loaded.',
+    'Load a model first, or use evidence-only mode.',
   );
 
 const CANCELLED = (): GeneratorError =>

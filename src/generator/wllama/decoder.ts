@@ -5,7 +5,7 @@
 // its passage. Errors are mapped to the shared kinds by ./errors.ts.
 import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
 import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
-import { abortError, GeneratorError } from '../errors';
+import { GeneratorError } from '../errors';
 import { ONE_LINE, parseForm, SLOT_REPLIES, slotSpellings, type Form, type SlotName } from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
 import { guarded } from '../shared/guard';

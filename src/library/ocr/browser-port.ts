@@ -19,7 +19,6 @@ interface CanvasAndContext {
 }
 
 class OffscreenCanvasFactory {
-  constructor(_opts?: unknown) {}
   create(width: number, height: number): CanvasAndContext {
     if (width <= 0 || height <= 0) throw new Error('Invalid canvas size');
     const canvas = new OffscreenCanvas(width, height);
@@ -38,7 +37,6 @@ class OffscreenCanvasFactory {
 }
 
 class NoFilterFactory {
-  constructor(_opts?: unknown) {}
   addFilter(): string {
     return 'none';
   }

@@ -19,7 +19,7 @@ export async function parseImage(
       'images are read by recognising their text, which only the web page does; add it there',
     );
   ocr.onProgress?.({ done: 0, total: 1, page: 1 });
-  let result;
+  let result: Awaited<ReturnType<OcrPort['recogniseImage']>>;
   try {
     result = await ocr.recogniseImage(bytes, size);
   } catch (e) {

@@ -44,7 +44,7 @@ export async function parsePdf(
   ocr?: OcrPort,
 ): Promise<{ text: string; title?: string; notes: string[]; ocr?: OcrRecord; layout: DocLayout }> {
   const pdfjs = await load();
-  let doc;
+  let doc: Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
   try {
     // pdfjs transfers the buffer to its worker: give it a copy so the caller's bytes survive.
     // isEvalSupported: false keeps pdfjs from compiling font code with `new Function`.

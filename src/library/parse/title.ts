@@ -11,7 +11,7 @@ export function visibleTitle(source: string | undefined): string | undefined {
     // links, inline or by reference, keep their text.
     .text.replace(/!\[[^\]]*\](\([^)]*\)|\[[^\]]*\])/g, '')
     .replace(/\[([^\]]*)\](\([^)]*\)|\[[^\]]*\])/g, '$1')
-    .replace(/(\*\*|__|\*|_|`|~~)(?=\S)([^]*?\S)\1/g, '$2')
+    .replace(/(\*\*|__|\*|_|`|~~)(?=\S)([\s\S]*?\S)\1/g, '$2')
     .replace(/\s+/g, ' ')
     .trim();
   return text ? text.slice(0, MAX_TITLE) : undefined;

@@ -52,7 +52,9 @@ export function QuestionTable({
               return (
                 <td key={c} data-correct={r.correct ? 'yes' : 'no'}>
                   <div>
-                    <span aria-label={r.correct ? 'correct' : 'incorrect'}>{r.correct ? '✔' : '✘'}</span>{' '}
+                    <span role="img" aria-label={r.correct ? 'correct' : 'incorrect'}>
+                      {r.correct ? '✔' : '✘'}
+                    </span>{' '}
                     {r.abstained ? <em>(abstained)</em> : r.answer || <em>(empty)</em>}
                   </div>
                   <div className="muted">

@@ -66,8 +66,20 @@ describe('withheld candidates in the beam', () => {
           withheld: { reason: 'form-text', detail: 'instructions' },
         },
         [scriptKey([], 'p2')]: { text: 'Two rivers.', rel: rel(0.6), sup: sup(1, 0, 0), use: use(3) },
-        [scriptKey(['Two rivers.'], 'p1')]: { text: 'In France.', rel: rel(0.6), sup: sup(1, 0, 0), use: use(3), done: true },
-        [scriptKey(['Two rivers.'], 'p2')]: { text: 'Rhone and Saone.', rel: rel(0.6), sup: sup(1, 0, 0), use: use(3), done: true },
+        [scriptKey(['Two rivers.'], 'p1')]: {
+          text: 'In France.',
+          rel: rel(0.6),
+          sup: sup(1, 0, 0),
+          use: use(3),
+          done: true,
+        },
+        [scriptKey(['Two rivers.'], 'p2')]: {
+          text: 'Rhone and Saone.',
+          rel: rel(0.6),
+          sup: sup(1, 0, 0),
+          use: use(3),
+          done: true,
+        },
       },
     });
     const result = await decode(

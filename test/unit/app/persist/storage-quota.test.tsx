@@ -159,7 +159,7 @@ describe('a quota error in the middle of an ingestion', () => {
 
     expect(res.refused.map((r) => r.name)).toEqual(['tides.txt']);
     expect(res.added.map((d) => d.title)).toEqual(['owls']);
-    // What the page shows for the refusal (wiring/library-connection.ts maps it through quotaMessage).
+    // What the page shows for the refusal (view/library-progress.ts maps it through quotaMessage).
     const refusal = events.find((e) => e.stage === 'refused')!;
     const shown = quotaMessage(refusal.message, `the document ${refusal.name}`);
     expect(shown).toMatch(

@@ -2,6 +2,8 @@ import { PAPER_DECODE_SETTINGS } from '../../../../src/core/defaults';
 import { describe, expect, it } from 'vitest';
 import { createController } from '../../../../src/app/wiring/controller';
 import { defaultSettings, type CragChoice } from '../../../../src/app/persist/settings';
+import { readUrlState } from '../../../../src/app/persist/url-state';
+import { answeringModel } from '../../../../src/app/state/engine-choice';
 import { decode } from '../../../../src/core/decode';
 import { rerank } from '../../../../src/core/rerank';
 import type { Generator } from '../../../../src/core/ports';
@@ -36,42 +38,75 @@ function setup(generator: Promise<Generator> | (() => Promise<Generator>)) {
 describe('answer controller', () => {
   it('sets any one setting through the sanitiser that reads stored settings, saving it, and refuses a value out of range', () => {
     const { c, saved } = setup(Promise.resolve(syntheticGenerator({ seed: 1 })));
-    c.setSetting('temperature', 0.4);
+    c.change({ temperature: 0.4 });
     expect(c.getState().settings.temperature).toBe(0.4);
     expect(JSON.parse(saved[saved.length - 1]!).settings.temperature).toBe(0.4);
-    c.setSetting('temperature', 99);
+    c.change({ temperature: 99 });
     expect(c.getState().settings.temperature).toBe(0.4);
-    c.setSetting('engine', { engine: 'wllama', gguf: { kind: 'gguf-url', url: 'javascript:alert(1)', native: false } });
+    c.change({ engine: { engine: 'wllama', gguf: { kind: 'gguf-url', url: 'javascript:alert(1)', native: false } } });
     expect(c.getState().settings.engine).toEqual({ ...defaultSettings().engine, engine: 'wllama' });
   });
 
   it("shows an embedding host's theme without saving it over the visitor's own; the visitor's choice is saved", () => {
     const { c, saved } = setup(Promise.resolve(syntheticGenerator({ seed: 1 })));
-    c.setTheme('light');
+    c.change({ theme: 'light' });
     c.showHostTheme('dark');
     expect(c.getState().settings.theme).toBe('dark');
     // Another setting changed in the frame saves the visitor's theme, not the host's.
-    c.setTemperature(0.5);
+    c.change({ temperature: 0.5 });
     expect(JSON.parse(saved.at(-1)!).settings).toMatchObject({ theme: 'light', temperature: 0.5 });
     c.resetSettings();
     expect(JSON.parse(saved.at(-1)!).settings.theme).toBe('light');
     expect(c.getState().settings.theme).toBe('dark');
     // The visitor picks a theme in the frame: that one is theirs.
-    c.setTheme('system');
-    c.setTemperature(0.25);
+    c.change({ theme: 'system' });
+    c.change({ temperature: 0.25 });
     expect(JSON.parse(saved.at(-1)!).settings.theme).toBe('system');
   });
 
   it('saves the engine the user picks, and never an unusable one', async () => {
     const { c, saved } = setup(Promise.resolve(syntheticGenerator({ seed: 1 })));
-    c.setEngine({ engine: 'wllama', gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' } });
+    c.change({ engine: { engine: 'wllama', gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' } } });
     expect(JSON.parse(saved.at(-1)!).settings.engine).toEqual({
       engine: 'wllama',
       gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' },
     });
-    c.setEngine({ engine: 'webllm', gguf: { kind: 'gguf-url', url: 'http://evil.example/a.gguf', native: false } });
+    c.change({
+      engine: { engine: 'webllm', gguf: { kind: 'gguf-url', url: 'http://evil.example/a.gguf', native: false } },
+    });
     expect(c.getState().settings.engine).toEqual({ engine: 'webllm', gguf: { kind: 'gguf', id: 'qwen2.5-1.5b-gguf' } });
     expect(JSON.parse(saved.at(-1)!).settings.engine).toEqual(c.getState().settings.engine);
+  });
+
+  it('takes the engine the address names for this visit without saving it, until the user picks one', () => {
+    const stored = defaultSettings();
+    const saved: string[] = [];
+    const { settings, visit } = readUrlState('?engine=wllama&gguf=llama-3.2-1b-gguf', stored);
+    const c = createController({
+      ports: {
+        generator: async () => syntheticGenerator(),
+        retriever: async () => syntheticRetriever(),
+        critic: async () => undefined,
+      },
+      decode,
+      rerank,
+      settings,
+      visit,
+      storage: { setItem: (_k, v) => void saved.push(v) },
+    });
+    const fromAddress = { engine: 'wllama', gguf: { kind: 'gguf', id: 'llama-3.2-1b-gguf' } };
+    expect(c.getState().settings.engine).toEqual(fromAddress);
+    expect(answeringModel(c.getState().settings).id).toBe('llama-3.2-1b-gguf');
+    // Another setting saved meanwhile keeps the reader's own engine in storage.
+    c.change({ temperature: 0.5 });
+    expect(JSON.parse(saved.at(-1)!).settings.engine).toEqual(stored.engine);
+    expect(c.getState().settings.engine).toEqual(fromAddress);
+    // The user's pick replaces the address's and is saved; going back to the stored engine stays their pick.
+    c.change({ engine: { ...stored.engine, engine: 'webllm' } });
+    expect(c.getState().settings.engine.engine).toBe('webllm');
+    c.change({ engine: stored.engine });
+    expect(c.getState().settings.engine).toEqual(stored.engine);
+    expect(JSON.parse(saved.at(-1)!).settings.engine).toEqual(stored.engine);
   });
 
   it('streams a decode into segments and re-ranks on a weight change without calling the generator', async () => {
@@ -89,9 +124,9 @@ describe('answer controller', () => {
     const before = s.answer.ranking!.best.map((b) => b.candidate.id);
 
     // Weigh support only, then relevance only: at least one chosen segment must change.
-    c.setRank({ weights: { rel: 0, sup: 3, use: 0, seq: 0 }, hardConstraints: false });
+    c.change({ rank: { weights: { rel: 0, sup: 3, use: 0, seq: 0 }, hardConstraints: false } });
     const supOnly = c.getState().answer.ranking!.best.map((b) => b.candidate.id);
-    c.setRank({ weights: { rel: 3, sup: 0, use: 0, seq: 0 }, hardConstraints: false });
+    c.change({ rank: { weights: { rel: 3, sup: 0, use: 0, seq: 0 }, hardConstraints: false } });
     const relOnly = c.getState().answer.ranking!.best.map((b) => b.candidate.id);
     expect(supOnly).not.toEqual(relOnly);
     const changed = c.getState().answer.changed;
@@ -107,9 +142,9 @@ describe('answer controller', () => {
     const { c } = setup(Promise.resolve(syntheticGenerator()));
     await c.ask('q');
     expect(c.pendingDecodeChanges()).toEqual([]);
-    c.setRank({ ...c.getState().settings.rank, weights: { rel: 2, sup: 1, use: 0.5, seq: 0 } });
+    c.change({ rank: { ...c.getState().settings.rank, weights: { rel: 2, sup: 1, use: 0.5, seq: 0 } } });
     expect(c.pendingDecodeChanges()).toEqual([]);
-    c.setDecode({ ...c.getState().settings.decode, beamWidth: 3 });
+    c.change({ decode: { ...c.getState().settings.decode, beamWidth: 3 } });
     expect(c.pendingDecodeChanges()).toEqual(['beamWidth']);
   });
 
@@ -135,7 +170,7 @@ describe('answer controller', () => {
     });
     await c.ask('plain');
     expect(corrected).toEqual([]);
-    c.setCorrective(true);
+    c.change({ corrective: true });
     expect(c.pendingDecodeChanges()).toEqual(['corrective']);
     await c.ask('corrected');
     expect(corrected.length).toBeGreaterThan(0);
@@ -163,23 +198,23 @@ describe('answer controller', () => {
       settings,
     });
     const crag = { ...c.getState().settings.crag, upper: 0.7, noEvidence: 'abstain' as const };
-    expect(c.setCrag(crag)).toBeNull();
+    expect(c.change({ crag })).toBeNull();
     await c.ask('plain');
     expect(given).toEqual([]);
     // Without the corrector running, CRAG thresholds shaped nothing: no re-run offered.
-    expect(c.setCrag({ ...crag, lower: 0.2 })).toBeNull();
+    expect(c.change({ crag: { ...crag, lower: 0.2 } })).toBeNull();
     expect(c.pendingDecodeChanges()).toEqual([]);
 
-    c.setCorrective(true);
+    c.change({ corrective: true });
     await c.ask('corrected');
     expect(given).toEqual([{ ...crag, lower: 0.2 }]);
     expect(c.pendingDecodeChanges()).toEqual([]);
 
-    const problem = c.setCrag({ ...crag, lower: 0.9 });
+    const problem = c.change({ crag: { ...crag, lower: 0.9 } });
     expect(problem).toMatch(/lower threshold \(0.9\) must not be above the upper threshold \(0.7\)/);
     expect(c.getState().settings.crag.lower).toBe(0.2);
     expect(c.pendingDecodeChanges()).toEqual([]);
-    c.setCrag({ ...crag, lower: 0.2, stripThreshold: 0.6, externalEnabled: true });
+    c.change({ crag: { ...crag, lower: 0.2, stripThreshold: 0.6, externalEnabled: true } });
     expect(c.pendingDecodeChanges()).toEqual(['crag.stripThreshold', 'crag.externalEnabled']);
   });
 

@@ -7,7 +7,7 @@ import { ThreadSaveError, ThreadStore } from '../../../../src/app/persist/thread
 import { activePath } from '../../../../src/core/conversation';
 import { decode } from '../../../../src/core/decode';
 import { rerank } from '../../../../src/core/rerank';
-import type { Generator, Retriever, ScoredPassage } from '../../../../src/core/ports';
+import type { Generator, Retriever } from '../../../../src/core/ports';
 import { syntheticGenerator, syntheticRetriever } from '../../../doubles/synthetic-answer';
 
 let n = 0;
@@ -176,7 +176,7 @@ describe('conversation wiring', () => {
     expect(controller.getState().answer.question).toBe('How do bees make honey?');
     expect(controller.getState().answer.ranking!.best.length).toBeGreaterThan(0);
     // Moving a weight re-ranks the turn being viewed.
-    controller.setRank({ weights: { rel: 0, sup: 0, use: 3, seq: 0 }, hardConstraints: false });
+    controller.change({ rank: { weights: { rel: 0, sup: 0, use: 3, seq: 0 }, hardConstraints: false } });
     expect(controller.getState().answer.question).toBe('How do bees make honey?');
   });
 

@@ -68,7 +68,7 @@ describe('the final-pick setting', () => {
     const texts = () => c.getState().answer.ranking!.best.map((b) => b.candidate.text);
     expect(texts()).toEqual(['A']);
     const calls = gen.calls.length;
-    c.setRank({ ...c.getState().settings.rank, finalPick: 'deepest-level' });
+    c.change({ rank: { ...c.getState().settings.rank, finalPick: 'deepest-level' } });
     expect(texts()).toEqual(['B', 'B2']);
     expect(gen.calls.length).toBe(calls);
     expect(c.pendingDecodeChanges()).toEqual([]);

@@ -16,7 +16,7 @@ import { fakeEngine, type FakeEngine } from '../../../doubles/fake-engine-driver
 /** A catalogue model other than the default. */
 const OTHER = 'qwen2.5-0.5b';
 
-function setup(opts: { search?: string; gpu?: boolean; settings?: Partial<AppSettings> } = {}) {
+function setup(opts: { gpu?: boolean; settings?: Partial<AppSettings> } = {}) {
   const status = createStatusStore();
   const store = createStore<AppSettings>({ ...defaultSettings(), ...opts.settings });
   const settings: SettingsSource = { get: store.get, subscribe: store.subscribe };
@@ -24,7 +24,6 @@ function setup(opts: { search?: string; gpu?: boolean; settings?: Partial<AppSet
   const gpu = opts.gpu ?? true;
   const service = createGeneratorService({
     status,
-    search: opts.search ?? '',
     webgpu: async () => ({ ok: gpu, reason: gpu ? 'WebGPU adapter found.' : 'No WebGPU adapter.' }),
     autoEngine: async () => (gpu ? 'webllm' : 'wllama'),
     async createHandle(engine, wanted, hooks) {
@@ -149,8 +148,10 @@ describe('generator service', () => {
     expect(service.current()).toBe(made[0]!.handle);
   });
 
-  it('takes the engine the address names over the stored one, until the user picks one', async () => {
-    const { service, made, change, tick } = setup({ search: '?engine=wllama' });
+  it("writes with the engine the settings name (an address's engine is in them from load on), and follows a new pick", async () => {
+    const { service, made, change, tick } = setup({
+      settings: { engine: { ...defaultSettings().engine, engine: 'wllama' } },
+    });
     expect(service.engine.get().choice.engine).toBe('wllama');
     service.generator().catch(() => undefined);
     await tick();
@@ -160,9 +161,6 @@ describe('generator service', () => {
     service.generator().catch(() => undefined);
     await tick();
     expect(made[1]!.engine).toBe('webllm');
-    // Back to the stored choice: still the user's pick, not the address's.
-    change({ engine: defaultSettings().engine });
-    expect(service.engine.get().choice.engine).toBe(defaultSettings().engine.engine);
   });
 
   it('without WebGPU, says Auto answers with llama.cpp on the CPU and offers to load; web-llm alone is unavailable', async () => {

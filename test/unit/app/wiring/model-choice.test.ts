@@ -143,9 +143,9 @@ describe('controller: model settings', () => {
     await c.ask('Why are there tides?');
     expect(c.getState().answer.status).toBe('done');
     expect(c.pendingDecodeChanges()).toEqual([]);
-    c.setTemperature(0.8);
+    c.change({ temperature: 0.8 });
     expect(c.pendingDecodeChanges()).toEqual(['temperature']);
-    c.setCustomModel(selfrag);
+    c.change({ customModel: selfrag, model: 'custom' });
     const stored = JSON.parse(storage.map.get(SETTINGS_KEY)!).settings;
     expect(stored).toMatchObject({ model: 'custom', customModel: selfrag, temperature: 0.8 });
     // Resetting the tuning keeps the model choice and its temperature.

@@ -67,7 +67,7 @@ describe('the retrieval decision (Algorithm 1, line 1)', () => {
 });
 
 describe('planning a step (retrieve, correct)', () => {
-  it('retrieves with the question and the node\'s last segment, one plan per passage', async () => {
+  it("retrieves with the question and the node's last segment, one plan per passage", async () => {
     const retriever = new FakeRetriever([P1, P2, P3]);
     const { ctx, events } = context({ generator: generator(), retriever }, { mode: 'always', passagesPerStep: 2 });
     const plans = (await planStep(ctx, null, 1, ['Lyon is in France.'])) as Plan[];
@@ -118,11 +118,16 @@ describe('the relevance gate and the candidate budget', () => {
 });
 
 describe('the evaluator critique', () => {
-  it('reuses the gate\'s relevance and asks only for support, one judgement per passage', async () => {
+  it("reuses the gate's relevance and asks only for support, one judgement per passage", async () => {
     const critic = new FakeCritic();
     const { ctx } = context({ generator: generator(), critic }, {}, 'evaluator');
     const planned: Plan[] = [{ passage: scored(P1), retrieve: { probs: null, retrieved: true, reason: 'always' } }];
-    const out = await evaluate(ctx, planned, [{ text: 'Lyon is on the Rhone.', tokenCount: 5, done: true }], [rel(0.7)]);
+    const out = await evaluate(
+      ctx,
+      planned,
+      [{ text: 'Lyon is on the Rhone.', tokenCount: 5, done: true }],
+      [rel(0.7)],
+    );
     expect(out[0]!.rel).toEqual(rel(0.7));
     expect(critic.calls.map((c) => c.kind)).toEqual(['support']);
   });
@@ -143,7 +148,11 @@ describe('expanding a beam item', () => {
       ['blend', true],
     ] as const) {
       const gen = generator();
-      const { ctx } = context({ generator: gen, critic: new FakeCritic() }, { mode: 'always', passagesPerStep: 1 }, source);
+      const { ctx } = context(
+        { generator: gen, critic: new FakeCritic() },
+        { mode: 'always', passagesPerStep: 1 },
+        source,
+      );
       await expand(ctx, null);
       expect(gen.requests[0]!.critiques).toEqual({ rel: wanted, sup: wanted });
     }

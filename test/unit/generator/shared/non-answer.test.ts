@@ -4,13 +4,21 @@ import { copiedShare, nonAnswer } from '../../../../src/generator/shared/non-ans
 import { EXAMPLE, SYSTEM_ANSWER, USE_QUESTION } from '../../../../src/generator/prompts';
 
 const check = (text: string, over: { previous?: string[]; passage?: string; raw?: string } = {}) =>
-  nonAnswer({ text, raw: over.raw ?? text, previous: over.previous ?? [], ...(over.passage ? { passage: over.passage } : {}) });
+  nonAnswer({
+    text,
+    raw: over.raw ?? text,
+    previous: over.previous ?? [],
+    ...(over.passage ? { passage: over.passage } : {}),
+  });
 
 describe('nonAnswer', () => {
   it('passes an answer, including one that quotes its passage', () => {
-    const passage = 'The unwrap method is a shortcut method. If the Result value is the Err variant, unwrap will call the panic! macro for us.';
+    const passage =
+      'The unwrap method is a shortcut method. If the Result value is the Err variant, unwrap will call the panic! macro for us.';
     expect(check('If the Result is an Err, unwrap calls the panic! macro.', { passage })).toBeUndefined();
-    expect(check('If the Result value is the Err variant, unwrap will call the panic! macro for us.', { passage })).toBeUndefined();
+    expect(
+      check('If the Result value is the Err variant, unwrap will call the panic! macro for us.', { passage }),
+    ).toBeUndefined();
   });
 
   it("withholds the prompt's own words: its instructions, its worked example, its questions", () => {

@@ -348,7 +348,7 @@ describe('word buckets', () => {
       },
     });
     expect(res.wordBuckets).toBe(1);
-    const kept = decodeWordShard(readFileSync(join(dir, 'common', 'words.bin')))['common']!;
+    const kept = decodeWordShard(readFileSync(join(dir, 'common', 'words.bin'))).common!;
     const lengths = many.map((r) => tokenize(`${r.title}\n${r.text}`));
     // Lengths in distinct terms, as the in-tab index counts them.
     const distinct = lengths.map((t) => new Set(t).size);

@@ -1,6 +1,6 @@
 // The library's vector index. The library opens it when the page loads, so a new choice takes
 // effect on the next page load; the panel says so and offers the reload.
-import type { IndexChoice } from '../vector/vector-index';
+import type { IndexChoice } from '../../vector/vector-index';
 
 const NAMES: Record<IndexChoice, string> = {
   auto: 'Automatic (flat while small, compact from 200,000 passages; default)',

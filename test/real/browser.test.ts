@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_DIR, PROD_DIR, ROOT, launchBrowser, serveDir, type Served } from './harness';
-import { realModelsAvailable } from '../real/available';
-import type { WllamaPageApi } from './pages/wllama-page';
-import { BOOK_QUESTIONS, SITE_GGUF, addRealModels, bookFiles, realSite } from '../real/site';
+import { E2E_DIR, PROD_DIR, ROOT, launchBrowser, serveDir, type Served } from '../browser/harness';
+import { realModelsAvailable } from './available';
+import type { WllamaPageApi } from '../browser/pages/wllama-page';
+import { BOOK_QUESTIONS, SITE_GGUF, addRealModels, bookFiles, realSite } from './site';
 
 const ref = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/real/minilm-reference.json'), 'utf8')) as {
   sentences: string[];

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { defaultSettings } from '../../../src/app/persist/settings';
-import { TuningPanel } from '../../../src/ui/TuningPanel';
+import { defaultSettings } from '../../../../src/app/persist/settings';
+import { TuningPanel } from '../../../../src/ui/tuning/TuningPanel';
 
 const render = (mutate: (s: ReturnType<typeof defaultSettings>) => void) => {
   const s = defaultSettings();
@@ -9,20 +9,10 @@ const render = (mutate: (s: ReturnType<typeof defaultSettings>) => void) => {
   const noop = () => null;
   return renderToStaticMarkup(
     <TuningPanel
-      rank={s.rank}
-      decode={s.decode}
-      onRank={noop}
-      onDecode={noop}
-      corrective={true}
+      settings={{ ...s, corrective: true, indexKind: 'flat' }}
+      onChange={noop}
       lastRerankMs={null}
-      onCorrective={noop}
-      crag={s.crag}
-      onCrag={noop}
-      retrieval={s.retrieval}
-      onRetrieval={noop}
-      indexKind="flat"
       indexKindInUse="flat"
-      onIndexKind={noop}
       onReload={noop}
       onReset={noop}
     />,

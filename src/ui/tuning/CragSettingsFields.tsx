@@ -1,10 +1,10 @@
 // Self-CRAG's settings in the tuning panel. Like the other decode settings they need a new
 // answer; a pair of thresholds that contradict is refused with the reason, nothing is lost.
 import { useState } from 'react';
-import type { NoEvidencePolicy, StripPool } from '../core/crag/settings';
-import { RANGES, type CragChoice } from '../app/persist/settings';
-import { RadioGroup } from './RadioGroup';
-import { Slider } from './Slider';
+import type { NoEvidencePolicy, StripPool } from '../../core/crag/settings';
+import { RANGES, type CragChoice } from '../../app/persist/settings';
+import { RadioGroup } from '../RadioGroup';
+import { Slider } from '../Slider';
 
 const NO_EVIDENCE: { value: NoEvidencePolicy; label: string }[] = [
   { value: 'answer-without-retrieval', label: 'Answer without retrieval (marked as such)' },

@@ -1,22 +1,18 @@
 // The kept threads, newest first: open, rename, delete, start a new one, export the one
 // shown (Markdown, JSON) and import a JSON export.
-import { useState } from 'react';
-import type { ConversationState } from '../app/wiring/conversation';
-
-export interface ThreadActions {
-  open(id: string): void;
-  rename(id: string, title: string): void;
-  remove(id: string): void;
-  newThread(): void;
-  exportMarkdown(): void;
-  exportJson(): void;
-  importFile(file: File): void;
-}
+import { useEffect, useRef, useState } from 'react';
+import type { ConversationState } from '../../app/wiring/conversation';
+import type { ThreadActions } from '../../app/wiring/thread-actions';
 
 function ThreadItem(props: { id: string; title: string; turns: number; current: boolean; actions: ThreadActions }) {
   const [renaming, setRenaming] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [name, setName] = useState(props.title);
+  const nameInput = useRef<HTMLInputElement>(null);
+  // The rename field takes the focus the Rename button had.
+  useEffect(() => {
+    if (renaming) nameInput.current?.focus();
+  }, [renaming]);
   return (
     <li data-testid="thread" data-thread-id={props.id} className={props.current ? 'current' : undefined}>
       {renaming ? (
@@ -37,7 +33,7 @@ function ThreadItem(props: { id: string; title: string; turns: number; current: 
             maxLength={200}
             onChange={(e) => setName(e.target.value)}
             data-testid="rename-input"
-            autoFocus
+            ref={nameInput}
           />
           <button type="submit">Save</button>
           <button type="button" onClick={() => setRenaming(false)}>

@@ -19,7 +19,7 @@ import {
   normalise,
   questionSet,
   resolveDoc,
-} from '../../real/question-set';
+} from './question-set';
 
 const set = questionSet();
 const words = (s: string) => s.trim().split(/\s+/).length;

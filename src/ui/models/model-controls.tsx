@@ -1,16 +1,22 @@
 // Wires the model picker and the status panel's ways forward after a failed
 // load to the controller (persisted settings) and the services (the generator).
 import { useEffect } from 'react';
-import type { AppServices } from '../app/wiring/services-contract';
-import type { Controller } from '../app/wiring/controller';
-import { checkCustomModel, choiceKey, modelChoice, smallestModelId } from '../app/persist/custom-model';
-import type { AppSettings } from '../app/persist/settings';
-import { ggufUrlProblem, type EngineChoice } from '../app/state/engine-choice';
-import type { ModelChoice } from '../generator/catalogue';
-import { useStore } from './hooks';
-import { GGUF_CATALOGUE } from '../generator/gguf-catalogue';
+import type { AppServices } from '../../app/wiring/services-contract';
+import type { Controller } from '../../app/wiring/controller';
+import {
+  checkCustomModel,
+  choiceKey,
+  CUSTOM_MODEL_KEY,
+  modelChoice,
+  smallestModelId,
+} from '../../app/persist/custom-model';
+import type { AppSettings } from '../../app/persist/settings';
+import { ggufUrlProblem, type EngineChoice } from '../../app/state/engine-choice';
+import type { ModelChoice } from '../../generator/catalogue';
+import { useStore } from '../hooks';
+import { GGUF_CATALOGUE } from '../../generator/gguf-catalogue';
 // The pickers load just after the first paint (lazy-panels.tsx).
-import { EnginePicker, ModelPicker } from './lazy-panels';
+import { EnginePicker, ModelPicker } from '../lazy-panels';
 
 export function useModelControls(
   controller: Controller,
@@ -31,13 +37,13 @@ export function useModelControls(
   const choose = (id: string) => {
     const choice = modelChoice(id, settings.customModel);
     if (!choice) return;
-    controller.setModel(id);
+    controller.change({ model: id });
   };
   const smallest = smallestModelId();
   const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
   const smallestGguf = [...GGUF_CATALOGUE].sort((a, b) => a.sizeMB - b.sizeMB)[0]!.id;
   const onCpu = engine?.inUse === 'wllama';
-  const selectEngine = (choice: EngineChoice) => controller.setEngine(choice);
+  const selectEngine = (engine: EngineChoice) => controller.change({ engine });
   const ggufIsSmallest = engine?.choice.gguf.kind === 'gguf' && engine.choice.gguf.id === smallestGguf;
 
   return {
@@ -67,11 +73,11 @@ export function useModelControls(
           onCustomModel={(input) => {
             const checked = checkCustomModel(input, location.href);
             if ('problem' in checked) return checked.problem;
-            controller.setCustomModel(checked.model);
+            controller.change({ customModel: checked.model, model: CUSTOM_MODEL_KEY });
             void services.models.refresh([{ kind: 'custom', ...checked.model }]);
             return null;
           }}
-          onTemperature={(t) => controller.setTemperature(t)}
+          onTemperature={(temperature) => controller.change({ temperature })}
           onDelete={(choice) => void services.models.remove(choice)}
         />
       </>
@@ -84,8 +90,6 @@ export function useModelControls(
       : settings.model === smallest
         ? undefined
         : () => choose(smallest),
-    /** Switches to llama.cpp on the CPU (the no-WebGPU notice's way forward). */
-    onUseLlama: engine ? () => selectEngine({ ...engine.choice, engine: 'wllama' }) : undefined,
     onEvidenceOnly: (reason: string) =>
       controller.enterEvidenceOnly(`The language model could not be loaded: ${reason}`),
   };

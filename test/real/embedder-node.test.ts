@@ -5,11 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REAL } from '../../../scripts/real-models/catalogue';
-import { createEmbedder } from '../../../workers/evaluator/embedder';
-import { REAL_DIR, realModelsAvailable } from '../../real/available';
+import { REAL } from '../../scripts/real-models/catalogue';
+import { createEmbedder } from '../../workers/evaluator/embedder';
+import { REAL_DIR, realModelsAvailable } from './available';
 
-const ref = JSON.parse(readFileSync(join(__dirname, '../../fixtures/real/minilm-reference.json'), 'utf8')) as {
+const ref = JSON.parse(readFileSync(join(__dirname, '../fixtures/real/minilm-reference.json'), 'utf8')) as {
   sentences: string[];
   embeddings: number[][];
 };

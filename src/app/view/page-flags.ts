@@ -1,0 +1,27 @@
+// What the answer page decides from its state before rendering: whether an answer is being
+// written (the ask box offers Stop), whether passages are shown instead of an answer, and whether
+// anything is loading (the page's clock ticks only then).
+import type { AppState } from '../state/page';
+import type { ConversationState } from '../state/conversation';
+import type { StatusMap } from '../state/worker-status';
+import type { LibraryViewState } from './library-panel';
+
+/** An answer is being written: by the controller, or a turn of the conversation (its rewrite included). */
+export function answering(page: AppState, convo: ConversationState): boolean {
+  return page.answer.status === 'running' || convo.rewriting || convo.running !== null;
+}
+
+/** The page shows passages instead of a written answer. */
+export function showsEvidence(page: AppState): boolean {
+  return page.evidenceOnly !== null || page.answer.evidence !== null;
+}
+
+/** A thread with turns is shown (each turn then heads its own answer). */
+export function inThread(convo: ConversationState): boolean {
+  return !!convo.thread && convo.thread.roots.length > 0;
+}
+
+/** A library job or a model is loading. */
+export function loadingSomething(library: LibraryViewState, status: StatusMap): boolean {
+  return library.jobs.length > 0 || Object.values(status).some((s) => s.state === 'loading');
+}

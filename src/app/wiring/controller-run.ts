@@ -1,0 +1,139 @@
+// The steps of an answer once the controller has started it (controller.ts: `ask`): evidence only
+// (the best passages, ordered by relevance), or a generator (the ports', counting its calls and
+// seeing the conversation) and the core's decode, each event streamed into the answer. Loaded with
+// the first question, as the decode is.
+import type { Generator, RelProbs } from '../../core/ports';
+import type { AnswerTree } from '../../core/types';
+import { questionWithHistory } from '../../core/conversation/history';
+import type { ControllerRunner as Runner } from './controller';
+
+function message(e: unknown): string {
+  if (e instanceof Error) {
+    const s = (e as Error & { suggestion?: string }).suggestion;
+    return s ? `${e.message} ${s}` : e.message;
+  }
+  return String(e);
+}
+
+function isAbort(e: unknown): boolean {
+  return e instanceof DOMException ? e.name === 'AbortError' : e instanceof Error && e.name === 'AbortError';
+}
+
+/** Counts every generator call so the page (and tests) can show that re-ranking made none. */
+function counting(gen: Generator, onCall: () => void): Generator {
+  return {
+    decideRetrieval: (req) => {
+      onCall();
+      return gen.decideRetrieval(req);
+    },
+    generateSegments: (reqs) => {
+      onCall();
+      return gen.generateSegments(reqs);
+    },
+    cost: gen.cost ? () => gen.cost!() : undefined,
+    // The default critique source asks whether the model grades itself natively (core/critique-source.ts).
+    native: gen.native === true,
+  };
+}
+
+/** The generator seeing the conversation: each request's question carries the earlier turns. */
+function withContext(gen: Generator, context: string | undefined): Generator {
+  if (!context) return gen;
+  const q = (question: string) => questionWithHistory(question, context);
+  return {
+    decideRetrieval: (req) => gen.decideRetrieval({ ...req, question: q(req.question) }),
+    generateSegments: (reqs) => gen.generateSegments(reqs.map((r) => ({ ...r, question: q(r.question) }))),
+    cost: gen.cost ? () => gen.cost!() : undefined,
+    // The default critique source asks whether the model grades itself natively (core/critique-source.ts).
+    native: gen.native === true,
+  };
+}
+
+/** One run: its id (the answer it may change) and its abort signal. */
+interface Run {
+  id: number;
+  signal: AbortSignal;
+}
+
+/** Evidence only: the best passages, ordered by relevance (or by the re-rank that already ordered them). */
+async function findEvidence(r: Runner, question: string, run: Run): Promise<void> {
+  const { settings } = r.page.get();
+  const retriever = await r.ports.retriever(settings.retrieval);
+  const passages = await retriever.retrieve(question, Math.max(5, settings.decode.passagesPerStep), run.signal);
+  let rels: (RelProbs | null)[] = passages.map(() => null);
+  try {
+    const critic = await r.ports.critic();
+    if (critic && passages.length > 0) rels = await critic.relevance(question, passages, run.signal);
+  } catch (e) {
+    if (isAbort(e)) throw e;
+    // Relevance badges are a bonus here; the passages are still worth showing.
+  }
+  const pairs = passages.map((passage, i) => ({ passage, rel: rels[i] ?? null }));
+  // A re-ranked retrieval already ordered them (cross-encoder mixed with the first stage); otherwise relevance orders them.
+  const ranked = passages.some((p) => p.ranks?.rerank !== undefined)
+    ? pairs
+    : pairs.sort((a, b) => (b.rel ? b.rel.relevant : b.passage.score) - (a.rel ? a.rel.relevant : a.passage.score));
+  r.page.dispatch({ type: 'evidenceFound', runId: run.id, passages: ranked });
+}
+
+async function answerWithEvidence(r: Runner, question: string, run: Run): Promise<void> {
+  try {
+    await findEvidence(r, question, run);
+  } catch (e) {
+    r.page.dispatch(
+      isAbort(e) ? { type: 'runStopped', runId: run.id } : { type: 'runFailed', runId: run.id, message: message(e) },
+    );
+  }
+}
+
+/** The generator for this run, seeing the conversation; null (and the page says why) when none can be had. */
+async function generatorFor(r: Runner, run: Run, context: string | undefined): Promise<Generator | null> {
+  try {
+    const raw = await r.ports.generator();
+    if (r.counted?.raw !== raw)
+      r.counted = { raw, wrapped: counting(raw, () => r.page.dispatch({ type: 'generatorCalled' })) };
+    return withContext(r.counted.wrapped, context);
+  } catch (e) {
+    const reason = `No answer can be written: ${message(e)} Showing the best passages instead.`;
+    r.page.dispatch({ type: 'generatorMissing', runId: run.id, reason });
+    return null;
+  }
+}
+
+/** The core's decode over the ports, each event streamed into the answer. */
+async function writeAnswer(r: Runner, question: string, run: Run, generator: Generator): Promise<void> {
+  const { decode: decodeSettings, rank, corrective, crag, retrieval } = r.page.get().settings;
+  const current = () => r.page.get().answer.runId === run.id;
+  try {
+    const [retriever, critic, corrector] = await Promise.all([
+      r.ports.retriever(retrieval),
+      r.ports.critic().catch(() => undefined),
+      corrective && r.ports.corrector ? r.ports.corrector(crag) : undefined,
+    ]);
+    const result = await r.decode(question, { generator, retriever, critic, corrector }, decodeSettings, rank, {
+      signal: run.signal,
+      onEvent: (event) => {
+        if (current()) r.page.dispatch({ type: 'decodeEvent', runId: run.id, event });
+      },
+    });
+    if (!current()) return;
+    r.page.dispatch({ type: 'runFinished', runId: run.id, result });
+    // The user may have moved a weight while it ran: show the ranking for today's weights.
+    if (r.page.get().settings.rank !== rank) r.page.dispatch({ type: 'rankCaughtUp' });
+  } catch (e) {
+    if (!current()) return;
+    if (isAbort(e)) return r.page.dispatch({ type: 'runStopped', runId: run.id });
+    // The core hands back what it finished before the bad input: keep showing it.
+    const partial = (e as { partial?: AnswerTree }).partial;
+    r.page.dispatch({ type: 'runFailed', runId: run.id, message: message(e), ...(partial ? { partial } : {}) });
+  }
+}
+
+/** Writes the answer of a started run: with passages only where no answer can be written. */
+export async function answer(r: Runner, question: string, run: Run, context: string | undefined): Promise<void> {
+  if (r.page.get().evidenceOnly) return answerWithEvidence(r, question, run);
+  const generator = await generatorFor(r, run, context);
+  if (r.page.get().answer.runId !== run.id) return;
+  if (!generator) return answerWithEvidence(r, question, run);
+  await writeAnswer(r, question, run, generator);
+}

@@ -1,0 +1,140 @@
+// A question, from the ask box to the answer: it becomes a turn (kept at once), a follow-up is
+// rewritten into a standalone search query, the earlier turns that fit go to the decode, and the
+// controller writes the answer. Loaded with the first question, as the rewrite is.
+import { fitHistory, historyBudget, historyText, historyTurns } from '../../core/conversation/history';
+import { ancestors, emptyThread, type Turn } from '../../core/conversation/thread';
+import type { CompleteFn } from './conversation';
+import {
+  answering,
+  estimateTokens,
+  info,
+  save,
+  STILL_WRITING,
+  type ConversationRunner as Runner,
+} from './conversation-keep';
+
+/** A follow-up as a standalone search query: the model's rewrite, or the questions joined when it cannot be had or used. */
+async function rewriteQuery(
+  r: Runner,
+  path: Turn[],
+  question: string,
+): Promise<{ query: string; rewrite: string | null; note?: string }> {
+  // The follow-up rewrite loads with the first question, not with the page.
+  const { joinedQuery, rewritePrompt, cleanRewrite } = await import('../../core/conversation/rewrite');
+  const joined = joinedQuery(
+    path.map((t) => t.question),
+    question,
+  );
+  if (r.deps.controller.getState().evidenceOnly) return { query: joined, rewrite: null };
+  const req = rewritePrompt(historyTurns(path).slice(-3), question);
+  if (!req) return { query: question, rewrite: null };
+  let complete: CompleteFn | null = null;
+  try {
+    complete = (await r.deps.complete?.()) ?? null;
+  } catch {
+    complete = null;
+  }
+  const fallback = (why: string) => ({
+    query: joined,
+    rewrite: null,
+    note: `${why}: searched with the earlier questions added.`,
+  });
+  if (!complete) return fallback('No generator to rewrite the follow-up with');
+  try {
+    const cleaned = cleanRewrite((await complete(req)).text, question);
+    // An unusable rewrite falls back to the joined questions, which keep the earlier subject.
+    return cleaned.usedRewrite
+      ? { query: cleaned.query, rewrite: cleaned.query }
+      : fallback(`The rewrite was not used (${cleaned.reason})`);
+  } catch (e) {
+    return fallback(`The follow-up could not be rewritten (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
+/** The new turn, with the settings it is asked with; on screen (and kept) before anything else happens. */
+function askedTurn(
+  r: Runner,
+  id: string,
+  parentId: string | null,
+  question: string,
+  modelId: string | null,
+): Omit<Turn, 'children'> {
+  const { settings, evidenceOnly } = r.deps.controller.getState();
+  return {
+    id,
+    parentId,
+    question,
+    rewrite: null,
+    searchQuery: question,
+    answer: null,
+    answerText: '',
+    settings: {
+      rank: settings.rank,
+      decode: settings.decode,
+      corrective: settings.corrective,
+      retrieval: settings.retrieval,
+      temperature: settings.temperature,
+    },
+    model: evidenceOnly ? null : modelId,
+    status: 'stopped',
+    createdAt: r.now(),
+  };
+}
+
+/**
+ * A question, from the ask box to the answer: refused if empty or while another is written; else
+ * a turn under `parentId` (kept at once: nothing the user asked is ever lost), the follow-up's
+ * search query, the earlier turns that fit the model's window, then the controller's answer.
+ */
+export async function askUnder(
+  r: Runner,
+  parentId: string | null,
+  question: string,
+  userQuery?: string,
+): Promise<void> {
+  const q = question.trim();
+  if (!q) return r.state.dispatch(info('Type a question first.'));
+  if (answering(r))
+    return r.state.dispatch(info(`${STILL_WRITING} Wait for it to finish or press Stop, then ask again.`));
+  const { thread: shown, deletedElsewhere } = r.state.get();
+  let into = shown ?? emptyThread(r.newId(), r.now());
+  if (deletedElsewhere) into = { ...into, id: r.newId() };
+  const path =
+    parentId === null
+      ? []
+      : [...ancestors(into, parentId), into.turns[parentId]].filter((t): t is Turn => t !== undefined);
+  const model = r.deps.model();
+  const turn = askedTurn(r, r.newId(), parentId, q, model.id);
+  const rewriting = path.length > 0 && !userQuery;
+  r.state.dispatch({ type: 'turnAsked', into, turn, at: r.now(), rewriting });
+  save(r);
+  const { query, rewrite, note } = userQuery
+    ? { query: userQuery.trim(), rewrite: userQuery.trim(), note: undefined }
+    : await rewriteQuery(r, path, q);
+  const history = fitHistory(
+    historyTurns(path),
+    historyBudget(model.contextWindow),
+    r.deps.countTokens ?? estimateTokens,
+  );
+  const patch = { rewrite, searchQuery: query, droppedTurns: history.dropped };
+  r.state.dispatch({ type: 'turnUpdated', id: turn.id, patch, at: r.now() });
+  if (note) r.state.dispatch(info(note));
+  const context = historyText(history);
+  // The controller marks its answer running before its first await: the page never shows the previous answer as this turn's.
+  const asked = r.deps.controller.ask(q, { ...(query !== q ? { query } : {}), ...(context ? { context } : {}) });
+  r.state.dispatch({ type: 'rewriteSettled' });
+  await asked;
+  // Settings the turn was written with, as the controller recorded them.
+  const used = r.deps.controller.getState().answer.usedSettings;
+  const kept = r.state.get().thread?.turns[turn.id];
+  if (used && kept) {
+    r.state.dispatch({
+      type: 'turnUpdated',
+      id: turn.id,
+      patch: { settings: { ...kept.settings, used } },
+      at: r.now(),
+    });
+    save(r);
+  }
+  await r.saving;
+}

@@ -1,0 +1,74 @@
+// What every step of the conversation shares (conversation.ts puts them together): its state,
+// the thread store once open, the saves queued one after another, and the few effects each step
+// uses (keep the thread, list the threads, show the viewed turn's answer, refuse while one is written).
+import { initialAnswerState } from '../state/answer';
+import type { ActionStore } from '../state/action-store';
+import { viewedTurn, type ConversationAction, type ConversationState } from '../state/conversation';
+import type { ThreadStore } from '../persist/thread-store';
+import type { ConversationDeps } from './conversation';
+import { answerOfTurn } from './turn-answer';
+
+export const STILL_WRITING = 'An answer is still being written.';
+
+/** About four characters a token for English with a BPE vocabulary (measured in bench/conversation.bench.ts). */
+export const estimateTokens = (text: string) => Math.ceil(text.length / 3.5);
+
+/** What the conversation's effects share. */
+export interface ConversationRunner {
+  deps: ConversationDeps;
+  state: ActionStore<ConversationState, ConversationAction>;
+  now: () => number;
+  newId: () => string;
+  /** The thread store, once open (null where the browser keeps nothing). */
+  store: ThreadStore | null;
+  /** Saves run one after another; this settles when the last one has. */
+  saving: Promise<void>;
+  saveTimer: ReturnType<typeof setTimeout> | null;
+}
+
+export const info = (text: string): ConversationAction => ({ type: 'noticed', notice: { kind: 'info', text } });
+
+/** Keeps the thread shown (queued behind the saves before it). */
+export function save(r: ConversationRunner): void {
+  const { store } = r;
+  const thread = r.state.get().thread;
+  if (!store || !thread) return;
+  r.saving = r.saving.then(async () => {
+    try {
+      await store.put(thread);
+      r.state.dispatch({ type: 'saved' });
+    } catch (e) {
+      r.state.dispatch({ type: 'saveFailed', message: e instanceof Error ? e.message : String(e) });
+    }
+  });
+}
+
+export async function refreshList(r: ConversationRunner): Promise<void> {
+  if (!r.store) return;
+  try {
+    r.state.dispatch({ type: 'listed', threads: await r.store.list() });
+  } catch {
+    // The list is a convenience; the thread on screen is unaffected.
+  }
+}
+
+/** The controller shows the viewed turn's answer (re-ranked with the weights of now), or none. */
+export function showViewed(r: ConversationRunner): void {
+  const turn = viewedTurn(r.state.get());
+  r.deps.controller.view(turn ? answerOfTurn(turn) : initialAnswerState);
+}
+
+/**
+ * Whether an answer is being written: a turn of this conversation (from before its rewrite until
+ * the controller finishes it), or an answer the controller was asked for directly (Rerun, an
+ * embedding page). The one test every "wait for it" below uses.
+ */
+export function answering(r: ConversationRunner): boolean {
+  return r.state.get().running !== null || r.deps.controller.getState().answer.status === 'running';
+}
+
+/** Thread actions that wait for the answer being written: said instead while one is. */
+export function whenIdle(r: ConversationRunner, what: string, act: () => void | Promise<void>): void | Promise<void> {
+  if (answering(r)) return r.state.dispatch(info(`${STILL_WRITING} Stop it before ${what}.`));
+  return act();
+}

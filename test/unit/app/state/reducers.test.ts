@@ -1,0 +1,103 @@
+// Each resource's state changes only through its reducer's named actions, and its status line is
+// one selector over that state: driven here alone, without a worker, a store or a timer.
+import { describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../../../src/app/persist/settings';
+import { generatorLine, generatorReducer, initialGenerator } from '../../../../src/app/state/generator';
+import { initialLibrary, libraryLine, libraryReducer, type LibraryAction } from '../../../../src/app/state/library';
+import { initialPage, pageReducer, pendingDecodeChanges } from '../../../../src/app/state/page';
+import { rerank } from '../../../../src/core/rerank';
+
+describe("the page (the controller's state)", () => {
+  const reduce = pageReducer({ rerank, now: () => 0 });
+
+  it('changes settings one way, through the sanitiser: a refused value keeps the current one, unchanged parts keep their objects', () => {
+    const start = initialPage();
+    const warm = reduce(start, { type: 'settingsChanged', patch: { temperature: 0.5 } });
+    expect(warm.settings.temperature).toBe(0.5);
+    expect(warm.saved.temperature).toBe(0.5);
+    expect(warm.settings.rank).toBe(start.settings.rank);
+    const refused = reduce(warm, { type: 'settingsChanged', patch: { temperature: 99, theme: 'dark' } });
+    expect(refused.settings.temperature).toBe(0.5);
+    expect(refused.settings.theme).toBe('dark');
+  });
+
+  it("shows a visit's engine and a host's theme without saving them; the user's own change replaces them", () => {
+    const wllama = { ...defaultSettings().engine, engine: 'wllama' as const };
+    let s = initialPage(defaultSettings(), { engine: wllama });
+    s = reduce(s, { type: 'hostThemeShown', theme: 'dark' });
+    expect(s.settings).toMatchObject({ engine: wllama, theme: 'dark' });
+    expect(s.saved).toMatchObject({ engine: defaultSettings().engine, theme: 'system' });
+    s = reduce(s, { type: 'settingsChanged', patch: { engine: { ...wllama, engine: 'webllm' } } });
+    expect(s.settings.engine.engine).toBe('webllm');
+    expect(s.saved.engine.engine).toBe('webllm');
+    expect(s.settings.theme).toBe('dark');
+  });
+
+  it('ignores a finished run that is no longer the current one, and offers no re-run before an answer', () => {
+    let s = reduce(initialPage(), { type: 'runStarted', shown: 'q', query: 'q' });
+    const first = s.answer.runId;
+    s = reduce(s, { type: 'runStarted', shown: 'q2', query: 'q2' });
+    const after = reduce(s, { type: 'runStopped', runId: first });
+    expect(after.answer.status).toBe('running');
+    expect(pendingDecodeChanges(initialPage())).toEqual([]);
+  });
+});
+
+describe('the library connection', () => {
+  const run = (actions: LibraryAction[]) => actions.reduce(libraryReducer, initialLibrary());
+
+  it("says which index serves, what waits for the embedding model and the site's corpus, in one line", () => {
+    const s = run([
+      { type: 'opening' },
+      { type: 'opened', index: 'Vectors: flat', warnings: [] },
+      { type: 'listed', docs: [{ id: 'a', title: 'A', passages: 1, pending: true }] },
+      { type: 'corpusFound', documents: 2, passages: 10 },
+    ]);
+    expect(libraryLine(s)).toMatchObject({ state: 'ready', device: 'cpu' });
+    expect(libraryLine(s).reason).toBe(
+      "Vectors: flat. 1 document is not embedded yet: found by their words only until the embedding model loads. Also searched: this site's corpus, 2 documents (10 passages), read in blocks as questions need them",
+    );
+  });
+
+  it('says why the library could not open, in the line and in the panel', () => {
+    const s = run([{ type: 'opening' }, { type: 'openFailed', message: 'no IndexedDB' }]);
+    expect(libraryLine(s)).toMatchObject({ state: 'error', error: 'The library could not open: no IndexedDB' });
+    expect(s.view.messages.map((m) => m.text)).toEqual(['The library could not open: no IndexedDB']);
+    expect(s.view.ready).toBe(true);
+  });
+});
+
+describe('the generator service', () => {
+  it("follows the handle's lifecycle: loading, ready with where it runs, a failure with its message", () => {
+    const wanted = { model: { kind: 'catalogue' as const, id: 'm' }, engine: defaultSettings().engine, temperature: 0 };
+    let s = initialGenerator(wanted);
+    s = generatorReducer(s, { type: 'gpuChecked', gpu: { ok: true, reason: 'WebGPU adapter found.' } });
+    s = generatorReducer(s, { type: 'engineResolved', inUse: 'webllm' });
+    s = generatorReducer(s, { type: 'lifecycle', state: 'loading' });
+    expect(generatorLine(s).state).toBe('loading');
+    s = generatorReducer(s, {
+      type: 'lifecycle',
+      state: 'ready',
+      loaded: { runsOn: undefined, modelId: 'm', local: true },
+    });
+    expect(generatorLine(s)).toMatchObject({
+      state: 'ready',
+      device: 'webgpu',
+      reason: 'WebGPU adapter found.',
+      models: ['m (local pack)'],
+    });
+    s = generatorReducer(s, { type: 'lifecycle', state: 'failed', error: { message: 'lost', suggestion: 'Reload.' } });
+    expect(generatorLine(s)).toMatchObject({ state: 'error', error: 'lost', suggestion: 'Reload.' });
+  });
+
+  it('keeps saying web-llm is unavailable here when a model is let go', () => {
+    const wanted = { model: { kind: 'catalogue' as const, id: 'm' }, engine: defaultSettings().engine, temperature: 0 };
+    let s = generatorReducer(initialGenerator(wanted), {
+      type: 'announced',
+      phase: 'unavailable',
+      reason: 'No WebGPU.',
+    });
+    s = generatorReducer(s, { type: 'lifecycle', state: 'idle' });
+    expect(generatorLine(s)).toMatchObject({ state: 'unavailable', reason: 'No WebGPU.', models: [] });
+  });
+});
