@@ -13,7 +13,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { extname, join } from 'node:path';
+import { extname, join, relative } from 'node:path';
 import { indexFolder } from '../../scripts/index-folder';
 import { OUTPUT_DIR, ROOT } from '../../test/browser/harness';
 import { questionSet, resolveDoc } from '../../test/real/question-set';
@@ -40,14 +40,19 @@ export function setDocuments(): { key: string; name: string; path: string }[] {
   });
 }
 
+/** What the index is made of: the code's and the documents' bytes, and the model (not where the checkout is). */
+export function setIndexKey(docs = setDocuments()): string {
+  const hash = createHash('sha256');
+  for (const f of CODE.flatMap(files)) hash.update(relative(ROOT, f)).update(readFileSync(f));
+  for (const d of docs) hash.update(d.name).update(readFileSync(d.path));
+  hash.update('all-MiniLM-L6-v2 q8');
+  return hash.digest('hex');
+}
+
 /** The folder holding the set's pre-built index (library.json, vectors.bin, words.bin), built if stale. */
 export async function ensureSetIndex(log: (s: string) => void = console.log): Promise<string> {
   const docs = setDocuments();
-  const hash = createHash('sha256');
-  for (const f of CODE.flatMap(files)) hash.update(f).update(readFileSync(f));
-  for (const d of docs) hash.update(d.name).update(readFileSync(d.path));
-  hash.update('all-MiniLM-L6-v2 q8');
-  const key = hash.digest('hex');
+  const key = setIndexKey(docs);
   // Laid out as a site serves it (index/ under the site's root), for the library to seed from.
   const out = join(OUTPUT_DIR, 'answers', 'site', 'index');
   const stamp = join(out, 'key.txt');
