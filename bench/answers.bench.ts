@@ -74,7 +74,16 @@ export async function run(): Promise<void> {
       const holds = (p: { text: string; docId: string }) =>
         evidenceIn(p.text, q.evidence) || (lib.fileOf.get(p.docId) === goldFile && containsGold(p.text, q.answers));
       for (const row of rows) {
-        const a = await answer(row, q.question, { generator, retriever, critic, score: critic.score });
+        let a: Awaited<ReturnType<typeof answer>>;
+        try {
+          a = await answer(row, q.question, { generator, retriever, critic, score: critic.score });
+        } catch (e) {
+          // A failed answer is a result too (the page would show the error): logged, and the run goes on.
+          const error = e instanceof Error ? e.message : String(e);
+          console.log(`${q.id} ${row}: ERROR ${error}`);
+          appendFileSync(log, `${JSON.stringify({ model: model.name, threads, row, id: q.id, error })}\n`);
+          continue;
+        }
         const record: AnswerRecord = {
           model: model.name,
           threads,

@@ -139,12 +139,15 @@ export function httpEngine(url: string, vocab: Vocab | null): WllamaEngine {
           const { done, value } = await reader.read();
           if (done) break;
           buf += dec.decode(value, { stream: true });
-          let nl = buf.indexOf('\n\n');
+          // Server-sent events, line by line: only `data:` lines carry a chunk (`:` lines are comments).
+          let nl = buf.indexOf('\n');
           while (nl >= 0) {
-            const event = buf.slice(0, nl);
-            buf = buf.slice(nl + 2);
-            nl = buf.indexOf('\n\n');
-            const data = event.replace(/^data: ?/, '');
+            const line = buf.slice(0, nl).trim();
+            buf = buf.slice(nl + 1);
+            nl = buf.indexOf('\n');
+            if (line.startsWith('error:')) throw new Error(`llama-server: ${line.slice(6).trim()}`);
+            if (!line.startsWith('data:')) continue;
+            const data = line.slice(5).trim();
             if (!data || data === '[DONE]') continue;
             await onChunk(JSON.parse(data) as WllamaChatChunk);
           }
