@@ -4,15 +4,24 @@
 // and to the whole answer, llama.cpp's prefill and decode speed, tokens prefilled (computed,
 // not reused from the prompt cache) and decoded per question, and each kind's time as a
 // ratio to plain RAG's (one prompt with the top 3 passages, one pass) measured in the same run.
-//   ANSWER_COST_MODEL=smollm2|gemma  ANSWER_COST_THREADS=1,2  ANSWER_COST_QUESTIONS=4
+//   ANSWER_COST_MODEL=qwen05|smollm2|gemma  ANSWER_COST_THREADS=1,2  ANSWER_COST_QUESTIONS=4
 //   ANSWER_COST_ROWS=plain,none,self-rag,self-crag,self-rag-gate  (which rows to run)
+//   ANSWER_COST_SET=real|sample  the labelled real set over its library (default), or the sample library
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { OUTPUT_DIR } from '../test/browser/harness';
 import { PAPER_DECODE_SETTINGS } from '../src/core/defaults';
 import { REAL } from '../scripts/real-models/catalogue';
-import { containsAnswer, loadModels, modelUrl, openPage, questions } from './answer-cost/setup';
+import {
+  containsAnswer,
+  loadModels,
+  loadSetModels,
+  modelUrl,
+  openPage,
+  questions,
+  setQuestions,
+} from './answer-cost/setup';
 import type { Kind, RunOptions } from '../test/browser/pages/answer-cost-page';
 
 interface Row {
@@ -29,7 +38,12 @@ const CAP = Number(process.env.ANSWER_COST_CAP_S ?? '480');
 export const ROWS: Record<string, Row> = {
   plain: { label: 'plain RAG (top 3 passages, one pass)', kind: 'plain' },
   none: { label: 'no retrieval (one pass)', kind: 'none' },
-  'self-rag': { label: 'Self-RAG, defaults (after the levers)', kind: 'self-rag', opts: { critic: 'minilm' } },
+  'self-rag': { label: 'Self-RAG, defaults', kind: 'self-rag', opts: { critic: 'minilm' } },
+  'self-rag-together': {
+    label: "Self-RAG, defaults, a step's candidates sent together (one llama.cpp batch)",
+    kind: 'self-rag',
+    opts: { critic: 'minilm', together: true },
+  },
   'self-rag-before': {
     label: 'Self-RAG, defaults before the levers',
     kind: 'self-rag',
@@ -76,17 +90,18 @@ interface Result {
 const env = (k: string, d: string) => process.env[k] ?? d;
 
 export async function run(): Promise<void> {
-  const modelKey = env('ANSWER_COST_MODEL', 'smollm2') as 'smollm2' | 'gemma';
+  const modelKey = env('ANSWER_COST_MODEL', 'qwen05') as 'qwen05' | 'smollm2' | 'gemma';
+  const real = env('ANSWER_COST_SET', 'real') === 'real';
   const threads = env('ANSWER_COST_THREADS', '1,2').split(',').map(Number);
   const rows = env('ANSWER_COST_ROWS', 'plain,none,self-rag,self-crag').split(',');
   const ids = process.env.ANSWER_COST_IDS?.split(',');
-  const qs = ids
-    ? questions().filter((q) => ids.includes(q.id))
-    : questions().slice(0, Number(env('ANSWER_COST_QUESTIONS', '4')));
+  const n = Number(env('ANSWER_COST_QUESTIONS', '4'));
+  const pool = real ? setQuestions(ids ? Number.MAX_SAFE_INTEGER : n) : questions();
+  const qs = ids ? pool.filter((q) => ids.includes(q.id)) : pool.slice(0, n);
   // Every run, as it finishes, for later reading (bench/isrel.bench.ts reads the generator's ISREL from it).
   mkdirSync(OUTPUT_DIR, { recursive: true });
   const log = join(OUTPUT_DIR, 'answer-cost.jsonl');
-  const models = await loadModels();
+  const models = real ? await loadSetModels() : await loadModels();
   const page = await openPage(models);
   const load0 = loadavg()[0]!;
   try {
@@ -116,7 +131,7 @@ export async function run(): Promise<void> {
         `\n${REAL[modelKey]} · llama.cpp (wllama 3.8.1) ${info.threads} thread${info.threads > 1 ? 's' : ''} (cross-origin isolated: ${info.isolated}) · headless Chromium · ${cpus().length}-core shared machine, load ${load0.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} now`,
       );
       console.log(
-        `${qs.length} sample questions (${qs.map((q) => q.id).join(', ')}), sample library, real MiniLM q8 retrieval; medians would need more runs: these are means\n`,
+        `${qs.length} ${real ? 'labelled real (test split)' : 'sample'} questions (${qs.map((q) => q.id).join(', ')}), ${real ? "the set's library (words and meaning fused)" : 'sample library'}, real MiniLM q8; medians would need more runs: these are means\n`,
       );
       console.log(
         '| answer | first words, CPU s (wall s) | answer, CPU s (wall s) | × plain, answer (CPU) | × plain, first words (CPU) | prefill tok/s | decode tok/s | prefilled/q | reused/q | decoded/q | candidates/q | gold in answer |',

@@ -24,12 +24,7 @@ import { DEFAULT_DECODE_SETTINGS } from '../src/core/defaults';
 import type { Passage } from '../src/core/ports';
 import { CATALOGUE, DEFAULT_MODEL_ID } from '../src/generator/catalogue';
 import { DEFAULT_GGUF_ID, GGUF_CATALOGUE } from '../src/generator/gguf-catalogue';
-import {
-  decisionUserMessage,
-  segmentUserMessage,
-  SYSTEM_DECISION,
-  SYSTEM_WITH_PASSAGE,
-} from '../src/generator/prompts';
+import { answerMessages, decisionMessages, USE_QUESTION } from '../src/generator/prompts';
 import { embeddingText } from '../src/library/ingest';
 import { ROOT } from '../scripts/make-tiny-models';
 import { LexicalIndex } from '../src/library/lexical/lexical-index';
@@ -147,7 +142,11 @@ const samplePassages = (): Passage[] => {
   }));
 };
 
-/** Prompt and decoded tokens of one answer: `segments` steps, each a retrieval decision and `passagesPerStep` segment calls. */
+/**
+ * Prompt and decoded tokens of one answer: `segments` steps, each a retrieval decision and
+ * `passagesPerStep` candidates (the answer turn, then the utility question and its one-word reply).
+ * Every turn is counted whole, as an engine without a prefix cache would prefill it.
+ */
 function answerCost(
   count: (system: string, user: string) => number,
   encode: (t: string) => number,
@@ -159,14 +158,15 @@ function answerCost(
   let decoded = 0;
   for (let d = 0; d < answer.length; d++) {
     const previous = answer.slice(0, d);
-    prompt += count(SYSTEM_DECISION, decisionUserMessage(question, previous));
-    decoded += 4;
+    prompt += count('', decisionMessages(question, previous)[0]!.content);
+    decoded += 2;
     for (let k = 0; k < DEFAULT_DECODE_SETTINGS.passagesPerStep; k++) {
-      prompt += count(
-        SYSTEM_WITH_PASSAGE,
-        segmentUserMessage(question, previous, passages[(d + k) % passages.length]!),
-      );
-      decoded += encode(`Relevance: relevant\nAnswer: ${answer[d]}\nSupport: fully\nUtility: 5\nNext: continue`);
+      const [system, ...turns] = answerMessages(question, previous, passages[(d + k) % passages.length]!);
+      const conversation = turns.map((m) => m.content).join('\n');
+      prompt += count(system!.content, conversation);
+      decoded += encode(answer[d]!) + 1;
+      prompt += count(system!.content, `${conversation}\n${answer[d]}\n${USE_QUESTION}`);
+      decoded += 2;
     }
   }
   return { prompt, decoded };

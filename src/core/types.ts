@@ -84,6 +84,19 @@ export interface RankSettings {
 }
 
 /** One candidate segment: a node of the answer tree. Raw group probabilities are kept so re-ranking is pure. */
+/**
+ * Why a candidate is not an answer, though the model wrote something: it repeats the prompt's own
+ * words, repeats an earlier segment, was cut off before a whole sentence or before its critiques
+ * were read, or says the passage does not answer. Such a candidate never outranks one that is an
+ * answer (a missing critique must not score better than a poor one), is never continued, and when
+ * nothing else is left the page says the model could not answer from these passages.
+ */
+export interface Withheld {
+  reason: 'form-text' | 'repeat' | 'cut-off' | 'unread' | 'declined';
+  /** In plain words, for the "why this segment" view. */
+  detail: string;
+}
+
 export interface Candidate {
   id: string;
   parentId: string | null;
@@ -127,6 +140,8 @@ export interface Candidate {
   done: boolean;
   /** Malformed generator output, kept but marked. */
   problem?: string;
+  /** Not an answer a reader should be shown (./ports.ts, Withheld): kept in the tree, ranked below every answer. */
+  withheld?: Withheld;
 }
 
 /** Everything a decode considered: re-ranking works on this alone. */
@@ -157,6 +172,11 @@ export interface Ranking {
   best: ScoredCandidate[];
   /** Every candidate with its scores, by id. */
   scored: Map<string, ScoredCandidate>;
+  /**
+   * Set, with `best` empty, when every finished path ends in a withheld candidate: the model wrote
+   * nothing that is an answer from these passages. Why, one reason each.
+   */
+  withheld?: Withheld['reason'][];
 }
 
 export type DecodeEvent =

@@ -1,17 +1,26 @@
-// The shape of a prompted-mode reply: fixed labels, free answer text, and
-// reflection slots that may only take their group's alternatives. One form
-// yields both the grammar that constrains decoding and the parser that reads
-// the reply back, so the two cannot drift apart.
+// The shape of a prompted candidate: a short conversation, not a template to fill.
+//
+// Small instruct models copy whatever a described template offers (SmolLM2-135M answered "1-5",
+// Qwen2.5-Coder-0.5B "the next 1-2 sentences, from the passage, …": see docs/benchmarks-answer.md),
+// so the answer is written the way a chat model answers naturally: passage and question in the
+// user's turn, the answer in the assistant's, stopped after one or two sentences (./sentences.ts).
+// Each critique is then one more turn of the same conversation whose reply is a single word held
+// to its alternatives by a grammar, and the probability of each alternative is read where that
+// word starts. Engines reuse the conversation's prefix (llama.cpp's prompt cache, web-llm's KV
+// cache when a conversation continues), so a critique costs its question and one token.
+//
+// One description serves both engines: web-llm gets ./form's EBNF (xgrammar), llama.cpp the GBNF
+// of ./wllama/gbnf.ts, and the same parser reads a reply back.
 
-export type SlotName = 'rel' | 'sup' | 'use' | 'next' | 'decision';
+export type SlotName = 'rel' | 'sup' | 'use' | 'decision';
 
 export type FormItem =
+  /** Fixed text (a few forms still carry a label). */
   | { kind: 'literal'; text: string }
   /**
-   * A reflection slot. `alternatives[k]` is alternative k's canonical spelling;
-   * `spellings[k]`, when given, lists every string that counts as alternative k
-   * (the canonical one first). A grammar allows every spelling; a reader adds
-   * the probabilities of one alternative's spellings.
+   * A reflection slot. `alternatives[k]` is alternative k's canonical spelling; `spellings[k]`,
+   * when given, lists every string that counts as alternative k (the canonical one first). A
+   * grammar allows every spelling; a reader adds the probabilities of one alternative's spellings.
    */
   | { kind: 'slot'; name: SlotName; alternatives: readonly string[]; spellings?: readonly (readonly string[])[] }
   /** Free text up to the end of the line. */
@@ -19,31 +28,26 @@ export type FormItem =
 
 export type Form = readonly FormItem[];
 
-// Alternatives start with a space, as instruct models write "Label: word". In
-// Qwen2.5 and Llama-3 " relevant", " fully" and the like are one token, but " 1"…" 5"
-// are two (" " then the digit), and in SentencePiece vocabularies (Llama-2,
-// Phi-3.5) the space is a "▁" on the word; slot reading does not assume either.
-// Words are also accepted capitalised: a model that prefers " Fully" would
-// otherwise have its choice masked away and its probability moved to whatever
-// lowercase token the mask leaves. Alternatives differ by their second
-// character, so once the space is written the next token decides the branch.
-export const REL_ALTS = [' relevant', ' irrelevant'] as const;
-export const SUP_ALTS = [' fully', ' partially', ' no'] as const;
-export const USE_ALTS = [' 1', ' 2', ' 3', ' 4', ' 5'] as const;
-export const NEXT_ALTS = [' retrieve', ' continue', ' done'] as const;
-export const DECISION_ALTS = [' yes', ' no'] as const;
+// A reply starts a new message, so its first word carries no leading space and is usually
+// capitalised; both cases count (a model that prefers "yes" would otherwise have its choice
+// masked away and its probability moved to whatever the mask leaves). Alternatives differ in
+// their first character, so the first token decides the branch.
+export const REL_ALTS = ['Yes', 'No'] as const;
+export const SUP_ALTS = ['Yes', 'Partially', 'No'] as const;
+export const USE_ALTS = ['1', '2', '3', '4', '5'] as const;
+export const DECISION_ALTS = ['Yes', 'No'] as const;
 
-const capitalised = (alts: readonly string[]): (readonly string[])[] =>
+const bothCases = (alts: readonly string[]): (readonly string[])[] =>
   alts.map((a) => {
-    const cap = a.replace(/^( ?)(\p{Ll})/u, (_, s: string, c: string) => s + c.toUpperCase());
-    return cap === a ? [a] : [a, cap];
+    const lower = a.toLowerCase();
+    return lower === a ? [a] : [a, lower];
   });
 
 const slot = (name: SlotName, alternatives: readonly string[]): FormItem => ({
   kind: 'slot',
   name,
   alternatives,
-  spellings: capitalised(alternatives),
+  spellings: bothCases(alternatives),
 });
 
 /** Every accepted spelling of each alternative of a slot, canonical first. */
@@ -56,35 +60,17 @@ export function findSlot(form: Form, name: SlotName): Extract<FormItem, { kind: 
   return form.find((f): f is Extract<FormItem, { kind: 'slot' }> => f.kind === 'slot' && f.name === name);
 }
 
-export const SEGMENT_WITH_PASSAGE: Form = [
-  { kind: 'literal', text: 'Relevance:' },
-  slot('rel', REL_ALTS),
-  { kind: 'literal', text: '\nAnswer:' },
-  { kind: 'text' },
-  { kind: 'literal', text: '\nSupport:' },
-  slot('sup', SUP_ALTS),
-  { kind: 'literal', text: '\nUtility:' },
-  slot('use', USE_ALTS),
-  { kind: 'literal', text: '\nNext:' },
-  slot('next', NEXT_ALTS),
-];
+/** The critique replies: one word each. */
+export const REL_REPLY: Form = [slot('rel', REL_ALTS)];
+export const SUP_REPLY: Form = [slot('sup', SUP_ALTS)];
+export const USE_REPLY: Form = [slot('use', USE_ALTS)];
+export const DECISION_REPLY: Form = [slot('decision', DECISION_ALTS)];
 
-export const SEGMENT_WITHOUT_PASSAGE: Form = [
-  { kind: 'literal', text: 'Answer:' },
-  { kind: 'text' },
-  { kind: 'literal', text: '\nUtility:' },
-  slot('use', USE_ALTS),
-  { kind: 'literal', text: '\nNext:' },
-  slot('next', NEXT_ALTS),
-];
+/** The reply forms whose slots an engine spells in its own tokens. */
+export const SLOT_REPLIES: readonly Form[] = [REL_REPLY, SUP_REPLY, USE_REPLY, DECISION_REPLY];
 
 /** One line of free text: the grammar of a short constrained completion (e.g. a search query). */
 export const ONE_LINE: Form = [{ kind: 'text' }];
-
-export const RETRIEVAL_DECISION: Form = [
-  { kind: 'literal', text: 'Evidence needed:' },
-  slot('decision', DECISION_ALTS),
-];
 
 const ebnfString = (s: string): string => JSON.stringify(s);
 
@@ -135,11 +121,11 @@ export function parseForm(form: Form, reply: string): ParsedForm {
       const end = nl < 0 ? reply.length : nl;
       out.text = reply.slice(pos, end);
       out.textSpan = [pos, end];
-      // The grammar's [^\n]+ lets a model write only blanks; that is no answer either.
-      if (!out.text.trim()) out.missing.push('answer text');
+      // The grammar's [^\n]+ lets a model write only blanks; that is no text either.
+      if (!out.text.trim()) out.missing.push('text');
       pos = end;
     } else {
-      // Longest first so ' no' could never shadow a longer alternative sharing its start.
+      // Longest first so a short alternative could never shadow a longer one sharing its start.
       const order = slotSpellings(item)
         .flatMap((spellings, k) => spellings.map((a) => [a, k] as const))
         .sort((x, y) => y[0].length - x[0].length);
@@ -157,23 +143,5 @@ export function parseForm(form: Form, reply: string): ParsedForm {
 }
 
 function describe(items: Form): string[] {
-  return items
-    .filter((it) => it.kind !== 'literal')
-    .map((it) => (it.kind === 'slot' ? `${it.name} slot` : 'answer text'));
-}
-
-/** The answer text written so far in a partial reply, for streaming. */
-export function partialText(form: Form, reply: string): string {
-  let pos = 0;
-  for (const item of form) {
-    if (item.kind === 'literal') {
-      const at = reply.indexOf(item.text, pos);
-      if (at < 0) return '';
-      pos = at + item.text.length;
-    } else if (item.kind === 'text') {
-      const nl = reply.indexOf('\n', pos);
-      return reply.slice(pos, nl < 0 ? reply.length : nl).trim();
-    }
-  }
-  return '';
+  return items.filter((it) => it.kind !== 'literal').map((it) => (it.kind === 'slot' ? `${it.name} slot` : 'text'));
 }

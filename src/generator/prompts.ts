@@ -1,45 +1,110 @@
-// The words sent to the model. Prompted mode (any instruct model) asks for the
-// Self-RAG structure in plain labels and the grammar of ./form.ts holds it to
-// it; native mode uses the released Self-RAG prompt format verbatim.
+// The words sent to the model. Prompted mode (any instruct model) holds a chat: the answer is
+// the assistant's natural reply to a passage and a question, and each critique is a short
+// question whose one-word reply a grammar holds to its alternatives (./form.ts). Native mode
+// uses the released Self-RAG prompt format verbatim.
+//
+// Nothing here may be pasteable as an answer: small models copy what a prompt offers (a
+// described template's "1-5" and "the next 1-2 sentences, from the passage, …" were shown as
+// answers). So the prompt describes no answer, its one worked example answers a question no
+// user of this page asks, and ./non-answer.ts withholds any candidate that repeats these words.
+// Measured in docs/benchmarks-answer.md (bench/answers/).
 import type { Passage } from '../core/ports';
 import { formatSelfRagPrompt, RETRIEVE } from '../core/reflection-tokens';
 
-// The system prompts are constant so a future engine with prefix caching can
-// reuse them, and short because every candidate prefills them again (web-llm
-// reuses its KV cache only when a conversation continues). The grammar holds
-// the reply to the form, so the words only need to say what each slot means.
-export const SYSTEM_WITH_PASSAGE = [
-  'Continue the answer to the question using the passage, then grade your step. Reply exactly:',
-  'Relevance: relevant|irrelevant (does the passage help answer the question?)',
-  'Answer: the next 1-2 sentences, from the passage, not repeating the answer so far',
-  'Support: fully|partially|no (does the passage state what you wrote?)',
-  'Utility: 1-5 (how useful is it as a response to the question?)',
-  'Next: retrieve|continue|done (the next step needs a passage / needs none / the answer is complete)',
-].join('\n');
-
-export const SYSTEM_WITHOUT_PASSAGE = [
-  'Continue the answer to the question from your own knowledge, then grade your step. Reply exactly:',
-  'Answer: the next 1-2 sentences, not repeating the answer so far',
-  'Utility: 1-5 (how useful is it as a response to the question?)',
-  'Next: retrieve|continue|done (the next step needs a passage from the documents / needs none / the answer is complete)',
-].join('\n');
-
-export const SYSTEM_DECISION =
-  'Does the next step of the answer need facts from the user\'s documents? Reply "Evidence needed: yes" or "Evidence needed: no".';
-
-function soFar(previous: readonly string[]): string {
-  return previous.length ? previous.join(' ') : '(nothing yet)';
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
 }
 
-export function segmentUserMessage(question: string, previous: readonly string[], passage: Passage | null): string {
-  const lines = [`Question: ${question}`, `Answer so far: ${soFar(previous)}`];
-  if (passage) lines.push(`Passage: ${passage.title}\n${passage.text}`);
-  return lines.join('\n');
+export const SYSTEM_ANSWER =
+  "You answer questions about the user's documents from the passage they give you, in one or two sentences.";
+
+/** One worked example, far from any document a user would bring (it is not from the test sets). */
+export const EXAMPLE = {
+  user:
+    'Passage from "Backups":\nThe backup job runs every night at 02:00. To change when it runs, edit the schedule key in ' +
+    'backup.toml; the value uses cron syntax. Backups older than 30 days are deleted.\n\n' +
+    'Question: How can I make the backup run at another time?',
+  assistant:
+    'Edit the schedule key in backup.toml and give it a cron expression; by default the job runs every night at 02:00.',
+} as const;
+
+const passageBlock = (p: Passage): string => `Passage from "${p.title}":\n${p.text}`;
+
+/**
+ * The answer turn: the passage and the question from the user, the answer from the assistant.
+ * Later segments carry the answer so far and ask for what comes next. The system prompt and the
+ * example come first and never change, so an engine's prefix cache holds them across candidates
+ * and questions.
+ */
+export function answerMessages(question: string, previous: readonly string[], passage: Passage | null): ChatMessage[] {
+  const parts = [passage ? passageBlock(passage) : '', `Question: ${question}`];
+  if (previous.length) parts.push(`So far the answer says: ${previous.join(' ')}\nWhat comes next?`);
+  return [
+    { role: 'system', content: SYSTEM_ANSWER },
+    { role: 'user', content: EXAMPLE.user },
+    { role: 'assistant', content: EXAMPLE.assistant },
+    { role: 'user', content: parts.filter(Boolean).join('\n\n') },
+  ];
 }
 
-export function decisionUserMessage(question: string, previous: readonly string[]): string {
-  return `Question: ${question}\nAnswer so far: ${soFar(previous)}`;
+/** Utility, asked of the answer's own conversation: it costs the question and one token. */
+export const USE_QUESTION =
+  'How well does your answer answer the question, from 1 (not at all) to 5 (completely)? Reply with one number.';
+
+export function useMessages(answer: readonly ChatMessage[], text: string): ChatMessage[] {
+  return [...answer, { role: 'assistant', content: text }, { role: 'user', content: USE_QUESTION }];
 }
+
+/**
+ * Relevance and support are asked of a judge, not of the writer: a model asked about "your
+ * answer" in its own conversation graded nearly everything alike, and a judge reading a
+ * passage, a question and a statement told them apart better (docs/benchmarks-answer.md).
+ * Support follows relevance in the same conversation, so it is one more question and one token.
+ */
+export const SYSTEM_JUDGE = 'You judge passages from documents and statements about them.';
+export const REL_QUESTION = 'Is the passage relevant to the question? Answer Yes or No.';
+export const SUP_QUESTION = 'Is the statement supported by the passage? Answer Yes, Partially or No.';
+
+export function relMessages(question: string, passage: Passage): ChatMessage[] {
+  return [
+    { role: 'system', content: SYSTEM_JUDGE },
+    { role: 'user', content: `${passageBlock(passage)}\n\nQuestion: ${question}\n\n${REL_QUESTION}` },
+  ];
+}
+
+export function supMessages(question: string, passage: Passage, text: string, rel?: string): ChatMessage[] {
+  const statement = `Statement: ${text}\n\n${SUP_QUESTION}`;
+  if (rel === undefined) {
+    return [
+      { role: 'system', content: SYSTEM_JUDGE },
+      { role: 'user', content: `${passageBlock(passage)}\n\n${statement}` },
+    ];
+  }
+  return [...relMessages(question, passage), { role: 'assistant', content: rel }, { role: 'user', content: statement }];
+}
+
+/** The retrieval decision before a segment: would the documents help? */
+export const DECISION_QUESTION = "Would looking in the user's documents help answer this? Answer Yes or No.";
+
+export function decisionMessages(question: string, previous: readonly string[]): ChatMessage[] {
+  const soFar = previous.length ? `\n\nSo far the answer says: ${previous.join(' ')}` : '';
+  return [{ role: 'user', content: `Question: ${question}${soFar}\n\n${DECISION_QUESTION}` }];
+}
+
+/** Every fixed sentence of the prompts: a candidate that repeats them is not an answer (./non-answer.ts). */
+export const PROMPT_TEXTS: readonly string[] = [
+  SYSTEM_ANSWER,
+  EXAMPLE.user,
+  EXAMPLE.assistant,
+  USE_QUESTION,
+  SYSTEM_JUDGE,
+  REL_QUESTION,
+  SUP_QUESTION,
+  DECISION_QUESTION,
+  'So far the answer says:',
+  'What comes next?',
+];
 
 /** Native Self-RAG: the released prompt, with the chosen segments appended (as the reference does). */
 export function nativeSegmentPrompt(question: string, previous: readonly string[], passage: Passage | null): string {

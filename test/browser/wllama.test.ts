@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTinyGguf, tinyGgufLogits, type TinyGguf } from '../../scripts/make-tiny-gguf';
-import { DECISION_ALTS, NEXT_ALTS, REL_ALTS, SUP_ALTS, USE_ALTS } from '../../src/generator/form';
+import { DECISION_REPLY, type Form, REL_REPLY, SUP_REPLY, slotSpellings, USE_REPLY } from '../../src/generator/form';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { paperSearch } from './app-page';
@@ -56,37 +56,56 @@ function logSoftmax(logits: Float64Array): Float64Array {
   return logits.map((l) => l - max - Math.log(z));
 }
 
-/** p(alt) / Σ p(group) from the exact logits after token `prev`. */
-function exactGroup(model: TinyGguf, prev: number, alts: readonly string[]): number[] {
+/** Each alternative's share of the group (its spellings added up) from the exact logits after token `prev`. */
+function exactGroup(model: TinyGguf, prev: number, form: Form): number[] {
+  const logits = tinyGgufLogits(model, prev);
+  const item = form[0]!;
+  if (item.kind !== 'slot') throw new Error('not a reply form');
+  const e = slotSpellings(item).map((sp) => sp.reduce((a, w) => a + Math.exp(logits[model.tokenId(w)]!), 0));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / sum);
+}
+
+/** p(alt) / Σ p(group) from the exact logits after token `prev`, one token per alternative. */
+function exactAlts(model: TinyGguf, prev: number, alts: readonly string[]): number[] {
   const logits = tinyGgufLogits(model, prev);
   const e = alts.map((a) => Math.exp(logits[model.tokenId(a)]!));
   const sum = e.reduce((a, b) => a + b, 0);
   return e.map((x) => x / sum);
 }
 
+/** Every spelling of a reply form's alternatives. */
+const spellingsOf = (form: Form): string[] =>
+  form.flatMap((it) => (it.kind === 'slot' ? slotSpellings(it).flat() : []));
+
 describe('wllama engine on a tiny GGUF model (prompted mode)', () => {
   const model = buildTinyGguf('chat');
 
-  it('loads a GGUF Blob on the CPU and reads every slot alternative as one token of the real vocabulary', async () => {
+  it('loads a GGUF Blob on the CPU and reads every spelling of every slot alternative as one token of the real vocabulary', async () => {
     const info = await call<{ nVocab: number; threads: number }>('load', MODEL('chat'), { nProbs: 50 });
     expect(info.nVocab).toBe(model.tokens.length);
-    const ids = await call<number[][]>('tokenIds', [...REL_ALTS, ...SUP_ALTS]);
-    expect(ids).toEqual([...REL_ALTS, ...SUP_ALTS].map((a) => [model.tokenId(a)]));
+    const words = [...spellingsOf(REL_REPLY), ...spellingsOf(SUP_REPLY)];
+    const ids = await call<number[][]>('tokenIds', words);
+    expect(ids).toEqual(words.map((a) => [model.tokenId(a)]));
   });
 
   it("reports each token's probability exactly as the model's logits give it, and slot probabilities are the group-normalised ones", async () => {
-    const { reply, seg } = await call<{ reply: { text: string; tokens: Tok[] }; seg: Record<string, unknown> }>(
-      'rawSegment',
-    );
+    const { answer, rel, seg } = await call<{
+      answer: { text: string; tokens: Tok[] };
+      rel: { text: string; tokens: Tok[] };
+      seg: Record<string, unknown>;
+    }>('rawSegment');
     // Every reported log-prob is the softmax over the whole vocabulary of the exact logits after the previous token.
-    for (let i = 1; i < reply.tokens.length; i++) {
-      const exact = logSoftmax(tinyGgufLogits(model, reply.tokens[i - 1]!.id));
-      const t = reply.tokens[i]!;
-      expect(t.logprob).toBeCloseTo(exact[t.id]!, 3);
-      for (const top of t.top_logprobs.slice(0, 5)) expect(top.logprob).toBeCloseTo(exact[top.id]!, 3);
+    for (const reply of [answer, rel]) {
+      for (let i = 1; i < reply.tokens.length; i++) {
+        const exact = logSoftmax(tinyGgufLogits(model, reply.tokens[i - 1]!.id));
+        const t = reply.tokens[i]!;
+        expect(t.logprob).toBeCloseTo(exact[t.id]!, 3);
+        for (const top of t.top_logprobs.slice(0, 5)) expect(top.logprob).toBeCloseTo(exact[top.id]!, 3);
+      }
     }
-    // Each slot follows the label's ':' token.
-    const colon = model.tokenId(':');
+    // A critique's reply begins after the template's "assistant\n": its first token follows "\n".
+    const colon = model.tokenId('\n');
     const near = (got: number[], want: number[]) => got.forEach((g, k) => expect(g).toBeCloseTo(want[k]!, 4));
     const s = seg as {
       rel: { relevant: number; irrelevant: number };
@@ -95,12 +114,11 @@ describe('wllama engine on a tiny GGUF model (prompted mode)', () => {
       problem?: string;
     };
     expect(s.problem).toBeUndefined();
-    near([s.rel.relevant, s.rel.irrelevant], exactGroup(model, colon, REL_ALTS));
-    near([s.sup.full, s.sup.partial, s.sup.none], exactGroup(model, colon, SUP_ALTS));
-    near(s.use, exactGroup(model, colon, USE_ALTS));
+    near([s.rel.relevant, s.rel.irrelevant], exactGroup(model, colon, REL_REPLY));
+    near([s.sup.full, s.sup.partial, s.sup.none], exactGroup(model, colon, SUP_REPLY));
+    near(s.use, exactGroup(model, colon, USE_REPLY));
     // Not one-hot: the check above could fail.
     expect(Math.max(...s.use)).toBeLessThan(0.99);
-    expect(NEXT_ALTS.length).toBe(3);
   });
 
   it('holds every candidate to the form and reuses the shared prompt prefix (timings.cache_n)', async () => {
@@ -122,7 +140,7 @@ describe('wllama engine on a tiny GGUF model (prompted mode)', () => {
 
   it('answers the retrieval decision from the exact logits', async () => {
     const d = await call<{ retrieval: number; noRetrieval: number }>('decide');
-    const [yes, no] = exactGroup(model, model.tokenId(':'), DECISION_ALTS);
+    const [yes, no] = exactGroup(model, model.tokenId('\n'), DECISION_REPLY);
     expect(d.retrieval).toBeCloseTo(yes!, 4);
     expect(d.noRetrieval).toBeCloseTo(no!, 4);
   });
@@ -170,7 +188,7 @@ describe('wllama engine, native Self-RAG model (reflection tokens as single toke
     for (const seg of r.segs) {
       expect(seg.text).toBe('The answer is here.');
       expect(seg.problem).toBeUndefined();
-      const [rel, irr] = exactGroup(model, model.tokenId('</paragraph>'), ['[Relevant]', '[Irrelevant]']);
+      const [rel, irr] = exactAlts(model, model.tokenId('</paragraph>'), ['[Relevant]', '[Irrelevant]']);
       expect(seg.rel.relevant).toBeCloseTo(rel!, 4);
       expect(seg.rel.irrelevant).toBeCloseTo(irr!, 4);
     }

@@ -1,12 +1,13 @@
-// What the engine double writes when no test scripted it (the e2e build): the
-// unused passage sentence closest to the question, sometimes reworded or padded
-// the way small models do, with reflection probabilities that judge what was
-// actually written. Everything is derived from word overlap, so answers and
-// rankings are reproducible and the critique weights have something to trade:
+// What the engine double writes when no test scripted it (the e2e build), turn by turn of the
+// prompted conversation (src/generator/prompts.ts): the answer turn gets the unused passage
+// sentence closest to the question, sometimes reworded or padded the way small models do; the
+// critique turns get probabilities that judge what was actually written. Everything is derived
+// from word overlap, so answers and rankings are reproducible and the critique weights have
+// something to trade:
 // - relevance: share of the question's content words found in the passage;
-// - support: share of the segment's content words found in the passage, so a
-//   reworded sentence is partly supported and a padded one less so;
-// - utility: share of the question's content words the segment mentions.
+// - support: share of the statement's content words found in the passage, so a reworded
+//   sentence is partly supported and a padded one less so;
+// - utility: share of the question's content words the answer mentions.
 import { FNV_OFFSET, fnv1aStep } from '../../src/core/fnv1a';
 import type { ScriptCall, ScriptedReply, Wanted } from './scripted-engine';
 
@@ -46,7 +47,7 @@ function twoWay(p: number, yes: string, no: string): Wanted {
 function utility(score: number): Wanted {
   const centre = 1 + Math.round(score * 4);
   const w: Wanted = {};
-  for (let r = 1; r <= 5; r++) w[` ${r}`] = Math.exp(-Math.abs(r - centre) * 1.5);
+  for (let r = 1; r <= 5; r++) w[`${r}`] = Math.exp(-Math.abs(r - centre) * 1.5);
   return w;
 }
 
@@ -54,27 +55,57 @@ export function defaultReply(call: ScriptCall): ScriptedReply {
   if (call.kind === 'completion') return nativeReply(call.prompt);
   // The follow-up rewrite (src/core/conversation/rewrite.ts): what a small model does at best.
   if (call.user.includes('\nFollow-up question: ')) return { text: rewriteFollowUp(call.user) };
-  const question = field(call.user, 'Question');
-  const soFar = field(call.user, 'Answer so far');
-  const hasSoFar = soFar !== '' && soFar !== '(nothing yet)';
-  if (!call.grammar) {
-    // Free instruction (query rewrite, RAGAS statements): answer with the question's own content words.
-    const last = call.user.trim().split('\n').filter(Boolean).pop() ?? '';
-    return { text: question || last.slice(0, 200) };
+  const grammar = call.grammar ?? '';
+  if (grammar.includes('decision ::=')) {
+    const soFar = call.last.includes('So far the answer says:');
+    return { slots: { decision: twoWay(soFar ? 0.55 : 0.85, 'Yes', 'No') } };
   }
-  if (call.grammar.includes('decision ::=')) {
-    return { slots: { decision: twoWay(hasSoFar ? 0.55 : 0.85, ' yes', ' no') } };
+  if (grammar.includes('use ::=')) {
+    const answer = [...call.messages].reverse().find((m) => m.role === 'assistant')?.content ?? '';
+    const asked = call.messages.filter((m) => m.role === 'user').at(-2)?.content ?? '';
+    return { slots: { use: utility(overlap(field(asked, 'Question'), answer)) } };
   }
-  const passageAt = call.user.indexOf('\nPassage: ');
-  if (passageAt < 0) {
-    return {
-      text: 'The documents were not consulted for this part, so it is not grounded in them.',
-      slots: { use: utility(0.2), next: { ' retrieve': 0.6, ' continue': 0.1, ' done': 0.3 } },
-    };
+  if (grammar.includes('rel ::=')) {
+    const { passage } = passageOf(call.last);
+    return { slots: { rel: twoWay(0.1 + 0.85 * overlap(field(call.last, 'Question'), passage), 'Yes', 'No') } };
   }
-  const passage = call.user.slice(passageAt + '\nPassage: '.length);
-  // Markdown headings are titles, not sentences of the answer.
+  if (grammar.includes('sup ::=')) {
+    const { body } = passageOf(
+      call.messages.find((m) => m.role === 'user' && m.content.includes('Passage from'))?.content ?? '',
+    );
+    return { slots: { sup: support(overlap(field(call.last, 'Statement'), body)) } };
+  }
+  if (call.last.includes('Passage from "') && !call.grammar) return { text: answerTurn(call.last) };
+  const question = field(call.last, 'Question');
+  // The answer turn without a passage (the model chose not to retrieve).
+  if (call.system && !call.grammar && question) {
+    return { text: 'The documents were not consulted for this part, so it is not grounded in them.' };
+  }
+  // A free instruction (query rewrite, plain RAG, RAGAS statements): the question's own words.
+  const last = call.user.trim().split('\n').filter(Boolean).pop() ?? '';
+  return { text: question || last.slice(0, 200) };
+}
+
+/** The passage block of a user message: the text after its title line, without Markdown headings. */
+function passageOf(user: string): { passage: string; body: string } {
+  const at = user.indexOf('Passage from "');
+  if (at < 0) return { passage: '', body: '' };
+  const rest = user.slice(at);
+  const end = rest.search(/\n\n(Question|Statement): /);
+  const passage = end < 0 ? rest : rest.slice(0, end);
   const body = passage.slice(passage.indexOf('\n') + 1).replace(/^#+ .*$/gm, '');
+  return { passage, body };
+}
+
+/**
+ * The answer turn: the unused passage sentence that best matches the question. When more of the
+ * passage is left, a small model runs on into its next sentences (the generator stops it after
+ * two, and the segment is not the end of the answer); otherwise it ends after the first.
+ */
+function answerTurn(user: string): string {
+  const question = field(user, 'Question');
+  const soFar = /So far the answer says: (.*)$/m.exec(user)?.[1]?.trim() ?? '';
+  const { body } = passageOf(user);
   const all = sentences(body);
   const said = soFar.toLowerCase();
   const fresh = all.filter((s) => !said.includes(s.toLowerCase()));
@@ -84,19 +115,8 @@ export function defaultReply(call: ScriptCall): ScriptedReply {
     undefined,
   );
   const text = write(best ?? all[all.length - 1] ?? body.slice(0, 200), question, body);
-  const sup = overlap(text, body);
-  const moreLeft = fresh.length > 1 && !hasSoFar;
-  return {
-    text,
-    slots: {
-      rel: twoWay(0.1 + 0.85 * overlap(question, passage), ' relevant', ' irrelevant'),
-      sup: support(sup),
-      use: utility(overlap(question, text)),
-      next: moreLeft
-        ? { ' retrieve': 0.5, ' continue': 0.2, ' done': 0.3 }
-        : { ' retrieve': 0.15, ' continue': 0.1, ' done': 0.75 },
-    },
-  };
+  const rest = fresh.filter((s) => s !== best);
+  return rest.length > 1 && !soFar ? `${text} ${rest.slice(0, 2).join(' ')}` : text;
 }
 
 // Openers a model puts before a reworded sentence; their words are not in the passage.
@@ -120,7 +140,7 @@ function write(sentence: string, question: string, body: string): string {
 
 /** Support tokens for a share `s` of supported words: ISSUP (full + half of partial) comes out near `s`. */
 function support(s: number): Wanted {
-  return { ' fully': 0.02 + s * s, ' partially': 0.02 + 2 * s * (1 - s), ' no': 0.02 + (1 - s) * (1 - s) };
+  return { Yes: 0.02 + s * s, Partially: 0.02 + 2 * s * (1 - s), No: 0.02 + (1 - s) * (1 - s) };
 }
 
 function hash(text: string): number {

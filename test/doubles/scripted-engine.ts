@@ -45,10 +45,13 @@ export interface ScriptedReply {
 
 export interface ScriptCall {
   kind: 'chat' | 'completion';
-  /** Message contents by role (chat) or the raw prompt (completion). */
+  /** Message contents by role, joined (chat), or the raw prompt (completion). */
   system: string;
   user: string;
   prompt: string;
+  /** The chat's messages in order, and the last user message (what this turn answers). */
+  messages: { role: string; content: string }[];
+  last: string;
   grammar?: string;
   index: number;
 }
@@ -168,11 +171,17 @@ export class ScriptedEngine {
         .map((m) => (typeof m.content === 'string' ? m.content : ''))
         .join('\n');
     const grammar = request.response_format?.type === 'grammar' ? request.response_format.grammar : undefined;
+    const messages = request.messages.map((m) => ({
+      role: m.role,
+      content: typeof m.content === 'string' ? m.content : '',
+    }));
     const call: ScriptCall = {
       kind: 'chat',
       system: text('system'),
       user: text('user'),
       prompt: '',
+      messages,
+      last: messages.filter((m) => m.role === 'user').pop()?.content ?? '',
       index: this.calls.length,
       ...(grammar ? { grammar } : {}),
     };
@@ -211,6 +220,8 @@ export class ScriptedEngine {
       system: '',
       user: '',
       prompt: request.prompt,
+      messages: [],
+      last: '',
       index: this.calls.length,
     };
     const promptTokens = countTokens(request.prompt);

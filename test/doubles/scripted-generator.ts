@@ -56,6 +56,8 @@ function abortError(): Error {
 
 export class ScriptedGenerator implements Generator {
   readonly calls: GeneratorCall[] = [];
+  /** Every segment request as the core sent it (critiques asked for, signals, callbacks). */
+  readonly requests: SegmentRequest[] = [];
   private listeners: ((call: GeneratorCall) => void)[] = [];
   private spent: GeneratorCost = { promptTokens: 0, decodedTokens: 0, calls: 0 };
 
@@ -98,6 +100,7 @@ export class ScriptedGenerator implements Generator {
       kind: 'generateSegments',
       requests: reqs.map((r) => ({ previous: [...r.previous], passageId: r.passage?.id ?? null })),
     });
+    this.requests.push(...reqs);
     if (reqs.some((r) => r.signal?.aborted)) throw abortError();
     return reqs.map((req) => {
       const { segments } = this.script;

@@ -11,6 +11,7 @@ import { EMBEDDER_FILES } from '../../scripts/real-models/catalogue';
 export const SITE_GGUF = {
   smollm2: 'models/gguf/SmolLM2-135M-Instruct.Q4_1.gguf',
   gemma: 'models/gguf/gemma-3-270m-q4_k_m.gguf',
+  qwen05: 'models/gguf/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf',
 } as const;
 
 function place(from: string, to: string): void {
@@ -35,6 +36,7 @@ export function addRealModels(site: string): void {
   for (const role of ['reranker', 'nli']) cpSync(join(tiny, role), join(pack, role), { recursive: true });
   place(realPath('smollm2'), join(site, SITE_GGUF.smollm2));
   place(realPath('gemma'), join(site, SITE_GGUF.gemma));
+  place(realPath('qwen05'), join(site, SITE_GGUF.qwen05));
 }
 
 /** A copy of a built site (dist/ or dist-test/) with the real models, under test-output/. */

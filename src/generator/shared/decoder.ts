@@ -3,7 +3,8 @@
 // (web-llm: token strings aligned to the message text; llama.cpp: token ids) and how a
 // native model's reflection tokens are found, so those stay in the driver.
 import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
-import type { Form, ParsedForm, SlotName } from '../form';
+import type { Form, SlotName } from '../form';
+import type { ChatMessage } from '../prompts';
 
 /** Cost bookkeeping the shared generator owns; a driver reports each engine call and its tokens. */
 export interface Meter {
@@ -12,10 +13,27 @@ export interface Meter {
   tokens(prompt: number | undefined, decoded: number | undefined): void;
 }
 
-/** A constrained reply; `tokens` are the engine's own, read back only by the same driver. */
+/**
+ * A reply; `tokens` are the engine's own, read back only by the same driver. `finish` is the
+ * engine's ('stop': the model ended it, 'length': the token limit) or 'enough': the request's
+ * `enough` rule stopped it.
+ */
 export interface FormReply {
   text: string;
   finish: string | null;
+}
+
+/** One chat turn: the messages so far, and the reply held to `form` when one is given. */
+export interface ChatRequest {
+  messages: readonly ChatMessage[];
+  /** The grammar the reply must follow; absent: free text, as the model writes it. */
+  form?: Form;
+  maxTokens: number;
+  signal?: AbortSignal;
+  /** The reply so far, as it streams. */
+  onText?: (textSoFar: string) => void;
+  /** Stops the reply once the text so far is enough (it then ends with finish 'enough'). */
+  enough?: (textSoFar: string) => boolean;
 }
 
 /** A reply with the engine's own token records (log-probs and alternatives). */
@@ -49,26 +67,15 @@ export interface TextRequest {
 }
 
 export interface Decoder<R extends FormReply = FormReply> {
-  /** Token budget of a form's labels and slot words beyond the segment itself. */
-  readonly formOverhead: number;
-  /** Token budget of the retrieval-decision form. */
-  readonly decisionTokens: number;
   /** Rejects a bad temperature before it is used. */
   checkTemperature(temperature: number): void;
   setTemperature(temperature: number): void;
-  /** One decode constrained to the form, streaming the segment text to `onText` as it is written. */
-  chat(
-    system: string,
-    user: string,
-    form: Form,
-    maxTokens: number,
-    signal?: AbortSignal,
-    onText?: (t: string) => void,
-  ): Promise<R>;
+  /** One chat turn with log-probs, streaming its text to `onText` as it is written. */
+  chat(req: ChatRequest): Promise<R>;
   /** A written slot's alternatives' probabilities, or null when they cannot be read. */
-  readSlot(form: Form, name: SlotName, reply: R, parsed: ParsedForm): Promise<number[] | null>;
-  /** The segment text's summed log-prob and token count. */
-  textLogprob(form: Form, reply: R, parsed: ParsedForm): { logprob: number; count: number };
+  readSlot(form: Form, name: SlotName, reply: R): Promise<number[] | null>;
+  /** The summed log-prob and count of the reply's tokens that fall within its first `chars` characters. */
+  textLogprob(reply: R, chars: number): { logprob: number; count: number };
   nativeSegment(req: SegmentRequest, maxTokens: number): Promise<NativeRead>;
   nativeDecision(req: RetrievalDecisionRequest): Promise<RetrieveProbs>;
   /** Free text (optionally one line) with its token counts. */

@@ -1,8 +1,12 @@
 // The core's Generator and Writer ports over any engine's decoder (./decoder.ts), written
-// once: the retrieval decision (remembered per path when a segment already wrote it),
-// segment generation, the prompted form's slots, the writer, one constrained completion
-// and cost bookkeeping. Each prompted candidate is one decode: relevance, the segment,
-// support, utility and the next step's retrieval decision come from the same pass.
+// once: the retrieval decision, segment generation, the critiques, the writer, one constrained
+// completion and cost bookkeeping.
+//
+// A prompted candidate is a short conversation (../form.ts): the answer turn, written freely and
+// stopped after one or two sentences (./answer-length.ts); utility asked of the same conversation;
+// relevance and support, when the critique source wants them, asked of a judge. What the model
+// wrote is checked before it is scored (./non-answer.ts). A native Self-RAG model writes its
+// reflection tokens in one pass and reads them all.
 import type {
   GeneratedSegment,
   Generator,
@@ -14,28 +18,36 @@ import type {
   Writer,
 } from '../../core/ports';
 import { abortError, GeneratorError } from '../errors';
-import { parseForm, RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, type SlotName } from '../form';
+import type { Withheld } from '../../core/types';
+import { DECISION_REPLY, type Form, parseForm, REL_REPLY, SUP_REPLY, type SlotName, USE_REPLY } from '../form';
 import type { CompleteRequest, CompleteResult } from '../handle';
-import {
-  decisionUserMessage,
-  segmentUserMessage,
-  SYSTEM_DECISION,
-  SYSTEM_WITH_PASSAGE,
-  SYSTEM_WITHOUT_PASSAGE,
-} from '../prompts';
+import { answerMessages, type ChatMessage, decisionMessages, relMessages, supMessages, useMessages } from '../prompts';
+import { answerText, enoughSentences } from './answer-length';
 import type { Decoder, FormReply, Meter, NativeRead } from './decoder';
+import { nonAnswer, unread } from './non-answer';
 
 export interface SelfRagOptions {
   /** Read reflection tokens directly (a native Self-RAG model) instead of prompting for them. */
   native: boolean;
   /** Token budget of one segment's text. */
   maxSegmentTokens: number;
+  /**
+   * Send a step's candidates to the engine together rather than one after another: llama.cpp
+   * (wllama starts it with 4 slots and continuous batching) then decodes them as one batch.
+   * Measured in docs/benchmarks-answer.md; web-llm serialises requests whatever is sent.
+   */
+  together?: boolean;
 }
 
 /** Remembered retrieval decisions are dropped past this many paths (one answer uses far fewer). */
 export const MAX_REMEMBERED_DECISIONS = 512;
 /** Extra tokens a native segment may spend on its reflection tokens. */
 const NATIVE_OVERHEAD_TOKENS = 8;
+/**
+ * A one-word reply's budget: a model may spell "Partially" a few characters per token under the
+ * grammar, and the grammar ends the reply as soon as the word is whole.
+ */
+const SLOT_TOKENS = 12;
 
 export class SelfRagGenerator<R extends FormReply = FormReply> implements Generator, Writer {
   private spent: GeneratorCost = { promptTokens: 0, decodedTokens: 0, calls: 0 };
@@ -86,28 +98,28 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
     const known = this.decided.get(pathKey(req.question, req.previous));
     if (known) return { ...known };
     if (this.opts.native) return this.decoder.nativeDecision(req);
-    const reply = await this.decoder.chat(
-      SYSTEM_DECISION,
-      decisionUserMessage(req.question, req.previous),
-      RETRIEVAL_DECISION,
-      this.decoder.decisionTokens,
-      req.signal,
-    );
-    const parsed = parseForm(RETRIEVAL_DECISION, reply.text);
-    const probs = parsed.spans.decision
-      ? await this.decoder.readSlot(RETRIEVAL_DECISION, 'decision', reply, parsed)
-      : null;
-    if (!probs) throw malformed('the retrieval decision', reply.text);
+    const probs = await this.slot(decisionMessages(req.question, req.previous), DECISION_REPLY, 'decision', req.signal);
+    if (!probs) throw malformed('the retrieval decision', '');
     return { retrieval: probs[0]!, noRetrieval: probs[1]! };
   }
 
   async generateSegments(reqs: SegmentRequest[]): Promise<GeneratedSegment[]> {
+    const one = (req: SegmentRequest) => (this.opts.native ? this.segmentNative(req) : this.segmentPrompted(req));
+    if (this.opts.together && reqs.length > 1) {
+      reqs.forEach((r) => throwIfAborted(r.signal));
+      try {
+        return await Promise.all(reqs.map(one));
+      } catch (e) {
+        this.decoder.interrupt(); // the batch's other candidates would only be thrown away
+        throw e;
+      }
+    }
     const out: GeneratedSegment[] = [];
-    // One at a time, in order: engines serialise requests anyway, an abort stops the batch,
-    // and llama.cpp's prompt cache reuses the prefix the previous candidate left.
+    // One at a time, in order: an abort stops the batch, and llama.cpp's prompt cache reuses the
+    // prefix the previous candidate left.
     for (const req of reqs) {
       throwIfAborted(req.signal);
-      out.push(this.opts.native ? await this.segmentNative(req) : await this.segmentPrompted(req));
+      out.push(await one(req));
     }
     return out;
   }
@@ -143,46 +155,72 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
   }
 
   private async segmentPrompted(req: SegmentRequest): Promise<GeneratedSegment> {
-    const form = req.passage ? SEGMENT_WITH_PASSAGE : SEGMENT_WITHOUT_PASSAGE;
-    const system = req.passage ? SYSTEM_WITH_PASSAGE : SYSTEM_WITHOUT_PASSAGE;
-    const reply = await this.decoder.chat(
-      system,
-      segmentUserMessage(req.question, req.previous, req.passage),
-      form,
-      this.opts.maxSegmentTokens + this.decoder.formOverhead,
-      req.signal,
-      req.onText,
-    );
-    const parsed = parseForm(form, reply.text);
+    const messages = answerMessages(req.question, req.previous, req.passage);
+    const reply = await this.decoder.chat({
+      messages,
+      maxTokens: this.opts.maxSegmentTokens,
+      enough: (t) => enoughSentences(t),
+      ...(req.signal ? { signal: req.signal } : {}),
+      ...(req.onText ? { onText: req.onText } : {}),
+    });
+    const ended = reply.finish === 'stop';
+    const text = answerText(reply.text, ended);
+    const seq = text
+      ? this.decoder.textLogprob(reply, reply.text.indexOf(text) + text.length)
+      : { logprob: 0, count: 0 };
+    const base = { text, tokenCount: seq.count, logprob: seq.logprob };
+    const withheld = nonAnswer({
+      text,
+      raw: reply.text,
+      previous: req.previous,
+      ...(req.passage ? { passage: req.passage.text } : {}),
+    });
+    // Not an answer: no critique is worth asking (it would only grade what the page will not show).
+    if (withheld) return { ...base, done: true, withheld };
+
     const problems: string[] = [];
-    // An engine may report 'length' when the last token lands exactly on max_tokens, even
-    // if that token completed the form; only an incomplete form was cut off.
-    if (reply.finish === 'length' && parsed.missing.length) problems.push('the reply was cut off at the token limit');
-    if (parsed.missing.length) problems.push(`missing ${parsed.missing.join(', ')}`);
-    const slot = async (name: SlotName): Promise<number[] | undefined> => {
-      if (!parsed.spans[name]) return undefined;
-      const probs = await this.decoder.readSlot(form, name, reply, parsed);
-      if (!probs) problems.push(`no probabilities for the ${name} slot`);
+    let missing: Withheld | undefined;
+    const read = async (what: string, msgs: ChatMessage[], form: Form, name: SlotName) => {
+      const probs = await this.slot(msgs, form, name, req.signal);
+      if (!probs) {
+        problems.push(`no probabilities for the ${what}`);
+        missing ??= unread(what);
+      }
       return probs ?? undefined;
     };
-    const rel = req.passage ? await slot('rel') : undefined;
-    const sup = req.passage ? await slot('sup') : undefined;
-    const use = await slot('use');
-    const next = await slot('next');
-    const text = (parsed.text ?? '').trim();
-    const seq = parsed.textSpan ? this.decoder.textLogprob(form, reply, parsed) : { logprob: 0, count: 0 };
-    if (next && text)
-      this.remember(req.question, [...req.previous, text], { retrieval: next[0]!, noRetrieval: next[1]! });
+    const use = await read('utility', useMessages(messages, text), USE_REPLY, 'use');
+    let rel: number[] | undefined;
+    let sup: number[] | undefined;
+    if (req.passage) {
+      const wanted = req.critiques ?? { rel: true, sup: true };
+      if (wanted.rel) rel = await read('relevance', relMessages(req.question, req.passage), REL_REPLY, 'rel');
+      if (wanted.sup) {
+        const relWord = rel ? (rel[0]! >= rel[1]! ? 'Yes' : 'No') : undefined;
+        sup = await read('support', supMessages(req.question, req.passage, text, relWord), SUP_REPLY, 'sup');
+      }
+    }
     return segment({
-      text,
-      tokenCount: seq.count,
-      logprob: seq.logprob,
-      done: next ? argmax(next) === 2 : reply.finish !== 'abort' && !parsed.missing.length,
+      ...base,
+      // The model ended the answer itself; stopped after its sentences, it had more to say.
+      done: ended,
       ...(rel ? { rel } : {}),
       ...(sup ? { sup } : {}),
       ...(use ? { use } : {}),
       problems,
+      ...(missing ? { withheld: missing } : {}),
     });
+  }
+
+  /** One critique turn: a one-word reply held to the form, its alternatives' probabilities read. */
+  private async slot(
+    messages: ChatMessage[],
+    form: Form,
+    name: SlotName,
+    signal?: AbortSignal,
+  ): Promise<number[] | null> {
+    const reply = await this.decoder.chat({ messages, form, maxTokens: SLOT_TOKENS, ...(signal ? { signal } : {}) });
+    if (!parseForm(form, reply.text).spans[name]) return null;
+    return this.decoder.readSlot(form, name, reply);
   }
 
   private async segmentNative(req: SegmentRequest): Promise<GeneratedSegment> {
@@ -200,7 +238,7 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
   }
 }
 
-function segment(r: Omit<NativeRead, 'next'>): GeneratedSegment {
+function segment(r: Omit<NativeRead, 'next'> & { withheld?: Withheld }): GeneratedSegment {
   const { rel, sup, use } = r;
   return {
     text: r.text,
@@ -211,19 +249,12 @@ function segment(r: Omit<NativeRead, 'next'>): GeneratedSegment {
     ...(sup ? { sup: { full: sup[0]!, partial: sup[1]!, none: sup[2]! } } : {}),
     ...(use ? { use: use as UseProbs } : {}),
     ...(r.problems.length ? { problem: `Malformed model output: ${r.problems.join('; ')}.` } : {}),
+    ...(r.withheld ? { withheld: r.withheld } : {}),
   };
 }
 
 function pathKey(question: string, previous: readonly string[]): string {
   return JSON.stringify([question, ...previous]);
-}
-
-function argmax(xs: readonly number[]): number {
-  let best = 0;
-  xs.forEach((x, i) => {
-    if (x > xs[best]!) best = i;
-  });
-  return best;
 }
 
 export function throwIfAborted(signal?: AbortSignal): void {

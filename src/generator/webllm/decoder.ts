@@ -10,19 +10,10 @@ import type {
 import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
 import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
 import { abortError, classifyError } from '../errors';
-import {
-  findSlot,
-  formToGrammar,
-  ONE_LINE,
-  partialText,
-  slotSpellings,
-  type Form,
-  type ParsedForm,
-  type SlotName,
-} from '../form';
+import { findSlot, formToGrammar, ONE_LINE, parseForm, slotSpellings, type Form, type SlotName } from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
 import { guarded } from '../shared/guard';
-import type { Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
+import type { ChatRequest, Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
 import { malformed, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
 import { NEUTRAL_PENALTIES, samplingParams, type ChatEngine, type SamplingSettings } from './engine';
 import { alignTokens, readNativeGroup, readSlotBounded, spanLogprob, type TokenLogprob } from './slots';
@@ -50,10 +41,6 @@ export class EngineGenerator extends SelfRagGenerator<Reply> {
 }
 
 class WebllmDecoder implements Decoder<Reply> {
-  // Labels and slot words of a prompted reply, beyond the segment itself.
-  readonly formOverhead = 40;
-  readonly decisionTokens = 8;
-
   constructor(
     private readonly engine: ChatEngine,
     private sampling: SamplingSettings,
@@ -72,10 +59,10 @@ class WebllmDecoder implements Decoder<Reply> {
     this.engine.interruptGenerate();
   }
 
-  async readSlot(form: Form, name: SlotName, reply: Reply, parsed: ParsedForm): Promise<number[] | null> {
+  async readSlot(form: Form, name: SlotName, reply: Reply): Promise<number[] | null> {
     // Every spelling of one alternative added up; the tokens are placed in the message (see alignTokens).
     const item = findSlot(form, name);
-    const span = parsed.spans[name];
+    const span = parseForm(form, reply.text).spans[name];
     if (!item || !span) return null;
     return (
       readSlotBounded(reply.tokens, reply.text, span, slotSpellings(item), alignTokens(reply.tokens, reply.text))
@@ -83,8 +70,8 @@ class WebllmDecoder implements Decoder<Reply> {
     );
   }
 
-  textLogprob(_form: Form, reply: Reply, parsed: ParsedForm): { logprob: number; count: number } {
-    return parsed.textSpan ? spanLogprob(reply.tokens, reply.text, parsed.textSpan) : { logprob: 0, count: 0 };
+  textLogprob(reply: Reply, chars: number): { logprob: number; count: number } {
+    return spanLogprob(reply.tokens, reply.text, [0, chars]);
   }
 
   async text(req: TextRequest): Promise<{ text: string; promptTokens: number; completionTokens: number }> {
@@ -173,29 +160,19 @@ class WebllmDecoder implements Decoder<Reply> {
     return probs;
   }
 
-  async chat(
-    system: string,
-    user: string,
-    form: Form,
-    maxTokens: number,
-    signal?: AbortSignal,
-    onText?: (t: string) => void,
-  ): Promise<Reply> {
-    const messages: ChatCompletionMessageParam[] = [
-      { role: 'system', content: system },
-      { role: 'user', content: user },
-    ];
+  async chat(req: ChatRequest): Promise<Reply> {
+    const messages: ChatCompletionMessageParam[] = req.messages.map((m) => ({ ...m }) as ChatCompletionMessageParam);
     const base = {
       messages,
-      max_tokens: maxTokens,
+      max_tokens: req.maxTokens,
       logprobs: true,
       top_logprobs: TOP_LOGPROBS,
-      response_format: { type: 'grammar' as const, grammar: formToGrammar(form) },
+      ...(req.form ? { response_format: { type: 'grammar' as const, grammar: formToGrammar(req.form) } } : {}),
       ...samplingParams(this.sampling),
       ...NEUTRAL_PENALTIES,
     };
-    if (!onText) {
-      const res = await this.guard(signal, () => this.engine.chatCompletion({ ...base, stream: false }));
+    if (!req.onText && !req.enough) {
+      const res = await this.guard(req.signal, () => this.engine.chatCompletion({ ...base, stream: false }));
       this.meter.tokens(res.usage?.prompt_tokens, res.usage?.completion_tokens);
       const choice = res.choices[0];
       if (choice?.finish_reason === 'abort') throw abortError();
@@ -206,27 +183,29 @@ class WebllmDecoder implements Decoder<Reply> {
       };
     }
     const request: ChatCompletionRequestStreaming = { ...base, stream: true, stream_options: { include_usage: true } };
-    return this.guard(signal, async () => {
+    return this.guard(req.signal, async () => {
       const stream = await this.engine.chatCompletion(request);
       let text = '';
-      let shown = '';
       const tokens: TokenLogprob[] = [];
       let finish: string | null = null;
       let usage: { prompt_tokens?: number; completion_tokens?: number } | undefined;
+      let stopped = false;
       for await (const chunk of stream) {
         const choice = chunk.choices[0];
         if (chunk.usage) usage = chunk.usage;
-        if (!choice) continue;
+        if (!choice || stopped) continue;
         text += choice.delta.content ?? '';
         tokens.push(...((choice.logprobs?.content ?? []) as TokenLogprob[]));
         if (choice.finish_reason) finish = choice.finish_reason;
-        const now = partialText(form, text);
-        if (now !== shown) {
-          shown = now;
-          onText(now);
+        req.onText?.(text);
+        if (!finish && req.enough?.(text)) {
+          // web-llm ends the stream with finish 'abort' after an interrupt: that one is ours.
+          stopped = true;
+          this.engine.interruptGenerate();
         }
       }
       this.meter.tokens(usage?.prompt_tokens, usage?.completion_tokens ?? tokens.length);
+      if (stopped) return { text, tokens, finish: 'enough' };
       if (finish === 'abort') throw abortError();
       return { text, tokens, finish };
     });

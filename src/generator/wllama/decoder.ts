@@ -6,19 +6,10 @@
 import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
 import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
 import { GeneratorError } from '../errors';
-import {
-  ONE_LINE,
-  parseForm,
-  partialText,
-  RETRIEVAL_DECISION,
-  SEGMENT_WITH_PASSAGE,
-  SEGMENT_WITHOUT_PASSAGE,
-  type Form,
-  type SlotName,
-} from '../form';
+import { ONE_LINE, parseForm, SLOT_REPLIES, slotSpellings, type Form, type SlotName } from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
 import { guarded } from '../shared/guard';
-import type { Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
+import type { ChatRequest, Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
 import { malformed, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
 import { wllamaError } from './errors';
 import { formToGbnf, type SlotTokens } from './gbnf';
@@ -39,6 +30,8 @@ export interface WllamaGeneratorOptions {
    * is not valid UTF-8 (a lone byte token), and a long top list reaches such tokens sooner.
    */
   nProbs: number;
+  /** Send a step's candidates together, for llama.cpp to decode as one batch (../shared/self-rag.ts). */
+  together: boolean;
 }
 
 export const WLLAMA_DEFAULTS: WllamaGeneratorOptions = {
@@ -47,6 +40,7 @@ export const WLLAMA_DEFAULTS: WllamaGeneratorOptions = {
   seed: 0,
   maxSegmentTokens: 96,
   nProbs: 20,
+  together: false,
 };
 
 /** What the prompt cache saved, from llama.cpp's own timings. */
@@ -60,9 +54,6 @@ export interface PrefillStats {
   /** Time llama.cpp spent computing prompt tokens (timings.prompt_ms). */
   prefillMs: number;
 }
-
-// The forms whose slot words are spelled as token ids in the grammar.
-const FORMS: readonly Form[] = [SEGMENT_WITH_PASSAGE, SEGMENT_WITHOUT_PASSAGE, RETRIEVAL_DECISION];
 
 type Reply = TokenReply<WllamaTokenLogprob>;
 
@@ -84,9 +75,6 @@ export class WllamaGenerator extends SelfRagGenerator<Reply> {
 }
 
 class WllamaDecoder implements Decoder<Reply> {
-  // Under a grammar, labels may be written a few characters per token rather than as whole words.
-  readonly formOverhead = 80;
-  readonly decisionTokens = 32;
   private stats: PrefillStats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0, prefillMs: 0 };
   private slotTokens: Promise<SlotTokens> | undefined;
   private reflectionIds: Promise<Map<string, number>> | undefined;
@@ -120,8 +108,17 @@ class WllamaDecoder implements Decoder<Reply> {
     this.stats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0, prefillMs: 0 };
   }
 
-  textLogprob(form: Form, reply: Reply): { logprob: number; count: number } {
-    return textLogprob(reply, form);
+  textLogprob(reply: Reply, chars: number): { logprob: number; count: number } {
+    let pos = 0;
+    let logprob = 0;
+    let count = 0;
+    for (const t of reply.tokens) {
+      if (pos >= chars) break;
+      logprob += t.logprob;
+      count++;
+      pos += t.token.length;
+    }
+    return { logprob, count };
   }
 
   async text(req: TextRequest): Promise<{ text: string; promptTokens: number; completionTokens: number }> {
@@ -237,21 +234,23 @@ class WllamaDecoder implements Decoder<Reply> {
   /** The slot's group probabilities: by token id when the grammar fixed them, else unavailable. */
   async readSlot(form: Form, name: SlotName, reply: Reply): Promise<number[] | null> {
     const joined = reply.tokens.map((t) => t.token).join('');
-    const parsed = parseForm(form, joined);
-    const span = parsed.spans[name];
-    const seqs = (await this.slotIds())[name];
-    if (!span || !seqs) return null;
-    return readSlotIds(reply.tokens, tokenAt(reply.tokens, span[0]), seqs);
+    const span = parseForm(form, joined).spans[name];
+    const alts = (await this.slotIds())[name];
+    if (!span || !alts) return null;
+    return readSlotIds(reply.tokens, tokenAt(reply.tokens, span[0]), alts);
   }
 
   private slotIds(): Promise<SlotTokens> {
     this.slotTokens ??= (async () => {
       const out: SlotTokens = {};
-      for (const form of FORMS) {
+      for (const form of SLOT_REPLIES) {
         for (const item of form) {
           if (item.kind !== 'slot' || out[item.name]) continue;
-          const ids = await this.engine.tokenIds([...item.alternatives]);
-          if (ids.every((x): x is number[] => !!x && x.length > 0)) out[item.name] = ids;
+          const spellings = slotSpellings(item);
+          const ids = await this.engine.tokenIds(spellings.flat());
+          if (!ids.every((x): x is number[] => !!x && x.length > 0)) continue;
+          let at = 0;
+          out[item.name] = spellings.map((sp) => sp.map(() => ids[at++]!));
         }
       }
       return out;
@@ -288,29 +287,17 @@ class WllamaDecoder implements Decoder<Reply> {
     };
   }
 
-  async chat(
-    system: string,
-    user: string,
-    form: Form,
-    maxTokens: number,
-    signal?: AbortSignal,
-    onText?: (t: string) => void,
-  ): Promise<Reply> {
-    const grammar = formToGbnf(form, await this.slotIds());
-    let shown = '';
+  async chat(req: ChatRequest): Promise<Reply> {
+    const grammar = req.form ? formToGbnf(req.form, await this.slotIds()) : undefined;
     return this.run(
-      signal,
+      req.signal,
       (id, onChunk) =>
         this.engine.chatStream(
           id,
           {
-            // Shared part first (system prompt, question, answer so far), the passage last: see segmentUserMessage.
-            messages: [
-              { role: 'system', content: system },
-              { role: 'user', content: user },
-            ],
-            max_tokens: maxTokens,
-            grammar,
+            messages: req.messages,
+            max_tokens: req.maxTokens,
+            ...(grammar ? { grammar } : {}),
             logprobs: true,
             top_logprobs: this.opts.nProbs,
             n_probs: this.opts.nProbs,
@@ -318,11 +305,8 @@ class WllamaDecoder implements Decoder<Reply> {
           },
           onChunk,
         ),
-      (text) => {
-        if (!onText) return;
-        const now = partialText(form, text);
-        if (now !== shown) onText((shown = now));
-      },
+      req.onText,
+      req.enough,
     );
   }
 
@@ -347,11 +331,15 @@ class WllamaDecoder implements Decoder<Reply> {
     });
   }
 
-  /** One streamed chat request; streaming also survives output that is not valid UTF-8 (non-streaming replies fail to parse). */
+  /**
+   * One streamed chat request; streaming also survives output that is not valid UTF-8 (non-streaming
+   * replies fail to parse). `enough` stops it early: the request is aborted and the reply ends 'enough'.
+   */
   private run(
     signal: AbortSignal | undefined,
     start: (id: number, onChunk: (c: WllamaChatChunk) => void) => Promise<void>,
     onText?: (text: string) => void,
+    enough?: (text: string) => boolean,
   ): Promise<Reply> {
     const id = this.nextId++;
     return this.guard(signal, id, async () => {
@@ -360,16 +348,29 @@ class WllamaDecoder implements Decoder<Reply> {
       let finish: string | null = null;
       let timings: WllamaTimings | undefined;
       let usage: { prompt_tokens: number; completion_tokens: number } | undefined;
-      await start(id, (chunk) => {
-        if (chunk.timings) timings = chunk.timings;
-        if (chunk.usage) usage = chunk.usage;
-        const choice = chunk.choices[0];
-        if (!choice) return;
-        text += choice.delta.content ?? '';
-        tokens.push(...(choice.logprobs?.content ?? []));
-        if (choice.finish_reason) finish = choice.finish_reason;
-        onText?.(text);
-      });
+      let stopped = false;
+      try {
+        await start(id, (chunk) => {
+          if (stopped) return;
+          if (chunk.timings) timings = chunk.timings;
+          if (chunk.usage) usage = chunk.usage;
+          const choice = chunk.choices[0];
+          if (!choice) return;
+          text += choice.delta.content ?? '';
+          tokens.push(...(choice.logprobs?.content ?? []));
+          if (choice.finish_reason) finish = choice.finish_reason;
+          onText?.(text);
+          if (!finish && enough?.(text)) {
+            stopped = true;
+            finish = 'enough';
+            this.engine.abort(id);
+          }
+        });
+      } catch (e) {
+        // Our own stop, not the caller's: the reply so far is the reply.
+        if (!stopped || signal?.aborted) throw e;
+      }
+      if (stopped && !usage) usage = { prompt_tokens: 0, completion_tokens: tokens.length };
       this.account(timings, usage);
       if (text.includes('\uFFFD') || tokens.some((t) => t.token.includes('\uFFFD'))) {
         throw new GeneratorError(
@@ -411,22 +412,4 @@ class WllamaDecoder implements Decoder<Reply> {
     this.stats.decodeMs += t?.predicted_ms ?? 0;
     this.stats.prefillMs += t?.prompt_ms ?? 0;
   }
-}
-
-function textLogprob(reply: Reply, form: Form): { logprob: number; count: number } {
-  const joined = reply.tokens.map((t) => t.token).join('');
-  const span = parseForm(form, joined).textSpan;
-  if (!span) return { logprob: 0, count: 0 };
-  let pos = 0;
-  let logprob = 0;
-  let count = 0;
-  for (const t of reply.tokens) {
-    const end = pos + t.token.length;
-    if (end > span[0] && pos < span[1]) {
-      logprob += t.logprob;
-      count++;
-    }
-    pos = end;
-  }
-  return { logprob, count };
 }

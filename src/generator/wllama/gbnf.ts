@@ -1,11 +1,11 @@
 // The form of ./form.ts in llama.cpp's GBNF dialect. When the model's token ids
-// of a slot's alternatives are known, the slot is written as token ids
-// (`<[id]>`): the model then writes each alternative one way only, so the
-// probability of an alternative is exactly that of its first distinct token.
-import type { Form, SlotName } from '../form';
+// of a slot's spellings are known, the slot is written as token ids (`<[id]>`):
+// the model then writes each spelling one way only, so the probability of an
+// alternative is exactly that of its spellings' first tokens (./slots.ts).
+import { slotSpellings, type Form, type SlotName } from '../form';
 
-/** Token ids spelling each alternative of a slot, in the slot's order. */
-export type SlotTokens = Partial<Record<SlotName, readonly (readonly number[])[]>>;
+/** Token ids of each spelling of each alternative of a slot: [alternative][spelling] → ids. */
+export type SlotTokens = Partial<Record<SlotName, readonly (readonly (readonly number[])[])[]>>;
 
 export function gbnfString(s: string): string {
   let out = '"';
@@ -34,8 +34,8 @@ export function formToGbnf(form: Form, tokens: SlotTokens = {}): string {
         const ids = tokens[item.name];
         const alts =
           ids && ids.length === item.alternatives.length
-            ? ids.map((seq) => seq.map((id) => `<[${id}]>`).join(' '))
-            : item.alternatives.map(gbnfString);
+            ? ids.flat().map((seq) => seq.map((id) => `<[${id}]>`).join(' '))
+            : slotSpellings(item).flat().map(gbnfString);
         rules.push(`${item.name} ::= ${alts.join(' | ')}`);
         return item.name;
       }

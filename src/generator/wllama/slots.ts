@@ -1,9 +1,10 @@
 // Slot probabilities from llama.cpp's log-probs. llama.cpp reports a softmax
 // over the raw logits of the whole vocabulary (before grammar and temperature),
 // so the ratio of two tokens' probabilities at one position is the ratio the
-// grammar-masked sampler sees. With each alternative written as fixed token ids
-// (./gbnf.ts) the alternatives part ways at one token, and the probability of
-// each alternative normalised over its group is exactly its token's share there.
+// grammar-masked sampler sees. With each spelling written as fixed token ids
+// (./gbnf.ts) the alternatives part ways at the reply's first token, and the
+// probability of each alternative normalised over its group is exactly the
+// share of its spellings' first tokens there.
 import type { WllamaTokenLogprob } from './protocol';
 
 /** Index of the token starting at character `at` of the joined token texts, or -1. */
@@ -18,32 +19,37 @@ export function tokenAt(tokens: readonly WllamaTokenLogprob[], at: number): numb
 }
 
 /**
- * Probabilities of the alternatives (as token id sequences) of the slot whose
- * first token is `tokens[start]`, normalised over the group; null when the reply
- * does not hold one of them there or the position's top tokens hold none.
+ * Probabilities of a slot's alternatives at `tokens[start]`, where the reply's slot word begins,
+ * normalised over the group: each alternative's is the sum of its spellings' first tokens (given as
+ * token id sequences, [alternative][spelling]). Null when the written token is none of them, or
+ * when two alternatives' spellings start with the same token (the first token would not decide).
  */
 export function readSlotIds(
   tokens: readonly WllamaTokenLogprob[],
   start: number,
-  seqs: readonly (readonly number[])[],
+  alts: readonly (readonly (readonly number[])[])[],
 ): number[] | null {
-  if (start < 0 || seqs.length < 2) return null;
-  let d = 0;
-  while (seqs.every((s) => d < s.length && s[d] === seqs[0]![d])) d++;
-  // Alternatives must part ways at one token (they do for every form: first characters differ, or a shared space).
-  const firsts = seqs.map((s) => s[d]);
-  if (firsts.some((f) => f === undefined) || new Set(firsts).size !== seqs.length) return null;
-  const at = tokens[start + d];
-  if (!at) return null;
-  for (let i = 0; i < d; i++) if (tokens[start + i]?.id !== seqs[0]![i]) return null;
-  if (!firsts.includes(at.id)) return null;
-  const probs = firsts.map((id) => {
+  if (start < 0 || alts.length < 2) return null;
+  const owner = new Map<number, number>();
+  for (const [k, spellings] of alts.entries()) {
+    for (const seq of spellings) {
+      const first = seq[0];
+      if (first === undefined) return null;
+      if (owner.has(first) && owner.get(first) !== k) return null;
+      owner.set(first, k);
+    }
+  }
+  const at = tokens[start];
+  if (!at || !owner.has(at.id)) return null;
+  const probs = alts.map(() => 0);
+  const p = (id: number): number => {
     if (id === at.id) return Math.exp(at.logprob);
     const hit = at.top_logprobs.find((t) => t.id === id);
     return hit ? Math.exp(hit.logprob) : 0; // beyond the reported top tokens: counted as 0, as the reference does
-  });
+  };
+  for (const [id, k] of owner) probs[k]! += p(id);
   const sum = probs.reduce((a, b) => a + b, 0);
-  return sum > 0 && Number.isFinite(sum) ? probs.map((p) => p / sum) : null;
+  return sum > 0 && Number.isFinite(sum) ? probs.map((x) => x / sum) : null;
 }
 
 /** Native models: the group's probabilities where its first token was written, normalised over the group. */

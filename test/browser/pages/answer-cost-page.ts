@@ -9,8 +9,8 @@ import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/cor
 import { plainRagAnswer } from '../../../src/core/plain-rag';
 import type { Critic, Passage, RelProbs, ScoredPassage, SupProbs } from '../../../src/core/ports';
 import type { DecodeSettings } from '../../../src/core/types';
-import { SEGMENT_WITH_PASSAGE, type Form } from '../../../src/generator/form';
-import { segmentUserMessage, SYSTEM_WITH_PASSAGE } from '../../../src/generator/prompts';
+import { type Form, REL_REPLY } from '../../../src/generator/form';
+import { relMessages } from '../../../src/generator/prompts';
 import { connectWllama, type WllamaConnection } from '../../../src/generator/wllama/client';
 import { WllamaGenerator } from '../../../src/generator/wllama/decoder';
 
@@ -33,6 +33,8 @@ export interface RunOptions {
   /** The relevance model behind the critic (evaluator ISREL, the gate) and CRAG's evaluator. */
   critic?: string;
   maxSegmentTokens?: number;
+  /** Send a step's candidates to llama.cpp together (one batch) instead of one after another. */
+  together?: boolean;
   /** Stop a Self-RAG answer after this long (the result says it was stopped). */
   capSeconds?: number;
 }
@@ -67,9 +69,14 @@ const api = {
   },
 
   async run(kind: Kind, question: string, opts: RunOptions = {}) {
-    const g = opts.maxSegmentTokens
-      ? new WllamaGenerator(conn!, { nProbs: 20, maxSegmentTokens: opts.maxSegmentTokens })
-      : gen!;
+    const g =
+      opts.maxSegmentTokens || opts.together
+        ? new WllamaGenerator(conn!, {
+            nProbs: 20,
+            ...(opts.maxSegmentTokens ? { maxSegmentTokens: opts.maxSegmentTokens } : {}),
+            ...(opts.together ? { together: true } : {}),
+          })
+        : gen!;
     // A cold prompt cache for every run: rows that share a prefix with the run before would
     // otherwise reuse its KV cache, which a user's first question would not find.
     await conn!.complete(0, { prompt: 'Hi', max_tokens: 1, cache_prompt: true });
@@ -154,22 +161,16 @@ const api = {
     };
   },
 
-  /**
-   * The generator's own ISREL for a (question, passage) pair, as the app reads it: the first
-   * slot of the candidate form, under the app's system prompt. The slot comes before the
-   * answer and llama.cpp reports log-probs before the grammar, so the form cut after the
-   * slot reads the same probabilities a whole candidate would, for a few tokens.
-   */
+  /** The generator's own ISREL for a (question, passage) pair, as the app reads it: the judge's relevance turn. */
   async selfIsrel(question: string, passage: Passage) {
     type Slot = (form: Form, name: 'rel', reply: unknown) => Promise<number[] | null>;
     const d = (
       gen as unknown as {
-        decoder: { chat: (s: string, u: string, f: Form, n: number) => Promise<unknown>; readSlot: Slot };
+        decoder: { chat: (req: unknown) => Promise<unknown>; readSlot: Slot };
       }
     ).decoder;
-    const form = SEGMENT_WITH_PASSAGE.slice(0, 2);
-    const reply = await d.chat(SYSTEM_WITH_PASSAGE, segmentUserMessage(question, [], passage), form, 16);
-    const r = await d.readSlot(form, 'rel', reply);
+    const reply = await d.chat({ messages: relMessages(question, passage), form: REL_REPLY, maxTokens: 12 });
+    const r = await d.readSlot(REL_REPLY, 'rel', reply);
     return r && r[0]! + r[1]! > 0 ? r[0]! / (r[0]! + r[1]!) : null;
   },
 };

@@ -5,7 +5,6 @@
 import { decode } from '../../../src/core/decode';
 import { PAPER_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
 import type { Passage, ScoredPassage } from '../../../src/core/ports';
-import { segmentUserMessage } from '../../../src/generator/prompts';
 import { connectWllama, type WllamaConnection } from '../../../src/generator/wllama/client';
 import { WllamaGenerator } from '../../../src/generator/wllama/decoder';
 
@@ -78,22 +77,16 @@ const api = {
   async decide(previous: string[] = []) {
     return gen!.decideRetrieval({ question: 'Where is Lyon?', previous });
   },
-  /** The raw reply of one prompted candidate, to compare with the exact logits. */
+  /** The raw replies of one prompted candidate's answer and relevance turns, to compare with the exact logits. */
   async rawSegment() {
-    const seen: unknown[] = [];
-    // The raw constrained decode, below the Self-RAG generator: the decoder it was built on.
-    const g = (gen as unknown as { decoder: { chat: (...a: unknown[]) => Promise<unknown> } }).decoder;
-    const { SEGMENT_WITH_PASSAGE } = await import('../../../src/generator/form');
-    const { SYSTEM_WITH_PASSAGE, segmentUserMessage } = await import('../../../src/generator/prompts');
-    const reply = await g.chat(
-      SYSTEM_WITH_PASSAGE,
-      segmentUserMessage('Where is Lyon?', [], passage(0)),
-      SEGMENT_WITH_PASSAGE,
-      136,
-    );
-    seen.push(reply);
+    // The raw decodes, below the Self-RAG generator: the decoder it was built on.
+    const g = (gen as unknown as { decoder: { chat: (req: unknown) => Promise<unknown> } }).decoder;
+    const { REL_REPLY } = await import('../../../src/generator/form');
+    const { answerMessages, relMessages } = await import('../../../src/generator/prompts');
+    const answer = await g.chat({ messages: answerMessages('Where is Lyon?', [], passage(0)), maxTokens: 40 });
+    const rel = await g.chat({ messages: relMessages('Where is Lyon?', passage(0)), form: REL_REPLY, maxTokens: 12 });
     const [seg] = await gen!.generateSegments([{ question: 'Where is Lyon?', previous: [], passage: passage(0) }]);
-    return { reply, seg };
+    return { answer, rel, seg };
   },
   /** The one short constrained completion the handle offers (e.g. a standalone search query). */
   async completeLine(maxTokens: number) {
@@ -106,10 +99,10 @@ const api = {
   },
   async rawDecision() {
     // The raw constrained decode, below the Self-RAG generator: the decoder it was built on.
-    const g = (gen as unknown as { decoder: { chat: (...a: unknown[]) => Promise<unknown> } }).decoder;
-    const { RETRIEVAL_DECISION } = await import('../../../src/generator/form');
-    const { SYSTEM_DECISION, decisionUserMessage } = await import('../../../src/generator/prompts');
-    return g.chat(SYSTEM_DECISION, decisionUserMessage('Where is Lyon?', []), RETRIEVAL_DECISION, 32);
+    const g = (gen as unknown as { decoder: { chat: (req: unknown) => Promise<unknown> } }).decoder;
+    const { DECISION_REPLY } = await import('../../../src/generator/form');
+    const { decisionMessages } = await import('../../../src/generator/prompts');
+    return g.chat({ messages: decisionMessages('Where is Lyon?', []), form: DECISION_REPLY, maxTokens: 12 });
   },
   async abortThenAnswer() {
     const ctrl = new AbortController();
@@ -140,11 +133,10 @@ const api = {
     }
   },
   /**
-   * bench/wllama.bench.ts: answers each question with the decode loop (ours: one pass per
-   * candidate, shared prefix first, prompt cache on), then counts what the paper's plain
-   * algorithm would prefill on the same tree: every decision, segment and critique prompt
-   * in full, with no cache (each sent with max_tokens 1, cache_prompt false).
-   * Retrieval is always on (the tiny model itself never retrieves), so no decision prompts.
+   * bench/wllama.bench.ts: answers each question with the decode loop and reports what llama.cpp's
+   * prompt cache saved: the prompt tokens it computed against those it reused (without the cache,
+   * every one would have been computed). Retrieval is always on (the tiny model itself never
+   * retrieves), with the paper's search (critiques from the generator, no budget).
    */
   async bench(questions: string[], passages: Passage[]) {
     const words = (s: string) => new Set(s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
@@ -163,16 +155,7 @@ const api = {
           .slice(0, k),
     };
     gen!.resetCost();
-    let plain = 0;
     let candidates = 0;
-    const count = async (system: string, user: string) => {
-      const r = await conn!.complete(7, {
-        prompt: `<|im_start|>system\n${system}<|im_end|>\n<|im_start|>user\n${user}<|im_end|>\n<|im_start|>assistant\n`,
-        max_tokens: 1,
-        cache_prompt: false,
-      });
-      plain += r.timings?.prompt_n ?? r.usage?.prompt_tokens ?? 0;
-    };
     for (const q of questions) {
       const result = await decode(
         q,
@@ -180,31 +163,9 @@ const api = {
         { ...PAPER_DECODE_SETTINGS, mode: 'always', maxDepth: 3 },
         DEFAULT_RANK_SETTINGS,
       );
-      const byId = new Map(result.tree.candidates.map((c) => [c.id, c]));
-      const previousOf = (c: (typeof result.tree.candidates)[number]): string[] => {
-        const out: string[] = [];
-        for (
-          let p = c.parentId ? byId.get(c.parentId) : undefined;
-          p;
-          p = p.parentId ? byId.get(p.parentId) : undefined
-        )
-          out.unshift(p.text);
-        return out;
-      };
-      // Retrieval is always on here, so neither algorithm asks for a retrieval decision.
-      for (const c of result.tree.candidates) {
-        candidates++;
-        const previous = previousOf(c);
-        const user = segmentUserMessage(q, previous, c.passage);
-        await count('Write the next one or two sentences of the answer to the question, using the passage.', user);
-        if (c.passage) {
-          await count('Is the passage relevant to the question?', user);
-          await count('Is the answer supported by the passage?', `${user}\nSegment: ${c.text}`);
-        }
-        await count('How useful is the answer for the question (1 to 5)?', `Question: ${q}\nSegment: ${c.text}`);
-      }
+      candidates += result.tree.candidates.length;
     }
-    return { ours: gen!.prefill(), cost: gen!.cost(), plain, candidates };
+    return { ours: gen!.prefill(), cost: gen!.cost(), candidates };
   },
   /** Decode speed from llama.cpp's own timings over a few unconstrained replies. */
   async speed(tokens: number, rounds = 5) {

@@ -64,7 +64,8 @@ describe('createGenerator', () => {
     await g.load();
     const [s] = await g.generateSegments([{ question: 'Where is Lyon?', previous: [], passage }]);
     expect(s!.text).toBe('Lyon is a city in France.');
-    expect(g.cost().calls).toBe(1);
+    // The answer turn and one critique turn each for utility, relevance and support.
+    expect(g.cost().calls).toBe(4);
   });
 
   it('cancels a load: the worker is stopped, the state returns to idle, and a later load works', async () => {

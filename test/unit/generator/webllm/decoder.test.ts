@@ -6,7 +6,12 @@ import type { Passage, SegmentRequest } from '../../../../src/core/ports';
 import type { ChatEngine } from '../../../../src/generator/webllm/engine';
 import { EngineGenerator } from '../../../../src/generator/webllm/decoder';
 import { GeneratorError } from '../../../../src/generator/errors';
-import { FaithfulEngine, type FaithfulEngineOptions, type FaithfulReply } from '../../../doubles/faithful-engine';
+import {
+  FaithfulEngine,
+  type FaithfulEngineOptions,
+  type FaithfulReply,
+  type FaithfulScript,
+} from '../../../doubles/faithful-engine';
 import { FAMILIES } from '../../../doubles/token-vocab';
 
 const passage: Passage = {
@@ -28,15 +33,28 @@ const close = (got: readonly number[] | undefined, want: readonly number[], digi
   got!.forEach((g, i) => expect(g).toBeCloseTo(want[i]!, digits));
 };
 
-const full: FaithfulReply = {
-  text: ' Lyon is in France.',
-  slots: {
-    rel: { ' relevant': 0.7, ' irrelevant': 0.3 },
-    sup: { ' fully': 0.5, ' partially': 0.3, ' no': 0.2 },
-    use: { ' 1': 0.05, ' 2': 0.05, ' 3': 0.1, ' 4': 0.3, ' 5': 0.5 },
-    next: { ' retrieve': 0.2, ' continue': 0.2, ' done': 0.6 },
-  },
+/** The critiques a scripted model gives, by slot. */
+interface Grades {
+  rel?: Record<string, number>;
+  sup?: Record<string, number>;
+  use?: Record<string, number>;
+  decision?: Record<string, number>;
+}
+
+const grades: Grades = {
+  rel: { Yes: 0.7, No: 0.3 },
+  sup: { Yes: 0.5, Partially: 0.3, No: 0.2 },
+  use: { '1': 0.05, '2': 0.05, '3': 0.1, '4': 0.3, '5': 0.5 },
 };
+
+/** A model that answers the answer turn with `answer` and each critique turn with its grade. */
+function turns(answer: string | FaithfulReply, g: Grades = grades): FaithfulScript {
+  return (call) => {
+    for (const name of ['rel', 'sup', 'use', 'decision'] as const)
+      if (call.grammar?.includes(`${name} ::=`)) return { slots: { [name]: g[name] ?? {} } };
+    return typeof answer === 'string' ? { text: answer } : answer;
+  };
+}
 
 describe.each(FAMILIES)('on the %s tokenizer', (family) => {
   async function setup(
@@ -49,9 +67,9 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
     return { engine, generator };
   }
 
-  describe('prompted mode: one decode per candidate', () => {
-    it('reads at each slot the probabilities the model put there', async () => {
-      const { generator, engine } = await setup([full]);
+  describe('prompted mode: the answer, then one short turn per critique', () => {
+    it('writes the answer as a chat reply and reads each critique where its word begins', async () => {
+      const { generator, engine } = await setup(turns('Lyon is in France.'));
       const [s] = await generator.generateSegments([seg()]);
       expect(s!.text).toBe('Lyon is in France.');
       close([s!.rel!.relevant, s!.rel!.irrelevant], [0.7, 0.3]);
@@ -59,41 +77,49 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
       close(s!.use, [0.05, 0.05, 0.1, 0.3, 0.5]);
       expect(s!.done).toBe(true);
       expect(s!.problem).toBeUndefined();
-      expect(engine.calls).toHaveLength(1); // critiques came from the same pass
+      expect(s!.withheld).toBeUndefined();
+      // The answer turn has no grammar: the model writes as it would to a person.
+      expect(engine.calls[0]!.call.grammar).toBeUndefined();
+      expect(engine.calls[0]!.call.user).toContain('Passage from "Lyon":\nLyon is a city in France.');
+      expect(engine.calls[0]!.call.user).toContain('Question: Where is Lyon?');
+      expect(engine.calls).toHaveLength(4); // answer, utility, relevance, support
       expect(s!.tokenCount).toBeGreaterThanOrEqual(4);
       expect(s!.tokenCount).toBeLessThanOrEqual(8);
       expect(s!.logprob).toBeLessThan(0);
     });
 
-    it('adds up every spelling of an alternative, so a model preferring " Relevant" or " Fully" keeps its choice', async () => {
-      const { generator, engine } = await setup([
-        {
-          ...full,
-          slots: {
-            ...full.slots,
-            rel: { ' Relevant': 0.6, ' relevant': 0.1, ' irrelevant': 0.3 },
-            sup: { ' Fully': 0.5, ' partially': 0.3, ' No': 0.2 },
-          },
-        },
-      ]);
+    it('asks only for the critiques the critique source reads', async () => {
+      const { generator, engine } = await setup(turns('Lyon is in France.'));
+      const [s] = await generator.generateSegments([seg({ critiques: { rel: false, sup: false } })]);
+      expect(engine.calls).toHaveLength(2); // answer and utility
+      expect(s!.rel).toBeUndefined();
+      expect(s!.sup).toBeUndefined();
+      close(s!.use, [0.05, 0.05, 0.1, 0.3, 0.5]);
+    });
+
+    it('adds up every spelling of an alternative, so a model preferring "yes" keeps its choice', async () => {
+      const { generator, engine } = await setup(
+        turns('Lyon is in France.', {
+          ...grades,
+          rel: { Yes: 0.6, yes: 0.1, No: 0.3 },
+          sup: { yes: 0.5, Partially: 0.3, no: 0.2 },
+        }),
+      );
       const [s] = await generator.generateSegments([seg()]);
       close([s!.rel!.relevant, s!.rel!.irrelevant], [0.7, 0.3]);
       close([s!.sup!.full, s!.sup!.partial, s!.sup!.none], [0.5, 0.3, 0.2]);
-      expect(engine.calls[0]!.call.grammar).toContain('" Fully"');
+      expect(engine.calls.some((c) => c.call.grammar?.includes('"yes"'))).toBe(true);
       expect(s!.problem).toBeUndefined();
     });
 
     it('only ever yields the slot group alternatives, renormalised over them', async () => {
-      const { generator } = await setup([
-        {
-          ...full,
-          slots: {
-            ...full.slots,
-            rel: { ' maybe': 0.9, ' relevant': 0.03, ' irrelevant': 0.07 },
-            sup: { ' yes': 0.95, ' partially': 0.05 },
-          },
-        },
-      ]);
+      const { generator } = await setup(
+        turns('Lyon is in France.', {
+          ...grades,
+          rel: { Maybe: 0.9, Yes: 0.03, No: 0.07 },
+          sup: { Sure: 0.95, Partially: 0.05 },
+        }),
+      );
       const [s] = await generator.generateSegments([seg()]);
       close([s!.rel!.relevant, s!.rel!.irrelevant], [0.3, 0.7]);
       expect(s!.sup!.partial).toBeGreaterThan(0.99);
@@ -101,48 +127,65 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
     });
 
     it('writes a candidate without a passage with utility only', async () => {
-      const { generator } = await setup([
-        { text: ' Lyon is in France.', slots: { use: { ' 3': 1 }, next: { ' continue': 1 } } },
-      ]);
+      const { generator } = await setup(turns('Lyon is in France.', { use: { '3': 1 } }));
       const [s] = await generator.generateSegments([seg({ passage: null })]);
       expect(s!.rel).toBeUndefined();
       expect(s!.sup).toBeUndefined();
       expect(s!.use![2]).toBeGreaterThan(0.99);
+    });
+
+    it('stops the answer after two sentences, and a stopped answer has more to say', async () => {
+      const { generator, engine } = await setup(
+        turns('Lyon is in France. It sits on two rivers. It is known for its food. Its old town is large.'),
+      );
+      const [s] = await generator.generateSegments([seg()]);
+      expect(s!.text).toBe('Lyon is in France. It sits on two rivers.');
+      expect(s!.done).toBe(false);
+      expect(s!.withheld).toBeUndefined();
+      // Stopped as the third sentence began, not at the token limit.
+      expect(engine.calls[0]!.ids.length).toBeLessThan(30);
+    });
+
+    it('withholds a candidate cut off at the token limit before a whole sentence, and asks it no critique', async () => {
+      const { generator, engine } = await setup(turns(' word'.repeat(200)), {}, { maxSegmentTokens: 20 });
+      const [s] = await generator.generateSegments([seg()]);
+      expect(s!.withheld?.reason).toBe('cut-off');
+      expect(s!.text).toBe('');
+      expect(engine.calls).toHaveLength(1);
+    });
+
+    it('keeps the whole sentences of a reply cut off at the token limit', async () => {
+      const { generator } = await setup(
+        turns('Lyon is in France. It sits where the Rhone' + ' and'.repeat(100)),
+        {},
+        { maxSegmentTokens: 24 },
+      );
+      const [s] = await generator.generateSegments([seg()]);
+      expect(s!.text).toBe('Lyon is in France.');
+      expect(s!.withheld).toBeUndefined();
       expect(s!.done).toBe(false);
     });
 
-    it('marks a candidate cut off at the token limit instead of failing', async () => {
-      const long = { ...full, text: ' word'.repeat(200) };
-      const { generator } = await setup([long], {}, { maxSegmentTokens: 20 });
-      const [s] = await generator.generateSegments([seg()]);
-      expect(s!.problem).toMatch(/cut off at the token limit/);
-      expect(s!.problem).toMatch(/sup slot/);
-      expect(s!.sup).toBeUndefined();
-      expect(s!.rel).toBeDefined();
-      expect(s!.text.length).toBeGreaterThan(0);
-    });
-
-    it('does not call a complete reply cut off when its last token lands exactly on max_tokens', async () => {
-      const reply = {
-        ...full,
-        text: ' Lyon is a city in France, where the Rhone meets the Saone, and it is known for its food and its old town.',
-      };
-      const probe = await setup([reply], {}, { maxSegmentTokens: 200 });
-      await probe.generator.generateSegments([seg()]);
-      const written = probe.engine.calls[0]!.ids.length; // the form's tokens, without the stop token
-      const { generator, engine } = await setup([reply], {}, { maxSegmentTokens: written - 40 });
-      const [s] = await generator.generateSegments([seg()]);
-      expect(engine.calls[0]!.finish).toBe('length'); // what web-llm reports here
-      expect(s!.problem).toBeUndefined();
-      expect(s!.done).toBe(true);
-      close(s!.use, [0.05, 0.05, 0.1, 0.3, 0.5]);
-    });
-
-    it('flags an answer that is only blanks', async () => {
-      const { generator } = await setup([{ ...full, text: '   ' }]);
-      const [s] = await generator.generateSegments([seg()]);
-      expect(s!.text).toBe('');
-      expect(s!.problem).toMatch(/missing answer text/);
+    it("withholds the prompt's own words, a refusal, and a repeat of the answer so far", async () => {
+      const { generator } = await setup((call) =>
+        call.grammar
+          ? turns('')(call)
+          : {
+              text: call.user.includes('So far')
+                ? 'Lyon is in France.'
+                : call.user.includes('Where is Paris?')
+                  ? 'The passage does not say where Paris is.'
+                  : "You answer questions about the user's documents from the passage they give you.",
+            },
+      );
+      const [copied, declined, repeated] = await generator.generateSegments([
+        seg(),
+        seg({ question: 'Where is Paris?' }),
+        seg({ previous: ['Lyon is in France.'] }),
+      ]);
+      expect(copied!.withheld?.reason).toBe('form-text');
+      expect(declined!.withheld?.reason).toBe('declined');
+      expect(repeated!.withheld?.reason).toBe('repeat');
     });
 
     it('turns an error string from the worker into a typed error with a way forward', async () => {
@@ -153,89 +196,71 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
       expect((err as GeneratorError).suggestion).toMatch(/smaller model/);
     });
 
-    it('streams the segment text as it is written, without labels', async () => {
-      const { generator } = await setup([full]);
+    it('streams the answer text as it is written', async () => {
+      const { generator } = await setup(turns('Lyon is in France.'));
       const seen: string[] = [];
       const [s] = await generator.generateSegments([seg({ onText: (t) => seen.push(t) })]);
       expect(seen.length).toBeGreaterThan(2);
       expect(seen.at(-1)).toBe(s!.text);
-      expect(seen.every((t) => !t.includes('Relevance') && !t.includes('\n'))).toBe(true);
       close([s!.rel!.relevant, s!.rel!.irrelevant], [0.7, 0.3]);
       close(s!.use, [0.05, 0.05, 0.1, 0.3, 0.5]);
     });
 
-    it('answers the next retrieval decision from the candidate pass, with no extra call', async () => {
-      const { generator, engine } = await setup([full]);
-      const [s] = await generator.generateSegments([seg()]);
-      const probs = await generator.decideRetrieval({ question: 'Where is Lyon?', previous: [s!.text] });
-      expect(probs.retrieval).toBeCloseTo(0.2, 5);
-      expect(probs.noRetrieval).toBeCloseTo(0.2, 5);
-      expect(engine.calls).toHaveLength(1);
-    });
-
-    it('asks the model for the first retrieval decision and reads p(yes) vs p(no)', async () => {
-      const { generator, engine } = await setup([{ slots: { decision: { ' yes': 0.35, ' no': 0.65 } } }]);
+    it('asks the model for the retrieval decision and reads p(yes) vs p(no)', async () => {
+      const { generator, engine } = await setup(turns('', { decision: { Yes: 0.35, No: 0.65 } }));
       const probs = await generator.decideRetrieval({ question: 'Where is Lyon?', previous: [] });
       expect(probs.retrieval).toBeCloseTo(0.35, 5);
       expect(probs.noRetrieval).toBeCloseTo(0.65, 5);
-      expect(engine.calls[0]!.call.grammar).toMatch(/decision ::= " yes" \| " Yes" \| " no" \| " No"/);
+      expect(engine.calls[0]!.call.grammar).toMatch(/decision ::= "Yes" \| "yes" \| "No" \| "no"/);
     });
 
     it('counts prefilled and decoded tokens and calls from the engine usage', async () => {
-      const { generator, engine } = await setup([full, full]);
-      await generator.generateSegments([seg(), seg({ previous: ['Lyon is in France.'] })]);
+      const { generator, engine } = await setup(turns('Lyon is in France.'));
+      await generator.generateSegments([seg(), seg({ previous: ['It has two rivers.'] })]);
       const cost = generator.cost();
-      expect(cost.calls).toBe(2);
-      expect(cost.promptTokens).toBe(engine.calls[0]!.promptTokens + engine.calls[1]!.promptTokens);
-      expect(cost.decodedTokens).toBe(engine.calls[0]!.ids.length + engine.calls[1]!.ids.length);
-      expect(engine.calls[1]!.promptTokens).toBeGreaterThan(engine.calls[0]!.promptTokens);
+      expect(cost.calls).toBe(engine.calls.length);
+      expect(cost.promptTokens).toBe(engine.calls.reduce((n, c) => n + c.promptTokens, 0));
+      expect(cost.decodedTokens).toBe(engine.calls.reduce((n, c) => n + c.ids.length, 0));
+      expect(engine.calls[4]!.promptTokens).toBeGreaterThan(engine.calls[0]!.promptTokens);
     });
   });
 
   describe("the critique is the model's own, whatever the answer says", () => {
     // Qwen2.5-Instruct ships repetition_penalty 1.1; set it for every family here.
     const penalised = { config: { repetition_penalty: 1.1, frequency_penalty: 0.5, presence_penalty: 0.5 } };
-    const slots = {
-      rel: { ' relevant': 0.6, ' irrelevant': 0.4 },
-      sup: { ' fully': 0.4, ' no': 0.35, ' partially': 0.25 },
-      use: { ' 1': 0.02, ' 2': 0.03, ' 3': 0.15, ' 4': 0.45, ' 5': 0.35 },
-      next: { ' retrieve': 0.3, ' continue': 0.3, ' done': 0.4 },
+    const g: Grades = {
+      rel: { Yes: 0.6, No: 0.4 },
+      sup: { Yes: 0.4, No: 0.35, Partially: 0.25 },
+      use: { '1': 0.02, '2': 0.03, '3': 0.15, '4': 0.45, '5': 0.35 },
     };
 
-    it('reads the same slot distribution when the answer contains "2004", " no" or " relevant"', async () => {
-      const plain = await setup([{ text: ' It opened long ago.', slots }], penalised);
-      const echoing = await setup(
-        [{ text: ' It is relevant, no doubt: it opened in 2004, fully 4 times.', slots }],
-        penalised,
-      );
+    it('reads the same critiques when the answer contains "2004", "No" or "Yes"', async () => {
+      const plain = await setup(turns('It opened long ago.', g), penalised);
+      const echoing = await setup(turns('Yes, No doubt: it opened in 2004, fully 4 times.', g), penalised);
       const [a] = await plain.generator.generateSegments([seg()]);
       const [b] = await echoing.generator.generateSegments([seg()]);
       close(b!.use, a!.use!);
       close([b!.sup!.full, b!.sup!.partial, b!.sup!.none], [a!.sup!.full, a!.sup!.partial, a!.sup!.none]);
       close([b!.rel!.relevant], [a!.rel!.relevant]);
       close(a!.use, [0.02, 0.03, 0.15, 0.45, 0.35]);
-      const req = echoing.engine.calls[0]!.request;
-      expect([req.repetition_penalty, req.frequency_penalty, req.presence_penalty]).toEqual([1, 0, 0]);
-      expect(req.logit_bias).toBeUndefined();
+      for (const c of echoing.engine.calls) {
+        const req = c.request;
+        expect([req.repetition_penalty, req.frequency_penalty, req.presence_penalty]).toEqual([1, 0, 0]);
+        expect(req.logit_bias).toBeUndefined();
+      }
     });
   });
 
   describe('text the tokens do not spell', () => {
-    it('reads every slot of a reply with accents and CJK, streamed or not, and keeps the text exact', async () => {
-      const reply: FaithfulReply = {
-        ...full,
-        text: ' Café Müller 東京 opened in 1975.',
-        slots: { ...full.slots, next: { ' retrieve': 0.1, ' continue': 0.7, ' done': 0.2 } },
-      };
+    it('keeps an answer with accents and CJK exact, streamed or not, and reads its critiques', async () => {
       for (const onText of [undefined, () => {}]) {
-        const { generator } = await setup([reply]);
+        const { generator } = await setup(turns('Café Müller 東京 opened in 1975.'));
         const [s] = await generator.generateSegments([seg(onText ? { onText } : {})]);
         expect(s!.text).toBe('Café Müller 東京 opened in 1975.');
         expect(s!.problem).toBeUndefined();
         close([s!.rel!.relevant, s!.rel!.irrelevant], [0.7, 0.3]);
         close([s!.sup!.full, s!.sup!.partial, s!.sup!.none], [0.5, 0.3, 0.2]);
         close(s!.use, [0.05, 0.05, 0.1, 0.3, 0.5]);
-        expect(s!.done).toBe(false);
         expect(s!.tokenCount).toBeGreaterThan(4);
       }
     });
@@ -243,7 +268,18 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
 
   describe('abort and determinism', () => {
     it('aborts a decode mid-way and the engine answers the next question', async () => {
-      const { generator, engine } = await setup([{ ...full, text: ' word'.repeat(60) }, full], { tokenDelayMs: 2 });
+      const script = turns('Lyon is in France.');
+      let first = true;
+      const { generator, engine } = await setup(
+        (call) => {
+          if (first && !call.grammar) {
+            first = false;
+            return { text: ' word'.repeat(60) };
+          }
+          return script(call);
+        },
+        { tokenDelayMs: 2 },
+      );
       const ctrl = new AbortController();
       const pending = generator.generateSegments([
         seg({ signal: ctrl.signal, onText: (t) => t.length > 20 && ctrl.abort() }),
@@ -258,7 +294,7 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
     });
 
     it('decodes greedily by default while reporting the model probabilities (not one-hot)', async () => {
-      const { generator, engine } = await setup([full]);
+      const { generator, engine } = await setup(turns('Lyon is in France.'));
       const [s] = await generator.generateSegments([seg()]);
       expect(engine.calls[0]!.request.temperature).toBe(1);
       expect(engine.calls[0]!.request.top_p).toBeLessThanOrEqual(1e-3);
@@ -267,7 +303,7 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
 
     it('gives the same tree for the same question, also when sampling with a fixed seed', async () => {
       const run = async (opts: object) => {
-        const { generator } = await setup(() => full, {}, opts);
+        const { generator } = await setup(turns('Lyon is in France.'), {}, opts);
         return generator.generateSegments([seg(), seg({ previous: ['x'] }), seg({ passage: null })]);
       };
       expect(await run({})).toEqual(await run({}));

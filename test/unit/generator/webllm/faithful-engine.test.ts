@@ -2,13 +2,22 @@
 // from its built source): these are the behaviours the generator tests rely on.
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { formToGrammar, SEGMENT_WITHOUT_PASSAGE } from '../../../../src/generator/form';
+import { type Form, formToGrammar } from '../../../../src/generator/form';
 import { FaithfulEngine, topProbs } from '../../../doubles/faithful-engine';
 
-const grammar = formToGrammar(SEGMENT_WITHOUT_PASSAGE);
+// A labelled form with free text and slots: what the double must hold a reply to.
+const FORM: Form = [
+  { kind: 'literal', text: 'Answer:' },
+  { kind: 'text' },
+  { kind: 'literal', text: '\nUtility:' },
+  { kind: 'slot', name: 'use', alternatives: [' 1', ' 2', ' 3', ' 4', ' 5'] },
+  { kind: 'literal', text: '\nNext:' },
+  { kind: 'slot', name: 'decision', alternatives: [' retrieve', ' continue', ' done'] },
+];
+const grammar = formToGrammar(FORM);
 const reply = {
   text: ' It opened in 2004.',
-  slots: { use: { ' 4': 0.45, ' 5': 0.35, ' 3': 0.2 }, next: { ' done': 1 } },
+  slots: { use: { ' 4': 0.45, ' 5': 0.35, ' 3': 0.2 }, decision: { ' done': 1 } },
 };
 const request = (over: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest =>
   ({

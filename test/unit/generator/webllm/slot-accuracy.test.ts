@@ -1,6 +1,6 @@
-// How accurate is slot reading? Over random logits at the reflection slots, the
-// probabilities the generator reads (from web-llm's top-5 log-probs along the
-// sampled path) are compared with the exact marginal of each alternative:
+// How accurate is slot reading? Over random logits in each critique turn's one-word
+// reply, the probabilities the generator reads (from web-llm's top-5 log-probs along
+// the sampled path) are compared with the exact marginal of each alternative:
 // the sum, over every token path that spells it under the real grammar mask,
 // of the product of the model's probabilities along the path. The error cannot
 // exceed U / (1 − U), U being the mass the reader could not credit: outside the
@@ -11,28 +11,25 @@ import type { Passage } from '../../../../src/core/ports';
 import type { ChatEngine } from '../../../../src/generator/webllm/engine';
 import { EngineGenerator } from '../../../../src/generator/webllm/decoder';
 import {
+  DECISION_REPLY,
   findSlot,
+  type Form,
   formToGrammar,
   parseForm,
-  SEGMENT_WITH_PASSAGE,
+  REL_REPLY,
+  SUP_REPLY,
   slotSpellings,
   type SlotName,
+  USE_REPLY,
 } from '../../../../src/generator/form';
 import { readSlotBounded, type TokenLogprob } from '../../../../src/generator/webllm/slots';
-import {
-  FaithfulEngine,
-  noise,
-  processLogits,
-  scriptedLogitsFor,
-  type LogitContext,
-} from '../../../doubles/faithful-engine';
+import { FaithfulEngine, noise, processLogits, type LogitContext } from '../../../doubles/faithful-engine';
 import { FAMILIES, xg, type Family, type GrammarMatcher, type Vocab } from '../../../doubles/token-vocab';
 
 const passage: Passage = { id: 'd#0', docId: 'd', title: 'Lyon', text: 'Lyon is a city in France.', index: 0 };
-const FORM = SEGMENT_WITH_PASSAGE;
-const GRAMMAR = formToGrammar(FORM);
-const SLOTS: SlotName[] = ['rel', 'sup', 'use', 'next'];
-const LABEL: Record<string, SlotName> = { Relevance: 'rel', Support: 'sup', Utility: 'use', Next: 'next' };
+const FORMS: Record<SlotName, Form> = { rel: REL_REPLY, sup: SUP_REPLY, use: USE_REPLY, decision: DECISION_REPLY };
+const SLOTS: SlotName[] = ['rel', 'sup', 'use', 'decision'];
+const grammarOf = (name: SlotName): string => formToGrammar(FORMS[name]);
 const TRIALS = 8;
 
 type Regime = 'flat' | 'word-peaked';
@@ -41,28 +38,23 @@ const latin1 = (vocab: Vocab, ids: readonly number[]): string =>
   ids.map((i) => String.fromCharCode(...vocab.bytes[i]!)).join('');
 
 /**
- * Scripted logits outside the slots (so the form and its text get written), random
- * logits inside them. 'flat': every token gets uniform noise in [-3, 3], so the
- * mass spreads over prefixes (" f", " ful", a bare " ") and capitalised spellings
- * alike. 'word-peaked': the tokens that complete a spelling get 8 + noise in
- * [-3, 3], the rest the same noise, as a real model's mass sits on whole words.
+ * Random logits in a critique's reply (the whole reply is the slot word). 'flat': every token
+ * gets uniform noise in [-3, 3], so the mass spreads over prefixes ("Y", "Ye", "Part") and both
+ * cases alike. 'word-peaked': the tokens that continue a spelling get 8 + noise in [-3, 3], the
+ * rest the same noise, as a real model's mass sits on whole words.
  */
-function slotLogits(vocab: Vocab, seed: number, regime: Regime): (ctx: LogitContext) => Float32Array {
-  const script = scriptedLogitsFor(vocab, { text: ' Lyon is a city in France, on the Rhone.' }, GRAMMAR);
+function slotLogits(vocab: Vocab, seed: number, regime: Regime, name: SlotName): (ctx: LogitContext) => Float32Array {
   const byteTokens: number[] = [];
   for (let id = 0; id < vocab.size; id++)
     if (/^<0x[0-9A-F]{2}>$/.test(vocab.tokenizer.idToToken(id))) byteTokens.push(id);
   return (ctx) => {
-    const written = latin1(vocab, ctx.ids);
-    const m = /(Relevance|Support|Utility|Next):([^\n]*)$/.exec(written);
-    if (!m) return script(ctx);
     const logits = noise(vocab.size, [seed, ...ctx.ids], 3);
     if (regime === 'word-peaked') {
       // SentencePiece's byte tokens (<0x20> for a space) only stand for characters missing
       // from the vocabulary; a trained model gives them next to nothing.
       for (const id of byteTokens) logits[id] = logits[id]! - 20;
-      const done = m[2]!;
-      for (const spellings of slotSpellings(findSlot(FORM, LABEL[m[1]!]!)!)) {
+      const done = latin1(vocab, ctx.ids);
+      for (const spellings of slotSpellings(findSlot(FORMS[name], name)!)) {
         for (const s of spellings) {
           if (!s.startsWith(done) || s === done) continue;
           const id = vocab.byBytes.get(s.slice(done.length));
@@ -77,12 +69,13 @@ function slotLogits(vocab: Vocab, seed: number, regime: Regime): (ctx: LogitCont
 /** The exact probability of each alternative, by walking every token path through the slot under the grammar. */
 async function exactMarginals(
   vocab: Vocab,
+  grammar: string,
   logitsOf: (ctx: LogitContext) => Float32Array,
   prefix: number[],
   slotStartByte: number,
   spellings: readonly (readonly string[])[],
 ): Promise<number[]> {
-  const compiled = await vocab.compiler.compileGrammar(GRAMMAR);
+  const compiled = await vocab.compiler.compileGrammar(grammar);
   const matcher: GrammarMatcher = await xg().GrammarMatcher.createGrammarMatcher(compiled);
   for (const id of prefix) if (!matcher.acceptToken(id)) throw new Error('the prefix left the grammar');
   const out = spellings.map(() => 0);
@@ -124,41 +117,55 @@ interface Measure {
 }
 
 async function measure(family: Family, regime: Regime): Promise<Record<SlotName, Measure[]>> {
-  const results: Record<string, Measure[]> = { rel: [], sup: [], use: [], next: [] };
+  const results: Record<string, Measure[]> = { rel: [], sup: [], use: [], decision: [] };
   const vocab = (await FaithfulEngine.create({ family, script: [] })).vocab;
   for (let trial = 0; trial < TRIALS; trial++) {
-    const logitsOf = slotLogits(vocab, 1000 * trial + 17, regime);
-    const engine = await FaithfulEngine.create({ family, script: () => ({ logits: logitsOf }) });
-    let last:
-      | { choices: { message: { content: string | null }; logprobs?: { content: unknown[] | null } | null }[] }
-      | undefined;
+    const logits = Object.fromEntries(
+      SLOTS.map((name) => [name, slotLogits(vocab, 1000 * trial + 17, regime, name)]),
+    ) as Record<SlotName, (ctx: LogitContext) => Float32Array>;
+    // The answer turn writes a sentence; each critique turn gets the random logits of its slot.
+    const engine = await FaithfulEngine.create({
+      family,
+      script: (call) => {
+        const name = SLOTS.find((n) => call.grammar?.includes(`${n} ::=`));
+        return name ? { logits: logits[name] } : { text: 'Lyon is a city in France, on the Rhone.' };
+      },
+    });
+    type Reply = {
+      choices: { message: { content: string | null }; logprobs?: { content: unknown[] | null } | null }[];
+    };
+    const replies = new Map<SlotName, { reply: Reply; ids: number[] }>();
     const chat = engine.chatCompletion.bind(engine);
-    engine.chatCompletion = (async (r: Parameters<typeof chat>[0]) =>
-      (last = (await chat(r)) as typeof last)) as typeof engine.chatCompletion;
+    engine.chatCompletion = (async (r: Parameters<typeof chat>[0]) => {
+      const reply = (await chat(r)) as Reply;
+      const grammar = r.response_format?.type === 'grammar' ? r.response_format.grammar : undefined;
+      const name = SLOTS.find((n) => grammar?.includes(`${n} ::=`));
+      if (name) replies.set(name, { reply, ids: engine.calls.at(-1)!.ids });
+      return reply;
+    }) as typeof engine.chatCompletion;
     const generator = new EngineGenerator(engine as unknown as ChatEngine);
     const [seg] = await generator.generateSegments([{ question: 'Where is Lyon?', previous: [], passage }]);
-    const message = last!.choices[0]!.message.content ?? '';
-    const tokens = (last!.choices[0]!.logprobs?.content ?? []) as TokenLogprob[];
-    const ids = engine.calls[0]!.ids;
-    const parsed = parseForm(FORM, message);
-    expect(parsed.missing).toEqual([]);
+    const decision = await generator.decideRetrieval({ question: 'Where is Lyon?', previous: [] });
     for (const name of SLOTS) {
+      const { reply } = replies.get(name)!;
+      const message = reply.choices[0]!.message.content ?? '';
+      const tokens = (reply.choices[0]!.logprobs?.content ?? []) as TokenLogprob[];
+      const form = FORMS[name];
+      const parsed = parseForm(form, message);
+      expect(parsed.missing).toEqual([]);
       const span = parsed.spans[name]!;
-      const spellings = slotSpellings(findSlot(FORM, name)!);
+      const spellings = slotSpellings(findSlot(form, name)!);
       const read = readSlotBounded(tokens, message, span, spellings)!;
       const fromGenerator = (
         {
           rel: seg!.rel && [seg!.rel.relevant, seg!.rel.irrelevant],
           sup: seg!.sup && [seg!.sup.full, seg!.sup.partial, seg!.sup.none],
           use: seg!.use,
+          decision: [decision.retrieval, decision.noRetrieval],
         } as Record<string, number[] | undefined>
       )[name];
-      if (fromGenerator) expect(fromGenerator).toEqual(read.probs); // the generator reads exactly this
-      const slotStartByte = new TextEncoder().encode(message.slice(0, span[0])).length;
-      let cut = 0;
-      for (let at = 0; cut < ids.length && at + vocab.bytes[ids[cut]!]!.length <= slotStartByte; cut++)
-        at += vocab.bytes[ids[cut]!]!.length;
-      const exact = await exactMarginals(vocab, logitsOf, ids.slice(0, cut), slotStartByte, spellings);
+      expect(fromGenerator).toEqual(read.probs); // the generator reads exactly this
+      const exact = await exactMarginals(vocab, grammarOf(name), logits[name], [], 0, spellings);
       const mass = exact.reduce((a, b) => a + b, 0);
       const error = Math.max(...read.probs.map((p, k) => Math.abs(p - exact[k]! / mass)));
       const u = read.ambiguous + read.unseen;

