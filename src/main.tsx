@@ -65,17 +65,21 @@ const conversation = createConversation({
 // A reload of the page's own address (which carries the last question) re-opens the thread instead of asking again.
 const started = conversation.start({ linkedQuestion: fromUrl.question });
 
-/** What a link reproduces: a follow-up's standalone query ("and how do I use it with Rc?" means nothing alone). */
-const linkQuestion = (): string | null => {
+/**
+ * What a link reproduces: the question as typed, and what it was searched by where that differs
+ * ("and how do I use it with Rc?" is searched as its standalone form when the link is opened).
+ */
+const linkQuestion = (): { question: string | null; searched: string | null } => {
   const { thread, viewed } = conversation.get();
   const turn = viewed ? thread?.turns[viewed] : undefined;
-  if (turn && turn.parentId !== null && turn.searchQuery) return turn.rewrite ?? turn.searchQuery;
-  return controller.getState().answer.question || null;
+  if (turn) return { question: turn.question, searched: turn.searchQuery ?? null };
+  return { question: controller.getState().answer.question || null, searched: null };
 };
 
 const shareUrl = () => {
   const s = controller.getState();
-  return new URL(writeUrlState(location.search, linkQuestion(), s.settings) + location.hash, location.href).href;
+  const { question, searched } = linkQuestion();
+  return new URL(writeUrlState(location.search, question, s.settings, searched) + location.hash, location.href).href;
 };
 
 // Keep the address bar a shareable link to the current question and settings.
@@ -118,7 +122,7 @@ if (fromUrl.question) {
       void started.then((reopened) => {
         if (reopened) return;
         conversation.newThread();
-        void conversation.ask(question);
+        void conversation.ask(question, fromUrl.searched ?? undefined);
       });
     }
   });

@@ -30,6 +30,8 @@ const MAX_QUESTION = 2000;
 
 export interface UrlState {
   question: string | null;
+  /** What the question was searched by, where that was not the question as typed (a follow-up's standalone form). */
+  searched: string | null;
   settings: AppSettings;
   /** What the address sets for this visit only, never saved: the engine and GGUF model it names. */
   visit: VisitSettings;
@@ -78,15 +80,24 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
   };
   const q = p.get('q');
   const question = q?.trim() ? q.trim().slice(0, MAX_QUESTION) : null;
+  const sq = question ? p.get('sq')?.trim().slice(0, MAX_QUESTION) : null;
+  const searched = sq && sq !== question ? sq : null;
   const visit: VisitSettings = p.has('engine') || p.has('gguf') ? { engine: engineInput(search, base.engine) } : {};
-  return { question, settings: sanitizeSettings(raw, base), visit };
+  return { question, searched, settings: sanitizeSettings(raw, base), visit };
 }
 
 /** The query string for sharing; other parameters (e.g. embedOrigin) are kept. */
-export function writeUrlState(search: string, question: string | null, s: AppSettings): string {
+export function writeUrlState(
+  search: string,
+  question: string | null,
+  s: AppSettings,
+  searched: string | null = null,
+): string {
   const p = new URLSearchParams(search);
   if (question) p.set('q', question);
   else p.delete('q');
+  if (question && searched && searched !== question) p.set('sq', searched);
+  else p.delete('sq');
   for (const [key, param] of Object.entries(DECODE_PARAMS)) {
     p.set(param, String(s.decode[key as keyof typeof DECODE_PARAMS]));
   }

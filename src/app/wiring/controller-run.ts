@@ -5,7 +5,8 @@
 import type { Generator, RelProbs } from '../../core/ports';
 import type { AnswerTree } from '../../core/types';
 import { questionWithHistory } from '../../core/conversation/history';
-import type { ControllerRunner as Runner } from './controller';
+import { readingsRetriever } from '../../core/conversation/search-plan';
+import type { AskOptions, ControllerRunner as Runner } from './controller';
 
 function message(e: unknown): string {
   if (e instanceof Error) {
@@ -49,16 +50,23 @@ function withContext(gen: Generator, context: string | undefined): Generator {
   };
 }
 
-/** One run: its id (the answer it may change) and its abort signal. */
+/** One run: its id (the answer it may change), its abort signal, and the forms its question is searched by. */
 interface Run {
   id: number;
   signal: AbortSignal;
+  readings?: string[];
+}
+
+/** The settings' retriever, searching every reading of the run's question where there are several. */
+async function retrieverFor(r: Runner, question: string, run: Run) {
+  const base = await r.ports.retriever(r.page.get().settings.retrieval);
+  return readingsRetriever(base, question, run.readings ?? []);
 }
 
 /** Evidence only: the best passages, ordered by relevance (or by the re-rank that already ordered them). */
 async function findEvidence(r: Runner, question: string, run: Run): Promise<void> {
   const { settings } = r.page.get();
-  const retriever = await r.ports.retriever(settings.retrieval);
+  const retriever = await retrieverFor(r, question, run);
   const passages = await retriever.retrieve(question, Math.max(5, settings.decode.passagesPerStep), run.signal);
   let rels: (RelProbs | null)[] = passages.map(() => null);
   try {
@@ -102,11 +110,11 @@ async function generatorFor(r: Runner, run: Run, context: string | undefined): P
 
 /** The core's decode over the ports, each event streamed into the answer. */
 async function writeAnswer(r: Runner, question: string, run: Run, generator: Generator): Promise<void> {
-  const { decode: decodeSettings, rank, corrective, crag, retrieval } = r.page.get().settings;
+  const { decode: decodeSettings, rank, corrective, crag } = r.page.get().settings;
   const current = () => r.page.get().answer.runId === run.id;
   try {
     const [retriever, critic, corrector] = await Promise.all([
-      r.ports.retriever(retrieval),
+      retrieverFor(r, question, run),
       r.ports.critic().catch(() => undefined),
       corrective && r.ports.corrector ? r.ports.corrector(crag) : undefined,
     ]);
@@ -130,9 +138,15 @@ async function writeAnswer(r: Runner, question: string, run: Run, generator: Gen
 }
 
 /** Writes the answer of a started run: with passages only where no answer can be written. */
-export async function answer(r: Runner, question: string, run: Run, context: string | undefined): Promise<void> {
+export async function answer(
+  r: Runner,
+  question: string,
+  started: { id: number; signal: AbortSignal },
+  opts: Pick<AskOptions, 'context' | 'readings'>,
+): Promise<void> {
+  const run: Run = { ...started, ...(opts.readings ? { readings: opts.readings } : {}) };
   if (r.page.get().evidenceOnly) return answerWithEvidence(r, question, run);
-  const generator = await generatorFor(r, run, context);
+  const generator = await generatorFor(r, run, opts.context);
   if (r.page.get().answer.runId !== run.id) return;
   if (!generator) return answerWithEvidence(r, question, run);
   await writeAnswer(r, question, run, generator);

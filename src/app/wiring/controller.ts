@@ -56,6 +56,11 @@ export interface AskOptions {
   query?: string;
   /** Earlier turns as text, put before the question in the generator's prompts. */
   context?: string;
+  /**
+   * Every form to search where the question may or may not lean on the conversation (the
+   * question as typed and `query`): each searched, the lists fused (core/conversation/search-plan.ts).
+   */
+  readings?: string[];
 }
 
 export interface Controller {
@@ -111,7 +116,7 @@ async function ask(r: ControllerRunner, shown: string, opts: AskOptions): Promis
   r.page.dispatch({ type: 'runStarted', shown, query: question });
   const run = { id: r.page.get().answer.runId, signal: ctrl.signal };
   try {
-    await (await running()).answer(r, question, run, opts.context);
+    await (await running()).answer(r, question, run, opts);
   } finally {
     if (r.abort === ctrl) r.abort = null;
   }

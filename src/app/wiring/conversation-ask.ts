@@ -1,6 +1,6 @@
-// A question, from the ask box to the answer: it becomes a turn (kept at once), a follow-up is
-// rewritten into a standalone search query, the earlier turns that fit go to the decode, and the
-// controller writes the answer. Loaded with the first question, as the rewrite is.
+// A question, from the ask box to the answer: it becomes a turn (kept at once), what it is searched
+// by is decided (a standalone question as typed, a follow-up rewritten or joined with its topic),
+// the earlier turns that fit go to the decode, and the controller writes the answer. Loaded with the first question, as the rewrite is.
 import { fitHistory, historyBudget, historyText, historyTurns } from '../../core/conversation/history';
 import { ancestors, emptyThread, type Turn } from '../../core/conversation/thread';
 import type { CompleteFn } from './conversation';
@@ -13,42 +13,61 @@ import {
   type ConversationRunner as Runner,
 } from './conversation-keep';
 
-/** A follow-up as a standalone search query: the model's rewrite, or the questions joined when it cannot be had or used. */
-async function rewriteQuery(
+/** The model's standalone rewrite of a follow-up, or null and why not (the joined questions stand in). */
+async function modelRewrite(
   r: Runner,
   path: Turn[],
   question: string,
-): Promise<{ query: string; rewrite: string | null; note?: string }> {
+): Promise<{ rewrite: string | null; note?: string }> {
   // The follow-up rewrite loads with the first question, not with the page.
-  const { joinedQuery, rewritePrompt, cleanRewrite } = await import('../../core/conversation/rewrite');
-  const joined = joinedQuery(
-    path.map((t) => t.question),
-    question,
-  );
-  if (r.deps.controller.getState().evidenceOnly) return { query: joined, rewrite: null };
+  const { rewritePrompt, cleanRewrite } = await import('../../core/conversation/rewrite');
+  if (r.deps.controller.getState().evidenceOnly) return { rewrite: null };
   const req = rewritePrompt(historyTurns(path).slice(-3), question);
-  if (!req) return { query: question, rewrite: null };
+  if (!req) return { rewrite: null };
   let complete: CompleteFn | null = null;
   try {
     complete = (await r.deps.complete?.()) ?? null;
   } catch {
     complete = null;
   }
-  const fallback = (why: string) => ({
-    query: joined,
-    rewrite: null,
-    note: `${why}: searched with the earlier questions added.`,
-  });
+  const fallback = (why: string) => ({ rewrite: null, note: `${why}: searched with the earlier questions added.` });
   if (!complete) return fallback('No generator to rewrite the follow-up with');
   try {
     const cleaned = cleanRewrite((await complete(req)).text, question);
     // An unusable rewrite falls back to the joined questions, which keep the earlier subject.
-    return cleaned.usedRewrite
-      ? { query: cleaned.query, rewrite: cleaned.query }
-      : fallback(`The rewrite was not used (${cleaned.reason})`);
+    return cleaned.usedRewrite ? { rewrite: cleaned.query } : fallback(`The rewrite was not used (${cleaned.reason})`);
   } catch (e) {
     return fallback(`The follow-up could not be rewritten (${e instanceof Error ? e.message : String(e)})`);
   }
+}
+
+/** What a question in a thread is searched by: the query, and every reading where the call is unsure. */
+interface SearchForm {
+  query: string;
+  rewrite: string | null;
+  /** The question as typed and `query`, both searched and fused (an unsure question). */
+  readings?: string[];
+  note?: string;
+}
+
+/**
+ * A question that stands alone is searched as typed, whatever came before (an unrelated question
+ * must not find the old subject's passages); a follow-up with its subject (the model's rewrite,
+ * else its topic's questions joined); an unsure one both ways, fused (core/conversation/search-plan.ts).
+ */
+async function searchForm(r: Runner, path: Turn[], question: string): Promise<SearchForm> {
+  const { searchPlan } = await import('../../core/conversation/search-plan');
+  const earlier = path.map((t) => t.question);
+  const plan = searchPlan(question, earlier);
+  if (plan.searched === null) return { query: question, rewrite: null };
+  const { rewrite, note } = await modelRewrite(r, path, question);
+  const final = rewrite ? searchPlan(question, earlier, { rewrite }) : plan;
+  return {
+    query: final.searched ?? question,
+    rewrite,
+    ...(final.queries.length > 1 ? { readings: final.queries } : {}),
+    ...(note ? { note } : {}),
+  };
 }
 
 /** The new turn, with the settings it is asked with; on screen (and kept) before anything else happens. */
@@ -108,9 +127,9 @@ export async function askUnder(
   const rewriting = path.length > 0 && !userQuery;
   r.state.dispatch({ type: 'turnAsked', into, turn, at: r.now(), rewriting });
   save(r);
-  const { query, rewrite, note } = userQuery
-    ? { query: userQuery.trim(), rewrite: userQuery.trim(), note: undefined }
-    : await rewriteQuery(r, path, q);
+  const { query, rewrite, note, readings } = userQuery
+    ? { query: userQuery.trim(), rewrite: userQuery.trim(), note: undefined, readings: undefined }
+    : await searchForm(r, path, q);
   const history = fitHistory(
     historyTurns(path),
     historyBudget(model.contextWindow),
@@ -121,7 +140,11 @@ export async function askUnder(
   if (note) r.state.dispatch(info(note));
   const context = historyText(history);
   // The controller marks its answer running before its first await: the page never shows the previous answer as this turn's.
-  const asked = r.deps.controller.ask(q, { ...(query !== q ? { query } : {}), ...(context ? { context } : {}) });
+  const asked = r.deps.controller.ask(q, {
+    ...(query !== q ? { query } : {}),
+    ...(context ? { context } : {}),
+    ...(readings ? { readings } : {}),
+  });
   r.state.dispatch({ type: 'rewriteSettled' });
   await asked;
   // Settings the turn was written with, as the controller recorded them.

@@ -38,7 +38,8 @@ export interface Conversation {
    * (a reload of the page's own address); returns whether it did.
    */
   start(opts?: { linkedQuestion?: string | null }): Promise<boolean>;
-  ask(question: string): Promise<void>;
+  /** Asks in the shown thread; `searchAs` (a shared link's searched form) replaces the search decision. */
+  ask(question: string, searchAs?: string): Promise<void>;
   /** A new version of a turn's question (a sibling). */
   edit(turnId: string, question: string): Promise<void>;
   /** A new version of a turn's answer (a sibling with the same question). */
@@ -127,7 +128,7 @@ async function start(r: Runner, linkedQuestion: string | null | undefined): Prom
   if (!thread) return false;
   const linked = linkedQuestion?.trim();
   const end = thread.turns[lastTurn(thread) ?? ''];
-  // The page's address carries a follow-up's standalone query (its share link), not its words.
+  // The page's address carries the question as typed (older links: a follow-up's standalone query).
   if (linked && end?.question !== linked && (end?.rewrite ?? end?.searchQuery) !== linked) return false;
   r.state.dispatch({ type: 'threadShown', thread, viewed: lastTurn(thread), fresh: false });
   showViewed(r);
@@ -162,7 +163,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     get: state.get,
     subscribe: state.subscribe,
     start: (opts = {}) => start(r, opts.linkedQuestion),
-    ask: (question) => askUnder(lastShown(), question),
+    ask: (question, searchAs) => askUnder(lastShown(), question, searchAs),
     edit: async (turnId, question) => {
       const t = turn(turnId);
       if (t) await askUnder(t.parentId, question);

@@ -5,6 +5,7 @@
 import { type QuestionDependence, questionDependence } from './dependence';
 import { joinedQuery } from './rewrite';
 import { RRF_K } from '../fusion';
+import type { Retriever } from '../ports';
 
 export interface SearchPlan {
   dependence: QuestionDependence;
@@ -84,4 +85,21 @@ export function fuseReadings<T extends { id: string }>(lists: readonly (readonly
     .sort((a, b) => b.score - a.score || a.best - b.best || a.reading - b.reading)
     .slice(0, Math.max(0, k))
     .map((e) => e.item);
+}
+
+/**
+ * `base`, searching every reading of an unsure question where the decode searches `query` (its
+ * first retrieval), the lists fused (`fuseReadings`); any other search (a later step's own query)
+ * is `base`'s alone. With one reading it is `base` itself.
+ */
+export function readingsRetriever(base: Retriever, query: string, readings: readonly string[]): Retriever {
+  const forms = [...new Set(readings.map((r) => r.trim()).filter(Boolean))];
+  if (forms.length < 2) return base;
+  return {
+    async retrieve(q, k, signal) {
+      if (q.trim() !== query.trim()) return base.retrieve(q, k, signal);
+      const lists = await Promise.all(forms.map((f) => base.retrieve(f, k, signal)));
+      return fuseReadings(lists, k);
+    },
+  };
 }

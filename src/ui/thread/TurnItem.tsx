@@ -105,7 +105,8 @@ export function TurnItem(props: {
           }}
         />
       )}
-      {turn.parentId !== null && !props.rewriting && (
+      {/* What was searched is said only where it was not the question as typed (a standalone question is searched as itself). */}
+      {turn.parentId !== null && !props.rewriting && (turn.searchQuery ?? turn.question) !== turn.question && (
         <RewriteChip
           key={turn.searchQuery}
           turn={turn}

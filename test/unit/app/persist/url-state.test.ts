@@ -20,6 +20,19 @@ describe('URL state', () => {
     expect(readUrlState('?pick=shortest', s).settings.rank.finalPick).toBe('deepest-level');
   });
 
+  it("a follow-up's link carries the question as typed and what it was searched by; the searched form alone is never the question", () => {
+    const s = defaultSettings();
+    const search = writeUrlState('', 'And how do I close it?', s, 'And how do I close it? How do I open a file?');
+    expect(readUrlState(search, s)).toMatchObject({
+      question: 'And how do I close it?',
+      searched: 'And how do I close it? How do I open a file?',
+    });
+    // A question searched as typed carries nothing more, and a stale searched form goes.
+    const plain = writeUrlState(search, 'Why do tides happen?', s, 'Why do tides happen?');
+    expect(new URLSearchParams(plain).has('sq')).toBe(false);
+    expect(readUrlState('?sq=orphan', s)).toMatchObject({ question: null, searched: null });
+  });
+
   it('links the CRAG thresholds and no-evidence choice, but never switches on the outside source', () => {
     const s = defaultSettings();
     s.corrective = true;

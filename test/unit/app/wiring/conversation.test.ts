@@ -145,6 +145,32 @@ describe('conversation wiring', () => {
     expect(b.queries.at(-1)).toMatch(/How do bees make honey\?/);
   });
 
+  it('a new subject in the same thread is searched as itself: no rewrite call, no earlier question in its search, no "searched" chip', async () => {
+    const { conversation, queries, completions } = setup();
+    await conversation.start();
+    await conversation.ask('How do bees make honey?');
+    queries.length = 0;
+    await conversation.ask('What makes the sea have tides twice a day?');
+    expect(completions).toEqual([]);
+    expect(queries).toEqual(['What makes the sea have tides twice a day?']);
+    const last = activePath(conversation.get().thread!).at(-1)!;
+    expect(last).toMatchObject({ rewrite: null, searchQuery: 'What makes the sea have tides twice a day?' });
+  });
+
+  it('an unsure question is searched both as typed and with its subject, the two lists fused', async () => {
+    const { conversation, queries } = setup({ evidenceOnly: true });
+    await conversation.start();
+    await conversation.ask('How do bees make honey?');
+    queries.length = 0;
+    // Continues the conversation ("and") yet names a subject of its own: both readings are searched.
+    await conversation.ask('And how do wasps build their nests?');
+    expect(new Set(queries)).toEqual(
+      new Set(['And how do wasps build their nests?', 'And how do wasps build their nests? How do bees make honey?']),
+    );
+    const last = activePath(conversation.get().thread!).at(-1)!;
+    expect(last.passages!.length).toBeGreaterThan(0);
+  });
+
   it('evidence-only mode searches with the joined questions and calls no generator', async () => {
     const { conversation, queries, completions } = setup({ evidenceOnly: true });
     await conversation.start();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fuseReadings, searchPlan, topicQuestions } from '../../../../src/core/conversation/search-plan';
+import {
+  fuseReadings,
+  readingsRetriever,
+  searchPlan,
+  topicQuestions,
+} from '../../../../src/core/conversation/search-plan';
+import type { Retriever, ScoredPassage } from '../../../../src/core/ports';
 
 const thread = ['What is a MIME glob?', 'How do I open a file for reading in Rust?', 'And how do I close it?'];
 
@@ -71,5 +77,32 @@ describe('fuseReadings', () => {
     expect(fuseReadings([list('a', 'b')], 1).map((p) => p.id)).toEqual(['a']);
     expect(fuseReadings([list('a', 'a', 'b'), list('b')], 5).map((p) => p.id)).toEqual(['b', 'a']);
     expect(fuseReadings([list('a'), list('b')], 0)).toEqual([]);
+  });
+});
+
+describe('readingsRetriever', () => {
+  const passage = (id: string) => ({ id, docId: 'd', text: id, score: 1 }) as unknown as ScoredPassage;
+  const lists: Record<string, string[]> = {
+    typed: ['a', 'b', 'c'],
+    joined: ['x', 'b', 'y'],
+    later: ['z'],
+  };
+  const asked: string[] = [];
+  const base: Retriever = {
+    retrieve: async (q, k) => (asked.push(q), (lists[q] ?? []).slice(0, k).map(passage)),
+  };
+
+  it("searches every reading where the decode searches the run's query, fused; any other search is the base's alone", async () => {
+    const r = readingsRetriever(base, 'joined', ['typed', 'joined']);
+    expect((await r.retrieve('joined', 3)).map((p) => p.id)).toEqual(['b', 'a', 'x']);
+    expect(asked.sort()).toEqual(['joined', 'typed']);
+    asked.length = 0;
+    expect((await r.retrieve('later', 3)).map((p) => p.id)).toEqual(['z']);
+    expect(asked).toEqual(['later']);
+  });
+
+  it('is the base itself with one reading', () => {
+    expect(readingsRetriever(base, 'typed', ['typed'])).toBe(base);
+    expect(readingsRetriever(base, 'typed', [])).toBe(base);
   });
 });
