@@ -150,7 +150,11 @@ describe('a conversation', () => {
     const again = JSON.parse((await download(page, 'export-json')).text);
     const first = JSON.parse(json.text);
     expect(again.thread.id).not.toBe(first.thread.id);
-    expect(again.thread.turns).toEqual(first.thread.turns);
+    // RAGAS figures are measured for the turn on screen whenever it is shown: the imported turn may
+    // gain them after the first export was taken. The tree itself must be equal.
+    const withoutFigures = (turns: Record<string, Record<string, unknown>>) =>
+      Object.fromEntries(Object.entries(turns).map(([id, { figures: _, ...t }]) => [id, t]));
+    expect(withoutFigures(again.thread.turns)).toEqual(withoutFigures(first.thread.turns));
     expect(again.thread.roots).toEqual(first.thread.roots);
 
     // A malformed file is refused with a reason; nothing kept is lost.
