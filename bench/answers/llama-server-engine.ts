@@ -71,9 +71,14 @@ export async function startNativeServer(o: NativeServerOptions): Promise<NativeS
     errors.push(s);
     if (errors.length > 50) errors.shift();
   });
+  let gone: string | null = null;
   const exited = new Promise<never>((_, fail) =>
-    child.once('exit', (code) => fail(new Error(`llama-server exited (${code}): ${errors.join('').slice(-2000)}`))),
+    child.once('exit', (code, signal) => {
+      gone = `llama-server exited (${code ?? signal}): ${errors.join('').slice(-2000)}`;
+      fail(new Error(gone));
+    }),
   );
+  exited.catch(() => undefined);
   const url = `http://127.0.0.1:${port}`;
   const healthy = (async () => {
     for (;;) {
@@ -91,7 +96,8 @@ export async function startNativeServer(o: NativeServerOptions): Promise<NativeS
   const vocab = await readVocab(await openAsBlob(o.model));
   return {
     url,
-    engine: httpEngine(url, vocab),
+    // A request to a server that has died says why it died, not only "fetch failed".
+    engine: httpEngine(url, vocab, () => gone),
     close: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -100,7 +106,7 @@ export async function startNativeServer(o: NativeServerOptions): Promise<NativeS
 }
 
 /** The engine interface over a llama-server address. */
-export function httpEngine(url: string, vocab: Vocab | null): WllamaEngine {
+export function httpEngine(url: string, vocab: Vocab | null, died: () => string | null = () => null): WllamaEngine {
   const running = new Map<number, AbortController>();
   const request = async (id: number, path: string, body: WllamaRequest): Promise<Response> => {
     const ctrl = new AbortController();
@@ -110,6 +116,9 @@ export function httpEngine(url: string, vocab: Vocab | null): WllamaEngine {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
       signal: ctrl.signal,
+    }).catch((e: unknown) => {
+      const why = died();
+      throw why ? new Error(why) : e;
     });
     if (!r.ok) throw new Error(`llama-server ${path}: ${r.status} ${await r.text()}`);
     return r;

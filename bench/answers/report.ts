@@ -67,6 +67,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     .map((l) => JSON.parse(l) as AnswerRecord | { error: string; row: Row; id: string });
   // A failed answer is logged with its error: counted apart, never as a row's answer.
   const failed = records.filter((r) => 'error' in r);
-  if (failed.length) console.log(`${failed.length} answers failed: ${failed.map((r) => `${r.id} ${r.row}`).join(', ')}`);
+  if (failed.length)
+    console.log(`${failed.length} answers failed: ${failed.map((r) => `${r.id} ${r.row}`).join(', ')}`);
   printReport(records.filter((r): r is AnswerRecord => !('error' in r)));
 }
