@@ -160,7 +160,7 @@ export async function run(): Promise<void> {
         `${book}/ch09-02-recoverable-errors-with-result.html`,
         `${book}/ch09-01-unrecoverable-errors-with-panic.html`,
       ],
-      timeout: 900_000,
+      timeout: 1_800_000,
     });
   } finally {
     await realServed.close();

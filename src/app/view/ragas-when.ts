@@ -1,7 +1,7 @@
 // When the answer-quality check (RAGAS) runs. It makes five or more model calls after the answer
 // (statements, questions, embeddings, support, relevance). On WebGPU they take a moment and run
-// right after each answer; on the CPU (llama.cpp) they take about as long again as the answer
-// (bench/ragas-wait.bench.ts, docs/benchmarks.md), and the engine writes one thing at a time, so
+// right after each answer; on the CPU (llama.cpp) they take longer than the answer itself (2.6×
+// with Qwen2.5-Coder-0.5B: docs/benchmarks.md, bench/ragas-wait.bench.ts), and the engine writes one thing at a time, so
 // there the check runs only when the reader asks for it. Either way a new question cancels a check
 // still under way: the next answer never waits behind it.
 import type { WriterRecord } from '../state/answer';

@@ -53,8 +53,8 @@ function OfferedMetrics({ onMeasure }: { onMeasure: () => void }) {
     >
       <h3>Answer quality (RAGAS)</h3>
       <p className="muted">
-        This answer was written on the CPU, where the check takes about as long again as the answer, so it runs only
-        when you ask. A new question cancels it.
+        This answer was written on the CPU, where the check takes longer than the answer itself, so it runs only when
+        you ask. A new question cancels it.
       </p>
       <button type="button" onClick={onMeasure} data-testid="ragas-check">
         Measure faithfulness and relevance
