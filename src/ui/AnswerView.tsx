@@ -3,7 +3,11 @@ import { lazy, Suspense } from 'react';
 import type { AnswerState } from '../app/state/answer';
 import { siblingsOf } from '../app/state/answer';
 import { abstainedAtStart, emptyAnswerReason } from '../app/view/answer-summary';
+import { writtenBySentence } from '../app/view/answer-writer';
+import { noAnswerOf } from '../app/view/no-answer';
+import { ragasWhen } from '../app/view/ragas-when';
 import type { Candidate } from '../core/types';
+import { NoAnswer } from './answer/NoAnswer';
 import { BeamTree } from './BeamTree';
 import { Segment } from './Segment';
 
@@ -21,13 +25,16 @@ export function AnswerView({
   answer: AnswerState;
   /** Outside a conversation nothing else on screen says what was asked; a turn heads its answer with it. */
   showQuestion?: boolean;
-  onOpenPassage: (c: Candidate) => void;
+  onOpenPassage: (c: Pick<Candidate, 'passage' | 'text'>) => void;
   /** RAGAS figures kept with the conversation turn shown, and where new ones go. */
   figures?: Record<string, number | null>;
   onFigures?: (f: Record<string, number | null>) => void;
 }) {
   const { tree, ranking } = answer;
   const running = answer.status === 'running';
+  // Nothing written was an answer: said so, with the passages, never the model's text as the answer.
+  // A stopped answer says only that it stopped: what it would have written next is not known.
+  const withheld = answer.status === 'done' || answer.status === 'error' ? noAnswerOf(tree, ranking) : null;
   return (
     <section
       className="answer"
@@ -58,6 +65,8 @@ export function AnswerView({
             />
           ))}
         </ol>
+      ) : withheld ? (
+        <NoAnswer view={withheld} question={answer.question} onOpenPassage={onOpenPassage} />
       ) : (
         !running &&
         answer.status !== 'idle' &&
@@ -86,6 +95,11 @@ export function AnswerView({
             : 'Stopped before any segment was finished. Ask again when ready.'}
         </p>
       )}
+      {answer.writer && !running && answer.status !== 'idle' && (
+        <p className="muted written-by" data-testid="written-by">
+          {writtenBySentence(answer.writer)}
+        </p>
+      )}
       {answer.error && (
         <p className="error" role="alert">
           {answer.error}
@@ -100,6 +114,7 @@ export function AnswerView({
             runId={answer.runId}
             stored={figures}
             onMeasured={onFigures}
+            when={ragasWhen(answer.writer)}
           />
         </Suspense>
       )}

@@ -1,6 +1,9 @@
 // A compact view of everything the decode considered: one row per depth, one
 // chip per candidate, marked when it survived the beam or is on the chosen path.
+import { withheldLabel } from '../app/view/no-answer';
 import type { AnswerTree, Ranking } from '../core/types';
+
+const SYMBOLS = { chosen: '★', kept: '●', dropped: '○', pruned: '⊘', withheld: '✕' } as const;
 
 export function BeamTree({ tree, ranking }: { tree: AnswerTree; ranking: Ranking }) {
   const chosen = new Set(ranking.best.map((b) => b.candidate.id));
@@ -19,8 +22,16 @@ export function BeamTree({ tree, ranking }: { tree: AnswerTree; ranking: Ranking
             <ul className="beam-nodes">
               {(byDepth.get(d) ?? []).map((c) => {
                 const s = ranking.scored.get(c.id);
-                const state = chosen.has(c.id) ? 'chosen' : s?.pruned ? 'pruned' : s?.inBeam ? 'kept' : 'dropped';
-                const symbol = state === 'chosen' ? '★' : state === 'kept' ? '●' : state === 'pruned' ? '⊘' : '○';
+                const state = chosen.has(c.id)
+                  ? 'chosen'
+                  : c.withheld
+                    ? 'withheld'
+                    : s?.pruned
+                      ? 'pruned'
+                      : s?.inBeam
+                        ? 'kept'
+                        : 'dropped';
+                const symbol = SYMBOLS[state];
                 return (
                   <li
                     key={c.id}
@@ -31,7 +42,7 @@ export function BeamTree({ tree, ranking }: { tree: AnswerTree; ranking: Ranking
                     <span aria-hidden="true">{symbol}</span> {s ? s.pathScore.toFixed(2) : '–'}
                     <span className="sr-only">
                       {' '}
-                      {state}: {c.text}
+                      {c.withheld ? withheldLabel(c) : state}: {c.text}
                     </span>
                   </li>
                 );
@@ -41,7 +52,8 @@ export function BeamTree({ tree, ranking }: { tree: AnswerTree; ranking: Ranking
         ))}
       </ol>
       <p className="legend">
-        Path scores. ★ chosen · ● kept in the beam · ○ not kept · ⊘ dropped by the hard constraint
+        Path scores. ★ chosen · ● kept in the beam · ○ not kept · ⊘ dropped by the hard constraint · ✕ not an answer
+        (withheld)
       </p>
     </details>
   );

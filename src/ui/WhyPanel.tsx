@@ -2,6 +2,7 @@
 // whether they survived the beam.
 import type { Candidate, Ranking } from '../core/types';
 import { critiqueOf } from '../app/view/critique-badges';
+import { withheldLabel } from '../app/view/no-answer';
 import { CorrectionDetails } from './CorrectionDetails';
 import { PassageRanks } from './PassageRanks';
 import { citationLabel } from '../core/source-location';
@@ -63,9 +64,20 @@ export function WhyPanel(props: {
             const k = critiqueOf(c);
             const chosen = c.id === props.chosenId;
             return (
-              <tr key={c.id} className={chosen ? 'chosen' : undefined} data-testid="why-row" data-candidate-id={c.id}>
+              <tr
+                key={c.id}
+                className={chosen ? 'chosen' : undefined}
+                data-testid="why-row"
+                data-candidate-id={c.id}
+                data-withheld={c.withheld?.reason}
+              >
                 <td data-label={COLUMNS[0]}>
                   {chosen && <strong>Chosen: </strong>}
+                  {c.withheld && (
+                    <strong className="withheld-label" data-testid="withheld-reason">
+                      {withheldLabel(c)}{' '}
+                    </strong>
+                  )}
                   {c.text}
                 </td>
                 <td data-label={COLUMNS[1]}>
@@ -91,7 +103,9 @@ export function WhyPanel(props: {
                 <td data-label={COLUMNS[6]}>{fmt(k.use?.score)}</td>
                 <td data-label={COLUMNS[7]}>{fmt(s?.segmentScore, 3)}</td>
                 <td data-label={COLUMNS[8]}>{fmt(s?.pathScore, 3)}</td>
-                <td data-label={COLUMNS[9]}>{s?.pruned ? `dropped (${s.pruned})` : s?.inBeam ? 'kept' : 'not kept'}</td>
+                <td data-label={COLUMNS[9]}>
+                  {c.withheld ? 'withheld' : s?.pruned ? `dropped (${s.pruned})` : s?.inBeam ? 'kept' : 'not kept'}
+                </td>
               </tr>
             );
           })}

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { COPY_THE_FORM } from '../doubles/default-script';
 import { useApp } from './app-page';
 import { askAndSettle } from './ask';
 import { OUTPUT_DIR } from './harness';
@@ -102,6 +103,17 @@ describe('accessibility', () => {
       .click();
     const bad = await axe(page);
     console.log(`[axe] serious/critical violations after an answer: ${bad.length}`);
+    expect(bad).toEqual([]);
+  });
+
+  it('axe-core finds none on a no-answer notice with its passages, what was written unfolded', async () => {
+    const { page } = await app.open();
+    await ask(page, `How do bees make honey? ${COPY_THE_FORM}`);
+    await page.getByTestId('no-answer-passage').first().waitFor();
+    await page.getByTestId('withheld-written').locator('summary').click();
+    await page.getByTestId('beam-tree').locator('summary').click();
+    const bad = await axe(page);
+    console.log(`[axe] serious/critical violations on a no-answer notice: ${bad.length}`);
     expect(bad).toEqual([]);
   });
 

@@ -51,6 +51,12 @@ function utility(score: number): Wanted {
   return w;
 }
 
+/**
+ * A question holding these words gets, for every passage, the answer turn's own instructions (its
+ * system prompt) in place of an answer, as small real models write: every candidate is withheld.
+ */
+export const COPY_THE_FORM = '(copy the form)';
+
 export function defaultReply(call: ScriptCall): ScriptedReply {
   if (call.kind === 'completion') return nativeReply(call.prompt);
   // The follow-up rewrite (src/core/conversation/rewrite.ts): what a small model does at best.
@@ -75,7 +81,11 @@ export function defaultReply(call: ScriptCall): ScriptedReply {
     );
     return { slots: { sup: support(overlap(field(call.last, 'Statement'), body)) } };
   }
-  if (call.last.includes('Passage from "') && !call.grammar) return { text: answerTurn(call.last) };
+  if (call.last.includes('Passage from "') && !call.grammar) {
+    // What small real models do (docs/benchmarks-answer.md): copy the prompt's own words as the answer.
+    if (field(call.last, 'Question').includes(COPY_THE_FORM)) return { text: call.system ?? '' };
+    return { text: answerTurn(call.last) };
+  }
   const question = field(call.last, 'Question');
   // The answer turn without a passage (the model chose not to retrieve).
   if (call.system && !call.grammar && question) {

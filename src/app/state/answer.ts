@@ -24,6 +24,15 @@ export interface StreamingText {
   text: string;
 }
 
+/** The model and engine that wrote an answer, when it was written ('llama.cpp' or 'web-llm'). */
+export interface AnswerWriter {
+  model: string;
+  engine: string;
+}
+
+/** A writer as an answer knows it: recorded, or 'not recorded' for an answer kept before records were kept. */
+export type WriterRecord = AnswerWriter | 'not recorded';
+
 export interface EvidenceResult {
   passages: { passage: ScoredPassage; rel: RelProbs | null }[];
 }
@@ -53,6 +62,8 @@ export interface AnswerState {
   /** Depths whose chosen candidate changed in the last re-rank. */
   changed: number[];
   evidence: EvidenceResult | null;
+  /** Who wrote it (null: no model has, e.g. passages only, or not yet known). */
+  writer: WriterRecord | null;
   /** Why the page shows passages instead of a written answer. */
   evidenceReason: string | null;
   error: string | null;
@@ -69,6 +80,7 @@ export const initialAnswerState: AnswerState = {
   retrieved: {},
   changed: [],
   evidence: null,
+  writer: null,
   evidenceReason: null,
   error: null,
 };

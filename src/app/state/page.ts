@@ -12,6 +12,7 @@ import {
   initialAnswerState,
   startRun,
   type AnswerState,
+  type AnswerWriter,
   type Rerank,
 } from './answer';
 import {
@@ -51,6 +52,8 @@ export type PageAction =
   | { type: 'runStarted'; shown: string; query: string }
   | { type: 'generatorMissing'; runId: number; reason: string }
   | { type: 'generatorCalled' }
+  /** The model and engine writing this run's answer, read from the generator the run was given. */
+  | { type: 'writerKnown'; runId: number; writer: AnswerWriter }
   | { type: 'decodeEvent'; runId: number; event: DecodeEvent }
   | { type: 'runFinished'; runId: number; result: DecodeResult }
   | { type: 'rankCaughtUp' }
@@ -193,6 +196,8 @@ export function pageReducer(deps: PageDeps) {
         return { ...s, evidenceOnly: { reason: a.reason }, answer: { ...s.answer, evidenceReason: a.reason } };
       case 'generatorCalled':
         return { ...s, generatorCalls: s.generatorCalls + 1 };
+      case 'writerKnown':
+        return forRun(s, a.runId, (ans) => ({ ...ans, writer: { ...a.writer } }));
       case 'decodeEvent':
         return forRun(s, a.runId, (ans) => applyEvent(ans, a.event, s.settings.rank, deps.rerank));
       case 'runFinished':

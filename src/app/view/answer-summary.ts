@@ -1,10 +1,13 @@
 // Plain words for answers that have no segment to show, or only a refusal, so the answer
 // area never leaves the reader guessing why.
 import type { AnswerTree, Ranking } from '../../core/types';
+import { withheldMessage } from './no-answer';
 
 /** Why a finished decode has no chosen segment, or null when it has one or nothing was tried. */
 export function emptyAnswerReason(tree: AnswerTree | null, ranking: Ranking | null): string | null {
   if (!tree || !ranking || ranking.best.length > 0) return null;
+  const withheld = withheldMessage(ranking);
+  if (withheld) return withheld;
   const roots = tree.candidates.filter((c) => c.parentId === null);
   if (roots.length === 0) return null;
   if (roots.every((c) => ranking.scored.get(c.id)?.pruned === 'hard-constraint')) {

@@ -98,6 +98,8 @@ async function answerWithEvidence(r: Runner, question: string, run: Run): Promis
 async function generatorFor(r: Runner, run: Run, context: string | undefined): Promise<Generator | null> {
   try {
     const raw = await r.ports.generator();
+    const writer = r.ports.writtenBy?.(raw);
+    if (writer) r.page.dispatch({ type: 'writerKnown', runId: run.id, writer });
     if (r.counted?.raw !== raw)
       r.counted = { raw, wrapped: counting(raw, () => r.page.dispatch({ type: 'generatorCalled' })) };
     return withContext(r.counted.wrapped, context);

@@ -6,7 +6,7 @@
 // each event into the answer (`decodeEvent`), and ends it (`runFinished`, `runStopped` or `runFailed`).
 import type { Corrector, Critic, Generator, Retriever } from '../../core/ports';
 import type { DecodeEvent, DecodeResult, DecodeSettings, RankSettings, Ranking, AnswerTree } from '../../core/types';
-import type { AnswerState } from '../state/answer';
+import type { AnswerState, AnswerWriter } from '../state/answer';
 import type { RetrievalSettings } from '../../core/hybrid';
 import { createActionStore, type ActionStore } from '../state/action-store';
 import { lazy } from './lazy';
@@ -48,6 +48,11 @@ export interface AnswerPorts {
   corrector?(crag: CragChoice): Promise<Corrector>;
   /** Stops a generation in flight at once (the abort signal alone waits for the engine). */
   interrupt?(): void;
+  /**
+   * The model and engine behind a generator these ports gave (the loaded model, whatever the
+   * settings name now), recorded on the answer it writes; null when not known.
+   */
+  writtenBy?(generator: Generator): AnswerWriter | null;
 }
 
 /** How a turn of a conversation is asked: the query retrieval uses and the earlier turns the generator sees. */

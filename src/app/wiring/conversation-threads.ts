@@ -66,16 +66,23 @@ export async function importJson(r: Runner, text: string): Promise<void> {
 export async function exportMarkdown(r: Runner): Promise<string | null> {
   const thread = r.state.get().thread;
   if (!thread) return null;
-  const [{ threadToMarkdown }, { supportingSentence }] = await Promise.all([
+  const [{ threadToMarkdown }, { supportingSentence }, { threadForExport }] = await Promise.all([
     import('../../core/conversation/export-markdown'),
     import('../view/highlight'),
+    import('../view/past-answer'),
   ]);
-  return threadToMarkdown(thread, { rank: r.deps.controller.getState().settings.rank, supporting: supportingSentence });
+  const rank = r.deps.controller.getState().settings.rank;
+  // Each turn names the model that wrote it, and a turn with no answer says why, never what was withheld.
+  return threadToMarkdown(threadForExport(thread, rank), { rank, supporting: supportingSentence });
 }
 
 export async function exportJson(r: Runner): Promise<string | null> {
   const thread = r.state.get().thread;
   if (!thread) return null;
-  const { threadToJson } = await import('../../core/conversation/export-json');
-  return threadToJson(thread);
+  const [{ threadToJson }, { threadForJson }] = await Promise.all([
+    import('../../core/conversation/export-json'),
+    import('../view/past-answer'),
+  ]);
+  // Whole, to import again, but never with what the model wrote that was not an answer.
+  return threadToJson(threadForJson(thread));
 }

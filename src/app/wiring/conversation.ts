@@ -22,7 +22,7 @@ import {
   type ConversationRunner as Runner,
 } from './conversation-keep';
 import { lazy } from './lazy';
-import { turnPatch } from './turn-answer';
+import { turnPatch, writerPatch } from './turn-answer';
 
 export type { ConversationState } from '../state/conversation';
 
@@ -87,7 +87,11 @@ function followAnswer(r: Runner, saveEvery: number): void {
     if (a === last) return;
     last = a;
     const { running, thread } = r.state.get();
-    if (!running || !thread?.turns[running]) return;
+    const turn = running ? thread?.turns[running] : undefined;
+    if (!running || !turn) return;
+    // Who writes it is kept as soon as it is known: a reload mid-answer still names the model.
+    const writer = writerPatch(turn, a);
+    if (writer) r.state.dispatch({ type: 'turnUpdated', id: running, patch: writer, at: r.now() });
     if (a.status !== 'running') {
       if (r.saveTimer) clearTimeout(r.saveTimer);
       r.saveTimer = null;

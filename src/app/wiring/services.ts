@@ -11,6 +11,7 @@ import type { AppServices, WebGpuCheck } from './services-contract';
 import { connectLibrary, type LibraryConnection } from './library-connection';
 import { createStatusStore } from '../state/worker-status';
 import type { CragChoice } from '../persist/settings';
+import type { AnswerWriter } from '../state/answer';
 import type { RetrievalSettings } from '../../core/hybrid';
 import { checkWebGpu } from '../browser/webgpu';
 import { createStoragePlan, type StoragePlan } from './storage-plan';
@@ -28,6 +29,12 @@ export interface Services extends AppServices {
 }
 
 let singleton: Services | null = null;
+
+/** The loaded model and its engine, when `given` is the handle loaded now (the one that will write). */
+function writerOf(handle: GeneratorHandle | null, given: unknown): AnswerWriter | null {
+  const on = handle === given ? handle?.runsOn() : undefined;
+  return handle?.modelId && on ? { model: handle.modelId, engine: on.label } : null;
+}
 
 export function getServices(): Services {
   singleton ??= createServices(location.search, document.baseURI);
@@ -111,7 +118,14 @@ export function createServices(search: string, baseURI: string, storage: Storage
   return {
     status,
     library: library.view,
-    ports: { generator, retriever: library.retriever, critic, corrector, interrupt: generators.interrupt },
+    ports: {
+      generator,
+      retriever: library.retriever,
+      critic,
+      corrector,
+      interrupt: generators.interrupt,
+      writtenBy: (g) => writerOf(generators.current(), g),
+    },
     follow(source) {
       settings = source;
       generators.follow(source);

@@ -3,6 +3,7 @@
 import type { Turn, TurnStatus } from '../../core/conversation/thread';
 import type { ScoredPassage } from '../../core/ports';
 import { initialAnswerState, type AnswerState } from '../state/answer';
+import { WRITER_KEY, sanitizeWriter, writerOfTurn } from '../view/answer-writer';
 
 /** The chosen segments and anything still being written, as shown (what a reload must keep). */
 export function shownText(a: AnswerState): string {
@@ -40,6 +41,19 @@ export function turnPatch(a: AnswerState): Pick<Turn, 'answer' | 'answerText' | 
   };
 }
 
+/**
+ * The record of who writes a turn's answer, once the answer knows it and the turn does not yet
+ * keep it: beside the settings it is written with, and as the turn's model (the loaded model's
+ * own id, not the settings' choice). Null when there is nothing new to keep.
+ */
+export function writerPatch(turn: Turn, a: AnswerState): Pick<Turn, 'settings' | 'model'> | null {
+  const writer = a.writer === 'not recorded' ? null : a.writer;
+  if (!writer) return null;
+  const kept = sanitizeWriter(turn.settings[WRITER_KEY]);
+  if (kept && kept.model === writer.model && kept.engine === writer.engine) return null;
+  return { settings: { ...turn.settings, [WRITER_KEY]: { ...writer } }, model: writer.model };
+}
+
 /** The answer state that shows a stored turn (ranking is recomputed by the controller). */
 export function answerOfTurn(t: Turn): AnswerState {
   const used = (t.settings.used ?? null) as AnswerState['usedSettings'];
@@ -51,6 +65,7 @@ export function answerOfTurn(t: Turn): AnswerState {
     usedSettings: used,
     tree: t.answer,
     evidence: t.passages ? { passages: t.passages.map((passage) => ({ passage, rel: null })) } : null,
+    writer: writerOfTurn(t),
     error: t.error ?? null,
   };
 }

@@ -108,6 +108,7 @@ export function MainColumn(props: {
         state={convo}
         conversation={conversation}
         busy={busy}
+        rank={page.settings.rank}
         viewedAnswer={
           <ViewedAnswer page={page} convo={convo} conversation={conversation} onOpenPassage={props.onOpenPassage} />
         }

@@ -8,10 +8,14 @@ import type { ConversationState } from '../../app/wiring/conversation';
 import type { ThreadActions } from '../../app/wiring/thread-actions';
 import type { AppState } from '../../app/state/page';
 import type { StatusMap } from '../../app/state/worker-status';
+import { ragasWhenSentence } from '../../app/view/ragas-when';
 import { Drawer } from '../Drawer';
+import { useStore } from '../hooks';
 import { LibraryPanel } from '../library/LibraryPanel';
 import { ModelsPanel, ThreadList, TuningPanel } from '../lazy-panels';
 import type { OfflineWiring } from '../OfflineStatus';
+
+const NO_ENGINE = { get: () => undefined, subscribe: () => () => {} };
 
 export function LeftPanels(props: {
   controller: Controller;
@@ -58,6 +62,7 @@ export function RightPanels(props: {
   offline?: OfflineWiring;
 }) {
   const { controller, services, page } = props;
+  const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
   return (
     <div className="side side-right">
       {/* Engines and models are one step away from a newcomer: beside the answer on a wide screen, folded on a phone. */}
@@ -72,6 +77,7 @@ export function RightPanels(props: {
           indexKindInUse={services.indexKindInUse()}
           onReload={() => location.reload()}
           onReset={controller.resetSettings}
+          ragasWhen={ragasWhenSentence(engine?.inUse)}
         />
       </Drawer>
     </div>

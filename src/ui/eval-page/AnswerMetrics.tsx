@@ -3,6 +3,7 @@
 // a button to measure the one now shown. A reopened turn shows the figures kept with it.
 import { useState } from 'react';
 import type { Services } from '../../app/wiring/services';
+import type { RagasWhen } from '../../app/view/ragas-when';
 import type { Ranking } from '../../core/types';
 import type { MetricsView } from '../../eval-runner/answer-metrics';
 import './eval.css';
@@ -36,6 +37,27 @@ function StoredMetrics({ stored, onMeasure }: { stored: StoredFigures; onMeasure
       <p className="muted">Measured when this turn was written.</p>
       <button type="button" onClick={onMeasure} data-testid="measure-again">
         Measure again
+      </button>
+    </aside>
+  );
+}
+
+/** A check that runs on request (on the CPU): what it costs, and the button that starts it. */
+function OfferedMetrics({ onMeasure }: { onMeasure: () => void }) {
+  return (
+    <aside
+      className="answer-metrics"
+      aria-label="Answer quality (RAGAS)"
+      data-testid="answer-metrics"
+      data-status="offered"
+    >
+      <h3>Answer quality (RAGAS)</h3>
+      <p className="muted">
+        This answer was written on the CPU, where the check takes longer than the answer itself, so it runs only when
+        you ask. A new question cancels it.
+      </p>
+      <button type="button" onClick={onMeasure} data-testid="ragas-check">
+        Measure faithfulness and relevance
       </button>
     </aside>
   );
@@ -90,10 +112,24 @@ export function AnswerMetrics(props: {
   services?: Services;
   stored?: StoredFigures;
   onMeasured?: (figures: StoredFigures) => void;
+  /** After each answer, or only when the reader asks (app/view/ragas-when.ts). */
+  when?: RagasWhen;
 }) {
   const [useStored, setUseStored] = useState(props.stored !== undefined);
-  const { view, state, session } = useMetricsSession({ ...props, useStored });
-  if (useStored && props.stored) return <StoredMetrics stored={props.stored} onMeasure={() => setUseStored(false)} />;
+  const [asked, setAsked] = useState(false);
+  const held = props.when === 'on-request' && !asked;
+  const { view, state, session } = useMetricsSession({ ...props, useStored, held });
+  if (useStored && props.stored)
+    return (
+      <StoredMetrics
+        stored={props.stored}
+        onMeasure={() => {
+          setAsked(true);
+          setUseStored(false);
+        }}
+      />
+    );
+  if (held) return <OfferedMetrics onMeasure={() => setAsked(true)} />;
   const { stale } = view;
   return (
     <aside

@@ -101,7 +101,7 @@ export function useEvalRun(services: Services | undefined) {
 
 /**
  * RAGAS metrics for a finished answer: each finished decode (`runId`) is measured once, a
- * macrotask after it is painted, and unmounting (a new question) cancels it. Figures already
+ * macrotask after it is painted (or after `held` turns false), and unmounting (a new question) cancels it. Figures already
  * measured are reported once through `onMeasured`.
  */
 export function useMetricsSession(props: {
@@ -110,9 +110,11 @@ export function useMetricsSession(props: {
   runId: number;
   services?: Services;
   useStored: boolean;
+  /** Nothing is measured until this is false (a check that runs on request, not yet asked for). */
+  held?: boolean;
   onMeasured?: (figures: Record<string, number | null>) => void;
 }) {
-  const { question, ranking, runId, services, useStored, onMeasured } = props;
+  const { question, ranking, runId, services, useStored, held, onMeasured } = props;
   const input = useMemo(() => answerForMetrics(question, ranking), [question, ranking]);
   const [view, setView] = useState<MetricsView>({ measured: null, stale: false, calls: 0 });
   const session = useRef<MetricsSession | null>(null);
@@ -127,11 +129,11 @@ export function useMetricsSession(props: {
   }, [services]);
 
   useEffect(() => {
-    if (useStored) return;
+    if (useStored || held) return;
     // A macrotask later, so the finished answer is painted before any measuring starts.
     const timer = setTimeout(() => session.current?.show(runId, input), 0);
     return () => clearTimeout(timer);
-  }, [runId, input, useStored]);
+  }, [runId, input, useStored, held]);
 
   const state = view.measured?.state ?? null;
   const reported = useRef<unknown>(null);

@@ -4,6 +4,7 @@
 import { useState, type ReactNode } from 'react';
 import { activePath } from '../../core/conversation';
 import type { Conversation, ConversationState } from '../../app/wiring/conversation';
+import type { RankSettings } from '../../core/types';
 import { TurnItem } from './TurnItem';
 
 export function ThreadView(props: {
@@ -11,6 +12,8 @@ export function ThreadView(props: {
   conversation: Conversation;
   busy: boolean;
   viewedAnswer: ReactNode;
+  /** The weights of now, which pick a past answer's segments. */
+  rank: RankSettings;
 }) {
   const { state } = props;
   const [editing, setEditing] = useState<string | null>(null);
@@ -31,6 +34,7 @@ export function ThreadView(props: {
           onEditing={(on) => setEditing(on ? turn.id : null)}
           conversation={props.conversation}
           viewedAnswer={props.viewedAnswer}
+          rank={props.rank}
         />
       ))}
     </ol>

@@ -3,6 +3,8 @@
 import type { ReactNode } from 'react';
 import { siblingPosition, type Thread, type Turn } from '../../core/conversation';
 import type { Conversation } from '../../app/wiring/conversation';
+import { pastAnswerText } from '../../app/view/past-answer';
+import type { RankSettings } from '../../core/types';
 import { EditForm, RewriteChip } from './TurnForms';
 
 function Versions(props: { thread: Thread; turn: Turn; busy: boolean; onStep: (delta: -1 | 1) => void }) {
@@ -37,14 +39,12 @@ function Versions(props: { thread: Thread; turn: Turn; busy: boolean; onStep: (d
   );
 }
 
-/** A turn not viewed: the text of its answer, and a way to open it in full. */
-function TurnAnswer(props: { turn: Turn; busy: boolean; onView: () => void }) {
+/** A turn not viewed: the text of its answer (or why it has none), and a way to open it in full. */
+function TurnAnswer(props: { turn: Turn; rank: RankSettings; busy: boolean; onView: () => void }) {
   const { turn } = props;
   return (
     <div className="turn-answer" data-testid="turn-answer">
-      <p className="segment-text">
-        {turn.answerText || (turn.status === 'failed' ? turn.error : 'No answer was finished.')}
-      </p>
+      <p className="segment-text">{pastAnswerText(turn, props.rank)}</p>
       {turn.status === 'stopped' && <p className="note">Stopped before the end.</p>}
       <button type="button" onClick={props.onView} disabled={props.busy} data-testid="view-turn">
         Show citations and scores
@@ -66,6 +66,8 @@ export function TurnItem(props: {
   onEditing: (on: boolean) => void;
   conversation: Conversation;
   viewedAnswer: ReactNode;
+  /** The weights of now, which pick a past answer's segments. */
+  rank: RankSettings;
 }) {
   const { turn, busy, conversation } = props;
   return (
@@ -131,7 +133,7 @@ export function TurnItem(props: {
       ) : props.viewed ? (
         props.viewedAnswer
       ) : (
-        <TurnAnswer turn={turn} busy={busy} onView={() => conversation.view(turn.id)} />
+        <TurnAnswer turn={turn} rank={props.rank} busy={busy} onView={() => conversation.view(turn.id)} />
       )}
     </li>
   );

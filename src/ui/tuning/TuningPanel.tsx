@@ -1,5 +1,6 @@
 // The tuning panel: critique weights (re-rank at once, no model call), the decode settings (need a
-// new decode, offered by the answer area), Self-CRAG's settings and the vector index. Every change
+// new decode, offered by the answer area), Self-CRAG's settings, the vector index, and when the
+// answer-quality check runs. Every change
 // is one settings change through the controller (`onChange`).
 import type { IndexChoice } from '../../vector/vector-index';
 import type { AppSettings } from '../../app/persist/settings';
@@ -17,6 +18,8 @@ export function TuningPanel(props: {
   indexKindInUse: IndexChoice;
   onReload: () => void;
   onReset: () => void;
+  /** When the answer-quality check runs with the engine that writes here (app/view/ragas-when.ts). */
+  ragasWhen?: string;
 }) {
   const { settings, onChange } = props;
   const onDecode = (decode: AppSettings['decode']) => onChange({ decode });
@@ -47,6 +50,14 @@ export function TuningPanel(props: {
         onKind={(indexKind) => onChange({ indexKind })}
         onReload={props.onReload}
       />
+      {props.ragasWhen && (
+        <fieldset>
+          <legend>Answer quality (RAGAS)</legend>
+          <p className="muted" data-testid="ragas-when">
+            {props.ragasWhen}
+          </p>
+        </fieldset>
+      )}
       <button type="button" onClick={props.onReset}>
         Reset to defaults
       </button>
