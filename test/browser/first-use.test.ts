@@ -1,0 +1,106 @@
+// First use, second pass (issue 38): what a phone shows while documents go in, an answer mode
+// that lasts, a first visit on a network that cannot reach the model hub, a status panel that
+// agrees with the page, the theme control's name on a phone, and why "Why this segment" chose
+// the segment it shows.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useApp } from './app-page';
+import { OUTPUT_DIR, launchBrowser } from './harness';
+
+const TINY = '?modelPack=tiny';
+const app = useApp(TINY);
+const dir = mkdtempSync(join(tmpdir(), 'first-use-'));
+// A browser without WebGPU, as most phones and many laptops are.
+let plain: Browser;
+beforeAll(async () => {
+  plain = await launchBrowser({ webgpu: false });
+});
+afterAll(async () => {
+  await plain?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(OUTPUT_DIR, `first-use-${name}.png`), fullPage: true });
+
+/** A context whose network reaches only this machine: the model hub (and everything else outside) cannot be reached. */
+async function offline(browser: Browser, options: Parameters<Browser['newContext']>[0]): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  app.track(context);
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (r) => r.abort('internetdisconnected'));
+  return context;
+}
+
+async function open(context: BrowserContext, query = ''): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(app.url + query);
+  await page.locator('[data-testid=doc]').first().waitFor({ state: 'attached', timeout: 120_000 });
+  return { page, errors };
+}
+
+/** Markdown files on disk, as a visitor's picker gives them. */
+function notes(count: number, prefix: string): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const path = join(dir, `${prefix}-${String(i).padStart(2, '0')}.md`);
+    writeFileSync(
+      path,
+      `# ${prefix} note ${i}\n\nThe ${prefix} note ${i} tells how lantern ${i} on the quay is trimmed at dusk.\n\n` +
+        `A second paragraph of note ${i} says the wick is cut square and the glass wiped with newspaper.\n`,
+    );
+    return path;
+  });
+}
+
+const evaluatorFailed = (page: Page) =>
+  expect
+    .poll(() => page.locator('[data-worker=evaluator]').getAttribute('data-state'), { timeout: 120_000 })
+    .toBe('error');
+
+/** Whether the element lies wholly inside the first screen (no scrolling). */
+async function onFirstScreen(page: Page, selector: string): Promise<boolean> {
+  const box = await page.locator(selector).first().boundingBox();
+  return !!box && box.y >= 0 && box.y + box.height <= page.viewportSize()!.height;
+}
+
+describe('a phone adding documents', () => {
+  it('shows the add buttons on the first screen and keeps the library open while a batch goes in and its report is read', async () => {
+    const context = await offline(plain, PHONE);
+    const { page, errors } = await open(context);
+    await evaluatorFailed(page);
+    await page.getByRole('button', { name: 'Choose files…' }).waitFor();
+    await page.screenshot({ path: join(OUTPUT_DIR, 'first-use-phone-first.png') });
+    expect(await onFirstScreen(page, 'button:text-is("Choose files…")')).toBe(true);
+    expect(await onFirstScreen(page, 'button:text-is("Choose a folder…")')).toBe(true);
+
+    // Every time the library folds during the batch is counted.
+    await page.evaluate(() => {
+      const d = document.querySelector<HTMLDetailsElement>('[data-testid=drawer-library]')!;
+      const w = window as unknown as { folded: number };
+      w.folded = 0;
+      new MutationObserver(() => {
+        if (!d.open) w.folded++;
+      }).observe(d, { attributes: true, attributeFilter: ['open'] });
+    });
+    const files = notes(12, 'quay');
+    await page.getByTestId('file-input').setInputFiles(files);
+    // The first of the visitor's own documents is stored: the batch goes on, in sight.
+    await page.getByTestId('doc').filter({ hasText: 'quay note' }).first().waitFor({ state: 'attached' });
+    const report = page.getByTestId('batch-report');
+    await report.waitFor({ state: 'attached', timeout: 300_000 });
+    expect(await page.evaluate(() => (window as unknown as { folded: number }).folded)).toBe(0);
+    expect(await report.isVisible()).toBe(true);
+    expect(await page.getByTestId('batch-summary').innerText()).toBe('12 added, 0 refused');
+    await report.scrollIntoViewIfNeeded();
+    await shot(page, 'phone-report');
+    // Read and dismissed, the library stays where the visitor is.
+    await page.getByRole('button', { name: 'Dismiss this report' }).click();
+    expect(await page.getByTestId('drawer-library').getAttribute('open')).not.toBeNull();
+    expect(errors).toEqual([]);
+  });
+});
