@@ -69,11 +69,10 @@ export function Notices(props: {
             <strong>Evidence-only mode.</strong> {evidenceNoticeReason(props.evidenceOnly.reason)} Questions return the
             best passages with their relevance instead of a written answer.
           </p>
-          {props.webgpu?.ok && (
-            <button type="button" onClick={props.onLeaveEvidenceOnly}>
-              Try writing answers again
-            </button>
-          )}
+          {/* Always a way out: without WebGPU llama.cpp writes on the CPU, and a chosen mode lasts until left. */}
+          <button type="button" onClick={props.onLeaveEvidenceOnly} data-testid="leave-evidence-only">
+            Try writing answers again
+          </button>
         </div>
       )}
       {props.pending.length > 0 && !props.busy && (

@@ -24,6 +24,7 @@ afterAll(async () => {
 });
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const DESKTOP = { viewport: { width: 1400, height: 1000 } };
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: join(OUTPUT_DIR, `first-use-${name}.png`), fullPage: true });
 
@@ -55,6 +56,15 @@ function notes(count: number, prefix: string): string[] {
     );
     return path;
   });
+}
+
+async function ask(page: Page, question: string): Promise<void> {
+  await page.fill('#question', question);
+  await page.getByTestId('ask').click();
+  await page.waitForSelector(
+    ':is([data-testid=answer], [data-testid=evidence]):not([data-status=running]):not([aria-busy=true])',
+    { timeout: 120_000 },
+  );
 }
 
 const evaluatorFailed = (page: Page) =>
@@ -101,6 +111,35 @@ describe('a phone adding documents', () => {
     // Read and dismissed, the library stays where the visitor is.
     await page.getByRole('button', { name: 'Dismiss this report' }).click();
     expect(await page.getByTestId('drawer-library').getAttribute('open')).not.toBeNull();
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('evidence-only mode', () => {
+  it('lasts across a reload like every other setting, until the visitor leaves it', async () => {
+    const context = await plain.newContext(DESKTOP);
+    app.track(context);
+    const { page, errors } = await open(context, TINY);
+    await page.getByTestId('use-evidence-only').click();
+    await page.getByTestId('evidence-only').waitFor();
+    await page.reload();
+    await page.locator('[data-testid=doc]').first().waitFor({ timeout: 120_000 });
+    await page.getByTestId('evidence-only').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('ask').innerText()).toBe('Find passages');
+    await ask(page, 'How long should sourdough rise?');
+    expect(await page.getByTestId('evidence').getAttribute('data-status')).toBe('done');
+    // No language model was loaded for it.
+    expect(await page.locator('[data-worker=generator]').getAttribute('data-state')).not.toMatch(/loading|ready/);
+    expect(await page.getByTestId('generator-calls').innerText()).toBe('0');
+
+    // Left by the visitor (WebGPU or not: llama.cpp writes without it), and that lasts too.
+    await page.getByTestId('leave-evidence-only').click();
+    await expect.poll(() => page.getByTestId('evidence-only').count()).toBe(0);
+    await page.reload();
+    await page.locator('[data-testid=doc]').first().waitFor({ timeout: 120_000 });
+    await page.getByTestId('no-webgpu').waitFor();
+    expect(await page.getByTestId('evidence-only').count()).toBe(0);
+    expect(await page.getByTestId('ask').innerText()).toBe('Ask');
     expect(errors).toEqual([]);
   });
 });
