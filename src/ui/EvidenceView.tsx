@@ -14,7 +14,7 @@ export function EvidenceView({
 }: {
   answer: AnswerState;
   showQuestion?: boolean;
-  onOpenPassage?: (c: { passage: ScoredPassage; text: string }) => void;
+  onOpenPassage?: (c: { passage: ScoredPassage; text: string; against: 'question' }) => void;
 }) {
   const ev = answer.evidence;
   return (
@@ -45,7 +45,7 @@ export function EvidenceView({
                       type="button"
                       className="citation"
                       data-testid="evidence-open-source"
-                      onClick={() => onOpenPassage({ passage, text: answer.question })}
+                      onClick={() => onOpenPassage({ passage, text: answer.question, against: 'question' })}
                     >
                       <span aria-hidden="true">¶ </span>
                       {citationLabel(passage)}

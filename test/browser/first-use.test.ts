@@ -143,3 +143,20 @@ describe('evidence-only mode', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('the viewer in evidence-only mode', () => {
+  it('says the passage is marked against the question, since no segment was written', async () => {
+    const context = await plain.newContext(DESKTOP);
+    app.track(context);
+    const { page, errors } = await open(context, TINY);
+    await page.getByTestId('use-evidence-only').click();
+    await page.getByTestId('evidence-only').waitFor();
+    await ask(page, 'How long should sourdough rise?');
+    await page.getByTestId('evidence-open-source').first().click();
+    const dialog = page.getByTestId('passage-dialog');
+    await dialog.waitFor();
+    expect(await dialog.innerText()).not.toMatch(/segment/);
+    expect(await dialog.innerText()).toMatch(/shares the most words with the question/);
+    expect(errors).toEqual([]);
+  });
+});

@@ -6,14 +6,14 @@ import type { Conversation, ConversationState } from '../../app/wiring/conversat
 import type { AppState } from '../../app/state/page';
 import { noWebGpuPlan } from '../../app/state/engine-choice';
 import { answering, inThread, showsEvidence } from '../../app/view/page-flags';
-import type { Candidate } from '../../core/types';
+import type { OpenedPassage } from '../PassageDialog';
 import { AskBox } from '../AskBox';
 import { useStore } from '../hooks';
 import { AnswerView, EvidenceView, Notices, StorageNotice, ThreadView } from '../lazy-panels';
 
 const NO_ENGINE = { get: () => undefined, subscribe: () => () => {} };
 
-type OpenPassage = (c: Pick<Candidate, 'passage' | 'text'>) => void;
+type OpenPassage = (c: OpenedPassage) => void;
 
 /** The answer shown in full: the viewed turn's, or the passages found in evidence-only mode. */
 function ViewedAnswer(props: {
