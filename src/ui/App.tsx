@@ -6,6 +6,7 @@ import type { Controller } from '../app/wiring/controller';
 import type { Conversation } from '../app/wiring/conversation';
 import { threadActions } from '../app/wiring/thread-actions';
 import { loadingSomething } from '../app/view/page-flags';
+import { modelsUnreachable } from '../app/view/models-reach';
 import type { OpenedPassage } from './PassageDialog';
 import { MainColumn } from './app/MainColumn';
 import { LeftPanels, RightPanels } from './app/SidePanels';
@@ -72,6 +73,7 @@ export function App(props: {
             initialQuestion={props.initialQuestion}
             onShare={props.onShare}
             webgpu={webgpu}
+            unreachable={modelsUnreachable(status)}
             importError={importError}
             onAsked={() => setImportError(null)}
             onOpenPassage={setPassageOf}

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'react';
 import type { Candidate } from '../core/types';
 import { splitByRange, supportingSentence } from '../app/view/highlight';
+import { passageDisplayText } from '../app/view/passage-text';
 import { placeLabel } from '../core/source-location';
 import { SourceSection } from './source/SourceSection';
 
@@ -26,7 +27,8 @@ export function PassageDialog({ candidate, onClose }: { candidate: OpenedPassage
     if (!candidate && d.open) d.close();
   }, [candidate]);
   const passage = candidate?.passage;
-  const parts = passage ? splitByRange(passage.text, supportingSentence(passage.text, candidate.text)) : [];
+  const shown = passage ? passageDisplayText(passage.text) : '';
+  const parts = passage ? splitByRange(shown, supportingSentence(shown, candidate.text)) : [];
   return (
     <dialog
       ref={ref}

@@ -160,3 +160,48 @@ describe('the viewer in evidence-only mode', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('a first visit on a network that cannot reach the model hub', () => {
+  it('says once, in the page, what cannot be downloaded and what still works, and shows passages as text', async () => {
+    const context = await offline(plain, DESKTOP);
+    const { page, errors } = await open(context);
+    await evaluatorFailed(page);
+    const notice = page.getByTestId('models-unreachable');
+    await notice.waitFor();
+    const said = await notice.innerText();
+    expect(said).toMatch(/cannot be reached/);
+    expect(said).toMatch(/embedding model/);
+    expect(said).toMatch(/language model/);
+    expect(said).toMatch(/by their words/);
+    // Nothing above the answer promises what this network cannot give.
+    const notices = page.locator('.notices');
+    expect(await notices.innerText()).not.toMatch(/downloaded once|smaller model/);
+    expect(await page.getByTestId('no-webgpu').count()).toBe(0);
+
+    await ask(page, 'How long should sourdough rise?');
+    const evidence = page.getByTestId('evidence');
+    expect(await evidence.getAttribute('data-status')).toBe('done');
+    // Said once: the failed download of the language model is the same news.
+    const text = await notices.innerText();
+    expect(text.match(/cannot be reached/g)?.length).toBe(1);
+    expect(text).not.toMatch(/could not be downloaded|smaller model/);
+    // Passages read as text, not as Markdown source; a search stage that did not run is said in words.
+    const passages = await page.locator('[data-testid=evidence-passage] .passage-text').allInnerTexts();
+    expect(passages.length).toBeGreaterThan(0);
+    for (const p of passages) expect(p).not.toMatch(/^\s*#{1,6}\s/m);
+    expect(await evidence.innerText()).not.toMatch(/meaning –|re-rank –/);
+    expect(await evidence.innerText()).toMatch(/found by (their|its) words/i);
+    await shot(page, 'unreachable-desktop');
+    expect(errors).toEqual([]);
+  });
+
+  it('says it on a phone’s first screen too', async () => {
+    const context = await offline(plain, PHONE);
+    const { page } = await open(context);
+    await evaluatorFailed(page);
+    await page.getByTestId('models-unreachable').waitFor();
+    expect(await onFirstScreen(page, '[data-testid=models-unreachable]')).toBe(true);
+    expect(await onFirstScreen(page, 'button:text-is("Choose files…")')).toBe(true);
+    await shot(page, 'unreachable-phone');
+  });
+});

@@ -65,6 +65,8 @@ export function MainColumn(props: {
   initialQuestion: string;
   onShare: () => string;
   webgpu: WebGpuCheck | null;
+  /** The models cannot be downloaded from this network. */
+  unreachable: boolean;
   importError: string | null;
   /** A question was asked (what an earlier import said is over). */
   onAsked: () => void;
@@ -89,6 +91,7 @@ export function MainColumn(props: {
       {services.storage && <StorageNotice plan={services.storage} openUrl={props.onShare} />}
       <Notices
         webgpu={props.webgpu}
+        unreachable={props.unreachable}
         noWebGpu={noWebGpuPlan(engine?.choice.engine ?? 'auto')}
         onUseLlama={engine ? () => controller.change({ engine: { ...engine.choice, engine: 'wllama' } }) : undefined}
         evidenceOnly={page.evidenceOnly}
