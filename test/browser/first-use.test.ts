@@ -205,3 +205,61 @@ describe('a first visit on a network that cannot reach the model hub', () => {
     await shot(page, 'unreachable-phone');
   });
 });
+
+describe('the status panel', () => {
+  it('agrees with the page: no offer of the mode it is in, no device for a model that failed, no way forward that cannot help', async () => {
+    const context = await offline(plain, DESKTOP);
+    const { page } = await open(context);
+    await evaluatorFailed(page);
+    const evaluator = page.locator('[data-worker=evaluator]');
+    expect(await evaluator.innerText()).not.toMatch(/running on|failed on/i);
+    await ask(page, 'How long should sourdough rise?');
+    const generator = page.locator('[data-worker=generator]');
+    await expect.poll(() => generator.getAttribute('data-state'), { timeout: 60_000 }).toBe('error');
+    // The page shows passages: the panel does not offer that mode again, nor a smaller download.
+    await page.getByTestId('evidence').waitFor();
+    expect(await page.getByTestId('model-evidence-only').count()).toBe(0);
+    expect(await page.getByTestId('smaller-model').count()).toBe(0);
+    expect(await generator.innerText()).not.toMatch(/smaller model/);
+  });
+
+  it('shows the CPU model picker, not the WebGPU one, where llama.cpp writes', async () => {
+    const { page } = await app.open();
+    expect(await page.getByTestId('model').isVisible()).toBe(true);
+    await page.getByTestId('engine').selectOption('wllama');
+    await page.getByTestId('gguf').waitFor();
+    expect(await page.getByTestId('model').count()).toBe(0);
+    expect(await page.getByTestId('custom-model').count()).toBe(0);
+    // The temperature is the engine's too.
+    expect(await page.getByTestId('temperature').isVisible()).toBe(true);
+  });
+
+  it('counts the vectors as a batch adds them, not only when it ends', async () => {
+    const { page, errors } = await app.open();
+    const line = page.locator('[data-worker=library]');
+    const vectors = async () =>
+      Number(/: ([\d,]+) passages?/.exec(await line.innerText())?.[1]?.replace(/,/g, '') ?? Number.NaN);
+    await expect.poll(() => page.getByTestId('doc-pending').count(), { timeout: 120_000 }).toBe(0);
+    await expect.poll(vectors, { timeout: 60_000 }).toBeGreaterThan(0);
+    const before = await vectors();
+    // The count as the panel shows it, read every 100 ms until the batch's report appears.
+    await page.evaluate(() => {
+      const w = window as unknown as { seen: string[]; watching: number };
+      w.seen = [];
+      w.watching = window.setInterval(() => {
+        if (document.querySelector('[data-testid=batch-report]')) return window.clearInterval(w.watching);
+        w.seen.push(document.querySelector('[data-worker=library]')?.textContent ?? '');
+      }, 100);
+    });
+    await page.getByTestId('file-input').setInputFiles(notes(40, 'count'));
+    await page.getByTestId('batch-report').waitFor({ timeout: 300_000 });
+    const during = (await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).map((t) =>
+      Number(/: ([\d,]+) passages?/.exec(t)?.[1]?.replace(/,/g, '') ?? Number.NaN),
+    );
+    await expect.poll(vectors).toBeGreaterThan(before);
+    const after = await vectors();
+    console.log(`[vectors] before ${before}, during the batch ${[...new Set(during)].join(' → ')}, after ${after}`);
+    expect(during.some((n) => n > before && n < after)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});

@@ -10,3 +10,12 @@ const UNREACHABLE = /cannot be reached from this network/;
 export function modelsUnreachable(status: StatusMap): boolean {
   return Object.values(status).some((w) => w.state === 'error' && UNREACHABLE.test(w.error ?? ''));
 }
+
+/** An error's advice without ways forward that need a download ("or choose a smaller model"). */
+export function withoutDownloadAdvice(text: string): string {
+  return text
+    .replace(/,?\s*(?:or\s+)?choose a smaller model(?: \([^)]*\))?/gi, '')
+    .replace(/\s+([.,;])/g, '$1')
+    .replace(/(^|[.!?]\s+)[,;]\s*(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase())
+    .trim();
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusMap, WorkerStatus } from '../../../../src/app/state/worker-status';
-import { modelsUnreachable } from '../../../../src/app/view/models-reach';
+import { modelsUnreachable, withoutDownloadAdvice } from '../../../../src/app/view/models-reach';
 
 const idle: WorkerStatus = { state: 'idle', models: [] };
 const map = (evaluator: WorkerStatus): StatusMap => ({ evaluator, generator: idle, library: idle });
@@ -14,5 +14,18 @@ describe('whether the models cannot be downloaded from this network', () => {
   it('does not hold for a model that failed otherwise, nor while nothing failed', () => {
     expect(modelsUnreachable(map({ state: 'error', models: [], error: 'Out of memory' }))).toBe(false);
     expect(modelsUnreachable(map(idle))).toBe(false);
+  });
+});
+
+describe('advice where nothing can be downloaded', () => {
+  it('drops the smaller model and keeps the rest', () => {
+    expect(
+      withoutDownloadAdvice(
+        'The model files could not be downloaded. Check the connection and try again, or choose a smaller model.',
+      ),
+    ).toBe('The model files could not be downloaded. Check the connection and try again.');
+    expect(withoutDownloadAdvice('Choose a smaller model (e.g. Qwen2.5 0.5B), close other tabs.')).toBe(
+      'Close other tabs.',
+    );
   });
 });
