@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useApp } from './app-page';
+import { paperSearch, useApp } from './app-page';
 import { OUTPUT_DIR, launchBrowser } from './harness';
 
 const TINY = '?modelPack=tiny';
@@ -261,5 +261,40 @@ describe('the status panel', () => {
     console.log(`[vectors] before ${before}, during the batch ${[...new Set(during)].join(' → ')}, after ${after}`);
     expect(during.some((n) => n > before && n < after)).toBe(true);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('smaller things', () => {
+  it('the theme control’s name is visible on a phone', async () => {
+    const context = await app.browser.newContext(PHONE);
+    app.track(context);
+    const { page } = await open(context, TINY);
+    const label = page.locator('.theme-label');
+    expect(await label.isVisible()).toBe(true);
+    const box = (await label.boundingBox())!;
+    expect(box.width).toBeGreaterThan(20);
+    expect(await label.innerText()).toBe('Theme');
+    // Still within the screen's width.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  it('"Why this segment" says why the chosen candidate was chosen, and why each other one was not', async () => {
+    const context = await app.browser.newContext(DESKTOP);
+    app.track(context);
+    await paperSearch(context);
+    const { page } = await open(context, TINY);
+    await ask(page, 'How do bees make honey?');
+    await page
+      .getByRole('button', { name: /Why this segment/ })
+      .first()
+      .click();
+    const panel = page.getByTestId('why-panel').first();
+    const why = panel.getByTestId('why-chosen');
+    expect(await why.innerText()).toMatch(/finished answer|path/);
+    const rows = panel.getByTestId('why-row');
+    expect(await rows.count()).toBeGreaterThan(1);
+    for (const reason of await rows.locator('[data-testid=why-reason]').allInnerTexts()) expect(reason).not.toBe('');
+    await panel.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(OUTPUT_DIR, 'first-use-why.png') });
   });
 });
