@@ -7,11 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imagePdf } from '../doubles/image-pdf';
 import { useApp } from './app-page';
-import { launchBrowser } from './harness';
-import { evidenceOnly, openEvidence } from './viewer-steps';
+import { OUTPUT_DIR, launchBrowser } from './harness';
+import type { ScanPageApi } from './pages/scan-page';
+import { addFiles, evidenceOnly, openEvidence } from './viewer-steps';
 
 const QUERY = '?modelPack=tiny';
 const app = useApp(QUERY);
@@ -26,6 +28,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT_DIR, `marks-${name}.png`) });
+
 async function openPage(width = 1400, height = 1000) {
   const context = await plain.newContext({ viewport: { width, height } });
   app.track(context);
@@ -36,6 +40,81 @@ async function openPage(width = 1400, height = 1000) {
   await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
   return { page, errors };
 }
+
+/** Whether the element is wholly inside both the dialog's box and the window: the reader sees it without scrolling. */
+const inView = (mark: Locator) =>
+  mark.evaluate((m) => {
+    const r = m.getBoundingClientRect();
+    const b = m.closest('dialog')!.getBoundingClientRect();
+    return r.top >= Math.max(0, b.top) && r.bottom <= Math.min(window.innerHeight, b.bottom) && r.height > 0;
+  });
+
+// A page written full, the cited sentence near its foot, starting in the middle of a line.
+const FILLER = Array.from(
+  { length: 38 },
+  (_, i) => `Entry ${i + 1}: the harbour kept its charts and rope in good order.`,
+);
+const SCAN_LINES = [
+  ...FILLER,
+  'Rope lockers were tarred in May. The lighthouse keeper recorded seventeen',
+  'storms in the winter of 1893 in a green ledger.',
+  'The ledger is kept in the harbour office.',
+];
+
+describe('a scan', () => {
+  it('scrolls the sentence into view and boxes every line it touches, on a photo and on a scanned PDF page', async () => {
+    const scanner = await plain.newContext();
+    app.track(scanner);
+    const sp = await scanner.newPage();
+    await sp.goto(`${app.url}test/browser/pages/scan.html`);
+    await sp.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    type Scan = { png: string; width: number; height: number; greyZlib: string };
+    const scanOf = (lines: string[]) =>
+      sp.evaluate(([l]) => (window as unknown as { scanTest: ScanPageApi }).scanTest.scan(l, 150, 0.5), [
+        lines,
+      ] as const) as Promise<Scan>;
+    const scan = await scanOf(SCAN_LINES);
+    // The PDF's page differs in its filler (the library keeps one copy of a text it already holds).
+    const other = await scanOf(SCAN_LINES.map((l) => l.replace('harbour kept', 'quay kept')));
+    const scannedPdf = imagePdf([
+      { width: other.width, height: other.height, zlib: new Uint8Array(Buffer.from(other.greyZlib, 'base64')) },
+    ]);
+
+    const { page, errors } = await openPage();
+    await addFiles(page, dir, [
+      { name: 'keeper-photo.png', bytes: Buffer.from(scan.png, 'base64') },
+      { name: 'keeper-scan.pdf', bytes: scannedPdf },
+    ]);
+    await evidenceOnly(page);
+    const question = 'How many storms did the lighthouse keeper record in the winter?';
+    for (const [title, view] of [
+      ['keeper-photo', '[data-testid=source-scan]'],
+      ['keeper-scan', '[data-testid=source-pdf]'],
+    ] as const) {
+      const { dialog } = await openEvidence(page, question, title, 'seventeen');
+      await dialog.locator(view).waitFor();
+      // The page drawn (the photo loaded, the PDF page painted), so the boxes stand where the reader looks.
+      if (title === 'keeper-photo')
+        await expect
+          .poll(() =>
+            dialog.locator(`${view} img`).evaluate((i: HTMLImageElement) => i.complete && i.naturalHeight > 0),
+          )
+          .toBe(true);
+      else await dialog.locator('[data-testid=pdf-frame][data-marked]').waitFor({ timeout: 60_000 });
+      const boxes = dialog.locator(`${view} [data-testid=line-box]`);
+      await expect.poll(() => boxes.count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+      const titles = await boxes.evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''));
+      // The line the sentence starts in the middle of, and the line it ends on; nothing of the filler.
+      expect(titles.some((t) => /Rope lockers|tarred/.test(t))).toBe(true);
+      expect(titles.some((t) => /green ledger|1893/.test(t))).toBe(true);
+      expect(titles.some((t) => /^Entry \d/.test(t))).toBe(false);
+      await expect.poll(() => inView(boxes.first()), { timeout: 30_000 }).toBe(true);
+      await shot(page, `${title}-desktop`);
+      await page.keyboard.press('Escape');
+    }
+    expect(errors).toEqual([]);
+  });
+});
 
 describe('a document without pages', () => {
   it('is stepped through in parts, and its buttons say parts', async () => {

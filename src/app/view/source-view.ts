@@ -94,13 +94,7 @@ const squeeze = (s: string) => s.toLowerCase().replace(/[\s\u00ad-]+/g, '');
  * forty characters are tried, so a sentence running on to the next page still marks its part.
  */
 export function itemsHolding(items: readonly string[], sentence: string): number[] {
-  const owner: number[] = [];
-  let joined = '';
-  items.forEach((s, i) => {
-    const q = squeeze(s);
-    joined += q;
-    for (let k = 0; k < q.length; k++) owner.push(i);
-  });
+  const { joined, owner } = joinSqueezed(items);
   const target = squeeze(sentence);
   if (!target) return [];
   const spans: Array<[number, number]> = [];
@@ -114,6 +108,22 @@ export function itemsHolding(items: readonly string[], sentence: string): number
     const t = joined.lastIndexOf(tail);
     if (t >= 0) spans.push([Math.max(0, t + tail.length - target.length), t + tail.length]);
   }
+  return ownersOf(owner, spans);
+}
+
+/** The strings joined with spaces and hyphens squeezed out, and which string each character came from. */
+function joinSqueezed(items: readonly string[]): { joined: string; owner: number[] } {
+  const owner: number[] = [];
+  let joined = '';
+  items.forEach((s, i) => {
+    const q = squeeze(s);
+    joined += q;
+    for (let k = 0; k < q.length; k++) owner.push(i);
+  });
+  return { joined, owner };
+}
+
+function ownersOf(owner: readonly number[], spans: readonly (readonly [number, number])[]): number[] {
   const hit = new Set<number>();
   for (const [a, b] of spans) for (let k = a; k < b; k++) hit.add(owner[k]!);
   return [...hit].sort((a, b) => a - b);
@@ -121,8 +131,16 @@ export function itemsHolding(items: readonly string[], sentence: string): number
 
 const WORDS = /[\p{L}\p{N}]+/gu;
 
-/** Recognised lines most of whose words are in the sentence: the lines to box on the scan. */
+/**
+ * The recognised lines the sentence touches, to box on the scan: found whole in the lines' text (a
+ * sentence that starts or ends mid-line keeps that line); where recognition differs from the
+ * sentence's text, the lines most of whose words are in the sentence.
+ */
 export function linesHolding(lines: readonly OcrLine[], sentence: string): number[] {
+  const { joined, owner } = joinSqueezed(lines.map((l) => l.text));
+  const target = squeeze(sentence);
+  const whole = target ? joined.indexOf(target) : -1;
+  if (whole >= 0) return ownersOf(owner, [[whole, whole + target.length]]);
   const words = new Set(sentence.toLowerCase().match(WORDS) ?? []);
   const out: number[] = [];
   lines.forEach((l, i) => {

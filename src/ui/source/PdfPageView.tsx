@@ -86,7 +86,9 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
         <div className="pdf-page">
           <canvas ref={canvas} />
           <div className="textLayer" ref={layer} />
-          {scanned && <LineBoxes lines={scanned} sentence={props.sentence} />}
+          {scanned && marked !== null && (
+            <LineBoxes lines={scanned} sentence={props.sentence} drawn={marked !== null} />
+          )}
         </div>
       </div>
       {!pdf && <p className="muted">Drawing the page…</p>}

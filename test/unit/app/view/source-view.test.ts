@@ -88,6 +88,19 @@ describe('source viewer decisions', () => {
     expect(linesHolding(lines, 'Dear Margaret, the swallows returned to the barn on Tuesday morning.')).toEqual([0, 1]);
   });
 
+  it('boxes every line a sentence touches, the one it starts in the middle of included', () => {
+    const box = (i: number) => [0, i / 10, 1, (i + 1) / 10] as [number, number, number, number];
+    const lines = [
+      'Entry 3: the harbour kept its charts in good order.',
+      'Rope lockers were tarred in May. The lighthouse keeper recorded seventeen',
+      'storms in the winter of 1893 in a green ledger.',
+      'The ledger is kept in the harbour office.',
+    ].map((text, i) => ({ text, box: box(i) }));
+    expect(
+      linesHolding(lines, 'The lighthouse keeper recorded seventeen storms in the winter of 1893 in a green ledger.'),
+    ).toEqual([1, 2]);
+  });
+
   it('gives the embed the place where it is known, nothing more where it is not', () => {
     expect(citationOf({ ...passage, source: { page: 2, pageEnd: 3 } })).toEqual({
       passageId: 'd#1',
