@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePdf } from '../doubles/image-pdf';
+import { tinyPdf } from '../doubles/tiny-pdf';
 import { useApp } from './app-page';
 import { OUTPUT_DIR, launchBrowser } from './harness';
 import type { ScanPageApi } from './pages/scan-page';
@@ -112,6 +113,37 @@ describe('a scan', () => {
       await shot(page, `${title}-desktop`);
       await page.keyboard.press('Escape');
     }
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a PDF', () => {
+  it('marks the supporting sentence’s characters, not the whole line it shares with another sentence', async () => {
+    const { page, errors } = await openPage();
+    await addFiles(page, dir, [
+      {
+        name: 'quay-ledger.pdf',
+        bytes: tinyPdf([
+          [
+            'Quay ledger, first page.',
+            'Rope lockers were tarred in May. The quartermaster counted nineteen brass lanterns',
+            'in the cellar by the slipway. Each lantern burns paraffin.',
+          ],
+        ]),
+      },
+    ]);
+    await evidenceOnly(page);
+    const { dialog } = await openEvidence(
+      page,
+      'How many brass lanterns did the quartermaster count in the cellar?',
+      'quay-ledger',
+    );
+    await dialog.locator('[data-testid=pdf-frame][data-marked]').waitFor({ timeout: 60_000 });
+    const marked = (await dialog.locator('.textLayer .highlight').allTextContents()).join(' ');
+    expect(marked).toMatch(/The quartermaster counted nineteen brass lanterns/);
+    expect(marked).toMatch(/in the cellar by the slipway\./);
+    expect(marked).not.toMatch(/Rope lockers|tarred|paraffin/);
+    await shot(page, 'pdf-characters');
     expect(errors).toEqual([]);
   });
 });

@@ -94,7 +94,19 @@ const squeeze = (s: string) => s.toLowerCase().replace(/[\s\u00ad-]+/g, '');
  * forty characters are tried, so a sentence running on to the next page still marks its part.
  */
 export function itemsHolding(items: readonly string[], sentence: string): number[] {
-  const { joined, owner } = joinSqueezed(items);
+  return [...new Set(itemRanges(items, sentence).map((r) => r.item))];
+}
+
+/** Where the sentence stands in each item that holds it: the characters to mark, not the whole item. */
+export interface ItemRange {
+  item: number;
+  start: number;
+  end: number;
+}
+
+/** The sentence's characters in the text-layer items (found as itemsHolding finds it), one range per item, in order. */
+export function itemRanges(items: readonly string[], sentence: string): ItemRange[] {
+  const { joined, owner, at } = joinSqueezed(items);
   const target = squeeze(sentence);
   if (!target) return [];
   const spans: Array<[number, number]> = [];
@@ -108,19 +120,39 @@ export function itemsHolding(items: readonly string[], sentence: string): number
     const t = joined.lastIndexOf(tail);
     if (t >= 0) spans.push([Math.max(0, t + tail.length - target.length), t + tail.length]);
   }
-  return ownersOf(owner, spans);
+  const ranges = new Map<number, ItemRange>();
+  for (const [a, b] of spans)
+    for (let k = a; k < b; k++) {
+      const item = owner[k]!;
+      const r = ranges.get(item);
+      if (r) {
+        r.start = Math.min(r.start, at[k]!);
+        r.end = Math.max(r.end, at[k]! + 1);
+      } else ranges.set(item, { item, start: at[k]!, end: at[k]! + 1 });
+    }
+  return [...ranges.values()].sort((x, y) => x.item - y.item);
 }
 
-/** The strings joined with spaces and hyphens squeezed out, and which string each character came from. */
-function joinSqueezed(items: readonly string[]): { joined: string; owner: number[] } {
+/**
+ * The strings joined with spaces and hyphens squeezed out, which string each character came from
+ * and where in it (squeezing drops characters only, one for one, so the offsets stay exact).
+ */
+function joinSqueezed(items: readonly string[]): { joined: string; owner: number[]; at: number[] } {
   const owner: number[] = [];
+  const at: number[] = [];
   let joined = '';
   items.forEach((s, i) => {
-    const q = squeeze(s);
-    joined += q;
-    for (let k = 0; k < q.length; k++) owner.push(i);
+    for (let k = 0; k < s.length; k++) {
+      const q = squeeze(s[k]!);
+      if (!q) continue;
+      joined += q;
+      for (let j = 0; j < q.length; j++) {
+        owner.push(i);
+        at.push(k);
+      }
+    }
   });
-  return { joined, owner };
+  return { joined, owner, at };
 }
 
 function ownersOf(owner: readonly number[], spans: readonly (readonly [number, number])[]): number[] {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { citationOf } from '../../../../src/app/view/embed-answer';
 import {
+  itemRanges,
   itemsHolding,
   linesHolding,
   pageIndexAt,
@@ -99,6 +100,19 @@ describe('source viewer decisions', () => {
     expect(
       linesHolding(lines, 'The lighthouse keeper recorded seventeen storms in the winter of 1893 in a green ledger.'),
     ).toEqual([1, 2]);
+  });
+
+  it('gives the sentence’s characters in each text item, not the whole item', () => {
+    const items = [
+      'Rope lockers were tarred in May. The quartermaster counted nineteen brass lanterns',
+      'in the cellar by the slipway. Each lantern burns paraffin.',
+    ];
+    const sentence = 'The quartermaster counted nineteen brass lanterns in the cellar by the slipway.';
+    const ranges = itemRanges(items, sentence);
+    expect(ranges.map((r) => items[r.item]!.slice(r.start, r.end))).toEqual([
+      'The quartermaster counted nineteen brass lanterns',
+      'in the cellar by the slipway.',
+    ]);
   });
 
   it('gives the embed the place where it is known, nothing more where it is not', () => {
