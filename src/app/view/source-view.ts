@@ -183,3 +183,14 @@ export function linesHolding(lines: readonly OcrLine[], sentence: string): numbe
   });
   return out;
 }
+
+/**
+ * The viewer's words for where it is in a PDF: the number printed on the page where the PDF labels
+ * its pages and the label differs from the page's place in the file ("Page 22 (25 of 36 in the
+ * file)"), else "Page 25 of 36".
+ */
+export function pdfPageLabel(page: number, count: number, labels: readonly string[] | null): string {
+  const printed = labels?.[page - 1]?.trim();
+  if (!printed || printed === String(page)) return `Page ${page} of ${count}`;
+  return `Page ${printed} (${page} of ${count} in the file)`;
+}

@@ -1,7 +1,7 @@
 // A PDF page drawn by pdf.js from the kept original, the supporting sentence marked on its
 // text layer (or, on a scanned page, the recognised lines boxed), with previous / next page.
 import { useEffect, useRef, useState } from 'react';
-import { itemRanges, type ItemRange } from '../../app/view/source-view';
+import { itemRanges, pdfPageLabel, type ItemRange } from '../../app/view/source-view';
 import type { DocLayout } from '../../core/source-location';
 import { openPdf, type OpenedPdf } from '../../app/browser/pdf-page';
 import { LineBoxes } from './ScanImageView';
@@ -97,7 +97,7 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
     <div className="pdf-view" data-testid="source-pdf">
       {pdf && (
         <PageNav
-          label={`Page ${page} of ${pdf.numPages}`}
+          label={pdfPageLabel(page, pdf.numPages, pdf.labels)}
           index={page - 1}
           count={pdf.numPages}
           onGo={(i) => setPage(i + 1)}

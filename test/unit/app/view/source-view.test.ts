@@ -6,6 +6,7 @@ import { citationOf } from '../../../../src/app/view/embed-answer';
 import {
   itemRanges,
   itemsHolding,
+  pdfPageLabel,
   linesHolding,
   pageIndexAt,
   pagePieces,
@@ -113,6 +114,14 @@ describe('source viewer decisions', () => {
       'The quartermaster counted nineteen brass lanterns',
       'in the cellar by the slipway.',
     ]);
+  });
+
+  it('names a PDF page by the number printed on it where the PDF labels its pages', () => {
+    const labels = ['T-1', 'T-2', 'i', '1', '2'];
+    expect(pdfPageLabel(5, 36, labels)).toBe('Page 2 (5 of 36 in the file)');
+    expect(pdfPageLabel(3, 36, labels)).toBe('Page i (3 of 36 in the file)');
+    expect(pdfPageLabel(2, 3, ['1', '2', '3'])).toBe('Page 2 of 3');
+    expect(pdfPageLabel(2, 3, null)).toBe('Page 2 of 3');
   });
 
   it('gives the embed the place where it is known, nothing more where it is not', () => {
