@@ -6,7 +6,8 @@ import type { Controller } from '../app/wiring/controller';
 import type { Conversation } from '../app/wiring/conversation';
 import { threadActions } from '../app/wiring/thread-actions';
 import { loadingSomething } from '../app/view/page-flags';
-import type { Candidate } from '../core/types';
+import { modelsUnreachable } from '../app/view/models-reach';
+import type { OpenedPassage } from './PassageDialog';
 import { MainColumn } from './app/MainColumn';
 import { LeftPanels, RightPanels } from './app/SidePanels';
 import { TopBar } from './app/TopBar';
@@ -34,7 +35,7 @@ export function App(props: {
   const onEval = useHashRoute().startsWith('#/eval');
   const now = useNow(loadingSomething(library, status));
   const [webgpu, setWebgpu] = useState<WebGpuCheck | null>(null);
-  const [passageOf, setPassageOf] = useState<Pick<Candidate, 'passage' | 'text'> | null>(null);
+  const [passageOf, setPassageOf] = useState<OpenedPassage | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
   const [threads] = useState(() => threadActions(conversation, setImportError));
   useTheme(page.settings.theme);
@@ -72,6 +73,7 @@ export function App(props: {
             initialQuestion={props.initialQuestion}
             onShare={props.onShare}
             webgpu={webgpu}
+            unreachable={modelsUnreachable(status)}
             importError={importError}
             onAsked={() => setImportError(null)}
             onOpenPassage={setPassageOf}

@@ -8,13 +8,25 @@ export function Drawer(props: {
   label: ReactNode;
   children: ReactNode;
   className?: string;
-  /** Open on a phone until the visitor folds it (the library of a newcomer, who must see how to add documents). */
+  /**
+   * Open on a phone while this holds (a newcomer's library, a batch going in, a report not yet
+   * read). It opens the drawer each time it starts to hold; it never folds a drawer by itself
+   * once it stops: what the visitor is reading stays until they fold it.
+   */
   suggestOpen?: boolean;
 }) {
   const wide = useWide();
-  // null: the visitor has not toggled it, so the suggestion holds.
+  const suggested = props.suggestOpen ?? false;
+  // null: the visitor has not toggled it since the suggestion last started, so the suggestion holds.
   const [chosen, setChosen] = useState<boolean | null>(null);
-  const open = wide || (chosen ?? props.suggestOpen ?? false);
+  const [lastSuggested, setLastSuggested] = useState(suggested);
+  if (suggested !== lastSuggested) {
+    // Adjusted while rendering (React's pattern for state that follows a prop): a new reason to look
+    // reopens it; the end of one keeps open what the suggestion had opened.
+    setLastSuggested(suggested);
+    setChosen(suggested ? null : (chosen ?? lastSuggested));
+  }
+  const open = wide || (chosen ?? suggested);
   return (
     <details
       className={`drawer drawer-${props.name} ${props.className ?? ''}`}

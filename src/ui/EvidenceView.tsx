@@ -2,6 +2,8 @@
 // no answer is written.
 import type { AnswerState } from '../app/state/answer';
 import { relCritique } from '../app/view/critique-badges';
+import { passageDisplayText } from '../app/view/passage-text';
+import { stagesRan } from '../app/view/rank-stages';
 import { RelBadge } from './Badges';
 import { PassageRanks } from './PassageRanks';
 import type { ScoredPassage } from '../core/ports';
@@ -14,9 +16,10 @@ export function EvidenceView({
 }: {
   answer: AnswerState;
   showQuestion?: boolean;
-  onOpenPassage?: (c: { passage: ScoredPassage; text: string }) => void;
+  onOpenPassage?: (c: { passage: ScoredPassage; text: string; against: 'question' }) => void;
 }) {
   const ev = answer.evidence;
+  const ran = stagesRan(ev?.passages.map((p) => p.passage.ranks) ?? []);
   return (
     <section
       className="evidence"
@@ -38,14 +41,14 @@ export function EvidenceView({
                 <h3>
                   {passage.title} · passage {passage.index + 1}
                 </h3>
-                <p className="passage-text">{passage.text}</p>
+                <p className="passage-text">{passageDisplayText(passage.text)}</p>
                 <div className="segment-meta">
                   {onOpenPassage && (
                     <button
                       type="button"
                       className="citation"
                       data-testid="evidence-open-source"
-                      onClick={() => onOpenPassage({ passage, text: answer.question })}
+                      onClick={() => onOpenPassage({ passage, text: answer.question, against: 'question' })}
                     >
                       <span aria-hidden="true">¶ </span>
                       {citationLabel(passage)}
@@ -53,7 +56,7 @@ export function EvidenceView({
                   )}
                   {critique && <RelBadge rel={critique} />}
                   {passage.ranks ? (
-                    <PassageRanks ranks={passage.ranks} />
+                    <PassageRanks ranks={passage.ranks} ran={ran} />
                   ) : (
                     <span className="muted">similarity {passage.score.toFixed(2)}</span>
                   )}

@@ -31,6 +31,8 @@ const SETTING_NAMES: Record<DecodeKey, string> = {
 
 export function Notices(props: {
   webgpu: WebGpuCheck | null;
+  /** The models cannot be downloaded from this network: said once, in place of offers that need a download. */
+  unreachable: boolean;
   /** What happens without WebGPU for the chosen engine. */
   noWebGpu: NoWebGpuPlan;
   /** Switches the engine to llama.cpp on the CPU. */
@@ -44,7 +46,16 @@ export function Notices(props: {
 }) {
   return (
     <div className="notices">
-      {props.webgpu && !props.webgpu.ok && !props.evidenceOnly && (
+      {props.unreachable && (
+        <div className="notice warn" role="status" data-testid="models-unreachable">
+          <p>
+            <strong>The models cannot be reached from this network.</strong> The embedding model (search by meaning) and
+            the language model (written answers) cannot be downloaded. Search still works: questions return the passages
+            that match by their words.
+          </p>
+        </div>
+      )}
+      {props.webgpu && !props.webgpu.ok && !props.evidenceOnly && !props.unreachable && (
         <div className="notice warn" role="status" data-testid="no-webgpu">
           <p>
             <strong>WebGPU cannot be used here.</strong> {props.webgpu.reason} {props.noWebGpu.message}
@@ -66,14 +77,13 @@ export function Notices(props: {
       {props.evidenceOnly && (
         <div className="notice" role="status" data-testid="evidence-only">
           <p>
-            <strong>Evidence-only mode.</strong> {evidenceNoticeReason(props.evidenceOnly.reason)} Questions return the
-            best passages with their relevance instead of a written answer.
+            <strong>Evidence-only mode.</strong> {!props.unreachable && evidenceNoticeReason(props.evidenceOnly.reason)}{' '}
+            Questions return the best passages with their relevance instead of a written answer.
           </p>
-          {props.webgpu?.ok && (
-            <button type="button" onClick={props.onLeaveEvidenceOnly}>
-              Try writing answers again
-            </button>
-          )}
+          {/* Always a way out: without WebGPU llama.cpp writes on the CPU, and a chosen mode lasts until left. */}
+          <button type="button" onClick={props.onLeaveEvidenceOnly} data-testid="leave-evidence-only">
+            Try writing answers again
+          </button>
         </div>
       )}
       {props.pending.length > 0 && !props.busy && (

@@ -3,17 +3,17 @@
 import { useEffect, useRef } from 'react';
 import type { Candidate } from '../core/types';
 import { splitByRange, supportingSentence } from '../app/view/highlight';
+import { passageDisplayText } from '../app/view/passage-text';
 import { placeLabel } from '../core/source-location';
 import { SourceSection } from './source/SourceSection';
 
-/** A citation's candidate, or a passage opened from the evidence list with the question as what it should support. */
-export function PassageDialog({
-  candidate,
-  onClose,
-}: {
-  candidate: Pick<Candidate, 'passage' | 'text'> | null;
-  onClose: () => void;
-}) {
+/**
+ * A passage to show: a citation's candidate (its segment is what the passage supports), or a
+ * passage opened from the evidence list, where no segment was written: the question stands in.
+ */
+export type OpenedPassage = Pick<Candidate, 'passage' | 'text'> & { against?: 'segment' | 'question' };
+
+export function PassageDialog({ candidate, onClose }: { candidate: OpenedPassage | null; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -27,7 +27,8 @@ export function PassageDialog({
     if (!candidate && d.open) d.close();
   }, [candidate]);
   const passage = candidate?.passage;
-  const parts = passage ? splitByRange(passage.text, supportingSentence(passage.text, candidate.text)) : [];
+  const shown = passage ? passageDisplayText(passage.text) : '';
+  const parts = passage ? splitByRange(shown, supportingSentence(shown, candidate.text)) : [];
   return (
     <dialog
       ref={ref}
@@ -47,7 +48,10 @@ export function PassageDialog({
           <p className="passage-text" data-testid="passage-text">
             {parts.map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
           </p>
-          <p className="muted">Highlighted: the sentence that shares the most words with the segment.</p>
+          <p className="muted">
+            Highlighted: the sentence that shares the most words with the{' '}
+            {candidate.against === 'question' ? 'question' : 'segment'}.
+          </p>
           <SourceSection passage={passage} segment={candidate.text} />
         </>
       )}

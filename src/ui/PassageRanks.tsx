@@ -1,15 +1,19 @@
 // Where hybrid retrieval found a passage: its rank among the word (BM25) hits, among the
 // meaning (embedding) hits, and the cross-encoder's re-rank score. "–" means that list
-// did not find it (or that stage did not run).
+// did not find it. A stage that did not run for any passage (no embedding model, no re-rank)
+// is not listed as "–": the passage was found by its words, and that is said in words.
+import type { StagesRan } from '../app/view/rank-stages';
 import type { PassageRanks as Ranks } from '../core/ports';
 
 const rank = (r: number | undefined) => (r === undefined ? '–' : `#${r}`);
 
-export function rankSummary(r: Ranks): string {
-  return `words ${rank(r.lexical)} · meaning ${rank(r.dense)} · re-rank ${r.rerank === undefined ? '–' : r.rerank.toFixed(2)}`;
+export function rankSummary(r: Ranks, ran: StagesRan = { dense: true, rerank: true }): string {
+  const rerank = ran.rerank ? ` · re-rank ${r.rerank === undefined ? '–' : r.rerank.toFixed(2)}` : '';
+  if (!ran.dense) return `found by its words (#${r.lexical ?? '–'})${rerank}`;
+  return `words ${rank(r.lexical)} · meaning ${rank(r.dense)}${rerank}`;
 }
 
-export function PassageRanks({ ranks }: { ranks: Ranks | undefined }) {
+export function PassageRanks({ ranks, ran }: { ranks: Ranks | undefined; ran?: StagesRan }) {
   if (!ranks) return <span className="muted">–</span>;
   return (
     <span
@@ -19,7 +23,7 @@ export function PassageRanks({ ranks }: { ranks: Ranks | undefined }) {
       data-dense-rank={ranks.dense ?? ''}
       data-rerank={ranks.rerank ?? ''}
     >
-      {rankSummary(ranks)}
+      {rankSummary(ranks, ran)}
     </span>
   );
 }

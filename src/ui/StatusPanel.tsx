@@ -1,6 +1,7 @@
 // Which device each worker runs on and why, which models are loaded, progress.
 import type { ReactNode } from 'react';
 import type { StatusMap, WorkerName } from '../app/state/worker-status';
+import { withoutDownloadAdvice } from '../app/view/models-reach';
 import { sentences } from '../app/view/sentence';
 import { ProgressBar } from './ProgressBar';
 
@@ -32,6 +33,10 @@ export function StatusPanel(props: {
   onSmallerModel?: () => void;
   /** Answers with passages only, which needs no language model. */
   onEvidenceOnly: (reason: string) => void;
+  /** The page is in evidence-only mode already: it is not offered again. */
+  evidenceOnly: boolean;
+  /** The models cannot be downloaded from this network: no advice that needs a download. */
+  unreachable: boolean;
 }) {
   return (
     <section className="panel status" aria-labelledby="status-heading" data-testid="status">
@@ -39,19 +44,27 @@ export function StatusPanel(props: {
       <ul className="workers">
         {(Object.keys(NAMES) as WorkerName[]).map((name) => {
           const s = props.status[name];
+          // A worker that failed runs on no device; the device it was meant for is not news.
+          const failed = s.state === 'error';
           return (
             <li key={name} data-worker={name} data-state={s.state} data-device={s.device ?? ''}>
               <strong>{NAMES[name]}</strong>: {STATE_TEXT[s.state]}
-              {s.device && (
+              {s.device && !failed && (
                 <>
                   {' '}
                   on <span className="device">{s.device.toUpperCase()}</span>
                 </>
               )}
-              {s.reason && <span className="muted"> ({s.reason})</span>}
+              {s.reason && !failed && <span className="muted"> ({s.reason})</span>}
               {s.models.length > 0 && <div className="muted">Models: {s.models.join(', ')}</div>}
               {s.progress && s.state === 'loading' && <ProgressBar progress={s.progress} now={props.now} />}
-              {s.error && <p className="error">{sentences(s.error, s.suggestion)}</p>}
+              {s.error && (
+                <p className="error">
+                  {props.unreachable
+                    ? withoutDownloadAdvice(sentences(s.error, s.suggestion))
+                    : sentences(s.error, s.suggestion)}
+                </p>
+              )}
               <div className="worker-actions">
                 {name === 'evaluator' && s.state === 'error' && props.onRetryEvaluator && (
                   <button type="button" onClick={props.onRetryEvaluator} data-testid="retry-evaluator">
@@ -70,7 +83,7 @@ export function StatusPanel(props: {
                 )}
                 {name === 'generator' && s.state === 'error' && (
                   <>
-                    {props.onSmallerModel && (
+                    {props.onSmallerModel && !props.unreachable && (
                       <>
                         {' '}
                         <button type="button" onClick={props.onSmallerModel} data-testid="smaller-model">
@@ -78,13 +91,15 @@ export function StatusPanel(props: {
                         </button>
                       </>
                     )}{' '}
-                    <button
-                      type="button"
-                      onClick={() => props.onEvidenceOnly(s.error ?? 'The language model could not be loaded.')}
-                      data-testid="model-evidence-only"
-                    >
-                      Use evidence-only mode
-                    </button>
+                    {!props.evidenceOnly && (
+                      <button
+                        type="button"
+                        onClick={() => props.onEvidenceOnly(s.error ?? 'The language model could not be loaded.')}
+                        data-testid="model-evidence-only"
+                      >
+                        Use evidence-only mode
+                      </button>
+                    )}
                   </>
                 )}
               </div>

@@ -3,6 +3,7 @@
 import type { Candidate, Ranking } from '../core/types';
 import { critiqueOf } from '../app/view/critique-badges';
 import { withheldLabel } from '../app/view/no-answer';
+import { whyChosen, whyRow } from '../app/view/why-chosen';
 import { CorrectionDetails } from './CorrectionDetails';
 import { PassageRanks } from './PassageRanks';
 import { citationLabel } from '../core/source-location';
@@ -22,7 +23,7 @@ const COLUMNS = [
   'ISUSE (−1…1)',
   'Segment score',
   'Path score',
-  'Beam',
+  'Beam, and why',
 ];
 
 export function WhyPanel(props: {
@@ -47,8 +48,9 @@ export function WhyPanel(props: {
           titles={new Map(props.siblings.flatMap((c) => (c.passage ? [[c.passage.id, c.passage.title] as const] : [])))}
         />
       )}
+      <p data-testid="why-chosen">{whyChosen(props.ranking.scored.get(props.chosenId))}</p>
       <table>
-        <caption>Candidates at this step, one per passage, best score first</caption>
+        <caption>Candidates at this step, one per passage, best segment score first</caption>
         <thead>
           <tr>
             {COLUMNS.map((c) => (
@@ -103,8 +105,8 @@ export function WhyPanel(props: {
                 <td data-label={COLUMNS[6]}>{fmt(k.use?.score)}</td>
                 <td data-label={COLUMNS[7]}>{fmt(s?.segmentScore, 3)}</td>
                 <td data-label={COLUMNS[8]}>{fmt(s?.pathScore, 3)}</td>
-                <td data-label={COLUMNS[9]}>
-                  {c.withheld ? 'withheld' : s?.pruned ? `dropped (${s.pruned})` : s?.inBeam ? 'kept' : 'not kept'}
+                <td data-label={COLUMNS[9]} data-testid="why-reason">
+                  {c.withheld ? 'withheld: not an answer' : whyRow(s, props.chosenId)}
                 </td>
               </tr>
             );

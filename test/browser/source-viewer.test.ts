@@ -13,6 +13,7 @@ import { imagePdf } from '../doubles/image-pdf';
 import { tinyPdf } from '../doubles/tiny-pdf';
 import { useApp } from './app-page';
 import { E2E_DIR, OUTPUT_DIR, launchBrowser, serveDir, writeEmbedHost, type Served } from './harness';
+import { addFiles as addFilesIn, evidenceOnly, openEvidence } from './viewer-steps';
 import type { ScanPageApi } from './pages/scan-page';
 
 const QUERY = '?modelPack=tiny';
@@ -29,6 +30,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const addFiles = (page: Page, files: { name: string; bytes: Uint8Array | Buffer }[]) => addFilesIn(page, dir, files);
 const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT_DIR, `viewer-${name}.png`) });
 
 /** Every request that leaves the site, every dialog a script opened, every page error. */
@@ -43,40 +45,6 @@ function watch(page: Page) {
     void d.dismiss();
   });
   return seen;
-}
-
-async function addFiles(page: Page, files: { name: string; bytes: Uint8Array | Buffer }[]): Promise<void> {
-  const paths = files.map((f) => {
-    const path = join(dir, f.name);
-    writeFileSync(path, f.bytes);
-    return path;
-  });
-  const reports = await page.getByTestId('batch-report').count();
-  await page.getByTestId('file-input').setInputFiles(paths);
-  await expect.poll(() => page.getByTestId('batch-report').count(), { timeout: 300_000 }).toBe(reports + 1);
-  expect(await page.getByTestId('batch-report').last().getByTestId('batch-summary').innerText()).toMatch(
-    new RegExp(`^${files.length} added(, 0 refused)?$`),
-  );
-}
-
-async function evidenceOnly(page: Page): Promise<void> {
-  await page.getByTestId('use-evidence-only').click();
-  await page.getByTestId('evidence-only').waitFor();
-}
-
-/** Asks in evidence-only mode and opens the listed passage of `title` (the one holding `words`, when given) in the viewer. */
-async function openEvidence(page: Page, question: string, title: string, words?: string) {
-  await page.fill('#question', question);
-  await page.getByTestId('ask').click();
-  await page.waitForSelector('[data-testid=evidence]:not([data-status=running])', { timeout: 120_000 });
-  const listed = page.getByTestId('evidence-passage').filter({ hasText: title });
-  const item = (words ? listed.filter({ hasText: words }) : listed).first();
-  const button = item.getByTestId('evidence-open-source');
-  const label = await button.innerText();
-  await button.click();
-  const dialog = page.getByTestId('passage-dialog');
-  await dialog.waitFor();
-  return { dialog, label };
 }
 
 describe('source viewer', () => {

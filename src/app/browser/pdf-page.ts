@@ -12,6 +12,8 @@ export interface ShownPage {
 
 export interface OpenedPdf {
   numPages: number;
+  /** The page numbers printed on the pages where the PDF labels them (index 0 is page 1), else null. */
+  labels: readonly string[] | null;
   /** Draws page `n` (1-based) `width` CSS pixels wide into `canvas`, and its text layer into `layer` unless `textLayer` is false. */
   show(n: number, canvas: HTMLCanvasElement, layer: HTMLElement, width: number, textLayer: boolean): Promise<ShownPage>;
   close(): void;
@@ -30,8 +32,11 @@ export async function openPdf(blob: Blob): Promise<OpenedPdf> {
     verbosity: 0,
   }).promise;
   let task: { cancel(): void } | null = null;
+  // A damaged label tree costs only the printed numbers, never the page.
+  const labels = await doc.getPageLabels().catch(() => null);
   return {
     numPages: doc.numPages,
+    labels,
     async show(n, canvas, layer, width, textLayer) {
       task?.cancel();
       const page = await doc.getPage(n);

@@ -42,6 +42,8 @@ export interface AppSettings {
   theme: Theme;
   /** Keep each added file beside its document, for the source viewer (off: the viewer shows the extracted text). */
   keepOriginals: boolean;
+  /** The visitor chose evidence-only mode: questions return passages, no model writes, until they leave it. */
+  evidenceOnly: boolean;
 }
 
 /** What a new decode depends on: the core's decode settings plus the corrective switch. */
@@ -103,6 +105,7 @@ export function defaultSettings(): AppSettings {
     temperature: 0,
     theme: 'system',
     keepOriginals: true,
+    evidenceOnly: false,
   };
 }
 
@@ -201,6 +204,7 @@ export function sanitizeSettings(
     temperature: num(r.temperature, base.temperature, RANGES.temperature),
     theme: oneOf(r.theme, THEMES, base.theme),
     keepOriginals: bool(r.keepOriginals, base.keepOriginals),
+    evidenceOnly: bool(r.evidenceOnly, base.evidenceOnly),
   };
 }
 

@@ -62,6 +62,9 @@ export type PageAction =
   | { type: 'evidenceFound'; runId: number; passages: { passage: ScoredPassage; rel: RelProbs | null }[] }
   | { type: 'answerViewed'; answer: AnswerState };
 
+/** Why the page shows passages when the visitor chose it (a chosen mode lasts like every setting). */
+export const CHOSEN_EVIDENCE_ONLY = 'You chose it; it stays on until you leave it.';
+
 export function initialPage(
   saved: AppSettings = defaultSettings(),
   visit: VisitSettings = {},
@@ -72,7 +75,7 @@ export function initialPage(
     saved,
     visit,
     answer: initialAnswerState,
-    evidenceOnly,
+    evidenceOnly: evidenceOnly ?? (saved.evidenceOnly ? { reason: CHOSEN_EVIDENCE_ONLY } : null),
     generatorCalls: 0,
     lastRerankMs: null,
   };
@@ -114,8 +117,9 @@ function changeSettings(s: AppState, a: Extract<PageAction, { type: 'settingsCha
 function resetSettings(s: AppState, deps: PageDeps): AppState {
   const d = defaultSettings();
   // The index in use is the one the library opened with; resetting it would only ask for a reload.
-  const { theme, model, customModel, temperature, indexKind } = s.saved;
-  const next = withSaved(s, { ...d, theme, model, customModel, temperature, indexKind });
+  // The answer mode is a choice of how to use the page, not tuning: it stays, as the model does.
+  const { theme, model, customModel, temperature, indexKind, evidenceOnly } = s.saved;
+  const next = withSaved(s, { ...d, theme, model, customModel, temperature, indexKind, evidenceOnly });
   const answer = next.answer.status !== 'running' ? applyRank(next.answer, d.rank, deps.rerank) : next.answer;
   return { ...next, answer };
 }
@@ -184,10 +188,17 @@ export function pageReducer(deps: PageDeps) {
         return resetSettings(s, deps);
       case 'hostThemeShown':
         return { ...s, visit: { ...s.visit, theme: a.theme }, settings: { ...s.settings, theme: a.theme } };
+      // The visitor's choice of mode is a setting, saved like the others (the controller saves what is saved).
       case 'evidenceOnlyEntered':
-        return { ...s, evidenceOnly: { reason: a.reason } };
+        return {
+          ...changeSettings(s, { type: 'settingsChanged', patch: { evidenceOnly: true } }, deps),
+          evidenceOnly: { reason: a.reason },
+        };
       case 'evidenceOnlyLeft':
-        return { ...s, evidenceOnly: null };
+        return {
+          ...changeSettings(s, { type: 'settingsChanged', patch: { evidenceOnly: false } }, deps),
+          evidenceOnly: null,
+        };
       case 'runStarted':
         return startAnswer(s, a.shown, a.query);
       case 'generatorMissing':

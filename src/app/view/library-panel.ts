@@ -49,11 +49,22 @@ export function docRow(d: {
   };
 }
 
-/** The library's folded heading on a phone: a newcomer reads there where documents are added. */
-export function libraryLabel(docs: readonly LibraryDocView[]): string {
-  const own = docs.filter((d) => !d.sample).length;
-  if (own === 0) return 'Library: add your documents';
-  return `Library: ${own.toLocaleString('en')} document${own === 1 ? '' : 's'}`;
+/** The library's folded heading on a phone: a newcomer reads there where documents are added, anyone that a batch goes in. */
+export function libraryLabel(view: Pick<LibraryViewState, 'docs' | 'busy'>): string {
+  const own = view.docs.filter((d) => !d.sample).length;
+  const adding = view.busy ? ' · adding documents…' : '';
+  if (own === 0) return view.busy ? 'Library: adding documents…' : 'Library: add your documents';
+  return `Library: ${own.toLocaleString('en')} document${own === 1 ? '' : 's'}${adding}`;
+}
+
+/**
+ * Whether the library should be open on a phone: for a newcomer (how to add documents), while a
+ * batch goes in (its progress and Stop) and while a batch's report waits to be read.
+ */
+export function libraryWantsOpen(view: LibraryViewState): boolean {
+  if (!view.ready) return false;
+  const newcomer = !view.docs.some((d) => !d.sample);
+  return newcomer || !!view.busy || view.jobs.length > 0 || (view.reports?.length ?? 0) > 0;
 }
 
 export interface LibraryJobView extends Progress {

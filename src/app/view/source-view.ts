@@ -94,13 +94,19 @@ const squeeze = (s: string) => s.toLowerCase().replace(/[\s\u00ad-]+/g, '');
  * forty characters are tried, so a sentence running on to the next page still marks its part.
  */
 export function itemsHolding(items: readonly string[], sentence: string): number[] {
-  const owner: number[] = [];
-  let joined = '';
-  items.forEach((s, i) => {
-    const q = squeeze(s);
-    joined += q;
-    for (let k = 0; k < q.length; k++) owner.push(i);
-  });
+  return [...new Set(itemRanges(items, sentence).map((r) => r.item))];
+}
+
+/** Where the sentence stands in each item that holds it: the characters to mark, not the whole item. */
+export interface ItemRange {
+  item: number;
+  start: number;
+  end: number;
+}
+
+/** The sentence's characters in the text-layer items (found as itemsHolding finds it), one range per item, in order. */
+export function itemRanges(items: readonly string[], sentence: string): ItemRange[] {
+  const { joined, owner, at } = joinSqueezed(items);
   const target = squeeze(sentence);
   if (!target) return [];
   const spans: Array<[number, number]> = [];
@@ -114,6 +120,42 @@ export function itemsHolding(items: readonly string[], sentence: string): number
     const t = joined.lastIndexOf(tail);
     if (t >= 0) spans.push([Math.max(0, t + tail.length - target.length), t + tail.length]);
   }
+  const ranges = new Map<number, ItemRange>();
+  for (const [a, b] of spans)
+    for (let k = a; k < b; k++) {
+      const item = owner[k]!;
+      const r = ranges.get(item);
+      if (r) {
+        r.start = Math.min(r.start, at[k]!);
+        r.end = Math.max(r.end, at[k]! + 1);
+      } else ranges.set(item, { item, start: at[k]!, end: at[k]! + 1 });
+    }
+  return [...ranges.values()].sort((x, y) => x.item - y.item);
+}
+
+/**
+ * The strings joined with spaces and hyphens squeezed out, which string each character came from
+ * and where in it (squeezing drops characters only, one for one, so the offsets stay exact).
+ */
+function joinSqueezed(items: readonly string[]): { joined: string; owner: number[]; at: number[] } {
+  const owner: number[] = [];
+  const at: number[] = [];
+  let joined = '';
+  items.forEach((s, i) => {
+    for (let k = 0; k < s.length; k++) {
+      const q = squeeze(s[k]!);
+      if (!q) continue;
+      joined += q;
+      for (let j = 0; j < q.length; j++) {
+        owner.push(i);
+        at.push(k);
+      }
+    }
+  });
+  return { joined, owner, at };
+}
+
+function ownersOf(owner: readonly number[], spans: readonly (readonly [number, number])[]): number[] {
   const hit = new Set<number>();
   for (const [a, b] of spans) for (let k = a; k < b; k++) hit.add(owner[k]!);
   return [...hit].sort((a, b) => a - b);
@@ -121,8 +163,16 @@ export function itemsHolding(items: readonly string[], sentence: string): number
 
 const WORDS = /[\p{L}\p{N}]+/gu;
 
-/** Recognised lines most of whose words are in the sentence: the lines to box on the scan. */
+/**
+ * The recognised lines the sentence touches, to box on the scan: found whole in the lines' text (a
+ * sentence that starts or ends mid-line keeps that line); where recognition differs from the
+ * sentence's text, the lines most of whose words are in the sentence.
+ */
 export function linesHolding(lines: readonly OcrLine[], sentence: string): number[] {
+  const { joined, owner } = joinSqueezed(lines.map((l) => l.text));
+  const target = squeeze(sentence);
+  const whole = target ? joined.indexOf(target) : -1;
+  if (whole >= 0) return ownersOf(owner, [[whole, whole + target.length]]);
   const words = new Set(sentence.toLowerCase().match(WORDS) ?? []);
   const out: number[] = [];
   lines.forEach((l, i) => {
@@ -132,4 +182,15 @@ export function linesHolding(lines: readonly OcrLine[], sentence: string): numbe
     if (hits / ws.length >= 0.6) out.push(i);
   });
   return out;
+}
+
+/**
+ * The viewer's words for where it is in a PDF: the number printed on the page where the PDF labels
+ * its pages and the label differs from the page's place in the file ("Page 22 (25 of 36 in the
+ * file)"), else "Page 25 of 36".
+ */
+export function pdfPageLabel(page: number, count: number, labels: readonly string[] | null): string {
+  const printed = labels?.[page - 1]?.trim();
+  if (!printed || printed === String(page)) return `Page ${page} of ${count}`;
+  return `Page ${printed} (${page} of ${count} in the file)`;
 }

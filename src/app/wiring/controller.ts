@@ -89,6 +89,7 @@ export interface Controller {
    */
   showHostTheme(theme: Theme): void;
   resetSettings(): void;
+  /** The visitor chose evidence-only mode: saved, so it lasts until they leave it. */
   enterEvidenceOnly(reason: string): void;
   leaveEvidenceOnly(): void;
   /** Decode settings that differ from the ones the shown answer was built with. */
@@ -169,8 +170,8 @@ export function createController(opts: {
     },
     showHostTheme: (theme) => page.dispatch({ type: 'hostThemeShown', theme }),
     resetSettings: () => settle({ type: 'settingsReset' }),
-    enterEvidenceOnly: (reason) => page.dispatch({ type: 'evidenceOnlyEntered', reason }),
-    leaveEvidenceOnly: () => page.dispatch({ type: 'evidenceOnlyLeft' }),
+    enterEvidenceOnly: (reason) => settle({ type: 'evidenceOnlyEntered', reason }),
+    leaveEvidenceOnly: () => settle({ type: 'evidenceOnlyLeft' }),
     pendingDecodeChanges: () => pendingDecodeChanges(page.get()),
   };
 }

@@ -42,6 +42,8 @@ export interface LibraryRunner {
   /** The user batches, oldest first: the library runs them one after another, so the first is the one running. */
   batches: { startedAt: number; controller: AbortController }[];
   repaint: ReturnType<typeof setTimeout> | null;
+  /** The index's line is re-read after documents were added in a batch (at most once a second). */
+  redescribe: ReturnType<typeof setTimeout> | null;
   connection: Lazy<Library>;
   /** The vector index the library was opened with; null until it opens. */
   openedWith: IndexChoice | null;
@@ -66,6 +68,7 @@ export function connectLibrary(opts: LibraryConnectionOptions) {
     state,
     batches: [],
     repaint: null,
+    redescribe: null,
     connection: lazy(async () => (await work()).open(r)),
     openedWith: null,
   };

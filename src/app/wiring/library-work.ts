@@ -22,6 +22,8 @@ function onProgress(r: Runner, p: LibraryProgress): void {
       r.repaint = null;
       if (r.batches.length > 0) r.state.dispatch({ type: 'batchRepainted' });
     }, 250);
+    // The status's vector count follows the documents as they go in, not only when the batch ends.
+    if (added) r.redescribe ??= setTimeout(() => void redescribe(r), 1000);
     return;
   }
   const id = `${p.fileIndex}:${p.name}`;
@@ -31,6 +33,13 @@ function onProgress(r: Runner, p: LibraryProgress): void {
   }
   r.state.dispatch({ type: 'fileDone', id, ...(p.stage === 'refused' ? { refused: refusal(p) } : {}) });
   void refresh(r);
+}
+
+async function redescribe(r: Runner): Promise<void> {
+  r.redescribe = null;
+  const lib = await r.connection();
+  const index = await describeIndex(r, lib).catch(() => null);
+  if (index && r.state.get().index) r.state.dispatch({ type: 'indexDescribed', index });
 }
 
 /** Which vector index serves and why ('auto' may have switched since the last time); a switch in progress is followed to its end. */

@@ -6,14 +6,14 @@ import type { Conversation, ConversationState } from '../../app/wiring/conversat
 import type { AppState } from '../../app/state/page';
 import { noWebGpuPlan } from '../../app/state/engine-choice';
 import { answering, inThread, showsEvidence } from '../../app/view/page-flags';
-import type { Candidate } from '../../core/types';
+import type { OpenedPassage } from '../PassageDialog';
 import { AskBox } from '../AskBox';
 import { useStore } from '../hooks';
 import { AnswerView, EvidenceView, Notices, StorageNotice, ThreadView } from '../lazy-panels';
 
 const NO_ENGINE = { get: () => undefined, subscribe: () => () => {} };
 
-type OpenPassage = (c: Pick<Candidate, 'passage' | 'text'>) => void;
+type OpenPassage = (c: OpenedPassage) => void;
 
 /** The answer shown in full: the viewed turn's, or the passages found in evidence-only mode. */
 function ViewedAnswer(props: {
@@ -65,6 +65,8 @@ export function MainColumn(props: {
   initialQuestion: string;
   onShare: () => string;
   webgpu: WebGpuCheck | null;
+  /** The models cannot be downloaded from this network. */
+  unreachable: boolean;
   importError: string | null;
   /** A question was asked (what an earlier import said is over). */
   onAsked: () => void;
@@ -89,6 +91,7 @@ export function MainColumn(props: {
       {services.storage && <StorageNotice plan={services.storage} openUrl={props.onShare} />}
       <Notices
         webgpu={props.webgpu}
+        unreachable={props.unreachable}
         noWebGpu={noWebGpuPlan(engine?.choice.engine ?? 'auto')}
         onUseLlama={engine ? () => controller.change({ engine: { ...engine.choice, engine: 'wllama' } }) : undefined}
         evidenceOnly={page.evidenceOnly}

@@ -1,6 +1,6 @@
 // The panels beside the answer (folded below it on a phone): the library and the threads on the
 // left; the models and the tuning on the right.
-import { libraryLabel, type LibraryViewState } from '../../app/view/library-panel';
+import { libraryLabel, libraryWantsOpen, type LibraryViewState } from '../../app/view/library-panel';
 import { modelsSummary } from '../../app/view/models-summary';
 import type { AppServices } from '../../app/wiring/services-contract';
 import type { Controller } from '../../app/wiring/controller';
@@ -29,11 +29,7 @@ export function LeftPanels(props: {
   const { controller, services, library } = props;
   return (
     <div className="side side-left">
-      <Drawer
-        name="library"
-        label={libraryLabel(library.docs)}
-        suggestOpen={library.ready && !library.docs.some((d) => !d.sample)}
-      >
+      <Drawer name="library" label={libraryLabel(library)} suggestOpen={libraryWantsOpen(library)}>
         <LibraryPanel
           view={library}
           actions={services.library.actions}

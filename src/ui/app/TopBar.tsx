@@ -33,7 +33,8 @@ export function TopBar(props: {
             );
           }}
         >
-          Copy link to this question
+          {/* On a phone the tail is read out but not shown, so the theme's name fits beside it. */}
+          Copy link<span className="wide-words"> to this question</span>
         </button>
         {copied && (
           <span className="muted" role="status">

@@ -63,20 +63,23 @@ export function DropZone(props: { actions: LibraryActions; docs: LibraryDocView[
         void import('../../library/folder').then(({ walkDropped }) => walkDropped(dropped)()).then(add);
       }}
     >
+      {/* The pickers come first: on a phone they are on the first screen, whatever notices stand above them. */}
       <p>Drop files or folders here (PDF, Word, EPUB, Markdown, HTML, text), or</p>
+      <p className="pickers">
+        <button type="button" onClick={() => fileRef.current?.click()}>
+          Choose files…
+        </button>{' '}
+        <button type="button" onClick={() => folderRef.current?.click()}>
+          Choose a folder…
+        </button>
+      </p>
+      <HiddenPicker pick={fileRef} folder={false} onFiles={onFiles} />
+      <HiddenPicker pick={folderRef} folder onFiles={onFiles} />
       <p className="muted" data-testid="ocr-hint">
         Scanned PDFs and photos of pages (PNG, JPEG, WebP) are read by text recognition in your browser; the first scan
         downloads the recogniser ({formatBytes(OCR_DOWNLOAD_BYTES)}) once, and it is kept for offline use.
       </p>
       {props.originals && <KeepOriginalsSwitch {...props.originals} docs={props.docs} />}
-      <button type="button" onClick={() => fileRef.current?.click()}>
-        Choose files…
-      </button>{' '}
-      <button type="button" onClick={() => folderRef.current?.click()}>
-        Choose a folder…
-      </button>
-      <HiddenPicker pick={fileRef} folder={false} onFiles={onFiles} />
-      <HiddenPicker pick={folderRef} folder onFiles={onFiles} />
     </section>
   );
 }

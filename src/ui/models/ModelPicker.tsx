@@ -45,6 +45,8 @@ function ModelSelect(props: {
 }
 
 export function ModelPicker(props: {
+  /** WebLLM writes: its model list and custom model apply (llama.cpp's GGUF picker is the engine picker's). */
+  webllm: boolean;
   model: string;
   customModel: CustomModel | null;
   temperature: number;
@@ -66,7 +68,9 @@ export function ModelPicker(props: {
       data-testid="model-picker"
       data-checked={Object.keys(cache.marks).length > 0 && !cache.checking ? 'true' : 'false'}
     >
-      <ModelSelect model={props.model} list={list} cache={cache} loading={props.loading} onModel={props.onModel} />
+      {props.webllm && (
+        <ModelSelect model={props.model} list={list} cache={cache} loading={props.loading} onModel={props.onModel} />
+      )}
       <DownloadedModels
         downloaded={list.filter((e) => cache.marks[e.key])}
         cache={cache}
@@ -78,7 +82,9 @@ export function ModelPicker(props: {
           {cache.error}
         </p>
       )}
-      <CustomModelForm customModel={props.customModel} loading={props.loading} onCustomModel={props.onCustomModel} />
+      {props.webllm && (
+        <CustomModelForm customModel={props.customModel} loading={props.loading} onCustomModel={props.onCustomModel} />
+      )}
       <Slider
         label="Temperature"
         value={props.temperature}

@@ -6,6 +6,7 @@ import type { AppState } from '../../app/state/page';
 import type { StatusMap } from '../../app/state/worker-status';
 import { OfflinePanel } from '../lazy-panels';
 import type { OfflineWiring } from '../OfflineStatus';
+import { modelsUnreachable } from '../../app/view/models-reach';
 import { StatusPanel } from '../StatusPanel';
 import { useModelControls } from './model-controls';
 
@@ -33,6 +34,8 @@ export function ModelsPanel(props: {
         generatorCalls={page.generatorCalls}
         now={props.now}
         {...modelControls}
+        evidenceOnly={page.evidenceOnly !== null}
+        unreachable={modelsUnreachable(status)}
         onLoadGenerator={services.loadGenerator}
         onCancelGenerator={services.cancelGenerator}
         {...(services.retryEvaluator ? { onRetryEvaluator: services.retryEvaluator } : {})}

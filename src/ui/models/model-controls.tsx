@@ -43,6 +43,8 @@ export function useModelControls(
   const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
   const smallestGguf = [...GGUF_CATALOGUE].sort((a, b) => a.sizeMB - b.sizeMB)[0]!.id;
   const onCpu = engine?.inUse === 'wllama';
+  // Who writes: llama.cpp when chosen, or when 'auto' resolved to it (or must, without WebGPU).
+  const llamaWrites = engine?.choice.engine === 'wllama' || (engine?.choice.engine === 'auto' && (onCpu || noWebGpu));
   const selectEngine = (engine: EngineChoice) => controller.change({ engine });
   const ggufIsSmallest = engine?.choice.gguf.kind === 'gguf' && engine.choice.gguf.id === smallestGguf;
 
@@ -64,6 +66,7 @@ export function useModelControls(
           />
         )}
         <ModelPicker
+          webllm={!llamaWrites}
           model={settings.model}
           customModel={settings.customModel}
           temperature={settings.temperature}

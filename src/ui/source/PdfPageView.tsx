@@ -1,11 +1,32 @@
 // A PDF page drawn by pdf.js from the kept original, the supporting sentence marked on its
 // text layer (or, on a scanned page, the recognised lines boxed), with previous / next page.
 import { useEffect, useRef, useState } from 'react';
-import { itemsHolding } from '../../app/view/source-view';
+import { itemRanges, pdfPageLabel, type ItemRange } from '../../app/view/source-view';
 import type { DocLayout } from '../../core/source-location';
 import { openPdf, type OpenedPdf } from '../../app/browser/pdf-page';
 import { LineBoxes } from './ScanImageView';
 import { PageNav } from './PageNav';
+
+/**
+ * Marks the sentence's characters in one text-layer span: the whole span when it holds only the
+ * sentence, else its text split around an inner marked span (text nodes only, never markup), so a
+ * line shared with another sentence marks only the supporting one.
+ */
+function markRange(span: HTMLElement, r: ItemRange): void {
+  const text = span.textContent ?? '';
+  if (r.start <= 0 && r.end >= text.length) {
+    span.classList.add('highlight');
+    return;
+  }
+  const mark = document.createElement('span');
+  mark.className = 'highlight part';
+  mark.textContent = text.slice(r.start, r.end);
+  span.replaceChildren(
+    document.createTextNode(text.slice(0, r.start)),
+    mark,
+    document.createTextNode(text.slice(r.end)),
+  );
+}
 
 export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: string; layout: DocLayout | undefined }) {
   const [pdf, setPdf] = useState<OpenedPdf | null>(null);
@@ -53,10 +74,10 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
     pdf.show(page, canvas.current, layer.current, width, !scanned).then(
       ({ items, spans }) => {
         if (!live) return;
-        const hits = itemsHolding(items, props.sentence);
-        for (const i of hits) spans[i]?.classList.add('highlight');
+        const hits = itemRanges(items, props.sentence);
+        for (const r of hits) if (spans[r.item]) markRange(spans[r.item]!, r);
         setMarked(hits.length);
-        spans[hits[0] ?? -1]?.scrollIntoView({ block: 'center' });
+        spans[hits[0]?.item ?? -1]?.scrollIntoView({ block: 'center' });
         // Time from opening the viewer to the first page drawn, for the measurements in docs/.
         if (frame.current && !frame.current.dataset.firstShownMs)
           frame.current.dataset.firstShownMs = String(Math.round(performance.now() - opened.current));
@@ -76,7 +97,7 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
     <div className="pdf-view" data-testid="source-pdf">
       {pdf && (
         <PageNav
-          label={`Page ${page} of ${pdf.numPages}`}
+          label={pdfPageLabel(page, pdf.numPages, pdf.labels)}
           index={page - 1}
           count={pdf.numPages}
           onGo={(i) => setPage(i + 1)}
@@ -86,7 +107,9 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
         <div className="pdf-page">
           <canvas ref={canvas} />
           <div className="textLayer" ref={layer} />
-          {scanned && <LineBoxes lines={scanned} sentence={props.sentence} />}
+          {scanned && marked !== null && (
+            <LineBoxes lines={scanned} sentence={props.sentence} drawn={marked !== null} />
+          )}
         </div>
       </div>
       {!pdf && <p className="muted">Drawing the page…</p>}

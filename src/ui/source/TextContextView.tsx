@@ -32,7 +32,7 @@ export function TextContextView(props: {
     : `Part ${index + 1} of ${pages.length}`;
   return (
     <div className="source-text-view" data-testid="source-text">
-      <PageNav label={label} index={index} count={pages.length} onGo={setIndex} />
+      <PageNav label={label} index={index} count={pages.length} onGo={setIndex} unit={props.paged ? 'page' : 'part'} />
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard (axe: scrollable-region-focusable) */}
       <section className="source-text" ref={box} tabIndex={0} aria-label={label}>
         {pieces.map((p, i) =>

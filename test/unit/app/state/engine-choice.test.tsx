@@ -97,6 +97,7 @@ describe('the no-WebGPU notice says what happens with the chosen engine', () => 
     renderToStaticMarkup(
       <Notices
         webgpu={{ ok: false, reason: 'This browser has no WebGPU.' }}
+        unreachable={false}
         noWebGpu={noWebGpuPlan(engine)}
         onUseLlama={() => undefined}
         evidenceOnly={null}

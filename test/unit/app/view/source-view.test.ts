@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { citationOf } from '../../../../src/app/view/embed-answer';
 import {
+  itemRanges,
   itemsHolding,
+  pdfPageLabel,
   linesHolding,
   pageIndexAt,
   pagePieces,
@@ -86,6 +88,40 @@ describe('source viewer decisions', () => {
       { text: 'Father says the hay will be', box: [0, 0.2, 1, 0.3] as [number, number, number, number] },
     ];
     expect(linesHolding(lines, 'Dear Margaret, the swallows returned to the barn on Tuesday morning.')).toEqual([0, 1]);
+  });
+
+  it('boxes every line a sentence touches, the one it starts in the middle of included', () => {
+    const box = (i: number) => [0, i / 10, 1, (i + 1) / 10] as [number, number, number, number];
+    const lines = [
+      'Entry 3: the harbour kept its charts in good order.',
+      'Rope lockers were tarred in May. The lighthouse keeper recorded seventeen',
+      'storms in the winter of 1893 in a green ledger.',
+      'The ledger is kept in the harbour office.',
+    ].map((text, i) => ({ text, box: box(i) }));
+    expect(
+      linesHolding(lines, 'The lighthouse keeper recorded seventeen storms in the winter of 1893 in a green ledger.'),
+    ).toEqual([1, 2]);
+  });
+
+  it('gives the sentence’s characters in each text item, not the whole item', () => {
+    const items = [
+      'Rope lockers were tarred in May. The quartermaster counted nineteen brass lanterns',
+      'in the cellar by the slipway. Each lantern burns paraffin.',
+    ];
+    const sentence = 'The quartermaster counted nineteen brass lanterns in the cellar by the slipway.';
+    const ranges = itemRanges(items, sentence);
+    expect(ranges.map((r) => items[r.item]!.slice(r.start, r.end))).toEqual([
+      'The quartermaster counted nineteen brass lanterns',
+      'in the cellar by the slipway.',
+    ]);
+  });
+
+  it('names a PDF page by the number printed on it where the PDF labels its pages', () => {
+    const labels = ['T-1', 'T-2', 'i', '1', '2'];
+    expect(pdfPageLabel(5, 36, labels)).toBe('Page 2 (5 of 36 in the file)');
+    expect(pdfPageLabel(3, 36, labels)).toBe('Page i (3 of 36 in the file)');
+    expect(pdfPageLabel(2, 3, ['1', '2', '3'])).toBe('Page 2 of 3');
+    expect(pdfPageLabel(2, 3, null)).toBe('Page 2 of 3');
   });
 
   it('gives the embed the place where it is known, nothing more where it is not', () => {
