@@ -19,9 +19,11 @@ const t0 = Date.now();
 const step = (what: string) => console.log(`[real answers +${((Date.now() - t0) / 1000).toFixed(0)} s] ${what}`);
 
 /** Dev questions whose chapter the tier's library holds (site.ts's bookFiles). */
-const IDS = ['rust-004', 'rust-016', 'rust-046', 'rust-070', 'rust-106', 'rust-109'];
-/** Of the six, how many answers must hold the gold answer: a little under what the page gave here (see docs/benchmarks-answer.md). */
+const IDS = ['rust-004', 'rust-016', 'rust-046', 'rust-070'];
+/** Of the four, how many answers must hold the gold answer: a little under what the page gave here (4 of 4, docs/benchmarks-answer.md). */
 const GOLD_AT_LEAST = 3;
+/** A hang guard for one answer, not a speed limit: Qwen 0.5B in WebAssembly took 4–10 minutes an answer at load average 12. */
+const ANSWER_GUARD_MS = 900_000;
 
 describe.runIf(ready)('answers a reader can use: Qwen2.5-Coder-0.5B on llama.cpp over the Rust book', () => {
   const QUERY = `?modelPack=real&engine=wllama&gguf=${SITE_GGUF.qwen05}`;
@@ -57,7 +59,9 @@ describe.runIf(ready)('answers a reader can use: Qwen2.5-Coder-0.5B on llama.cpp
     await page.getByTestId('ask').click();
     const view = page.locator('[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence])').first();
     await expect
-      .poll(async () => ((await view.count()) ? await view.getAttribute('data-status') : null), { timeout: 900_000 })
+      .poll(async () => ((await view.count()) ? await view.getAttribute('data-status') : null), {
+        timeout: ANSWER_GUARD_MS,
+      })
       .toMatch(/^(done|stopped|error)$/);
     const segments = page.locator('[data-testid=turn].viewed [data-testid=segment]');
     const text = (await segments.locator('.segment-text').allInnerTexts()).join(' ');
@@ -65,7 +69,7 @@ describe.runIf(ready)('answers a reader can use: Qwen2.5-Coder-0.5B on llama.cpp
   }
 
   it("answers labelled questions with whole answers, critiqued and cited, never the prompt's words, most holding the gold answer", {
-    timeout: 1_800_000,
+    timeout: IDS.length * ANSWER_GUARD_MS + 60_000,
   }, async () => {
     const questions = questionSet().questions.filter((q) => IDS.includes(q.id));
     expect(questions).toHaveLength(IDS.length);
@@ -91,7 +95,7 @@ describe.runIf(ready)('answers a reader can use: Qwen2.5-Coder-0.5B on llama.cpp
   });
 
   it('answers "What does the ? operator do with an error?" (it once crashed the answer)', {
-    timeout: 900_000,
+    timeout: ANSWER_GUARD_MS + 60_000,
   }, async () => {
     const a = await ask('What does the ? operator do with an error?');
     step(`? operator ${a.status}: ${a.text.slice(0, 200)}`);
