@@ -93,6 +93,9 @@ export function runBeam(tree: AnswerTree, rank: RankSettings): BeamRun {
         // Every continuation was filtered out by the hard constraint: the answer ends here.
         finished.push(node);
       } else {
+        // Every continuation was withheld (a repeat, a cut-off reply: not an answer): the answer
+        // so far is still an answer, and it ends here; the withheld children stay in the tree.
+        if (kids.every((k) => get(k).pruned || k.withheld)) finished.push(node);
         next.push(...kids);
       }
     }

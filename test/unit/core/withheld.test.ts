@@ -55,6 +55,17 @@ describe('withheld candidates in the beam', () => {
     }
   });
 
+  it('leave the answer so far standing when every continuation of it was withheld', () => {
+    const first = node('first', { done: false, use: use(4), rel: rel(0.9), sup: sup(1, 0, 0) });
+    const again = (id: string) =>
+      node(id, { parentId: 'first', depth: 1, use: use(5), withheld: { reason: 'repeat', detail: 'said already' } });
+    for (const finalPick of ['any-finished', 'deepest-level'] as const) {
+      const { ranking } = runBeam(tree([first, again('r1'), again('r2')]), { ...DEFAULT_RANK_SETTINGS, finalPick });
+      expect(ranking.best.map((b) => b.candidate.id)).toEqual(['first']);
+      expect(ranking.withheld).toBeUndefined();
+    }
+  });
+
   it('are never continued by the decode loop, though the model did not end the answer', async () => {
     const gen = new ScriptedGenerator({
       segments: {
