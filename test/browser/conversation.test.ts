@@ -85,7 +85,7 @@ describe('a conversation', () => {
     expect(errors).toEqual([]);
   });
 
-  it('after a reload the first follow-up waits for the generator to rewrite it, and its link carries the standalone question', async () => {
+  it('after a reload the first follow-up waits for the generator to rewrite it, and its link carries the question and its standalone form', async () => {
     const { page, errors } = await app.open();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await ask(page, 'How do bees make honey?');
@@ -103,8 +103,11 @@ describe('a conversation', () => {
     expect(standalone).not.toBe('How long does that take them?');
     await page.getByRole('button', { name: 'Copy link to this question' }).click();
     const link = await page.evaluate(() => navigator.clipboard.readText());
-    expect(new URL(link).searchParams.get('q')).toBe(standalone);
-    expect(new URL(page.url()).searchParams.get('q')).toBe(standalone);
+    // The link carries the question as typed and what it was searched by.
+    for (const url of [link, page.url()]) {
+      expect(new URL(url).searchParams.get('q')).toBe('How long does that take them?');
+      expect(new URL(url).searchParams.get('sq')).toBe(standalone);
+    }
     // Reloading that address re-opens the thread instead of asking again.
     await page.reload();
     await page.locator('[data-testid=turn]').nth(1).waitFor({ timeout: 60_000 });
