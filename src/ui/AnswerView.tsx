@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import type { AnswerState } from '../app/state/answer';
 import { siblingsOf } from '../app/state/answer';
 import { abstainedAtStart, emptyAnswerReason } from '../app/view/answer-summary';
-import { writtenBySentence } from '../app/view/answer-writer';
+import { writtenBySentence } from '../app/view/written-by';
 import { noAnswerOf } from '../app/view/no-answer';
 import { ragasWhen } from '../app/view/ragas-when';
 import type { Candidate } from '../core/types';

@@ -27,15 +27,3 @@ export function writerOfTurn(turn: Pick<Turn, 'settings' | 'answer'>): WriterRec
   if (recorded) return recorded;
   return turn.answer && turn.answer.candidates.length > 0 ? 'not recorded' : null;
 }
-
-/** Short, for an export's model line: "SmolLM2-135M-Instruct.Q4_1.gguf (llama.cpp)", or "not recorded". */
-export function writerLabel(w: WriterRecord): string {
-  return w === 'not recorded' ? 'not recorded' : `${w.model} (${w.engine})`;
-}
-
-/** The sentence under an answer. */
-export function writtenBySentence(w: WriterRecord): string {
-  return w === 'not recorded'
-    ? 'Written by a model not recorded (this answer was kept before the page recorded which model wrote it).'
-    : `Written by ${w.model} on ${w.engine}.`;
-}

@@ -5,7 +5,8 @@
 import type { Thread, Turn } from '../../core/conversation/thread';
 import { rerank } from '../../core/rerank';
 import type { RankSettings } from '../../core/types';
-import { WRITER_KEY, writerLabel, writerOfTurn } from './answer-writer';
+import { WRITER_KEY, writerOfTurn } from './answer-writer';
+import { writerLabel } from './written-by';
 import { withheldMessage } from './no-answer';
 
 /** Why a turn has no answer because nothing written was one (ranked with `rank`), or null. */

@@ -3,13 +3,8 @@
 // a record from an imported file is untrusted.
 import { describe, expect, it } from 'vitest';
 import { initialAnswerState } from '../../../../src/app/state/answer';
-import {
-  WRITER_KEY,
-  sanitizeWriter,
-  writerLabel,
-  writerOfTurn,
-  writtenBySentence,
-} from '../../../../src/app/view/answer-writer';
+import { WRITER_KEY, sanitizeWriter, writerOfTurn } from '../../../../src/app/view/answer-writer';
+import { writerLabel, writtenBySentence } from '../../../../src/app/view/written-by';
 import { threadForExport, threadForJson } from '../../../../src/app/view/past-answer';
 import { answerOfTurn, writerPatch } from '../../../../src/app/wiring/turn-answer';
 import { threadToMarkdown } from '../../../../src/core/conversation/export-markdown';
