@@ -242,16 +242,18 @@ describe('the status panel', () => {
     await expect.poll(() => page.getByTestId('doc-pending').count(), { timeout: 120_000 }).toBe(0);
     await expect.poll(vectors, { timeout: 60_000 }).toBeGreaterThan(0);
     const before = await vectors();
-    // The count as the panel shows it, read every 100 ms until the batch's report appears.
+    // Every count the panel shows, as it is rendered, until the batch's report appears (a timer would
+    // miss them on a fast machine, where the whole batch goes in between two samples).
     await page.evaluate(() => {
-      const w = window as unknown as { seen: string[]; watching: number };
+      const w = window as unknown as { seen: string[]; watching: MutationObserver };
       w.seen = [];
-      w.watching = window.setInterval(() => {
-        if (document.querySelector('[data-testid=batch-report]')) return window.clearInterval(w.watching);
+      w.watching = new MutationObserver(() => {
+        if (document.querySelector('[data-testid=batch-report]')) return w.watching.disconnect();
         w.seen.push(document.querySelector('[data-worker=library]')?.textContent ?? '');
-      }, 100);
+      });
+      w.watching.observe(document.body, { subtree: true, childList: true, characterData: true });
     });
-    await page.getByTestId('file-input').setInputFiles(notes(40, 'count'));
+    await page.getByTestId('file-input').setInputFiles(notes(80, 'count'));
     await page.getByTestId('batch-report').waitFor({ timeout: 300_000 });
     const during = (await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).map((t) =>
       Number(/: ([\d,]+) passages?/.exec(t)?.[1]?.replace(/,/g, '') ?? Number.NaN),
