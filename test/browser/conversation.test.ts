@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PAPER_DECODE_SETTINGS } from '../../src/core/defaults';
 import { useApp } from './app-page';
 import { askAndSettle } from './ask';
+import { holdLoad, releaseLoad } from './hold-load';
 import { OUTPUT_DIR } from './harness';
 
 // Which passage is cited follows the scripted generator's own critique: the paper's search, not today's defaults.
@@ -89,11 +90,16 @@ describe('a conversation', () => {
     const { page, errors } = await app.open();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await ask(page, 'How do bees make honey?');
+    // A real model takes seconds to load after a reload; the scripted one is held open to match.
+    await holdLoad(page);
     await page.reload();
     await page.locator('[data-testid=turn]').first().waitFor({ timeout: 60_000 });
-    // The model is not ready yet (loading or not started): the rewrite used to give up here.
+    // The model is not ready yet: the rewrite used to give up here.
     expect(await page.locator('[data-worker=generator]').getAttribute('data-state')).not.toBe('ready');
-    await ask(page, 'How long does that take them?');
+    expect(await askAndSettle(page, 'How long does that take them?', { until: 'running' })).toBe('running');
+    expect(await page.locator('[data-worker=generator]').getAttribute('data-state')).not.toBe('ready');
+    await releaseLoad(page);
+    await settled(page);
     // Rewritten by the model the answer loaded, not searched without it.
     expect(await page.getByTestId('conversation-notice').count()).toBe(0);
     const chip = page.locator('[data-testid=turn]').nth(1).getByTestId('rewrite-chip');

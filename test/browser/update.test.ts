@@ -68,6 +68,23 @@ async function loadedFiles(page: Page): Promise<string[]> {
     .filter((p) => /\.(js|mjs|css|wasm)$/.test(p));
 }
 
+/** Where each of the page's service workers stands (for a failure's message). */
+async function workerStates(page: Page): Promise<string> {
+  return page
+    .evaluate(async () => {
+      const r = await navigator.serviceWorker.getRegistration();
+      const at = (w: ServiceWorker | null | undefined) => (w ? `${w.state} ${new URL(w.scriptURL).pathname}` : 'none');
+      return JSON.stringify({
+        controller: at(navigator.serviceWorker.controller),
+        active: at(r?.active),
+        waiting: at(r?.waiting),
+        installing: at(r?.installing),
+        main: document.querySelector('script[type=module][src*="assets/main-"]')?.getAttribute('src'),
+      });
+    })
+    .catch((e: Error) => `unreadable (${e.message})`);
+}
+
 describe('a new build', () => {
   it('is offered while the page keeps running the old one, and afterwards every chunk comes from the new build', async () => {
     const a = mainChunk(E2E_DIR);
@@ -101,7 +118,12 @@ describe('a new build', () => {
     // its end state, a document running B's main chunk, not for a 'load' event under a 30 s default
     // (which a loaded machine overran).
     await page.getByTestId('update-reload').click();
-    await page.locator(`script[type=module][src="./${b}"]`).waitFor({ state: 'attached', timeout: 120_000 });
+    await page
+      .locator(`script[type=module][src="./${b}"]`)
+      .waitFor({ state: 'attached', timeout: 120_000 })
+      .catch(async (e: Error) => {
+        throw new Error(`${e.message}\nthe page's service workers then: ${await workerStates(page)}`);
+      });
     await page.getByTestId('doc').first().waitFor({ timeout: 120_000 });
     expect(await page.locator('script[type=module][src*="assets/main-"]').getAttribute('src')).toBe(`./${b}`);
     expect(await page.getByTestId('offline-status').getAttribute('data-build')).toBe('B');

@@ -3,9 +3,16 @@
 // real handler run around the scripted engine. The token delay makes streaming
 // visible and leaves room to abort. A finished load is recorded in the Cache API
 // as web-llm would, so the page's downloaded marks and deletes are real.
+// A test can hold a load open (to act while the model is still loading) by creating
+// the cache named HOLD_LOAD_CACHE; the load finishes once the test deletes it.
 import type { AppConfig, MLCEngine } from '@mlc-ai/web-llm';
 import { ScriptedEngine } from './scripted-engine';
+import { HOLD_LOAD_CACHE } from './hold-load-name';
 import { recordDownload } from './web-llm-cache';
+
+async function heldOpen(): Promise<void> {
+  while (await caches.has(HOLD_LOAD_CACHE)) await new Promise((r) => setTimeout(r, 50));
+}
 
 class CachingScriptedEngine extends ScriptedEngine {
   private config: AppConfig | undefined;
@@ -16,6 +23,7 @@ class CachingScriptedEngine extends ScriptedEngine {
   }
 
   override async reload(modelId: string | string[]): Promise<void> {
+    await heldOpen();
     await super.reload(modelId);
     const id = Array.isArray(modelId) ? modelId[0] : modelId;
     const record = this.config?.model_list.find((m) => m.model_id === id);

@@ -89,8 +89,13 @@ export function startOffline(): OfflineStore {
     subscribe: store.subscribe,
     async applyUpdate() {
       applying = true;
-      if (store.get().updateReady) await update(true);
-      else location.reload();
+      if (!store.get().updateReady) return location.reload();
+      // The switch is driven here, not only through workbox-window's 'controlling' event: a
+      // waiting version that another tab already activated (or that is gone) means reload now.
+      const waiting = (await navigator.serviceWorker.getRegistration())?.waiting;
+      if (!waiting) return location.reload();
+      navigator.serviceWorker.addEventListener('controllerchange', () => location.reload(), { once: true });
+      await update(true);
     },
   };
 }
