@@ -8,6 +8,8 @@ export interface PageStart {
   /** 1-based page number. */
   page: number;
   start: number;
+  /** The number printed on the page where the PDF labels it and it differs ("22" on the file's page 25; "iv"). */
+  label?: string;
 }
 
 /** A heading and where it stands in the text. */
@@ -39,9 +41,12 @@ export interface DocLayout {
  * since locations were recorded; absent on passages of a library made before.
  */
 export interface PassageSource {
-  /** First and last page the passage spans (1-based). */
+  /** First and last page the passage spans (1-based, in the file). */
   page?: number;
   pageEnd?: number;
+  /** The numbers printed on those pages, where the PDF labels them and they differ from the file's. */
+  pageLabel?: string;
+  pageEndLabel?: string;
   /** Headings above the passage, outermost first. */
   headings?: string[];
   /** The page was a scan: its text was recognised from the image. */
@@ -52,17 +57,21 @@ export interface PassageSource {
 
 /** The page holding `offset`: the last page starting at or before it. */
 export function pageAt(pages: readonly PageStart[], offset: number): number | undefined {
+  return pageStartAt(pages, offset)?.page;
+}
+
+function pageStartAt(pages: readonly PageStart[], offset: number): PageStart | undefined {
   let lo = 0;
   let hi = pages.length - 1;
-  let found: number | undefined;
+  let found: PageStart | undefined;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     if (pages[mid]!.start <= offset) {
-      found = pages[mid]!.page;
+      found = pages[mid]!;
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  return found ?? pages[0]?.page;
+  return found ?? pages[0];
 }
 
 /** The headings in force at `offset`: for each level, the latest heading before it that no outer heading closed. */
@@ -80,12 +89,18 @@ export function headingPathAt(headings: readonly HeadingMark[], offset: number):
 export function locatePassage(layout: DocLayout | undefined, start: number, end: number): PassageSource {
   const out: PassageSource = {};
   if (layout?.pages?.length) {
-    const first = pageAt(layout.pages, start);
+    const first = pageStartAt(layout.pages, start);
     // The last character, not `end`, which may be where the next page begins.
-    const last = pageAt(layout.pages, Math.max(start, end - 1));
-    if (first !== undefined) out.page = first;
-    if (last !== undefined && first !== undefined && last > first) out.pageEnd = last;
-    if (first !== undefined && layout.ocrLines?.[first]) out.scanned = true;
+    const last = pageStartAt(layout.pages, Math.max(start, end - 1));
+    if (first !== undefined) {
+      out.page = first.page;
+      if (first.label !== undefined) out.pageLabel = first.label;
+      if (layout.ocrLines?.[first.page]) out.scanned = true;
+      if (last !== undefined && last.page > first.page) {
+        out.pageEnd = last.page;
+        if (last.label !== undefined) out.pageEndLabel = last.label;
+      }
+    }
   }
   if (layout?.headings?.length) {
     // The middle, not the start: a passage opens with the overlap from the one before, often
@@ -99,7 +114,7 @@ export function locatePassage(layout: DocLayout | undefined, start: number, end:
 export const PLACE_NOT_KNOWN = 'page not known (added before this version)';
 
 /**
- * The place in words: "p. 12", "pp. 12–13", "Ch. 16 › Using Message Passing"; null when the
+ * The place in words: "p. 12", "pp. 12–13" (the numbers printed on the pages), "Ch. 16 › Using Message Passing"; null when the
  * document has neither pages nor headings; PLACE_NOT_KNOWN for a passage stored before
  * locations were recorded. The document's own title is left out of the path where it
  * repeats it.
@@ -107,8 +122,13 @@ export const PLACE_NOT_KNOWN = 'page not known (added before this version)';
 export function placeLabel(p: { title: string; source?: PassageSource }): string | null {
   const s = p.source;
   if (!s) return PLACE_NOT_KNOWN;
-  if (s.page !== undefined)
-    return s.pageEnd !== undefined && s.pageEnd > s.page ? `pp. ${s.page}–${s.pageEnd}` : `p. ${s.page}`;
+  // A reader finds a page by the number printed on it, which is the file's where the PDF has no labels.
+  if (s.page !== undefined) {
+    const first = s.pageLabel ?? String(s.page);
+    return s.pageEnd !== undefined && s.pageEnd > s.page
+      ? `pp. ${first}–${s.pageEndLabel ?? String(s.pageEnd)}`
+      : `p. ${first}`;
+  }
   const path = (s.headings ?? []).filter((h, i) => !(i === 0 && same(h, p.title)));
   return path.length ? path.join(' › ') : null;
 }

@@ -1,9 +1,11 @@
 // Writes a minimal valid PDF (one page per entry, Helvetica text lines) so PDF
-// parsing can be tested without fixture binaries.
-export function tinyPdf(pages: string[][]): Uint8Array {
+// parsing can be tested without fixture binaries. `pageLabels` is a /PageLabels number tree's
+// /Nums array, e.g. '0 << /S /r >> 2 << /S /D >>' (i, ii, then 1, 2, … as printed).
+export function tinyPdf(pages: string[][], opts: { pageLabels?: string } = {}): Uint8Array {
   const objects: string[] = [];
   const pageIds = pages.map((_, i) => 4 + i * 2);
-  objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
+  const labels = opts.pageLabels ? ` /PageLabels << /Nums [${opts.pageLabels}] >>` : '';
+  objects[1] = `<< /Type /Catalog /Pages 2 0 R${labels} >>`;
   objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`;
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
   pages.forEach((lines, i) => {

@@ -23,6 +23,7 @@ export interface PdfJs {
       numPages: number;
       getPage(n: number): Promise<PdfPage>;
       getMetadata?(): Promise<{ info?: unknown }>;
+      getPageLabels?(): Promise<string[] | null>;
       destroy(): Promise<void>;
     }>;
   };
@@ -110,7 +111,9 @@ export async function parsePdf(
     const info = (await doc.getMetadata?.().catch(() => undefined))?.info;
     if (info && typeof info === 'object' && 'Title' in info && typeof info.Title === 'string' && info.Title.trim())
       title = info.Title.trim();
-    const { text, starts, headings } = joinPages(pages, lines, ocrLines);
+    // A damaged label tree costs only the printed numbers, never the document.
+    const labels = (await doc.getPageLabels?.().catch(() => null)) ?? null;
+    const { text, starts, headings } = joinPages(pages, lines, ocrLines, labels);
     const layout: DocLayout = {
       pages: starts,
       ...(headings.length ? { headings } : {}),
@@ -153,6 +156,7 @@ function joinPages(
   pages: string[],
   lines: PdfLine[][],
   ocrLines: Record<number, OcrLine[]>,
+  labels: readonly string[] | null,
 ): { text: string; starts: PageStart[]; headings: HeadingMark[] } {
   const layered = lines.map((l, i) => (ocrLines[i + 1] ? [] : (l ?? [])));
   const metrics = bodyMetrics(layered);
@@ -166,9 +170,16 @@ function joinPages(
     const page = laid ? laid.text : raw;
     if (!page) return;
     if (text) text += '\n\n';
-    starts.push({ page: i + 1, start: text.length });
+    const label = printedLabel(labels?.[i], i + 1);
+    starts.push({ page: i + 1, start: text.length, ...(label !== undefined ? { label } : {}) });
     for (const h of laid?.headings ?? []) headings.push({ ...h, start: h.start + text.length });
     text += page;
   });
   return { text, starts, headings };
+}
+
+/** A page's printed label, kept only where it says something the file's page number does not. */
+function printedLabel(raw: string | undefined, page: number): string | undefined {
+  const label = raw?.trim().slice(0, 32);
+  return label && label !== String(page) ? label : undefined;
 }

@@ -503,6 +503,9 @@ function checkedSource(raw: unknown): PassageSource | undefined {
   const last = page(r.pageEnd);
   if (first !== undefined) out.page = first;
   if (first !== undefined && last !== undefined && last > first) out.pageEnd = last;
+  const label = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 32 ? v : undefined);
+  if (out.page !== undefined && label(r.pageLabel) !== undefined) out.pageLabel = label(r.pageLabel)!;
+  if (out.pageEnd !== undefined && label(r.pageEndLabel) !== undefined) out.pageEndLabel = label(r.pageEndLabel)!;
   if (Array.isArray(r.headings) && r.headings.every((h) => typeof h === 'string'))
     out.headings = (r.headings as string[]).slice(0, 12).map((h) => h.slice(0, 200));
   if (r.scanned === true) out.scanned = true;

@@ -33,6 +33,25 @@ describe('places recorded while parsing', () => {
     expect(passages.some((p) => p.source?.pageEnd)).toBe(true);
   });
 
+  it('a PDF whose pages are numbered in print: passages carry the printed numbers, and citations give them', async () => {
+    const pages = [1, 2, 3, 4].map((n) =>
+      Array.from({ length: 12 }, (_, i) => `Sheet ${n} line ${i} tells of the harbour lights and the keeper.`),
+    );
+    // Two front-matter pages (i, ii), then the body numbered from 1: the file's page 3 is printed "1".
+    const pdf = tinyPdf(pages, { pageLabels: '0 << /S /r >> 2 << /S /D >>' });
+    const parsed = await parseDocument(file('manual.pdf', pdf), { pdf: loadPdfJsInNode });
+    expect(parsed.layout!.pages!.map((p) => p.label)).toEqual(['i', 'ii', '1', '2']);
+    const { passages } = await prepare(parsed, { targetTokens: 60, overlapTokens: 20 });
+    const onThird = passages.find((p) => p.source?.page === 3 && p.source.pageEnd === undefined)!;
+    expect(onThird.source?.pageLabel).toBe('1');
+    expect(placeLabel({ title: 'manual', source: onThird.source! })).toBe('p. 1');
+    const spanning = passages.find((p) => p.source?.page === 2 && p.source.pageEnd === 3)!;
+    expect(placeLabel({ title: 'manual', source: spanning.source! })).toBe('pp. ii–1');
+    // A PDF without labels keeps the file's numbers, and stores nothing more.
+    const plain = await parseDocument(file('plain.pdf', tinyPdf(pages)), { pdf: loadPdfJsInNode });
+    expect(plain.layout!.pages!.every((p) => p.label === undefined)).toBe(true);
+  });
+
   it('HTML: headings as the reader sees them, scripts and hidden headings left out', async () => {
     const html = `<html><head><title>Guide</title><script>document.write('<h2>Injected</h2>')</script></head><body>
       <h1>Installing</h1><p>Run the installer.</p><h2>On  <em>Debian</em></h2><p>Use apt to install the package.</p>

@@ -13,7 +13,14 @@ describe('sharded passage records', () => {
   it('round-trips the place, and writes none when there is none', () => {
     const placed = {
       ...record,
-      source: { page: 12, pageEnd: 13, headings: ['Policy', 'Signing'], url: 'docs/policy.pdf' },
+      source: {
+        page: 12,
+        pageEnd: 13,
+        pageLabel: '10',
+        pageEndLabel: '11',
+        headings: ['Policy', 'Signing'],
+        url: 'docs/policy.pdf',
+      },
     };
     expect(decodeText(encodeText(placed))).toEqual(placed);
     expect(decodeText(encodeText({ ...record, source: {} }))).toEqual(record);
@@ -24,7 +31,7 @@ describe('sharded passage records', () => {
     const bad = decodeText(
       raw([
         ...Object.values(record),
-        { page: -1, pageEnd: 'x', headings: [1], url: 'javascript:alert(1)', scanned: 'yes' },
+        { page: -1, pageEnd: 'x', pageLabel: 'x', headings: [1], url: 'javascript:alert(1)', scanned: 'yes' },
       ]),
     );
     expect(bad.source).toEqual({});
@@ -33,6 +40,10 @@ describe('sharded passage records', () => {
       url: 'https://example.org/a.pdf',
     });
     expect(decodeText(raw([...Object.values(record), { url: 'data:text/html,<script>' }])).source).toEqual({});
+    // A printed page label is short text, kept only beside the page it names.
+    expect(decodeText(raw([...Object.values(record), { page: 3, pageLabel: 'x'.repeat(33) }])).source).toEqual({
+      page: 3,
+    });
     expect(() => decodeText(raw([...Object.values(record), {}, 'extra']))).toThrow(/malformed/);
   });
 
