@@ -164,9 +164,9 @@ describe('a PDF', () => {
       'libtasn1',
       'stderr',
     );
-    // Physical page 25 of 36 is printed "22" (its first pages are numbered T-1, T-2, i). The
-    // citation still gives the page's place in the file: the library does not record page labels.
-    expect(label).toMatch(/, pp?\. 25(–26)?$/);
+    // Physical page 25 of 36 is printed "22" (its first pages are numbered T-1, T-2, i): the
+    // citation gives the printed number, as a reader finds the page in the document.
+    expect(label).toMatch(/, pp?\. 22(–23)?$/);
     const frame = dialog.getByTestId('pdf-frame');
     await dialog.locator('[data-testid=pdf-frame][data-marked]').waitFor({ timeout: 60_000 });
     expect(await frame.getAttribute('data-page')).toBe('25');
