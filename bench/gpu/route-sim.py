@@ -40,6 +40,11 @@ NEAR_TIE, GAP = 0.01, 4  # bench/real's near-tie margin; read-plan.ts DEFAULT_GA
 CODE, LIST_ENTRY, SUB_ENTRY, ROW = DIM // 8, DIM // 8 + 8, DIM // 8 + 4 + 16, DIM + 4 + 20
 dev = torch.device(os.environ.get("SIM_DEVICE", "cuda"))
 SUB_BITS = int(os.environ.get("SIM_SUB_BITS", 4))
+# Vectors are kept in half precision on a GPU (21M × 384 in 16 GB) and in float32 on a CPU (no fast half matmul there).
+VDT = torch.float16 if dev.type == "cuda" else torch.float32
+# Below this many bytes, each code's and the exact scores of every question against every row are
+# computed up front in two matrix products (the fast path on a CPU); above it, a question scores the rows it reads.
+SCORE_BYTES = float(os.environ.get("SIM_SCORE_BYTES", 4e9))
 
 
 def model(seed):
@@ -60,11 +65,11 @@ def model(seed):
 
 
 def nearest(x, c, chunk=16384):
-    """Index of the nearest (largest dot) row of c for each row of x, in half precision chunks."""
-    ch = c.half()
+    """Index of the nearest (largest dot) row of c for each row of x, in chunks, in VDT."""
+    ch = c.to(VDT)
     out = torch.empty(len(x), dtype=torch.int64, device=dev)
     for i in range(0, len(x), chunk):
-        out[i:i + chunk] = (x[i:i + chunk].half() @ ch.T).argmax(1)
+        out[i:i + chunk] = (x[i:i + chunk].to(VDT) @ ch.T).argmax(1)
     return out
 
 
@@ -191,15 +196,15 @@ def build(n, Q):
     """Vectors, exact answers and the routing (lists, tops), shared by every code at this size."""
     t0 = time.time()
     if os.environ.get("SIM_VECTORS"):
-        X = torch.nn.functional.normalize(load_f32(os.environ["SIM_VECTORS"], n).to(dev), dim=-1).half()
+        X = torch.nn.functional.normalize(load_f32(os.environ["SIM_VECTORS"], n).to(dev), dim=-1).to(VDT)
         q = torch.nn.functional.normalize(load_f32(os.environ["SIM_QUERIES"], Q).to(dev), dim=-1)
         source = "real: " + os.path.basename(os.environ["SIM_VECTORS"])
     else:
         draw = model(1)
         gen = torch.Generator(device=dev).manual_seed(101)
-        X = torch.empty(n, DIM, dtype=torch.float16, device=dev)
+        X = torch.empty(n, DIM, dtype=VDT, device=dev)
         for i in range(0, n, 1 << 20):
-            X[i:i + (1 << 20)] = draw(min(1 << 20, n - i), gen).half()
+            X[i:i + (1 << 20)] = draw(min(1 << 20, n - i), gen).to(VDT)
         q = draw(Q, torch.Generator(device=dev).manual_seed(202))
         source = "synthetic (bench/scale/vectors.ts model)"
     n, Q = len(X), len(q)
@@ -245,12 +250,26 @@ def sweep(st, grid, kind):
         subsign = torch.where(C > centre, 1.0, -1.0)
     elif kind == "pq":
         kg = torch.Generator(device=dev).manual_seed(8)
-        books = pq_train(st["sample"] - centre.half(), DIM // 8, 256, 10, kg)
-        codes = pq_encode(X - centre.half(), books)
-        subcodes = pq_encode((C - centre).half(), books)
+        books = pq_train(st["sample"] - centre.to(VDT), DIM // 8, 256, 10, kg)
+        codes = pq_encode(X - centre.to(VDT), books)
+        subcodes = pq_encode((C - centre).to(VDT), books)
         ar = torch.arange(DIM // 8, device=dev)
     else:
         raise SystemExit(f"unknown code {kind!r} (bits, pq, rabitq1, rabitq2, rabitq4)")
+    # Every question against every row at once where it fits (code scores, exact scores).
+    pre = kind != "pq" and 2 * Q * n * 4 <= SCORE_BYTES
+    if pre:
+        S_code = torch.empty(Q, n, device=dev); S_exact = torch.empty(Q, n, device=dev)
+        if rabitq:
+            Qr = q @ P.T
+            qs, qc = Qr.sum(1, keepdim=True), (q @ centre)[:, None]
+        for j in range(0, n, 1 << 16):
+            xs = X[j:j + (1 << 16)].float()
+            S_exact[:, j:j + len(xs)] = q @ xs.T
+            if rabitq:
+                S_code[:, j:j + len(xs)] = qc + F[j:j + len(xs)][None, :] * (Qr @ U[j:j + len(xs)].float().T - ((1 << bits) - 1) / 2 * qs)
+            else:
+                S_code[:, j:j + len(xs)] = (q * spread) @ torch.where(xs > centre, 1.0, -1.0).T
     encoded = time.time()
     ntops = sorted({min(g[0], T) for g in grid})
     nprobes = sorted({g[1] for g in grid})
@@ -282,13 +301,16 @@ def sweep(st, grid, kind):
             rank_of_row = torch.repeat_interleave(torch.arange(len(probed), device=dev), lens)
             pos = start[probed][rank_of_row] + torch.arange(len(rank_of_row), device=dev) - torch.repeat_interleave(torch.cumsum(lens, 0) - lens, lens)
             rows = order[pos]
-            if rabitq:
-                code_score = rabitq_score(U[rows], F[rows], qr, qsum, bits, cq)
-            elif kind == "bits":
-                code_score = torch.where(X[rows].float() > centre, 1.0, -1.0) @ w
+            if pre:
+                code_score, exact_score = S_code[i][rows], S_exact[i][rows]
             else:
-                code_score = table[ar, codes[rows].long()].sum(1)
-            exact_score = X[rows].float() @ qq
+                if rabitq:
+                    code_score = rabitq_score(U[rows], F[rows], qr, qsum, bits, cq)
+                elif kind == "bits":
+                    code_score = torch.where(X[rows].float() > centre, 1.0, -1.0) @ w
+                else:
+                    code_score = table[ar, codes[rows].long()].sum(1)
+                exact_score = X[rows].float() @ qq
             # Round 3 for every (nprobe, rescore): the best `rescore` rows by code among the first `nprobe` lists.
             in_probe = rank_of_row[None, :] < probe_t[:, None]
             k = min(maxR, len(rows))
