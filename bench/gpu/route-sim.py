@@ -28,7 +28,9 @@
 # SIM_VECTORS=<file.f32> (and SIM_QUERIES=<file.f32>) replays real vectors (row-major float32, as
 # bench/real/embed-corpus.ts caches them) instead of drawing them, the first `size` rows; each
 # size also prints the vectors' crowding (mean cosine of random pairs, of a row's nearest
-# neighbour). SIM_DEVICE=cpu runs small sizes without a GPU.
+# neighbour). SIM_DEVICE=cpu runs without a GPU (58k real passages: ~1 minute a code; 1M: ~17 minutes
+# for three codes), with OMP_NUM_THREADS=1 on a shared machine (its many small tensors otherwise spin in
+# OpenMP and run several times slower).
 import json, math, os, sys, time
 import torch
 
