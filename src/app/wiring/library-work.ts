@@ -16,7 +16,7 @@ function onProgress(r: Runner, p: LibraryProgress): void {
   const now = Date.now();
   if (batch && p.bytesTotal !== undefined) {
     const { job, recognisingSince } = batchJob(p, batch.startedAt, r.state.get().recognisingSince, now);
-    const added = p.stage === 'added' && p.doc ? docRow(p.doc) : undefined;
+    const added = p.doc ? docRow(p.doc) : undefined;
     r.state.dispatch({ type: 'batchProgressed', job, recognisingSince, ...(added ? { added } : {}) });
     r.repaint ??= setTimeout(() => {
       r.repaint = null;
