@@ -142,8 +142,10 @@ export function libraryReducer(s: LibraryState, a: LibraryAction): LibraryState 
 /** The status panel's library line: which index serves and why, what waits for the embedding model, the site's corpus. */
 export function libraryLine(s: LibraryState): WorkerStatus {
   const pending = s.view.docs.filter((d) => d.pending).length;
+  // While a batch runs, its documents' words go in first and their vectors follow.
+  const until = s.view.busy ? 'they are embedded' : 'the embedding model loads';
   const waiting = pending
-    ? `. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads`
+    ? `. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until ${until}`
     : '';
   return {
     state: s.phase,
