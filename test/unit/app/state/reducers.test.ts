@@ -57,6 +57,11 @@ describe('the library connection', () => {
     expect(libraryLine(s).reason).toBe(
       "Vectors: flat. 1 document is not embedded yet: found by their words only until the embedding model loads. Also searched: this site's corpus, 2 documents (10 passages), read in blocks as questions need them",
     );
+    // While a batch runs, its documents' words go in before their vectors: they wait for those, not for a model.
+    const adding = libraryReducer(s, { type: 'busy', busy: true });
+    expect(libraryLine(adding).reason).toMatch(
+      /1 document is not embedded yet: found by their words only until they are embedded\./,
+    );
   });
 
   it('says why the library could not open, in the line and in the panel', () => {
