@@ -131,6 +131,19 @@ function noteAdded(
     });
 }
 
+/**
+ * Takes out again a document whose words went in but whose vectors could not be written, so the
+ * file is refused with the library as it was; one kept before this batch (waiting for its vectors
+ * then too) stays as it was. False when it could not be taken out: it stays, found by its words.
+ */
+async function withdraw(catalog: Catalog, doc: LibraryDocument, existed: boolean): Promise<boolean> {
+  if (existed) return true;
+  return catalog.remove(doc.id, { announce: true }).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** Why a document whose words went in waits for its vectors: the batch was stopped, or writing them failed. */
 function waitingReason(e: unknown, stopped: boolean): string {
   if (stopped) return 'adding was stopped before its passages were embedded';
@@ -166,7 +179,7 @@ export async function ingestBatch(
     ...(title ? { title } : {}),
   };
   // The document whose words are written and whose vectors are not yet (set from ingestDocument's callback).
-  const wordsOnly: { doc: LibraryDocument | null } = { doc: null };
+  const wordsOnly: { doc: LibraryDocument | null; existed: boolean } = { doc: null, existed: false };
   for (const [fileIndex, file] of files.entries()) {
     if (signal?.aborted) {
       result.aborted = true;
@@ -174,10 +187,12 @@ export async function ingestBatch(
     }
     const { name } = file;
     const size = sizes[fileIndex] ?? 0;
-    const refuse = (reason: string) => {
+    const listAdded = (doc: LibraryDocument, passagesDone = doc.passageCount) =>
+      report({ name, fileIndex, stage: 'added', passagesDone, passagesTotal: doc.passageCount, doc });
+    const refuse = (reason: string, withdrawn?: string) => {
       result.refused.push({ name, reason });
       bytesDone += size;
-      report({ name, fileIndex, stage: 'refused', message: reason });
+      report({ name, fileIndex, stage: 'refused', message: reason, ...(withdrawn ? { withdrawn } : {}) });
     };
     try {
       report({ name, fileIndex, stage: 'reading' });
@@ -197,14 +212,7 @@ export async function ingestBatch(
         result.already.push({ name, as: same.name });
         bytesDone += size;
         const { text: _text, ...kept } = same;
-        report({
-          name,
-          fileIndex,
-          stage: 'added',
-          passagesDone: same.passageCount,
-          passagesTotal: same.passageCount,
-          doc: kept,
-        });
+        listAdded(kept);
         continue;
       }
       const keep = !title && (opts.keepOriginals?.() ?? true);
@@ -215,6 +223,7 @@ export async function ingestBatch(
         // Found by its words from here on: the list shows it, waiting for its vectors.
         onWords: (d) => {
           wordsOnly.doc = d;
+          wordsOnly.existed = !!same;
           report({ name, fileIndex, stage: 'embedding', passagesDone: 0, passagesTotal, doc: d });
         },
         onBatch: (done, total) =>
@@ -232,17 +241,21 @@ export async function ingestBatch(
       });
       result.added.push(doc);
       bytesDone += size;
-      report({ name, fileIndex, stage: 'added', passagesDone: doc.passageCount, passagesTotal: doc.passageCount, doc });
+      listAdded(doc);
     } catch (e) {
-      const kept = wordsOnly.doc;
+      const stopped = !!signal?.aborted;
+      const { doc: written, existed } = wordsOnly;
       wordsOnly.doc = null;
-      // Its words were written before the stop or the failure: it stays, found by them, and the
-      // report says it waits for its vectors (embedded later, as any document kept without them).
+      // Stopped after its words were written: it stays, found by them, and the report says it
+      // waits for its vectors (embedded later, as any document kept without them). A failure to
+      // write its vectors (a full quota) refuses it and leaves the library as it was.
+      const gone = written && !stopped ? await withdraw(catalog, written, existed) : null;
+      const kept = gone === null ? written : gone ? null : written;
       if (kept) {
         result.added.push(kept);
         result.notEmbedded.push({ name, reason: waitingReason(e, !!signal?.aborted) });
         bytesDone += size;
-        report({ name, fileIndex, stage: 'added', passagesDone: 0, passagesTotal: kept.passageCount, doc: kept });
+        listAdded(kept, 0);
       }
       if (signal?.aborted) {
         result.aborted = true;
@@ -253,6 +266,7 @@ export async function ingestBatch(
           isQuotaError(e)
             ? storageFullMessage()
             : `it could not be added (${e instanceof Error ? e.message : String(e)})`,
+          written && !existed ? written.id : undefined,
         );
     }
   }

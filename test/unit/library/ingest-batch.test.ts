@@ -224,8 +224,9 @@ describe('adding a batch of files', () => {
     expect(res.added.map((d) => d.title)).toEqual(['tides']);
     expect(await lib.size()).toBe(1);
   });
-  it('storage that fills up between a document’s words and its vectors keeps it by its words and says so', async () => {
-    const lib = await library();
+  it('storage that fills up between a document’s words and its vectors refuses it, takes its words out again and tells the list', async () => {
+    const events: LibraryProgress[] = [];
+    const lib = await library({ onProgress: (p) => events.push(p) });
     const store = (lib as unknown as { store: { putDocument: (...a: unknown[]) => Promise<void> } }).store;
     const put = store.putDocument.bind(store);
     store.putDocument = async (...args: unknown[]) => {
@@ -235,13 +236,15 @@ describe('adding a batch of files', () => {
       return put(...args);
     };
     const res = await lib.addFiles([BEES, TIDES]);
-    expect(res.refused).toEqual([]);
-    expect(res.added.map((d) => [d.title, d.pendingEmbedding ?? false])).toEqual([
-      ['Bees', true],
-      ['tides', false],
-    ]);
-    expect(res.notEmbedded).toEqual([{ name: 'bees.md', reason: expect.stringMatching(/storage .* is full/) }]);
-    expect((await lib.retriever.retrieve('waggle dance', 1))[0]!.title).toBe('Bees');
+    expect(res.refused).toEqual([{ name: 'bees.md', reason: expect.stringMatching(/storage .* is full/) }]);
+    expect(res.added.map((d) => d.title)).toEqual(['tides']);
+    expect(res.notEmbedded).toEqual([]);
+    expect((await lib.list()).map((d) => d.title)).toEqual(['tides']);
+    expect((await lib.retriever.retrieve('waggle dance', 3)).every((h) => h.title !== 'Bees')).toBe(true);
+    // The page listed Bees by its words, then hears it taken out again.
+    const listed = events.find((e) => e.doc?.name === 'bees.md');
+    expect(listed?.stage).toBe('embedding');
+    expect(events.find((e) => e.stage === 'refused')?.withdrawn).toBe(listed?.doc?.id);
   });
 });
 

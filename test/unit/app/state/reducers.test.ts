@@ -64,6 +64,20 @@ describe('the library connection', () => {
     );
   });
 
+  it('lists a document by its words while a batch embeds it, and takes it out again when it is withdrawn', () => {
+    const job = { id: 'batch', label: 'Adding', loaded: 0, total: 10, unit: 'bytes' as const, startedAt: 0 };
+    const listed = run([
+      { type: 'listed', docs: [{ id: 'a', title: 'A', passages: 2 }] },
+      { type: 'batchProgressed', job, recognisingSince: 0, added: { id: 'b', title: 'B', passages: 3, pending: true } },
+    ]);
+    expect(listed.view.docs.map((d) => [d.id, d.pending ?? false])).toEqual([
+      ['a', false],
+      ['b', true],
+    ]);
+    const gone = libraryReducer(listed, { type: 'batchProgressed', job, recognisingSince: 0, withdrawn: 'b' });
+    expect(gone.view.docs.map((d) => d.id)).toEqual(['a']);
+  });
+
   it('says why the library could not open, in the line and in the panel', () => {
     const s = run([{ type: 'opening' }, { type: 'openFailed', message: 'no IndexedDB' }]);
     expect(libraryLine(s)).toMatchObject({ state: 'error', error: 'The library could not open: no IndexedDB' });
