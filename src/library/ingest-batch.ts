@@ -31,8 +31,12 @@ export interface IngestOutcome {
 }
 
 /**
- * Embeds a prepared document (unless its vectors are given), dropping passages that cannot be
- * embedded, then writes and indexes it.
+ * Writes a prepared document's words first (kept as waiting for its vectors, as a document the
+ * embedding model could not embed is: found by its words at once, even while a long batch is still
+ * embedding), then embeds it, dropping passages that cannot be embedded, and writes it again with
+ * its vectors. A document given its vectors is written once. `onWords` hears the document as first
+ * written: if the embedding is stopped or fails after it, that document stays, found by words, and
+ * is embedded later like any document waiting for its vectors (Library.embedPending).
  */
 export async function ingestDocument(
   catalog: Catalog,
@@ -42,27 +46,35 @@ export async function ingestDocument(
   opts: {
     signal?: AbortSignal;
     onBatch?: (done: number, total: number) => void;
+    onWords?: (doc: LibraryDocument) => void;
     vectors?: Float32Array[];
     bytes?: number;
     original?: StoredOriginal;
   } = {},
 ): Promise<IngestOutcome> {
   const { signal, onBatch, bytes, original } = opts;
-  const write = (passages: PreparedDocument['passages'], vectors: Float32Array[], pendingEmbedding = false) =>
+  const write = (
+    passages: PreparedDocument['passages'],
+    vectors: Float32Array[],
+    more: { pendingEmbedding?: boolean; original?: StoredOriginal } = {},
+  ) =>
     catalog.put({ ...prepared, passages }, vectors, origin, {
       ...(signal ? { signal } : {}),
       ...(bytes !== undefined ? { bytes } : {}),
-      ...(pendingEmbedding ? { pendingEmbedding } : {}),
-      ...(original ? { original } : {}),
+      ...more,
     });
-  if (opts.vectors) return { doc: await write(prepared.passages, opts.vectors), pending: false, dropped: 0 };
+  const withOriginal = original ? { original } : {};
+  if (opts.vectors || prepared.passages.length === 0)
+    return { doc: await write(prepared.passages, opts.vectors ?? [], withOriginal), pending: false, dropped: 0 };
+  const words = await write(prepared.passages, [], { pendingEmbedding: true, ...withOriginal });
+  opts.onWords?.(words);
   const embedded = await embedDocument(embedder, prepared.passages, {
     ...(signal ? { signal } : {}),
     ...(onBatch ? { onBatch } : {}),
   });
   const outcome = { dropped: embedded.dropped, ...(embedded.reason !== undefined ? { reason: embedded.reason } : {}) };
-  if (embedded.passages.length === 0 && prepared.passages.length > 0)
-    return { doc: await write(prepared.passages, [], true), pending: true, ...outcome };
+  // Nothing could be embedded: the words written first are what the library keeps.
+  if (embedded.passages.length === 0) return { doc: words, pending: true, ...outcome };
   return { doc: await write(embedded.passages, embedded.vectors), pending: false, ...outcome };
 }
 
@@ -100,6 +112,45 @@ function originalOf(file: FileLike, prepared: PreparedDocument): StoredOriginal 
   };
 }
 
+/** The notes of a document just added: a copy of another, what its parser noted, what could not be embedded. */
+function noteAdded(
+  result: AddResult,
+  name: string,
+  prepared: PreparedDocument,
+  sameAs: string | undefined,
+  { pending, dropped, reason }: Omit<IngestOutcome, 'doc'>,
+): void {
+  if (sameAs !== undefined && sameAs !== name)
+    result.notes.push({ name, note: `it has the same text as ${sameAs}, so the library keeps it once` });
+  for (const note of prepared.parsed.notes ?? []) result.notes.push({ name, note });
+  if (pending) result.notEmbedded.push({ name, reason: reason ?? 'the embedding model did not run' });
+  else if (dropped > 0)
+    result.notes.push({
+      name,
+      note: `${dropped} of ${prepared.passages.length} passages could not be embedded and were left out (${reason}); the rest of the document was added`,
+    });
+}
+
+/**
+ * Takes out again a document whose words went in but whose vectors could not be written, so the
+ * file is refused with the library as it was; one kept before this batch (waiting for its vectors
+ * then too) stays as it was. False when it could not be taken out: it stays, found by its words.
+ */
+async function withdraw(catalog: Catalog, doc: LibraryDocument, existed: boolean): Promise<boolean> {
+  if (existed) return true;
+  return catalog.remove(doc.id, { announce: true }).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Why a document whose words went in waits for its vectors: the batch was stopped, or writing them failed. */
+function waitingReason(e: unknown, stopped: boolean): string {
+  if (stopped) return 'adding was stopped before its passages were embedded';
+  if (isQuotaError(e)) return storageFullMessage();
+  return `its vectors could not be saved (${e instanceof Error ? e.message : String(e)})`;
+}
+
 /** Adds files one after another; a file that fails is refused by name and the batch goes on. */
 export async function ingestBatch(
   catalog: Catalog,
@@ -127,6 +178,8 @@ export async function ingestBatch(
     ...(opts.maxFileBytes ? { maxBytes: opts.maxFileBytes } : {}),
     ...(title ? { title } : {}),
   };
+  // The document whose words are written and whose vectors are not yet (set from ingestDocument's callback).
+  const wordsOnly: { doc: LibraryDocument | null; existed: boolean } = { doc: null, existed: false };
   for (const [fileIndex, file] of files.entries()) {
     if (signal?.aborted) {
       result.aborted = true;
@@ -134,10 +187,12 @@ export async function ingestBatch(
     }
     const { name } = file;
     const size = sizes[fileIndex] ?? 0;
-    const refuse = (reason: string) => {
+    const listAdded = (doc: LibraryDocument, passagesDone = doc.passageCount) =>
+      report({ name, fileIndex, stage: 'added', passagesDone, passagesTotal: doc.passageCount, doc });
+    const refuse = (reason: string, withdrawn?: string) => {
       result.refused.push({ name, reason });
       bytesDone += size;
-      report({ name, fileIndex, stage: 'refused', message: reason });
+      report({ name, fileIndex, stage: 'refused', message: reason, ...(withdrawn ? { withdrawn } : {}) });
     };
     try {
       report({ name, fileIndex, stage: 'reading' });
@@ -157,20 +212,20 @@ export async function ingestBatch(
         result.already.push({ name, as: same.name });
         bytesDone += size;
         const { text: _text, ...kept } = same;
-        report({
-          name,
-          fileIndex,
-          stage: 'added',
-          passagesDone: same.passageCount,
-          passagesTotal: same.passageCount,
-          doc: kept,
-        });
+        listAdded(kept);
         continue;
       }
       const keep = !title && (opts.keepOriginals?.() ?? true);
+      const passagesTotal = outcome.doc.passages.length;
       const { doc, pending, dropped, reason } = await ingestDocument(catalog, opts.embedder, outcome.doc, origin, {
         ...(signal ? { signal } : {}),
         ...(keep ? { original: originalOf(file, outcome.doc) } : {}),
+        // Found by its words from here on: the list shows it, waiting for its vectors.
+        onWords: (d) => {
+          wordsOnly.doc = d;
+          wordsOnly.existed = !!same;
+          report({ name, fileIndex, stage: 'embedding', passagesDone: 0, passagesTotal, doc: d });
+        },
         onBatch: (done, total) =>
           report(
             { name, fileIndex, stage: 'embedding', passagesDone: done, passagesTotal: total },
@@ -178,28 +233,41 @@ export async function ingestBatch(
           ),
         bytes: outcome.bytes,
       });
-      if (same && same.name !== name)
-        result.notes.push({ name, note: `it has the same text as ${same.name}, so the library keeps it once` });
-      for (const note of outcome.doc.parsed.notes ?? []) result.notes.push({ name, note });
-      if (pending) result.notEmbedded.push({ name, reason: reason ?? 'the embedding model did not run' });
-      else if (dropped > 0)
-        result.notes.push({
-          name,
-          note: `${dropped} of ${outcome.doc.passages.length} passages could not be embedded and were left out (${reason}); the rest of the document was added`,
-        });
+      wordsOnly.doc = null;
+      noteAdded(result, name, outcome.doc, same?.name, {
+        pending,
+        dropped,
+        ...(reason !== undefined ? { reason } : {}),
+      });
       result.added.push(doc);
       bytesDone += size;
-      report({ name, fileIndex, stage: 'added', passagesDone: doc.passageCount, passagesTotal: doc.passageCount, doc });
+      listAdded(doc);
     } catch (e) {
+      const stopped = !!signal?.aborted;
+      const { doc: written, existed } = wordsOnly;
+      wordsOnly.doc = null;
+      // Stopped after its words were written: it stays, found by them, and the report says it
+      // waits for its vectors (embedded later, as any document kept without them). A failure to
+      // write its vectors (a full quota) refuses it and leaves the library as it was.
+      const gone = written && !stopped ? await withdraw(catalog, written, existed) : null;
+      const kept = gone === null ? written : gone ? null : written;
+      if (kept) {
+        result.added.push(kept);
+        result.notEmbedded.push({ name, reason: waitingReason(e, !!signal?.aborted) });
+        bytesDone += size;
+        listAdded(kept, 0);
+      }
       if (signal?.aborted) {
         result.aborted = true;
         break;
       }
-      refuse(
-        isQuotaError(e)
-          ? storageFullMessage()
-          : `it could not be added (${e instanceof Error ? e.message : String(e)})`,
-      );
+      if (!kept)
+        refuse(
+          isQuotaError(e)
+            ? storageFullMessage()
+            : `it could not be added (${e instanceof Error ? e.message : String(e)})`,
+          written && !existed ? written.id : undefined,
+        );
     }
   }
   return result;

@@ -25,8 +25,13 @@ export interface LibraryProgress {
   secondsLeft?: number;
   /** The reason, when refused. */
   message?: string;
-  /** The document just added (stage 'added' of a user batch), so a list can follow without re-reading the library. */
+  /**
+   * The document just written, so a list can follow without re-reading the library: at stage
+   * 'embedding' with its words only (found by them, waiting for its vectors), at 'added' as kept.
+   */
   doc?: LibraryDocument;
+  /** At stage 'refused': the id of the document taken out again (its words went in, its vectors could not be written). */
+  withdrawn?: string;
   /** The whole batch: files finished (added or refused) and bytes read so far, out of the total. */
   filesDone?: number;
   bytesDone?: number;
@@ -46,7 +51,10 @@ export interface AddResult {
   notEmbedded: Array<{ name: string; reason: string }>;
   /** Files whose text the library already holds (`as`: the name it is kept under): not added again, not counted as added. */
   already: Array<{ name: string; as: string }>;
-  /** The batch was stopped; documents before the stop are in, the one in progress is not. */
+  /**
+   * The batch was stopped; documents before the stop are in, and the one in progress when its
+   * words were already written (kept by them, in `notEmbedded`); files after it were not tried.
+   */
   aborted: boolean;
 }
 

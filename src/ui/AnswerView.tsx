@@ -7,6 +7,7 @@ import { writtenBySentence } from '../app/view/written-by';
 import { noAnswerOf } from '../app/view/no-answer';
 import { ragasWhen } from '../app/view/ragas-when';
 import type { Candidate } from '../core/types';
+import { CoverageNotice } from './answer/CoverageNotice';
 import { NoAnswer } from './answer/NoAnswer';
 import { BeamTree } from './BeamTree';
 import { Segment } from './Segment';
@@ -45,6 +46,7 @@ export function AnswerView({
     >
       <h2 id="answer-heading">Answer</h2>
       {showQuestion && answer.question && <p className="question">{answer.question}</p>}
+      <CoverageNotice answer={answer} />
       {abstainedAtStart(ranking) && (
         <p className="notice" role="status" data-testid="abstained">
           No answer: corrective retrieval (Self-CRAG) found no reliable evidence for this question in your library, so

@@ -4,6 +4,7 @@ import type { AnswerState } from '../app/state/answer';
 import { relCritique } from '../app/view/critique-badges';
 import { passageDisplayText } from '../app/view/passage-text';
 import { stagesRan } from '../app/view/rank-stages';
+import { CoverageNotice } from './answer/CoverageNotice';
 import { RelBadge } from './Badges';
 import { PassageRanks } from './PassageRanks';
 import type { ScoredPassage } from '../core/ports';
@@ -30,6 +31,7 @@ export function EvidenceView({
     >
       <h2 id="evidence-heading">Best passages</h2>
       {showQuestion && answer.question && <p className="question">{answer.question}</p>}
+      <CoverageNotice answer={answer} />
       {answer.status === 'running' && <p className="muted">Searching…</p>}
       {ev && ev.passages.length === 0 && <p>No passage in the library matches. Add documents in the Library.</p>}
       {ev && (

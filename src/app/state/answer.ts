@@ -13,6 +13,7 @@ import type {
   Ranking,
 } from '../../core/types';
 import type { CragChoice } from '../persist/settings';
+import type { MeaningCoverage } from '../view/meaning-coverage';
 
 export type AnswerStatus = 'idle' | 'running' | 'done' | 'stopped' | 'error';
 
@@ -66,6 +67,11 @@ export interface AnswerState {
   writer: WriterRecord | null;
   /** Why the page shows passages instead of a written answer. */
   evidenceReason: string | null;
+  /**
+   * How much of the library search by meaning reached when this question was searched, when not
+   * all of it (a batch still being embedded): the rest was found by its words.
+   */
+  coverage?: MeaningCoverage;
   error: string | null;
 }
 

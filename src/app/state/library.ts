@@ -40,7 +40,14 @@ export type LibraryAction =
   | { type: 'messageDismissed'; id: number }
   | { type: 'listed'; docs: LibraryDocView[] }
   /** A batch's progress (view/library-progress.ts makes its bar), and the document it just added, if any. */
-  | { type: 'batchProgressed'; job: LibraryJobView; recognisingSince: number; added?: LibraryDocView }
+  | {
+      type: 'batchProgressed';
+      job: LibraryJobView;
+      recognisingSince: number;
+      added?: LibraryDocView;
+      /** A document listed by its words, taken out again (its vectors could not be written). */
+      withdrawn?: string;
+    }
   | { type: 'batchRepainted' }
   /** A file's own bar: started at `startedAt`. */
   | { type: 'fileProgressed'; job: LibraryJobView }
@@ -117,6 +124,7 @@ export function libraryReducer(s: LibraryState, a: LibraryAction): LibraryState 
       // document's text) per file would cost the page's main thread more than the files do. The
       // same text added again replaces its document (content-addressed), so it is listed once.
       const row = a.added;
+      if (a.withdrawn) return withView(next, { docs: s.view.docs.filter((x) => x.id !== a.withdrawn) });
       return row ? withView(next, { docs: [...s.view.docs.filter((x) => x.id !== row.id), row] }) : next;
     }
     case 'batchRepainted':
@@ -142,8 +150,10 @@ export function libraryReducer(s: LibraryState, a: LibraryAction): LibraryState 
 /** The status panel's library line: which index serves and why, what waits for the embedding model, the site's corpus. */
 export function libraryLine(s: LibraryState): WorkerStatus {
   const pending = s.view.docs.filter((d) => d.pending).length;
+  // While a batch runs, its documents' words go in first and their vectors follow.
+  const until = s.view.busy ? 'they are embedded' : 'the embedding model loads';
   const waiting = pending
-    ? `. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until the embedding model loads`
+    ? `. ${pending} document${pending === 1 ? ' is' : 's are'} not embedded yet: found by their words only until ${until}`
     : '';
   return {
     state: s.phase,

@@ -24,6 +24,7 @@ import {
   type Theme,
 } from '../persist/settings';
 import type { EngineChoice } from './engine-choice';
+import type { MeaningCoverage } from '../view/meaning-coverage';
 
 /** Settings shown for this visit only, never saved: an embedding host's theme, the engine the page's address names. */
 export type VisitSettings = Partial<{ theme: Theme; engine: EngineChoice }>;
@@ -60,6 +61,8 @@ export type PageAction =
   | { type: 'runStopped'; runId: number }
   | { type: 'runFailed'; runId: number; message: string; partial?: AnswerTree }
   | { type: 'evidenceFound'; runId: number; passages: { passage: ScoredPassage; rel: RelProbs | null }[] }
+  /** The run searched while part of the library had no vectors yet: how much search by meaning reached. */
+  | { type: 'coverageNoted'; runId: number; coverage: MeaningCoverage }
   | { type: 'answerViewed'; answer: AnswerState };
 
 /** Why the page shows passages when the visitor chose it (a chosen mode lasts like every setting). */
@@ -219,6 +222,8 @@ export function pageReducer(deps: PageDeps) {
         return forRun(s, a.runId, (ans) => ({ ...ans, status: 'stopped', streaming: [] }));
       case 'runFailed':
         return forRun(s, a.runId, (ans) => failAnswer(ans, a.message, a.partial, s.settings.rank, deps.rerank));
+      case 'coverageNoted':
+        return forRun(s, a.runId, (ans) => ({ ...ans, coverage: { ...a.coverage } }));
       case 'evidenceFound':
         return forRun(s, a.runId, (ans) => ({ ...ans, status: 'done', evidence: { passages: a.passages } }));
       case 'answerViewed':

@@ -104,7 +104,7 @@ export interface LibraryViewState {
 export interface LibraryActions {
   /** `skipped`: files a folder walk left out because they are not documents. */
   addFiles(files: Array<File | NamedBlob>, skipped?: number): Promise<void>;
-  /** Stops the running batch; finished documents stay, the unfinished one is not added. */
+  /** Stops the running batch; finished documents stay, the one being embedded stays by its words, the rest are not tried. */
   stop?(): void;
   dismissReport?(id: number): void;
   addText(title: string, text: string): Promise<void>;

@@ -2,7 +2,8 @@
 // (the best passages, ordered by relevance), or a generator (the ports', counting its calls and
 // seeing the conversation) and the core's decode, each event streamed into the answer. Loaded with
 // the first question, as the decode is.
-import type { Generator, RelProbs } from '../../core/ports';
+import type { Generator, RelProbs, Retriever } from '../../core/ports';
+import { partialCoverage } from '../view/meaning-coverage';
 import type { AnswerTree } from '../../core/types';
 import { questionWithHistory } from '../../core/conversation/history';
 import { readingsRetriever } from '../../core/conversation/search-plan';
@@ -57,10 +58,25 @@ interface Run {
   readings?: string[];
 }
 
-/** The settings' retriever, searching every reading of the run's question where there are several. */
-async function retrieverFor(r: Runner, question: string, run: Run) {
+/**
+ * The settings' retriever, searching every reading of the run's question where there are several.
+ * Its first search notes how much of the library search by meaning reached then, when not all of
+ * it (documents still waiting for their vectors are found by their words): the answer says so.
+ */
+async function retrieverFor(r: Runner, question: string, run: Run): Promise<Retriever> {
   const base = await r.ports.retriever(r.page.get().settings.retrieval);
-  return readingsRetriever(base, question, run.readings ?? []);
+  const searched = readingsRetriever(base, question, run.readings ?? []);
+  let noted = false;
+  return {
+    retrieve(query, k, signal) {
+      if (!noted) {
+        noted = true;
+        const coverage = partialCoverage(r.ports.meaningCoverage?.());
+        if (coverage) r.page.dispatch({ type: 'coverageNoted', runId: run.id, coverage });
+      }
+      return searched.retrieve(query, k, signal);
+    },
+  };
 }
 
 /** Evidence only: the best passages, ordered by relevance (or by the re-rank that already ordered them). */

@@ -8,6 +8,7 @@ import type { Corrector, Critic, Generator, Retriever } from '../../core/ports';
 import type { DecodeEvent, DecodeResult, DecodeSettings, RankSettings, Ranking, AnswerTree } from '../../core/types';
 import type { AnswerState, AnswerWriter } from '../state/answer';
 import type { RetrievalSettings } from '../../core/hybrid';
+import type { MeaningCoverage } from '../view/meaning-coverage';
 import { createActionStore, type ActionStore } from '../state/action-store';
 import { lazy } from './lazy';
 import {
@@ -53,6 +54,11 @@ export interface AnswerPorts {
    * settings name now), recorded on the answer it writes; null when not known.
    */
   writtenBy?(generator: Generator): AnswerWriter | null;
+  /**
+   * How much of the library search by meaning reaches now (passages with vectors out of all):
+   * read when a question is searched, so its answer can say that the rest was found by words.
+   */
+  meaningCoverage?(): MeaningCoverage;
 }
 
 /** How a turn of a conversation is asked: the query retrieval uses and the earlier turns the generator sees. */

@@ -16,8 +16,15 @@ function onProgress(r: Runner, p: LibraryProgress): void {
   const now = Date.now();
   if (batch && p.bytesTotal !== undefined) {
     const { job, recognisingSince } = batchJob(p, batch.startedAt, r.state.get().recognisingSince, now);
-    const added = p.stage === 'added' && p.doc ? docRow(p.doc) : undefined;
-    r.state.dispatch({ type: 'batchProgressed', job, recognisingSince, ...(added ? { added } : {}) });
+    const added = p.doc ? docRow(p.doc) : undefined;
+    const withdrawn = p.withdrawn;
+    r.state.dispatch({
+      type: 'batchProgressed',
+      job,
+      recognisingSince,
+      ...(added ? { added } : {}),
+      ...(withdrawn ? { withdrawn } : {}),
+    });
     r.repaint ??= setTimeout(() => {
       r.repaint = null;
       if (r.batches.length > 0) r.state.dispatch({ type: 'batchRepainted' });

@@ -19,6 +19,7 @@ import { createEvaluatorService, type EvaluatorStarter } from './evaluator-servi
 import { createGeneratorService, type EngineInUse } from './generator-service';
 import { lazy } from './lazy';
 import { fixedSettings, type SettingsSource } from './settings-source';
+import { meaningCoverage } from '../view/meaning-coverage';
 
 export interface Services extends AppServices {
   evaluator(): Promise<Evaluator>;
@@ -125,6 +126,7 @@ export function createServices(search: string, baseURI: string, storage: Storage
       corrector,
       interrupt: generators.interrupt,
       writtenBy: (g) => writerOf(generators.current(), g),
+      meaningCoverage: () => meaningCoverage(library.view.get().docs),
     },
     follow(source) {
       settings = source;

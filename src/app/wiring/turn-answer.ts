@@ -4,6 +4,7 @@ import type { Turn, TurnStatus } from '../../core/conversation/thread';
 import type { ScoredPassage } from '../../core/ports';
 import { initialAnswerState, type AnswerState } from '../state/answer';
 import { WRITER_KEY, sanitizeWriter, writerOfTurn } from '../view/answer-writer';
+import { sanitizeCoverage } from '../view/meaning-coverage';
 
 /** The chosen segments and anything still being written, as shown (what a reload must keep). */
 export function shownText(a: AnswerState): string {
@@ -30,7 +31,9 @@ export function turnStatus(a: AnswerState): TurnStatus {
   return 'stopped';
 }
 
-export function turnPatch(a: AnswerState): Pick<Turn, 'answer' | 'answerText' | 'status' | 'passages' | 'error'> {
+export function turnPatch(
+  a: AnswerState,
+): Pick<Turn, 'answer' | 'answerText' | 'status' | 'passages' | 'error' | 'meaningCoverage'> {
   const passages: ScoredPassage[] | undefined = a.evidence?.passages.map((p) => p.passage);
   return {
     answer: a.evidence ? null : a.tree,
@@ -38,6 +41,7 @@ export function turnPatch(a: AnswerState): Pick<Turn, 'answer' | 'answerText' | 
     status: turnStatus(a),
     ...(passages ? { passages } : {}),
     ...(a.error ? { error: a.error } : {}),
+    ...(a.coverage ? { meaningCoverage: { ...a.coverage } } : {}),
   };
 }
 
@@ -57,6 +61,7 @@ export function writerPatch(turn: Turn, a: AnswerState): Pick<Turn, 'settings' |
 /** The answer state that shows a stored turn (ranking is recomputed by the controller). */
 export function answerOfTurn(t: Turn): AnswerState {
   const used = (t.settings.used ?? null) as AnswerState['usedSettings'];
+  const coverage = sanitizeCoverage(t.meaningCoverage);
   return {
     ...initialAnswerState,
     status: t.status === 'failed' ? 'error' : t.status,
@@ -67,5 +72,6 @@ export function answerOfTurn(t: Turn): AnswerState {
     evidence: t.passages ? { passages: t.passages.map((passage) => ({ passage, rel: null })) } : null,
     writer: writerOfTurn(t),
     error: t.error ?? null,
+    ...(coverage ? { coverage } : {}),
   };
 }

@@ -35,6 +35,11 @@ export interface Turn {
   figures?: TurnFigures;
   /** Earlier turns left out of the decode's context to fit the model window. */
   droppedTurns?: number;
+  /**
+   * Passages search by meaning reached out of all the library's passages when the turn was
+   * searched, kept only when not all of them had vectors (the rest were found by their words).
+   */
+  meaningCoverage?: { embedded: number; total: number };
   createdAt: number;
 }
 

@@ -94,7 +94,7 @@ const api = {
         files.map((f) => new File([f.content], f.name)),
         { signal: controller.signal },
       );
-      return { added: r.added.map(short), refused: r.refused, aborted: r.aborted };
+      return { added: r.added.map(short), refused: r.refused, aborted: r.aborted, notEmbedded: r.notEmbedded };
     } finally {
       progressHook = null;
     }

@@ -35,7 +35,7 @@ describe('adding a batch of files', () => {
     ]);
   });
 
-  it('a stopped batch keeps the documents before the stop and none of the one in progress', async () => {
+  it('a stopped batch keeps the documents before the stop, and the one in progress by its words, saying it waits for its vectors', async () => {
     const controller = new AbortController();
     const embedder = new HashEmbedder();
     const slow = {
@@ -50,8 +50,65 @@ describe('adding a batch of files', () => {
       signal: controller.signal,
     });
     expect(res.aborted).toBe(true);
-    expect((await lib.list()).map((d) => d.title)).toEqual(['Bees']);
+    expect(res.added.map((d) => [d.title, d.pendingEmbedding ?? false])).toEqual([
+      ['Bees', false],
+      ['tides', true],
+    ]);
+    expect(res.notEmbedded).toEqual([
+      { name: 'tides.txt', reason: 'adding was stopped before its passages were embedded' },
+    ]);
+    expect((await lib.list()).map((d) => [d.title, d.pendingEmbedding ?? false])).toEqual([
+      ['Bees', false],
+      ['tides', true],
+    ]);
+    // One vector (Bees); tides is found by its words, and embedded when asked for.
     expect(await lib.size()).toBe(1);
+    expect((await lib.retriever.retrieve('spring tides full moon', 1))[0]!.title).toBe('tides');
+    expect(await lib.embedPending()).toBe(1);
+    expect(await lib.size()).toBe(2);
+  });
+
+  it('writes each document by its words before embedding it: searchable by words while its vectors are made', async () => {
+    const inner = new HashEmbedder();
+    const seen: { during: string; vectors: number; listed: [string, boolean][] }[] = [];
+    let lib: Awaited<ReturnType<typeof library>> | undefined;
+    const embedder = {
+      embed: async (texts: string[]) => {
+        // While a document is being embedded, the library already holds it, waiting for its vectors.
+        if (lib && texts.some((t) => t.includes('tidal'))) {
+          const hits = await lib.retriever.retrieve('spring tides full moon', 1);
+          seen.push({
+            during: hits[0]?.title ?? '',
+            vectors: await lib.size(),
+            listed: (await lib.list()).map((d) => [d.title, d.pendingEmbedding ?? false]),
+          });
+        }
+        return inner.embed(texts);
+      },
+    };
+    const events: LibraryProgress[] = [];
+    lib = await library({ embedder, onProgress: (p) => events.push(p) });
+    await lib.addFiles([BEES]);
+    events.length = 0;
+    const res = await lib.addFiles([TIDES]);
+    expect(seen).toEqual([
+      {
+        during: 'tides',
+        vectors: 1,
+        listed: [
+          ['Bees', false],
+          ['tides', true],
+        ],
+      },
+    ]);
+    expect(res.added.map((d) => [d.title, d.pendingEmbedding ?? false])).toEqual([['tides', false]]);
+    expect(res.notEmbedded).toEqual([]);
+    expect(await lib.size()).toBe(2);
+    // The page hears of it twice: kept by its words (listed at once), then added with its vectors.
+    expect(events.filter((e) => e.doc).map((e) => [e.stage, e.doc!.pendingEmbedding ?? false])).toEqual([
+      ['embedding', true],
+      ['added', false],
+    ]);
   });
 
   it('an embedder failure keeps the document, found by its words and marked not embedded, and embeds it once the model runs', async () => {
@@ -167,6 +224,28 @@ describe('adding a batch of files', () => {
     expect(res.added.map((d) => d.title)).toEqual(['tides']);
     expect(await lib.size()).toBe(1);
   });
+  it('storage that fills up between a document’s words and its vectors refuses it, takes its words out again and tells the list', async () => {
+    const events: LibraryProgress[] = [];
+    const lib = await library({ onProgress: (p) => events.push(p) });
+    const store = (lib as unknown as { store: { putDocument: (...a: unknown[]) => Promise<void> } }).store;
+    const put = store.putDocument.bind(store);
+    store.putDocument = async (...args: unknown[]) => {
+      const vectors = args[2] as Float32Array[];
+      if ((args[0] as { name: string }).name === 'bees.md' && vectors.length > 0)
+        throw new DOMException('quota', 'QuotaExceededError');
+      return put(...args);
+    };
+    const res = await lib.addFiles([BEES, TIDES]);
+    expect(res.refused).toEqual([{ name: 'bees.md', reason: expect.stringMatching(/storage .* is full/) }]);
+    expect(res.added.map((d) => d.title)).toEqual(['tides']);
+    expect(res.notEmbedded).toEqual([]);
+    expect((await lib.list()).map((d) => d.title)).toEqual(['tides']);
+    expect((await lib.retriever.retrieve('waggle dance', 3)).every((h) => h.title !== 'Bees')).toBe(true);
+    // The page listed Bees by its words, then hears it taken out again.
+    const listed = events.find((e) => e.doc?.name === 'bees.md');
+    expect(listed?.stage).toBe('embedding');
+    expect(events.find((e) => e.stage === 'refused')?.withdrawn).toBe(listed?.doc?.id);
+  });
 });
 
 describe('one document written', () => {
@@ -213,7 +292,8 @@ describe('one document written', () => {
       expect(junk).toMatchObject({ doc: { name: 'junk.txt', pendingEmbedding: true }, pending: true, dropped: 1 });
       expect((await store.listDocuments()).map((d) => d.name)).toEqual(['mixed.txt', 'tides.txt', 'junk.txt']);
       expect(await store.getVectors(junk.doc.id)).toBeUndefined();
-      expect(announced).toEqual([mixed.doc.id, clean.doc.id, junk.doc.id]);
+      // Other tabs hear of each document when its words are in, and again when its vectors are.
+      expect(announced).toEqual([mixed.doc.id, mixed.doc.id, clean.doc.id, clean.doc.id, junk.doc.id]);
     } finally {
       store.close();
     }

@@ -57,6 +57,25 @@ describe('the library connection', () => {
     expect(libraryLine(s).reason).toBe(
       "Vectors: flat. 1 document is not embedded yet: found by their words only until the embedding model loads. Also searched: this site's corpus, 2 documents (10 passages), read in blocks as questions need them",
     );
+    // While a batch runs, its documents' words go in before their vectors: they wait for those, not for a model.
+    const adding = libraryReducer(s, { type: 'busy', busy: true });
+    expect(libraryLine(adding).reason).toMatch(
+      /1 document is not embedded yet: found by their words only until they are embedded\./,
+    );
+  });
+
+  it('lists a document by its words while a batch embeds it, and takes it out again when it is withdrawn', () => {
+    const job = { id: 'batch', label: 'Adding', loaded: 0, total: 10, unit: 'bytes' as const, startedAt: 0 };
+    const listed = run([
+      { type: 'listed', docs: [{ id: 'a', title: 'A', passages: 2 }] },
+      { type: 'batchProgressed', job, recognisingSince: 0, added: { id: 'b', title: 'B', passages: 3, pending: true } },
+    ]);
+    expect(listed.view.docs.map((d) => [d.id, d.pending ?? false])).toEqual([
+      ['a', false],
+      ['b', true],
+    ]);
+    const gone = libraryReducer(listed, { type: 'batchProgressed', job, recognisingSince: 0, withdrawn: 'b' });
+    expect(gone.view.docs.map((d) => d.id)).toEqual(['a']);
   });
 
   it('says why the library could not open, in the line and in the panel', () => {

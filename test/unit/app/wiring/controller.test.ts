@@ -249,6 +249,42 @@ describe('answer controller', () => {
     expect(s.answer.evidence?.passages.length).toBeGreaterThan(0);
     expect(s.answer.status).toBe('done');
   });
+
+  it('keeps with each answer how much of the library search by meaning reached when it searched, if not all', async () => {
+    let coverage = { embedded: 1_240, total: 3_100 };
+    let searchedAt: typeof coverage | null = null;
+    const retriever = syntheticRetriever();
+    const c = createController({
+      ports: {
+        generator: async () => syntheticGenerator({ seed: 1 }),
+        retriever: async () => ({
+          retrieve: (q, k, signal) => {
+            searchedAt ??= { ...coverage };
+            return retriever.retrieve(q, k, signal);
+          },
+        }),
+        critic: async () => undefined,
+        meaningCoverage: () => coverage,
+      },
+      decode,
+      rerank,
+      settings: { ...defaultSettings(), decode: { ...defaultSettings().decode, mode: 'always' } },
+    });
+    const asked = c.ask('tides');
+    await asked;
+    expect(searchedAt).toEqual({ embedded: 1_240, total: 3_100 });
+    expect(c.getState().answer.coverage).toEqual({ embedded: 1_240, total: 3_100 });
+    // The batch ended: every passage has its vector, and the next answer says nothing of it.
+    coverage = { embedded: 3_100, total: 3_100 };
+    await c.ask('tides again');
+    expect(c.getState().answer.coverage).toBeUndefined();
+    // In evidence-only mode the passages carry it the same way.
+    coverage = { embedded: 0, total: 12 };
+    c.enterEvidenceOnly('chosen');
+    await c.ask('tides');
+    expect(c.getState().answer.evidence?.passages.length).toBeGreaterThan(0);
+    expect(c.getState().answer.coverage).toEqual({ embedded: 0, total: 12 });
+  });
 });
 
 describe('answer state while decoding', async () => {
