@@ -54,7 +54,7 @@ const DocList = memo(function DocList({
               <span
                 className="muted"
                 data-testid="doc-pending"
-                title="Found by its words until the embedding model loads; it is embedded then."
+                title="Found by its words until its passages are embedded (after the batch, or once the embedding model loads)."
               >
                 {' '}
                 · not embedded yet
