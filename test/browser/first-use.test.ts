@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paperSearch, useApp } from './app-page';
+import { askAndSettle } from './ask';
 import { OUTPUT_DIR, launchBrowser } from './harness';
 
 const TINY = '?modelPack=tiny';
@@ -59,8 +60,8 @@ function notes(count: number, prefix: string): string[] {
 }
 
 async function ask(page: Page, question: string): Promise<void> {
-  await page.fill('#question', question);
-  await page.getByTestId('ask').click();
+  // Waits for the run this click started, not for a view already on screen (test/browser/ask.ts).
+  await askAndSettle(page, question);
   await page.waitForSelector(
     ':is([data-testid=answer], [data-testid=evidence]):not([data-status=running]):not([aria-busy=true])',
     { timeout: 120_000 },
