@@ -19,9 +19,13 @@ const t0 = Date.now();
 const step = (what: string) => console.log(`[real answers +${((Date.now() - t0) / 1000).toFixed(0)} s] ${what}`);
 
 /** Dev questions whose chapter the tier's library holds (site.ts's bookFiles). */
-const IDS = ['rust-004', 'rust-016', 'rust-046', 'rust-070'];
-/** Of the four, how many answers must hold the gold answer: a little under what the page gave here (4 of 4, docs/benchmarks-answer.md). */
-const GOLD_AT_LEAST = 3;
+const IDS = ['rust-004', 'rust-016', 'rust-070'];
+/**
+ * Of the three, how many answers must hold the gold answer: a little under what the page gave
+ * here (each of these in every run, docs/benchmarks-answer.md). Three, not more: each answer costs
+ * 3–4 minutes of the real tier on two cores, and the tier keeps a fresh-clone run under 45 minutes.
+ */
+const GOLD_AT_LEAST = 2;
 /** A hang guard for one answer, not a speed limit: Qwen 0.5B in WebAssembly took 4–10 minutes an answer at load average 12. */
 const ANSWER_GUARD_MS = 900_000;
 
