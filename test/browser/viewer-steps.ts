@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { askAndSettle } from './ask';
 
 /** Adds files through the file picker, written under `dir`, and waits for the batch's report: all of them added. */
 export async function addFiles(page: Page, dir: string, files: { name: string; bytes: Uint8Array | Buffer }[]) {
@@ -28,9 +29,8 @@ export async function evidenceOnly(page: Page): Promise<void> {
 
 /** Asks in evidence-only mode and opens the listed passage of `title` (the one holding `words`, when given) in the viewer. */
 export async function openEvidence(page: Page, question: string, title: string, words?: string) {
-  await page.fill('#question', question);
-  await page.getByTestId('ask').click();
-  await page.waitForSelector('[data-testid=evidence]:not([data-status=running])', { timeout: 120_000 });
+  // Waits for the search this click started, not for passages of an earlier question still on screen.
+  expect(await askAndSettle(page, question)).toMatch(/^done: /);
   const listed = page.getByTestId('evidence-passage').filter({ hasText: title });
   const item = (words ? listed.filter({ hasText: words }) : listed).first();
   const button = item.getByTestId('evidence-open-source');
