@@ -47,6 +47,14 @@ VDT = torch.float16 if dev.type == "cuda" else torch.float32
 # Below this many bytes, each code's and the exact scores of every question against every row are
 # computed up front in two matrix products (the fast path on a CPU); above it, a question scores the rows it reads.
 SCORE_BYTES = float(os.environ.get("SIM_SCORE_BYTES", 4e9))
+# Routing redundancy (not in the format yet; measured to see whether it is worth a format): each
+# passage also filed in a second list. SIM_SPILL=second: its second-nearest list; SIM_SPILL=soar:
+# the list SOAR (Sun et al., NeurIPS 2023, ScaNN) picks, the one whose residual is least parallel
+# to the first list's (distance plus SIM_SOAR_LAMBDA times the squared projection on the first
+# residual), so a question the first list ranks badly finds it in the second. A passage read in
+# two lists is ranked once; the lists' bytes count both entries.
+SPILL = os.environ.get("SIM_SPILL", "")
+SOAR_LAMBDA = float(os.environ.get("SIM_SOAR_LAMBDA", 1.0))
 
 
 def model(seed):
@@ -72,6 +80,24 @@ def nearest(x, c, chunk=16384):
     out = torch.empty(len(x), dtype=torch.int64, device=dev)
     for i in range(0, len(x), chunk):
         out[i:i + chunk] = (x[i:i + chunk].to(VDT) @ ch.T).argmax(1)
+    return out
+
+
+def second_list(x, c, first, chunk=16384):
+    """The second list each row is filed in (SIM_SPILL), never its first."""
+    out = torch.empty(len(x), dtype=torch.int64, device=dev)
+    cf = c.float()
+    for i in range(0, len(x), chunk):
+        xs = x[i:i + chunk].float(); f = first[i:i + chunk]
+        dots = xs @ cf.T
+        score = 2 - 2 * dots
+        if SPILL == "soar":
+            r = xs - cf[f]
+            rr = (r * r).sum(1, keepdim=True).clamp_min(1e-12)
+            proj = (r * xs).sum(1, keepdim=True) - r @ cf.T
+            score = score + SOAR_LAMBDA * proj * proj / rr
+        score.scatter_(1, f[:, None], float("inf"))
+        out[i:i + chunk] = score.argmin(1)
     return out
 
 
@@ -215,12 +241,17 @@ def build(n, Q):
     sample = X[torch.randperm(n, device=dev, generator=kg)[:min(n, SAMPLE_PER_LIST * L)]]
     C = kmeans(sample, L, 10, kg)
     assign = nearest(X, C)
-    counts = torch.bincount(assign, minlength=L)
+    filed, lists_of = torch.arange(n, device=dev), assign
+    if SPILL:
+        if SPILL not in ("second", "soar"):
+            raise SystemExit(f"SIM_SPILL={SPILL!r}: second or soar")
+        filed = torch.cat([filed, filed]); lists_of = torch.cat([assign, second_list(X, C, assign)])
+    counts = torch.bincount(lists_of, minlength=L)
     tops = kmeans(C, T, 10, kg)
     owner = nearest(C, tops)
     centre = sample[:1 << 20].float().mean(0)
     spread = (sample[:1 << 20].float() - centre).abs().mean(0)
-    order = torch.argsort(assign)
+    order = filed[torch.argsort(lists_of, stable=True)]
     start = torch.zeros(L + 1, dtype=torch.int64, device=dev); start[1:] = torch.cumsum(counts, 0)
     exact, exact_s = exact_top(X, q)
     st = dict(X=X, q=q, n=n, Q=Q, L=L, T=T, sample=sample, C=C, assign=assign, counts=counts, tops=tops, owner=owner,
@@ -303,6 +334,13 @@ def sweep(st, grid, kind):
             rank_of_row = torch.repeat_interleave(torch.arange(len(probed), device=dev), lens)
             pos = start[probed][rank_of_row] + torch.arange(len(rank_of_row), device=dev) - torch.repeat_interleave(torch.cumsum(lens, 0) - lens, lens)
             rows = order[pos]
+            first_seen = None
+            if SPILL:
+                # A passage filed in two lists read is ranked once, at its first (best-ranked) list.
+                uniq, inv = torch.unique(rows, return_inverse=True)
+                at = torch.full((len(uniq),), len(rows), device=dev, dtype=torch.int64)
+                at.scatter_reduce_(0, inv, torch.arange(len(rows), device=dev), reduce="amin")
+                first_seen = at[inv] == torch.arange(len(rows), device=dev)
             if pre:
                 code_score, exact_score = S_code[i][rows], S_exact[i][rows]
             else:
@@ -315,6 +353,8 @@ def sweep(st, grid, kind):
                 exact_score = X[rows].float() @ qq
             # Round 3 for every (nprobe, rescore): the best `rescore` rows by code among the first `nprobe` lists.
             in_probe = rank_of_row[None, :] < probe_t[:, None]
+            if first_seen is not None:
+                in_probe = in_probe & first_seen[None, :]
             k = min(maxR, len(rows))
             cv, ci = torch.where(in_probe, code_score[None, :], neg).topk(k, dim=1)  # nP × k
             taken = (cv > neg)[:, None, :] & (torch.arange(k, device=dev)[None, None, :] < rescore_t[None, :, None])  # nP × nR × k
@@ -361,7 +401,7 @@ def sweep(st, grid, kind):
     best = {}
     for cap in (200, 300, 500, 800):
         best[f"{cap} kB"] = max((r for r in out if r["kB_p50"] <= cap), key=lambda r: r["recall"], default=None)
-    print(json.dumps({"codes": kind, "passages": n, "questions": Q, "vectors": st["source"], "stats": st["stats"],
+    print(json.dumps({"codes": kind, "spill": SPILL or None, "passages": n, "questions": Q, "vectors": st["source"], "stats": st["stats"],
                       "lists": L, "tops": T, "subs_per_top_mean": round(L / T, 1), "empty_lists": int((counts == 0).sum()),
                       "list_entry_B": list_entry, "sub_entry_B": sub_entry, "row_B": ROW,
                       "startup_kB": round((T * (DIM + 4) + T * 16) / 1024), "build_s": st["build_s"],
