@@ -3,6 +3,7 @@
 // the question embedded by a real embedder through the app's adapter. No re-rank: no real
 // cross-encoder is in the registries these machines reach.
 import type { SearchMode } from '../../src/core/fusion';
+import type { HybridPorts, RelevanceScorer } from '../../src/core/hybrid';
 import type { Passage } from '../../src/core/ports';
 import { embeddingText } from '../../src/library/ingest';
 import { hybridSearch } from '../../src/library/index-host';
@@ -19,6 +20,8 @@ export interface Searcher {
   rankedIds(query: string, vector: Float32Array, k: number, mode?: SearchMode): string[];
   embedQueries(queries: string[]): Promise<Float32Array[]>;
   passage(id: string): Passage;
+  /** The app's hybrid retrieval ports over this library (core/hybrid.ts), with an optional re-ranker. */
+  hybridPorts(rerank?: RelevanceScorer): HybridPorts;
 }
 
 export async function realSearcher(
@@ -46,6 +49,12 @@ export async function realSearcher(
     embedQueries,
     rankedIds,
     passage: (id) => byId.get(id)!,
+    hybridPorts: (rerank) => ({
+      embedQuery: async (q) => (await embedQueries([q]))[0]!,
+      search: async (req) => hybridSearch(req, dense, lexical),
+      passages: async (ids) => ids.map((id) => byId.get(id)),
+      ...(rerank ? { rerank } : {}),
+    }),
     async search(queries, k, mode = 'both') {
       const qv = mode === 'words' ? queries.map(() => new Float32Array(0)) : await embedQueries(queries);
       return queries.map((q, i) =>

@@ -80,22 +80,26 @@ export async function hybridRetrieve(
       if (signal?.aborted) throw e;
       // The cross-encoder could not run (e.g. it failed to load): the fused order still answers.
     }
-    if (scores && scores.length === out.length && scores.every(Number.isFinite)) {
-      const s = scores;
-      const top = Math.max(...out.map((p) => p.score)) || 1;
-      out = out
-        .map((p, i) => ({
-          p: {
-            ...p,
-            score: RERANK_WEIGHT * s[i]! + (1 - RERANK_WEIGHT) * (p.score / top),
-            ranks: { ...p.ranks, rerank: s[i]! },
-          },
-          i,
-        }))
-        // Stable: equal probabilities keep the fused order.
-        .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
-        .map((x) => x.p);
-    }
+    if (scores && scores.length === out.length && scores.every(Number.isFinite)) out = mixRerank(out, scores);
   }
   return out.slice(0, k);
+}
+
+/** The candidates in the re-rank's order: `weight` of the judge's probability, the rest the first stage's score scaled to its best. */
+export function mixRerank(out: ScoredPassage[], scores: number[], weight = RERANK_WEIGHT): ScoredPassage[] {
+  const top = Math.max(...out.map((p) => p.score)) || 1;
+  return (
+    out
+      .map((p, i) => ({
+        p: {
+          ...p,
+          score: weight * scores[i]! + (1 - weight) * (p.score / top),
+          ranks: { ...p.ranks, rerank: scores[i]! },
+        },
+        i,
+      }))
+      // Stable: equal probabilities keep the fused order.
+      .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
+      .map((x) => x.p)
+  );
 }
