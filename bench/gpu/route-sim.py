@@ -25,6 +25,11 @@
 # src/vector/rabitq.ts: the residual from the mean turned by a random rotation, B bits a
 # dimension with the grid scaled per vector, a float32 factor each; sub-centroids in SIM_SUB_BITS,
 # default 4). Format 6 bytes: list entry B·DIM/8 + 4 + 8, sub-centroid entry SUB_BITS·DIM/8 + 4 + 20.
+# SIM_FIRST_DIMS=k (a multiple of 8; default off: the full DIM) builds the RaBitQ codes, the passages' and
+# the sub-centroids' (both through rabitq_encode, one rotation, one projected question), over the top k
+# principal directions of the sample's residuals from the mean instead of all DIM dimensions (rotation
+# k × k; entries B·k/8 + 4 + 8 and SUB_BITS·k/8 + 4 + 20; startup adds the k × DIM float32 projection),
+# since at the depths 0.95 needs the list entries are most of the bytes; rescoring stays exact on full rows.
 # SIM_VECTORS=<file.f32> (and SIM_QUERIES=<file.f32>) replays real vectors (row-major float32, as
 # bench/real/embed-corpus.ts caches them) instead of drawing them, the first `size` rows; each
 # size also prints the vectors' crowding (mean cosine of random pairs, of a row's nearest
@@ -55,6 +60,10 @@ SCORE_BYTES = float(os.environ.get("SIM_SCORE_BYTES", 4e9))
 # two lists is ranked once; the lists' bytes count both entries.
 SPILL = os.environ.get("SIM_SPILL", "")
 SOAR_LAMBDA = float(os.environ.get("SIM_SOAR_LAMBDA", 1.0))
+# A first pass over fewer dimensions (header): 0 = off, the codes over all DIM dimensions.
+FIRST_DIMS = int(os.environ.get("SIM_FIRST_DIMS", 0) or 0)
+if FIRST_DIMS and not (0 < FIRST_DIMS <= DIM and FIRST_DIMS % 8 == 0):
+    raise SystemExit(f"SIM_FIRST_DIMS={FIRST_DIMS}: a multiple of 8 in 8 .. {DIM}")
 
 
 def model(seed):
@@ -147,21 +156,24 @@ def pq_encode(x, books):
     return codes
 
 
-def rotation(gen):
-    """A random orthogonal DIM × DIM matrix (QR of a Gaussian one, signs fixed)."""
-    a = torch.randn(DIM, DIM, device=dev, generator=gen)
+def rotation(gen, d=DIM):
+    """A random orthogonal d × d matrix (QR of a Gaussian one, signs fixed)."""
+    a = torch.randn(d, d, device=dev, generator=gen)
     qm, r = torch.linalg.qr(a)
     return qm * torch.sign(torch.diagonal(r))
 
 
-def rabitq_encode(x, centre, P, bits, chunk=1 << 18):
-    """B-bit RaBitQ codes (levels 0 .. 2^B - 1, uint8 a dimension) and factors of rows x, as rabitq.ts `encodeCode`."""
+def rabitq_encode(x, centre, P, bits, chunk=1 << 18, W=None):
+    """B-bit RaBitQ codes (levels 0 .. 2^B - 1, uint8 a dimension) and factors of rows x, as rabitq.ts `encodeCode`;
+    with W (k × DIM, SIM_FIRST_DIMS) the residual is first projected on W's rows and coded in k dimensions."""
     n = len(x)
-    U = torch.empty(n, DIM, dtype=torch.uint8, device=dev)
+    U = torch.empty(n, P.shape[0], dtype=torch.uint8, device=dev)
     F = torch.empty(n, device=dev)
     top, half = (1 << (bits - 1)) - 1, 1 << (bits - 1)
     for i in range(0, n, chunk):
         r = x[i:i + chunk].float() - centre
+        if W is not None:
+            r = r @ W.T
         norm2 = (r * r).sum(1)
         o = r @ P.T
         a = o.abs()
@@ -264,6 +276,15 @@ def build(n, Q):
     return st
 
 
+def principal(st, k):
+    """The top k principal directions (k × DIM) of the sample's residuals from the code's centre, and the share of
+    the residuals' variance they hold."""
+    r = st["sample"].float() - st["centre"]
+    cov = r.T @ r / len(r)
+    val, vec = torch.linalg.eigh(cov)  # ascending
+    return vec[:, -k:].flip(1).T.contiguous(), float(val[-k:].sum() / val.sum())
+
+
 def sweep(st, grid, kind):
     """Every question through the reader's three rounds at each depth of the grid, with this code."""
     t0 = time.time()
@@ -272,12 +293,18 @@ def sweep(st, grid, kind):
     order, start, exact, tenth, subs_per_top = st["order"], st["start"], st["exact"], st["tenth"], st["subs_per_top"]
     rabitq = kind.startswith("rabitq")
     bits = int(kind[6:]) if rabitq else 1
-    list_entry = bits * DIM // 8 + 4 + 8 if rabitq else LIST_ENTRY
-    sub_entry = SUB_BITS * DIM // 8 + 4 + 4 + 16 if rabitq else SUB_ENTRY
+    if FIRST_DIMS and not rabitq:
+        raise SystemExit(f"SIM_FIRST_DIMS applies to the RaBitQ codes only, not {kind!r}")
+    W = None; cd = DIM
+    if FIRST_DIMS:
+        W, var_kept = principal(st, FIRST_DIMS); cd = FIRST_DIMS
+    list_entry = bits * cd // 8 + 4 + 8 if rabitq else LIST_ENTRY
+    sub_entry = SUB_BITS * cd // 8 + 4 + 4 + 16 if rabitq else SUB_ENTRY
     if rabitq:
-        P = rotation(torch.Generator(device=dev).manual_seed(11))
-        U, F = rabitq_encode(X, centre, P, bits)
-        Us, Fs = rabitq_encode(C, centre, P, SUB_BITS)
+        P = rotation(torch.Generator(device=dev).manual_seed(11), cd)
+        U, F = rabitq_encode(X, centre, P, bits, W=W)
+        Us, Fs = rabitq_encode(C, centre, P, SUB_BITS, W=W)
+        PQ = P if W is None else P @ W  # what turns a question: project on W's rows (SIM_FIRST_DIMS), then rotate
         Us = Us.float()  # scored against every question: converted once
     elif kind == "bits":
         subsign = torch.where(C > centre, 1.0, -1.0)
@@ -294,7 +321,7 @@ def sweep(st, grid, kind):
     if pre:
         S_code = torch.empty(Q, n, device=dev); S_exact = torch.empty(Q, n, device=dev)
         if rabitq:
-            Qr = q @ P.T
+            Qr = q @ PQ.T
             qs, qc = Qr.sum(1, keepdim=True), (q @ centre)[:, None]
         for j in range(0, n, 1 << 16):
             xs = X[j:j + (1 << 16)].float()
@@ -316,7 +343,7 @@ def sweep(st, grid, kind):
     for i in range(Q):
         qq = q[i]; w = qq * spread
         if rabitq:
-            qr = P @ qq
+            qr = PQ @ qq
             qsum, cq = qr.sum(), centre @ qq
             sub_score = rabitq_score(Us, Fs, qr, qsum, SUB_BITS, cq)
         elif kind == "bits":
@@ -401,10 +428,11 @@ def sweep(st, grid, kind):
     best = {}
     for cap in (200, 300, 500, 800):
         best[f"{cap} kB"] = max((r for r in out if r["kB_p50"] <= cap), key=lambda r: r["recall"], default=None)
-    print(json.dumps({"codes": kind, "spill": SPILL or None, "passages": n, "questions": Q, "vectors": st["source"], "stats": st["stats"],
+    first = {"first_dims": FIRST_DIMS, "first_dims_variance": round(var_kept, 3)} if FIRST_DIMS else {}
+    print(json.dumps({"codes": kind, "spill": SPILL or None, **first, "passages": n, "questions": Q, "vectors": st["source"], "stats": st["stats"],
                       "lists": L, "tops": T, "subs_per_top_mean": round(L / T, 1), "empty_lists": int((counts == 0).sum()),
                       "list_entry_B": list_entry, "sub_entry_B": sub_entry, "row_B": ROW,
-                      "startup_kB": round((T * (DIM + 4) + T * 16) / 1024), "build_s": st["build_s"],
+                      "startup_kB": round((T * (DIM + 4) + T * 16 + (FIRST_DIMS * DIM * 4 if FIRST_DIMS else 0)) / 1024), "build_s": st["build_s"],
                       "encode_s": round(encoded - t0, 1), "sweep_s": round(time.time() - encoded, 1),
                       "cheapest": cheapest, "best_recall_within": best, "rows": out}), flush=True)
     if rabitq:
@@ -416,7 +444,8 @@ if __name__ == "__main__":
     Q = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     ntops, nprobes, rescores = (json.loads(os.environ[k]) if k in os.environ else d for k, d in (("SIM_NTOP", [8, 16, 24, 32, 48, 64, 96, 128]), ("SIM_NPROBE", [16, 24, 32, 48, 64]), ("SIM_RESCORE", [20, 30, 50, 100, 200, 400])))
     grid = [(a, b, c) for a in ntops for b in nprobes for c in rescores]
-    print(json.dumps({"device": torch.cuda.get_device_name(0) if dev.type == "cuda" else "cpu", "torch": torch.__version__}), flush=True)
+    print(json.dumps({"device": torch.cuda.get_device_name(0) if dev.type == "cuda" else "cpu", "torch": torch.__version__,
+                      **({"first_dims": FIRST_DIMS} if FIRST_DIMS else {})}), flush=True)
     kinds = sys.argv[3].split(",") if len(sys.argv) > 3 else ["bits"]
     # SIM_DEADLINE (Unix seconds): codes not started by then are skipped, so a leased machine's run ends in time.
     deadline = float(os.environ.get("SIM_DEADLINE", "inf"))
