@@ -1,7 +1,8 @@
 // Can the loaded generator stand in for the cross-encoder no registry here holds? The first
 // stage's best `depth` (the app's hybrid retrieval, real all-MiniLM-L6-v2 q8) judged by the
 // generator in a judge turn (src/generator/prompts.ts: the app's ISREL question, "relevant", or
-// "answers", which asks whether the passage answers the question), p(Yes) of the Yes/No slot read
+// "answers", which asks whether the passage answers the question: judgeMessages, what the app's
+// 'generator' reranker asks), p(Yes) of the Yes/No slot read
 // as the app reads it, mixed with the first stage's score as the app's re-rank mixes a
 // cross-encoder's (core/hybrid.ts mixRerank) at three weights. Labelled real question set
 // (test/fixtures/real/); recall@3 as real-retrieval counts it. Results: docs/retrieval.md.
@@ -18,7 +19,7 @@ import { join } from 'node:path';
 import { hybridRetrieve, mixRerank, RERANK_WEIGHT } from '../src/core/hybrid';
 import type { Passage, ScoredPassage } from '../src/core/ports';
 import { REL_REPLY, type Form } from '../src/generator/form';
-import { relMessages, REL_QUESTION } from '../src/generator/prompts';
+import { judgeMessages, relMessages } from '../src/generator/prompts';
 import { WllamaGenerator } from '../src/generator/wllama/decoder';
 import { HOW_TO_FETCH, QWEN_05B, QWEN_15B, realModelsDir } from '../scripts/real-models/catalogue';
 import { questionSet, type RealQuestion } from '../test/real/question-set';
@@ -32,16 +33,11 @@ interface DecoderView {
   readSlot(form: Form, name: 'rel', reply: unknown): Promise<number[] | null>;
 }
 
-/** The judge's question: the app's ISREL turn, or one that asks for the answer itself. */
+/** The judge's question: the app's ISREL turn, or the re-rank's own (what the 'generator' reranker asks). */
 const PROMPTS = {
   relevant: (q: string, p: Passage) => relMessages(q, p),
-  answers: (q: string, p: Passage) => {
-    const m = relMessages(q, p);
-    const last = m[m.length - 1]!;
-    return [...m.slice(0, -1), { ...last, content: last.content.replace(REL_QUESTION, ANSWERS_QUESTION) }];
-  },
+  answers: (q: string, p: Passage) => judgeMessages(q, p),
 } as const;
-const ANSWERS_QUESTION = 'Does the passage answer the question? Answer Yes or No.';
 type PromptKey = keyof typeof PROMPTS;
 const WEIGHTS = [RERANK_WEIGHT, 0.8, 1];
 
@@ -68,13 +64,17 @@ async function judge(
     const d = (gen as unknown as { decoder: DecoderView }).decoder;
     const scores: number[][] = [];
     for (const [i, q] of questions.entries()) {
-      const row: number[] = [];
-      for (const p of tops[i]!) {
-        const reply = await d.chat({ messages: PROMPTS[prompt](q.question, p), form: REL_REPLY, maxTokens: 12 });
-        const probs = await d.readSlot(REL_REPLY, 'rel', reply);
-        row.push(probs ? probs[0]! / (probs[0]! + probs[1]! || 1) : 0.5);
+      // "answers" is what the app's 'generator' reranker asks: its own method, as the page calls it.
+      if (prompt === 'answers') scores.push(await gen.judgePassages(q.question, tops[i]!));
+      else {
+        const row: number[] = [];
+        for (const p of tops[i]!) {
+          const reply = await d.chat({ messages: PROMPTS[prompt](q.question, p), form: REL_REPLY, maxTokens: 12 });
+          const probs = await d.readSlot(REL_REPLY, 'rel', reply);
+          row.push(probs ? probs[0]! / (probs[0]! + probs[1]! || 1) : 0.5);
+        }
+        scores.push(row);
       }
-      scores.push(row);
       process.stdout.write('.');
     }
     process.stdout.write('\n');

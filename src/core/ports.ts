@@ -35,8 +35,10 @@ export interface ScoredPassage extends Passage {
 export interface PassageRanks {
   lexical?: number;
   dense?: number;
-  /** The cross-encoder's relevance probability, when the candidates were re-ranked. */
+  /** The judge's probability (the cross-encoder's, or the generator's p(Yes)), when the candidates were re-ranked. */
   rerank?: number;
+  /** Set when the loaded generator judged the re-rank, not the cross-encoder. */
+  rerankBy?: 'generator';
 }
 
 export interface Retriever {
@@ -127,6 +129,12 @@ export interface Generator {
   decideRetrieval(req: RetrievalDecisionRequest): Promise<RetrieveProbs>;
   /** One candidate per request, processed as a batch (one request per retrieved passage). */
   generateSegments(reqs: SegmentRequest[]): Promise<GeneratedSegment[]>;
+  /**
+   * p(Yes) that each passage answers the question, read from one judge turn a passage: the
+   * generator as the retrieval's re-ranker (hybrid.ts, the 'generator' reranker). A prompted
+   * model only; a native Self-RAG model is not asked.
+   */
+  judgePassages?(question: string, passages: Passage[], signal?: AbortSignal): Promise<number[]>;
   /** Cumulative cost since creation or the last reset. */
   cost?(): GeneratorCost;
   /** True for a native Self-RAG model, which was trained to write its own reflection tokens. */

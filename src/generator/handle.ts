@@ -5,6 +5,7 @@
 import type {
   GeneratedSegment,
   GeneratorCost,
+  Passage,
   RetrievalDecisionRequest,
   RetrieveProbs,
   SegmentRequest,
@@ -71,6 +72,7 @@ export interface GeneratorHandle {
   // Generator and Writer ports
   decideRetrieval(req: RetrievalDecisionRequest): Promise<RetrieveProbs>;
   generateSegments(reqs: SegmentRequest[]): Promise<GeneratedSegment[]>;
+  judgePassages(question: string, passages: Passage[], signal?: AbortSignal): Promise<number[]>;
   write(instruction: string, opts?: { maxTokens?: number; signal?: AbortSignal }): Promise<string>;
   complete(req: CompleteRequest): Promise<CompleteResult>;
   cost(): GeneratorCost;

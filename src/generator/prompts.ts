@@ -73,6 +73,21 @@ export function relMessages(question: string, passage: Passage): ChatMessage[] {
   ];
 }
 
+/**
+ * The generator as the retrieval's re-ranker (core/hybrid.ts, the 'generator' reranker): asked
+ * whether the passage *answers* the question, not whether it is relevant, a 1.5B model re-ranked
+ * better (recall@3 +0.05 held out, against +0.04 on the dev split for the relevance question:
+ * docs/retrieval.md, `npm run bench -- generator-rerank`). The same judge turn and reply form as ISREL.
+ */
+export const JUDGE_QUESTION = 'Does the passage answer the question? Answer Yes or No.';
+
+export function judgeMessages(question: string, passage: Passage): ChatMessage[] {
+  return [
+    { role: 'system', content: SYSTEM_JUDGE },
+    { role: 'user', content: `${passageBlock(passage)}\n\nQuestion: ${question}\n\n${JUDGE_QUESTION}` },
+  ];
+}
+
 export function supMessages(question: string, passage: Passage, text: string, rel?: string): ChatMessage[] {
   const statement = `Statement: ${text}\n\n${SUP_QUESTION}`;
   if (rel === undefined) {
@@ -100,6 +115,7 @@ export const PROMPT_TEXTS: readonly string[] = [
   USE_QUESTION,
   SYSTEM_JUDGE,
   REL_QUESTION,
+  JUDGE_QUESTION,
   SUP_QUESTION,
   DECISION_QUESTION,
   'So far the answer says:',

@@ -9,7 +9,7 @@
 //   sharded/            the site's sharded corpus, read by range requests and searched beside it
 //   reembed.ts          re-embedding when the embedding model changed
 //   sync.ts             other tabs on the same database
-import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../core/hybrid';
+import { DEFAULT_RETRIEVAL, type PassageJudge, type RetrievalSettings } from '../core/hybrid';
 import type { Passage, Retriever } from '../core/ports';
 import type { IndexKind } from '../vector/vector-index';
 import { Catalog } from './catalog';
@@ -63,9 +63,9 @@ export class Library {
     this.retriever = this.retrieverWith(DEFAULT_RETRIEVAL);
   }
 
-  /** A Retriever searching words, meaning or both, with or without the cross-encoder's re-rank. */
-  retrieverWith(settings: RetrievalSettings): Retriever {
-    return libraryRetriever(this.store, this.opts, settings, this.corpus ?? undefined);
+  /** A Retriever searching words, meaning or both, with or without a re-rank (the cross-encoder, or `judge` where the settings name the generator). */
+  retrieverWith(settings: RetrievalSettings, judge?: PassageJudge): Retriever {
+    return libraryRetriever(this.store, this.opts, settings, this.corpus ?? undefined, judge);
   }
 
   /** Opens the library, rebuilds the index from IndexedDB and seeds a first visit. */

@@ -1,7 +1,7 @@
 // Retrieval over the library: the core's hybrid retriever (words, meaning or both, then the
-// optional cross-encoder re-rank) with the question embedded here, the search in the index
+// optional re-rank by the cross-encoder or the loaded generator) with the question embedded here, the search in the index
 // worker and the passages read from IndexedDB.
-import { hybridRetrieve, type RetrievalSettings } from '../core/hybrid';
+import { hybridRetrieve, type PassageJudge, type RetrievalSettings } from '../core/hybrid';
 import type { Passage, Retriever } from '../core/ports';
 import { mergeHits, type SiteCorpus } from './sharded/site-corpus';
 import { normalise } from '../vector/vector-index';
@@ -13,6 +13,8 @@ export function libraryRetriever(
   opts: Pick<LibraryOptions, 'embedder' | 'index' | 'rerank'>,
   settings: RetrievalSettings,
   corpus?: SiteCorpus,
+  /** The loaded generator's judge, for the settings' 'generator' reranker. */
+  judge?: PassageJudge,
 ): Retriever {
   const { embedder, index, rerank } = opts;
   // Passages the site corpus returned for the current question (they are not in IndexedDB).
@@ -37,6 +39,7 @@ export function libraryRetriever(
             return local.map((p, i) => p ?? remote.get(ids[i]!));
           },
           ...(rerank ? { rerank } : {}),
+          ...(judge ? { judge } : {}),
         },
         query,
         k,

@@ -5,6 +5,9 @@
 // split, test/fixtures/real/questions.json) each answer must be a whole answer from its passages:
 // written, critiqued, cited, never the prompt's own words; most must hold the gold answer. And the
 // question that once crashed the page ("What does the ? operator do with an error?") is answered.
+// The site is served cross-origin isolated (COOP/COEP, docs/hosting.md), as a host that wants
+// llama.cpp's threads serves it: this tier covers that deployment (the real browser tier and the
+// browser tier cover a host without the headers), and an answer takes half the time on two cores.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROMPT_TEXTS } from '../../src/generator/prompts';
@@ -28,6 +31,8 @@ const IDS = ['rust-004', 'rust-016', 'rust-070'];
 const GOLD_AT_LEAST = 2;
 /** A hang guard for one answer, not a speed limit: Qwen 0.5B in WebAssembly took 4–10 minutes an answer at load average 12. */
 const ANSWER_GUARD_MS = 900_000;
+/** The headers that make the page cross-origin isolated (multi-threaded WebAssembly). */
+const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 describe.runIf(ready)('answers a reader can use: Qwen2.5-Coder-0.5B on llama.cpp over the Rust book', () => {
   const QUERY = `?modelPack=real&engine=wllama&gguf=${SITE_GGUF.qwen05}`;
@@ -38,7 +43,7 @@ describe.runIf(ready)('answers a reader can use: Qwen2.5-Coder-0.5B on llama.cpp
   const errors: string[] = [];
 
   beforeAll(async () => {
-    served = await serveDir(realSite(PROD_DIR, 'real-answers-site'));
+    served = await serveDir(realSite(PROD_DIR, 'real-answers-site'), { headers: ISOLATED });
     browser = await launchBrowser({ webgpu: false });
     context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     page = await context.newPage();
@@ -94,6 +99,12 @@ describe.runIf(ready)('answers a reader can use: Qwen2.5-Coder-0.5B on llama.cpp
       expect(await page.locator('[data-testid=turn].viewed .problem').count()).toBe(0);
     }
     step(`gold in ${gold} of ${questions.length}`);
+    // The headers took: the page is isolated and llama.cpp says it runs on the threads it may use.
+    const threads = await page.evaluate(() => (crossOriginIsolated ? Math.min(4, navigator.hardwareConcurrency) : 1));
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(await page.getByTestId('status').textContent()).toMatch(
+      new RegExp(`llama\\.cpp, ${threads} threads?\\)`, 'i'),
+    );
     expect(gold).toBeGreaterThanOrEqual(GOLD_AT_LEAST);
     expect(errors).toEqual([]);
   });

@@ -8,7 +8,7 @@ import { FINAL_PICKS } from '../../core/settings';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../../core/types';
 import type { IndexChoice } from '../../vector/vector-index';
 import type { SearchMode } from '../../core/fusion';
-import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../../core/hybrid';
+import { DEFAULT_RETRIEVAL, type Reranker, type RetrievalSettings } from '../../core/hybrid';
 import { CATALOGUE, DEFAULT_MODEL_ID, type CustomModel } from '../../generator/catalogue';
 import { CUSTOM_MODEL_KEY, sanitizeCustomModel } from './custom-model';
 import { defaultEngineChoice, sanitizeEngineChoice, type EngineChoice } from '../state/engine-choice';
@@ -47,7 +47,14 @@ export interface AppSettings {
 }
 
 /** What a new decode depends on: the core's decode settings plus the corrective switch. */
-export type DecodeKey = keyof DecodeSettings | 'corrective' | 'temperature' | 'search' | 'rerank' | CragKey;
+export type DecodeKey =
+  | keyof DecodeSettings
+  | 'corrective'
+  | 'temperature'
+  | 'search'
+  | 'rerank'
+  | 'reranker'
+  | CragKey;
 export type CragKey = `crag.${keyof CragChoice}`;
 
 export const SETTINGS_KEY = 'selfrag.settings';
@@ -76,6 +83,7 @@ const MODELS: readonly string[] = CATALOGUE.map((m) => m.id);
 const NO_EVIDENCE: readonly NoEvidencePolicy[] = ['answer-without-retrieval', 'abstain'];
 const INDEX_KINDS: readonly IndexChoice[] = ['auto', 'flat', 'voy', 'compact'];
 export const SEARCH_MODES: readonly SearchMode[] = ['words', 'meaning', 'both'];
+export const RERANKERS: readonly Reranker[] = ['cross-encoder', 'generator'];
 
 export function defaultCrag(): CragChoice {
   const { upper, lower, stripThreshold, noEvidence, externalEnabled, stripPool, sentencesPerStrip } =
@@ -197,6 +205,7 @@ export function sanitizeSettings(
     retrieval: {
       search: oneOf(ret.search, SEARCH_MODES, base.retrieval.search),
       rerank: bool(ret.rerank, base.retrieval.rerank),
+      reranker: oneOf(ret.reranker, RERANKERS, base.retrieval.reranker ?? 'cross-encoder'),
     },
     model,
     customModel,
@@ -247,6 +256,7 @@ type UsedSettings = DecodeSettings & {
   temperature?: number;
   search?: SearchMode;
   rerank?: boolean;
+  reranker?: Reranker;
 };
 
 export function decodeChanges(used: UsedSettings, now: UsedSettings): DecodeKey[] {

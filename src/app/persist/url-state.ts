@@ -74,7 +74,17 @@ export function readUrlState(search: string, base: AppSettings): UrlState {
     corrective: cragOn ?? base.corrective,
     crag: { ...base.crag, ...crag, externalEnabled: base.crag.externalEnabled },
     indexKind: base.indexKind,
-    retrieval: { search: searchMode ?? base.retrieval.search, rerank: rerank ?? base.retrieval.rerank },
+    // `rerank`: 0 none, 1 the cross-encoder, `generator` the loaded model (docs/user-guide.md).
+    retrieval: {
+      search: searchMode ?? base.retrieval.search,
+      rerank: rerank === 'generator' ? true : (rerank ?? base.retrieval.rerank),
+      reranker:
+        rerank === 'generator'
+          ? 'generator'
+          : rerank === '1' || rerank === 'true'
+            ? 'cross-encoder'
+            : base.retrieval.reranker,
+    },
     model: base.model,
     theme: base.theme,
   };
@@ -108,7 +118,7 @@ export function writeUrlState(
   p.set('pick', s.rank.finalPick ?? 'any-finished');
   p.set('crag', s.corrective ? '1' : '0');
   p.set('search', s.retrieval.search);
-  p.set('rerank', s.retrieval.rerank ? '1' : '0');
+  p.set('rerank', !s.retrieval.rerank ? '0' : s.retrieval.reranker === 'generator' ? 'generator' : '1');
   for (const [key, param] of Object.entries(CRAG_PARAMS)) {
     const v = s.crag[key as keyof typeof CRAG_PARAMS];
     p.set(param, key === 'noEvidence' ? NO_EVIDENCE_PARAM[v as keyof typeof NO_EVIDENCE_PARAM] : String(v));

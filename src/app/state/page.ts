@@ -140,6 +140,7 @@ function startAnswer(s: AppState, shown: string, query: string): AppState {
     temperature,
     search: retrieval.search,
     rerank: retrieval.rerank,
+    reranker: retrieval.reranker ?? 'cross-encoder',
   };
   return { ...s, answer: { ...started, usedSettings, evidenceReason: s.evidenceOnly?.reason ?? null } };
 }
@@ -244,5 +245,6 @@ export function pendingDecodeChanges(s: AppState): DecodeKey[] {
     temperature,
     search: retrieval.search,
     rerank: retrieval.rerank,
+    reranker: retrieval.reranker ?? 'cross-encoder',
   });
 }

@@ -7,6 +7,8 @@ import { partialCoverage } from '../view/meaning-coverage';
 import type { AnswerTree } from '../../core/types';
 import { questionWithHistory } from '../../core/conversation/history';
 import { readingsRetriever } from '../../core/conversation/search-plan';
+import type { PassageJudge } from '../../core/hybrid';
+import { cachedJudge } from '../../core/relevance-cache';
 import type { AskOptions, ControllerRunner as Runner } from './controller';
 
 function message(e: unknown): string {
@@ -32,6 +34,14 @@ function counting(gen: Generator, onCall: () => void): Generator {
       onCall();
       return gen.generateSegments(reqs);
     },
+    ...(gen.judgePassages
+      ? {
+          judgePassages: (question, passages, signal) => {
+            onCall();
+            return gen.judgePassages!(question, passages, signal);
+          },
+        }
+      : {}),
     cost: gen.cost ? () => gen.cost!() : undefined,
     // The default critique source asks whether the model grades itself natively (core/critique-source.ts).
     native: gen.native === true,
@@ -45,6 +55,8 @@ function withContext(gen: Generator, context: string | undefined): Generator {
   return {
     decideRetrieval: (req) => gen.decideRetrieval({ ...req, question: q(req.question) }),
     generateSegments: (reqs) => gen.generateSegments(reqs.map((r) => ({ ...r, question: q(r.question) }))),
+    // The judge reads the search's own query (standalone, or the searched form of a follow-up).
+    ...(gen.judgePassages ? { judgePassages: gen.judgePassages.bind(gen) } : {}),
     cost: gen.cost ? () => gen.cost!() : undefined,
     // The default critique source asks whether the model grades itself natively (core/critique-source.ts).
     native: gen.native === true,
@@ -63,8 +75,8 @@ interface Run {
  * Its first search notes how much of the library search by meaning reached then, when not all of
  * it (documents still waiting for their vectors are found by their words): the answer says so.
  */
-async function retrieverFor(r: Runner, question: string, run: Run): Promise<Retriever> {
-  const base = await r.ports.retriever(r.page.get().settings.retrieval);
+async function retrieverFor(r: Runner, question: string, run: Run, judge?: PassageJudge): Promise<Retriever> {
+  const base = await r.ports.retriever(r.page.get().settings.retrieval, judge);
   const searched = readingsRetriever(base, question, run.readings ?? []);
   let noted = false;
   return {
@@ -77,6 +89,16 @@ async function retrieverFor(r: Runner, question: string, run: Run): Promise<Retr
       return searched.retrieve(query, k, signal);
     },
   };
+}
+
+/**
+ * The run's generator as the re-rank's judge, where the settings ask for it and the model can be
+ * asked (a prompted one: a native Self-RAG model is not); otherwise the cross-encoder re-ranks.
+ */
+function judgeOf(r: Runner, gen: Generator): PassageJudge | undefined {
+  const { retrieval } = r.page.get().settings;
+  if (!retrieval.rerank || retrieval.reranker !== 'generator' || gen.native || !gen.judgePassages) return undefined;
+  return cachedJudge((query, passages, signal) => gen.judgePassages!(query, passages, signal));
 }
 
 /** Evidence only: the best passages, ordered by relevance (or by the re-rank that already ordered them). */
@@ -132,7 +154,7 @@ async function writeAnswer(r: Runner, question: string, run: Run, generator: Gen
   const current = () => r.page.get().answer.runId === run.id;
   try {
     const [retriever, critic, corrector] = await Promise.all([
-      retrieverFor(r, question, run),
+      retrieverFor(r, question, run, judgeOf(r, generator)),
       r.ports.critic().catch(() => undefined),
       corrective && r.ports.corrector ? r.ports.corrector(crag) : undefined,
     ]);

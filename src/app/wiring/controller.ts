@@ -7,7 +7,7 @@
 import type { Corrector, Critic, Generator, Retriever } from '../../core/ports';
 import type { DecodeEvent, DecodeResult, DecodeSettings, RankSettings, Ranking, AnswerTree } from '../../core/types';
 import type { AnswerState, AnswerWriter } from '../state/answer';
-import type { RetrievalSettings } from '../../core/hybrid';
+import type { PassageJudge, RetrievalSettings } from '../../core/hybrid';
 import type { MeaningCoverage } from '../view/meaning-coverage';
 import { createActionStore, type ActionStore } from '../state/action-store';
 import { lazy } from './lazy';
@@ -43,7 +43,7 @@ export type RerankFn = (tree: AnswerTree, rank: RankSettings) => Ranking;
 export interface AnswerPorts {
   generator(): Promise<Generator>;
   /** The library's retriever searching as the settings say (words, meaning or both; re-rank or not). */
-  retriever(settings?: RetrievalSettings): Promise<Retriever>;
+  retriever(settings?: RetrievalSettings, judge?: PassageJudge): Promise<Retriever>;
   critic(): Promise<Critic | undefined>;
   /** Self-CRAG's corrector, built on the same generator, retriever and evaluator, with the user's CRAG settings. */
   corrector?(crag: CragChoice): Promise<Corrector>;

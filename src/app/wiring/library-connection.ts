@@ -3,7 +3,7 @@
 // library line (`libraryLine`) as it changes, and hands the work itself (opening the library
 // facade, progress, the panel's actions) to library-work.ts, which loads when the library opens.
 import type { Embedder, Retriever } from '../../core/ports';
-import type { RelevanceScorer, RetrievalSettings } from '../../core/hybrid';
+import type { PassageJudge, RelevanceScorer, RetrievalSettings } from '../../core/hybrid';
 import type { IndexChoice } from '../../vector/vector-index';
 import type { Library } from '../../library/library';
 import type { LibraryActions } from '../view/library-panel';
@@ -91,9 +91,9 @@ export function connectLibrary(opts: LibraryConnectionOptions) {
 
   return {
     view,
-    retriever: async (settings?: RetrievalSettings): Promise<Retriever> => {
+    retriever: async (settings?: RetrievalSettings, judge?: PassageJudge): Promise<Retriever> => {
       const lib = await r.connection();
-      return settings ? lib.retrieverWith(settings) : lib.retriever;
+      return settings ? lib.retrieverWith(settings, judge) : lib.retriever;
     },
     connection: r.connection,
     /** The vector index the library opened with (null before it opens: the settings' choice is what it will open with). */

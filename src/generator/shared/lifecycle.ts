@@ -157,6 +157,7 @@ export function createHandle(driver: EngineDriver, hooks: GeneratorHooks, initia
 
     decideRetrieval: (req) => use((g) => g.decideRetrieval(req)),
     generateSegments: (reqs) => use((g) => g.generateSegments(reqs)),
+    judgePassages: (question, passages, signal) => use((g) => g.judgePassages(question, passages, signal)),
     write: (instruction, opts) => use((g) => g.write(instruction, opts)),
     complete: (req: CompleteRequest) => use((g) => g.complete(req)),
     cost() {

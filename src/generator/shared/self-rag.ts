@@ -11,6 +11,7 @@ import type {
   GeneratedSegment,
   Generator,
   GeneratorCost,
+  Passage,
   RetrievalDecisionRequest,
   RetrieveProbs,
   SegmentRequest,
@@ -21,7 +22,15 @@ import { abortError, GeneratorError } from '../errors';
 import type { Withheld } from '../../core/types';
 import { DECISION_REPLY, type Form, parseForm, REL_REPLY, SUP_REPLY, type SlotName, USE_REPLY } from '../form';
 import type { CompleteRequest, CompleteResult } from '../handle';
-import { answerMessages, type ChatMessage, decisionMessages, relMessages, supMessages, useMessages } from '../prompts';
+import {
+  answerMessages,
+  type ChatMessage,
+  decisionMessages,
+  judgeMessages,
+  relMessages,
+  supMessages,
+  useMessages,
+} from '../prompts';
 import { answerText, enoughSentences } from './answer-length';
 import type { Decoder, FormReply, Meter, NativeRead } from './decoder';
 import { nonAnswer, unread } from './non-answer';
@@ -121,6 +130,28 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
       throwIfAborted(req.signal);
       out.push(await one(req));
     }
+    return out;
+  }
+
+  async judgePassages(question: string, passages: Passage[], signal?: AbortSignal): Promise<number[]> {
+    if (this.opts.native)
+      throw new GeneratorError(
+        'bad-config',
+        'A native Self-RAG model is not asked to judge passages.',
+        'Re-rank with the cross-encoder instead.',
+      );
+    const one = async (p: Passage) => {
+      throwIfAborted(signal);
+      const probs = await this.slot(judgeMessages(question, p), REL_REPLY, 'rel', signal);
+      // A reply the form could not read says nothing either way: the first stage's order decides.
+      if (!probs) return 0.5;
+      const [yes, no] = probs as [number, number];
+      return yes + no > 0 ? yes / (yes + no) : 0.5;
+    };
+    // Together where the engine batches (llama.cpp's slots), else in order so an abort stops it.
+    if (this.opts.together) return Promise.all(passages.map(one));
+    const out: number[] = [];
+    for (const p of passages) out.push(await one(p));
     return out;
   }
 

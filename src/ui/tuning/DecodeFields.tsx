@@ -3,7 +3,12 @@
 import type { CritiqueSource } from '../../core/ports';
 import type { DecodeSettings, RetrievalMode } from '../../core/types';
 import type { SearchMode } from '../../core/fusion';
-import type { RetrievalSettings } from '../../core/hybrid';
+import {
+  GENERATOR_RERANK_CANDIDATES,
+  RERANK_CANDIDATES,
+  type Reranker,
+  type RetrievalSettings,
+} from '../../core/hybrid';
 import { RANGES } from '../../app/persist/settings';
 import { RadioGroup } from '../RadioGroup';
 import { Slider } from '../Slider';
@@ -13,6 +18,14 @@ const SEARCH: { value: SearchMode; label: string }[] = [
   { value: 'meaning', label: 'Meaning only (embeddings)' },
   { value: 'words', label: 'Words only (BM25)' },
 ];
+
+const RERANKERS: { value: Reranker; label: string }[] = [
+  { value: 'cross-encoder', label: `The cross-encoder, best ${RERANK_CANDIDATES} (default)` },
+  { value: 'generator', label: `The loaded model, best ${GENERATOR_RERANK_CANDIDATES}` },
+];
+
+/** What the loaded model's re-rank costs and buys (measured: docs/retrieval.md). */
+export const RERANKER_WHY = `The loaded model is asked whether each of the best ${GENERATOR_RERANK_CANDIDATES} answers the question: one turn of the model for each, so answers take longer, most on a CPU; worth it with a model of 1.5B or more. Evidence-only mode and a native Self-RAG model re-rank with the cross-encoder.`;
 
 const SOURCES: { value: CritiqueSource; label: string }[] = [
   { value: 'auto', label: 'Automatic (default)' },
@@ -73,8 +86,20 @@ export function RetrievalFields(props: {
           data-testid="rerank"
           onChange={(e) => props.onRetrieval({ ...retrieval, rerank: e.target.checked })}
         />
-        Re-rank the best 20 with the cross-encoder
+        Re-rank the best candidates
       </label>
+      {retrieval.rerank && (
+        <>
+          <RadioGroup
+            legend="Re-rank with"
+            options={RERANKERS}
+            value={retrieval.reranker ?? 'cross-encoder'}
+            onChange={(reranker) => props.onRetrieval({ ...retrieval, reranker })}
+            testIdPrefix="reranker-"
+          />
+          <p className="muted hint">{RERANKER_WHY}</p>
+        </>
+      )}
     </>
   );
 }

@@ -1,8 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { FusedHit } from '../../../src/core/fusion';
-import { hybridRetrieve, RERANK_CANDIDATES, type HybridPorts } from '../../../src/core/hybrid';
+import {
+  GENERATOR_RERANK_CANDIDATES,
+  hybridRetrieve,
+  RERANK_CANDIDATES,
+  type HybridPorts,
+} from '../../../src/core/hybrid';
 import type { Passage } from '../../../src/core/ports';
-import { cachedScorer } from '../../../src/core/relevance-cache';
+import { cachedJudge, cachedScorer } from '../../../src/core/relevance-cache';
 
 const passage = (i: number): Passage => ({ id: `d#${i}`, docId: 'd', title: 'T', text: `text ${i}`, index: i });
 
@@ -49,6 +54,56 @@ describe('hybridRetrieve', () => {
       'd#0',
       'd#1',
     ]);
+  });
+
+  it("the loaded generator's judge re-ranks the best 10, reading whole passages, where the settings name it", async () => {
+    const rerank = vi.fn(async (_q: string, texts: string[]) => texts.map(() => 0.5));
+    // The generator says passage 7 answers (p(Yes) 0.95), the rest do not.
+    const judge = vi.fn(async (_q: string, ps: Passage[]) => ps.map((x) => (x.id === 'd#7' ? 0.95 : 0.05)));
+    const { p, search } = ports({ rerank, judge });
+    const out = await hybridRetrieve(p, 'question', 3, { search: 'both', rerank: true, reranker: 'generator' });
+    expect(search.mock.calls[0]![0].limit).toBe(GENERATOR_RERANK_CANDIDATES);
+    expect(rerank).not.toHaveBeenCalled();
+    expect(judge).toHaveBeenCalledTimes(1);
+    // Titles and ids go to the judge, not only the texts (its prompt names the document).
+    expect(judge.mock.calls[0]![1].map((x) => [x.id, x.title])).toEqual(
+      Array.from({ length: GENERATOR_RERANK_CANDIDATES }, (_, i) => [`d#${i}`, 'T']),
+    );
+    expect(out.map((x) => x.id)).toEqual(['d#7', 'd#0', 'd#1']);
+    expect(out[0]!.ranks).toMatchObject({ rerank: 0.95, rerankBy: 'generator' });
+  });
+
+  it('falls back to the cross-encoder over its 20 when the generator cannot judge, and re-ranks nothing when re-rank is off', async () => {
+    const rerank = vi.fn(async (_q: string, texts: string[]) => texts.map(() => 0.5));
+    const { p, search } = ports({ rerank });
+    await hybridRetrieve(p, 'q', 3, { search: 'both', rerank: true, reranker: 'generator' });
+    expect(search.mock.calls[0]![0].limit).toBe(RERANK_CANDIDATES);
+    expect(rerank).toHaveBeenCalledTimes(1);
+    const judge = vi.fn(async (_q: string, ps: Passage[]) => ps.map(() => 1));
+    const off = ports({ rerank, judge });
+    await hybridRetrieve(off.p, 'q', 3, { search: 'both', rerank: false, reranker: 'generator' });
+    expect(judge).not.toHaveBeenCalled();
+    expect(off.search.mock.calls[0]![0].limit).toBe(3);
+  });
+
+  it("keeps the fused order when the generator's judge fails", async () => {
+    const { p } = ports({ judge: async () => Promise.reject(new Error('the model was unloaded')) });
+    const out = await hybridRetrieve(p, 'q', 2, { search: 'both', rerank: true, reranker: 'generator' });
+    expect(out.map((x) => [x.id, x.ranks?.rerank])).toEqual([
+      ['d#0', undefined],
+      ['d#1', undefined],
+    ]);
+  });
+
+  it('the judge remembers each (search, passage) it judged, so a step that searches again asks only about new passages', async () => {
+    const judge = vi.fn(async (_q: string, ps: Passage[]) => ps.map((x) => Number(x.id.split('#')[1]) / 10));
+    const cached = cachedJudge(judge);
+    expect(await cached('q', [passage(1), passage(2)])).toEqual([0.1, 0.2]);
+    expect(await cached('q', [passage(2), passage(3), passage(3)])).toEqual([0.2, 0.3, 0.3]);
+    expect(judge.mock.calls.map((c) => c[1].map((x) => x.id))).toEqual([['d#1', 'd#2'], ['d#3']]);
+    // Another search is another question to the judge.
+    await cached('q2', [passage(1)]);
+    expect(judge).toHaveBeenCalledTimes(3);
   });
 
   it('without re-rank hands back the fused order, k long, and asks the index for k only', async () => {

@@ -5,32 +5,56 @@ import { BGE_EN_QUERY, BGE_ZH_QUERY, embedderPrefixes } from '../../../../src/ev
 
 describe('the retrieval setting', () => {
   it('defaults to words and meaning together, re-ranked by the cross-encoder', () => {
-    expect(defaultSettings().retrieval).toEqual({ search: 'both', rerank: true });
+    expect(defaultSettings().retrieval).toEqual({ search: 'both', rerank: true, reranker: 'cross-encoder' });
   });
 
   it('keeps a valid stored choice and replaces a bad field with its default, alone', () => {
-    expect(sanitizeSettings({ retrieval: { search: 'words', rerank: false } }).retrieval).toEqual({
-      search: 'words',
-      rerank: false,
-    });
-    expect(sanitizeSettings({ retrieval: { search: 'bm42', rerank: false } }).retrieval).toEqual({
+    expect(
+      sanitizeSettings({ retrieval: { search: 'words', rerank: false, reranker: 'generator' } }).retrieval,
+    ).toEqual({ search: 'words', rerank: false, reranker: 'generator' });
+    expect(sanitizeSettings({ retrieval: { search: 'bm42', rerank: false, reranker: 'oracle' } }).retrieval).toEqual({
       search: 'both',
       rerank: false,
+      reranker: 'cross-encoder',
     });
-    expect(sanitizeSettings({ retrieval: 'words' }).retrieval).toEqual({ search: 'both', rerank: true });
+    expect(sanitizeSettings({ retrieval: 'words' }).retrieval).toEqual({
+      search: 'both',
+      rerank: true,
+      reranker: 'cross-encoder',
+    });
   });
 
   it('travels in a shared link (search, rerank), and a bad linked value keeps the reader’s own', () => {
     const s = defaultSettings();
-    s.retrieval = { search: 'meaning', rerank: false };
+    s.retrieval = { search: 'meaning', rerank: false, reranker: 'cross-encoder' };
     const link = writeUrlState('', 'What does ERR_QX_7731 mean?', s);
     expect(new URLSearchParams(link).get('search')).toBe('meaning');
-    expect(readUrlState(link, defaultSettings()).settings.retrieval).toEqual({ search: 'meaning', rerank: false });
-    const mine = { ...defaultSettings(), retrieval: { search: 'words' as const, rerank: true } };
+    expect(readUrlState(link, defaultSettings()).settings.retrieval).toEqual({
+      search: 'meaning',
+      rerank: false,
+      reranker: 'cross-encoder',
+    });
+    const mine = {
+      ...defaultSettings(),
+      retrieval: { search: 'words' as const, rerank: true, reranker: 'generator' as const },
+    };
     expect(readUrlState('?search=everything&rerank=maybe', mine).settings.retrieval).toEqual({
       search: 'words',
       rerank: true,
+      reranker: 'generator',
     });
+  });
+
+  it('carries who re-ranks in the same parameter: 0 none, 1 the cross-encoder, generator the loaded model', () => {
+    const s = defaultSettings();
+    s.retrieval = { search: 'both', rerank: true, reranker: 'generator' };
+    const link = writeUrlState('', 'How do I pass an error up to the caller?', s);
+    expect(new URLSearchParams(link).get('rerank')).toBe('generator');
+    expect(readUrlState(link, defaultSettings()).settings.retrieval).toEqual(s.retrieval);
+    // A link made before the choice existed (rerank=1) still means the cross-encoder, whatever the reader chose.
+    const mine = { ...defaultSettings(), retrieval: s.retrieval };
+    expect(readUrlState('?rerank=1', mine).settings.retrieval.reranker).toBe('cross-encoder');
+    expect(readUrlState('?rerank=0', mine).settings.retrieval).toMatchObject({ rerank: false });
   });
 });
 
@@ -43,6 +67,12 @@ describe('a changed retrieval setting', () => {
     expect(decodeChanges({ ...d, search: 'both', rerank: true }, { ...d, search: 'both', rerank: false })).toEqual([
       'rerank',
     ]);
+    expect(
+      decodeChanges(
+        { ...d, search: 'both', rerank: true, reranker: 'cross-encoder' },
+        { ...d, search: 'both', rerank: true, reranker: 'generator' },
+      ),
+    ).toEqual(['reranker']);
   });
 });
 

@@ -6,6 +6,7 @@ import type { Passage, SegmentRequest } from '../../../../src/core/ports';
 import type { ChatEngine } from '../../../../src/generator/webllm/engine';
 import { EngineGenerator } from '../../../../src/generator/webllm/decoder';
 import { GeneratorError } from '../../../../src/generator/errors';
+import { JUDGE_QUESTION } from '../../../../src/generator/prompts';
 import {
   FaithfulEngine,
   type FaithfulEngineOptions,
@@ -214,6 +215,21 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
       expect(engine.calls[0]!.call.grammar).toMatch(/decision ::= "Yes" \| "yes" \| "No" \| "no"/);
     });
 
+    it('judges passages for the re-rank: asks of each whether it answers the question, and reads p(Yes)', async () => {
+      const paris: Passage = { ...passage, id: 'd#1', title: 'Paris', text: 'Paris is the capital of France.' };
+      const { generator, engine } = await setup((call) =>
+        call.grammar?.includes('rel ::=')
+          ? { slots: { rel: call.user?.includes('Paris') ? { Yes: 0.1, No: 0.9 } : { Yes: 0.8, No: 0.2 } } }
+          : { text: '' },
+      );
+      close(await generator.judgePassages('Where is Lyon?', [passage, paris]), [0.8, 0.1]);
+      expect(engine.calls).toHaveLength(2);
+      expect(engine.calls[0]!.call.user).toContain('Passage from "Lyon":\nLyon is a city in France.');
+      expect(engine.calls[0]!.call.user).toContain(JUDGE_QUESTION);
+      expect(engine.calls[1]!.call.user).toContain('Passage from "Paris"');
+      expect(generator.cost().calls).toBe(2);
+    });
+
     it('counts prefilled and decoded tokens and calls from the engine usage', async () => {
       const { generator, engine } = await setup(turns('Lyon is in France.'));
       await generator.generateSegments([seg(), seg({ previous: ['It has two rivers.'] })]);
@@ -334,6 +350,12 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
         '[Utility:5]': { '[Utility:5]': 0.6, '[Utility:4]': 0.3, '[Utility:3]': 0.1 },
       },
     };
+
+    it('is not asked to judge passages for the re-rank (the cross-encoder does)', async () => {
+      const { generator, engine } = await setup([answer], native, { native: true });
+      await expect(generator.judgePassages('Where is Lyon?', [passage])).rejects.toBeInstanceOf(GeneratorError);
+      expect(engine.calls).toHaveLength(0);
+    });
 
     it('reads each group from the top log-probs where the model wrote it', async () => {
       const { generator, engine } = await setup([answer], native, { native: true });
