@@ -260,8 +260,14 @@ type UsedSettings = DecodeSettings & {
 };
 
 export function decodeChanges(used: UsedSettings, now: UsedSettings): DecodeKey[] {
-  const { crag: usedCrag, ...usedFlat } = used;
-  const { crag: nowCrag, ...nowFlat } = now;
+  const { crag: usedCrag, ...usedRest } = used;
+  const { crag: nowCrag, ...nowRest } = now;
+  // Who re-ranks matters only while re-ranking is on in both (turning it on or off is `rerank`); an
+  // answer kept from before the choice existed was re-ranked by the cross-encoder.
+  const both = used.rerank !== false && now.rerank !== false;
+  const judge = (x: UsedSettings) => (both ? (x.reranker ?? 'cross-encoder') : undefined);
+  const usedFlat = { ...usedRest, reranker: judge(used) };
+  const nowFlat = { ...nowRest, reranker: judge(now) };
   const keys = (Object.keys(nowFlat) as (keyof typeof nowFlat)[]).filter((key) => usedFlat[key] !== nowFlat[key]);
   // CRAG's settings only shaped the answer when the corrector ran, and only matter if it runs again.
   if (!usedCrag || !nowCrag || !used.corrective || !now.corrective) return keys;

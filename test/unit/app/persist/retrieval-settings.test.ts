@@ -73,6 +73,20 @@ describe('a changed retrieval setting', () => {
         { ...d, search: 'both', rerank: true, reranker: 'generator' },
       ),
     ).toEqual(['reranker']);
+    // An answer kept from before the choice existed was re-ranked by the cross-encoder; with
+    // re-ranking off, who would re-rank changes nothing.
+    expect(
+      decodeChanges(
+        { ...d, search: 'both', rerank: true },
+        { ...d, search: 'both', rerank: true, reranker: 'cross-encoder' },
+      ),
+    ).toEqual([]);
+    expect(
+      decodeChanges(
+        { ...d, search: 'both', rerank: false, reranker: 'cross-encoder' },
+        { ...d, search: 'both', rerank: false, reranker: 'generator' },
+      ),
+    ).toEqual([]);
   });
 });
 
