@@ -80,6 +80,8 @@ async function workerStates(page: Page): Promise<string> {
         waiting: at(r?.waiting),
         installing: at(r?.installing),
         main: document.querySelector('script[type=module][src*="assets/main-"]')?.getAttribute('src'),
+        // The states the waiting worker went through after the click (absent: this document is a reload).
+        waitingWent: (window as { waitingWent?: string[] }).waitingWent ?? 'absent',
       });
     })
     .catch((e: Error) => `unreadable (${e.message})`);
@@ -117,6 +119,12 @@ describe('a new build', () => {
     // A's precache), takes control, the page reloads and B's shell loads from the new cache. Wait for
     // its end state, a document running B's main chunk, not for a 'load' event under a 30 s default
     // (which a loaded machine overran).
+    await page.evaluate(async () => {
+      const waiting = (await navigator.serviceWorker.getRegistration())?.waiting;
+      const went: string[] = [];
+      (window as { waitingWent?: string[] }).waitingWent = went;
+      waiting?.addEventListener('statechange', () => went.push(waiting.state));
+    });
     await page.getByTestId('update-reload').click();
     await page
       .locator(`script[type=module][src="./${b}"]`)

@@ -15,6 +15,9 @@ export interface OfflineStore {
   applyUpdate(): Promise<void>;
 }
 
+/** How often an accepted update asks the waiting worker again while it has not started to activate. */
+const SKIP_WAITING_RETRY_MS = 3000;
+
 /** How often an open page asks the server for a new version. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
@@ -33,7 +36,6 @@ export function startOffline(): OfflineStore {
     stale: false,
   });
   const set = (patch: Partial<OfflineState>) => store.set((s) => ({ ...s, ...patch }));
-  let update: (reload?: boolean) => Promise<void> = async () => undefined;
 
   let applying = false;
   if (supported) {
@@ -43,7 +45,7 @@ export function startOffline(): OfflineStore {
       if (hadController && !applying) set({ stale: true });
     });
     // The registration's code loads beside the first paint, not in the entry.
-    const registered: Promise<((reload?: boolean) => Promise<void>) | undefined> = import('virtual:pwa-register')
+    void import('virtual:pwa-register')
       .then(({ registerSW }) =>
         registerSW({
           immediate: true,
@@ -73,8 +75,6 @@ export function startOffline(): OfflineStore {
         }),
       )
       .catch(() => undefined);
-    // A registration whose code could not load (the build was replaced meanwhile) has no update to apply.
-    update = async (reload) => (await registered)?.(reload);
   }
 
   // A lazy chunk of this build is gone (another tab switched to a new version, or the site was
@@ -90,12 +90,32 @@ export function startOffline(): OfflineStore {
     async applyUpdate() {
       applying = true;
       if (!store.get().updateReady) return location.reload();
-      // The switch is driven here, not only through workbox-window's 'controlling' event: a
-      // waiting version that another tab already activated (or that is gone) means reload now.
+      // The switch is driven here rather than through workbox-window's messageSkipWaiting: a
+      // waiting version that another tab already activated (or that is gone) means reload now, and
+      // the message goes to the very worker seen waiting. Whichever comes first, the page's
+      // controllerchange or that worker reaching 'activated', reloads once.
       const waiting = (await navigator.serviceWorker.getRegistration())?.waiting;
       if (!waiting) return location.reload();
-      navigator.serviceWorker.addEventListener('controllerchange', () => location.reload(), { once: true });
-      await update(true);
+      let reloading = false;
+      const reload = () => {
+        if (reloading) return;
+        reloading = true;
+        clearInterval(retry);
+        location.reload();
+      };
+      navigator.serviceWorker.addEventListener('controllerchange', reload, { once: true });
+      waiting.addEventListener('statechange', () => {
+        if (waiting.state === 'activated') reload();
+        else if (waiting.state === 'redundant') clearInterval(retry);
+      });
+      // The generated worker calls skipWaiting() on this message (Workbox's SKIP_WAITING
+      // convention). A worker the browser stopped while it waited is started to take it; should
+      // a message still be lost, it is sent again while the worker stays 'installed'.
+      const ask = () => waiting.postMessage({ type: 'SKIP_WAITING' });
+      const retry = setInterval(() => {
+        if (waiting.state === 'installed') ask();
+      }, SKIP_WAITING_RETRY_MS);
+      ask();
     },
   };
 }
