@@ -1,6 +1,6 @@
 // `npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>]
-//   [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>] [--questions <file>]`
-// `npm run index -- --parquet <file.parquet> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>] [--questions <file>]`
+//   [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>] [--questions <file>] [--bits 1|2|4]`
+// `npm run index -- --parquet <file.parquet> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>] [--questions <file>] [--bits 1|2|4]`
 // Embeds a folder of documents in Node with the library's own parse/chunk/embed
 // code and writes the pre-built index a static site loads on first visit; with
 // --sharded, or from precomputed embeddings in Parquet, writes the sharded corpus
@@ -26,7 +26,8 @@ import {
 import { createEmbedder, type LoadedEmbedder } from '../workers/evaluator/embedder';
 import { checkCorpus, checkReport } from './sharded/check-corpus';
 import { parquetSource, readCentroids, readQuestionVectors } from './sharded/parquet-source';
-import { writeSharded, type ShardedRow, type WriteShardedResult } from './sharded/write-sharded';
+import { DEFAULT_CODES, writeSharded, type ShardedRow, type WriteShardedResult } from './sharded/write-sharded';
+import type { CodeChoice } from './sharded/options';
 
 export interface IndexFolderOptions {
   folder: string;
@@ -37,7 +38,13 @@ export interface IndexFolderOptions {
   chunk?: ChunkOptions;
   log?: (line: string) => void;
   /** Write the sharded corpus instead of the single-file index. */
-  sharded?: { lists?: number; wordShards?: number; targetRecall?: number; questions?: Float32Array };
+  sharded?: {
+    lists?: number;
+    wordShards?: number;
+    targetRecall?: number;
+    questions?: Float32Array;
+    codes?: CodeChoice;
+  };
   /**
    * Where the site serves the indexed folder's files, relative to the site's base (e.g. `docs/`):
    * each passage then links to its original, which the viewer opens. Absent: no link.
@@ -137,6 +144,7 @@ export async function indexFolder(opts: IndexFolderOptions): Promise<IndexFolder
       ...(opts.sharded.wordShards ? { wordShards: opts.sharded.wordShards } : {}),
       ...(opts.sharded.targetRecall ? { targetRecall: opts.sharded.targetRecall } : {}),
       ...(opts.sharded.questions ? { questions: opts.sharded.questions } : {}),
+      ...(opts.sharded.codes ? { codes: opts.sharded.codes } : {}),
       // Without questions, the depth is measured on pseudo-questions embedded as the page embeds questions.
       embedQuestions: (texts) => (opts.embedder.embedQueries ?? opts.embedder.embed).call(opts.embedder, texts),
       log,
@@ -179,11 +187,12 @@ function parseArgs(argv: string[]): { folder?: string; flags: Map<string, string
 }
 
 const USAGE = [
-  'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>] [--link-originals <site path>]',
-  '       npm run index -- --parquet <file-or-folder> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>]',
+  'usage: npm run index -- <folder> [--out public/index] [--model <id>] [--models-dir <dir>] [--target <tokens>] [--overlap <tokens>] [--sharded] [--lists <n>] [--word-shards <n>] [--recall <0..1>] [--bits 1|2|4] [--link-originals <site path>]',
+  '       npm run index -- --parquet <file-or-folder> [--centroids <centroids.parquet>] [--out public/index] [--model <id>] [--lists <n>] [--tops <n>] [--assign-tops <n>] [--word-shards <n>] [--recall <0..1>] [--bits 1|2|4]',
   '  --link-originals: where the site serves the folder (e.g. docs/): each passage links to its original file for the viewer',
   "  --recall: the recall@10 the sharded writer chooses its probe depth for (default 0.95), measured on pseudo-questions: first sentences of a sample of the corpus's passages, each with its own document left out",
   '  --questions: questions like your users ask (a text file, one a line, or Parquet with an `embedding` column) to measure that depth on instead',
+  '  --bits: bits a dimension of the passage codes a question scans (default 2: fewer requests; 1: fewer bytes, more rows rescored; 4: rarely worth it)',
   '       npm run index -- --check <corpus folder> --questions <file> [--model <id>] [--models-dir <dir>]',
   '  --check: how a written sharded corpus answers your questions: recall@10 against exact search, and the bytes and requests a question reads, beside what its manifest promises',
 ].join('\n');
@@ -202,6 +211,7 @@ export async function indexParquet(opts: {
   assignTops?: number;
   wordShards?: number;
   targetRecall?: number;
+  codes?: CodeChoice;
   /** Calibration questions, embedded (see WriteShardedOptions.questions). */
   questions?: Float32Array;
   /** Embeds pseudo-questions when no questions are given (see WriteShardedOptions.embedQuestions). */
@@ -228,9 +238,23 @@ export async function indexParquet(opts: {
     ...(opts.wordShards ? { wordShards: opts.wordShards } : {}),
     ...(opts.targetRecall ? { targetRecall: opts.targetRecall } : {}),
     ...(opts.questions ? { questions: opts.questions } : {}),
+    ...(opts.codes ? { codes: opts.codes } : {}),
     ...(opts.embedQuestions ? { embedQuestions: opts.embedQuestions } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   });
+}
+
+/**
+ * `--bits`: the passages' RaBitQ bits a dimension. One bit halves the lists a question reads and
+ * rescores more rows (more requests); two (the default) need 50–100 rows; four cost about twice
+ * the bytes of two for a few requests fewer (docs/large-corpora.md, "What to expect").
+ */
+export function codesFlag(value: string): CodeChoice {
+  const bits = Number(value);
+  if (![1, 2, 4].includes(bits))
+    throw new Error(`--bits must be 1, 2 or 4 (bits a dimension of the passage codes), got ${value}`);
+  // The sub-centroids keep the default's bits: a top's block is read whole whatever the passages' code.
+  return { kind: 'rabitq', bits, subBits: DEFAULT_CODES.kind === 'rabitq' ? DEFAULT_CODES.subBits : 4 };
 }
 
 /** A text file's questions, one a line. */
@@ -283,6 +307,7 @@ async function main(): Promise<void> {
     'word-shards',
     'recall',
     'questions',
+    'bits',
     'link-originals',
     'check',
   ]);
@@ -310,6 +335,10 @@ async function main(): Promise<void> {
   const questionsFile = flags.get('questions');
   if (questionsFile !== undefined && !parquet && !flags.has('sharded'))
     throw new Error(`--questions goes with --sharded or --parquet\n${USAGE}`);
+  const bitsFlag = flags.get('bits');
+  if (bitsFlag !== undefined && !parquet && !flags.has('sharded'))
+    throw new Error(`--bits goes with --sharded or --parquet\n${USAGE}`);
+  const codes = bitsFlag === undefined ? undefined : codesFlag(bitsFlag);
   // Made once, and only when something needs it (Parquet brings its passages embedded).
   let made: LoadedEmbedder | null = null;
   const embedder = () =>
@@ -344,6 +373,7 @@ async function main(): Promise<void> {
       ...(wordShards ? { wordShards } : {}),
       ...(targetRecall ? { targetRecall } : {}),
       ...(questions ? { questions } : {}),
+      ...(codes ? { codes } : {}),
       // The passages come embedded; pseudo-questions need the page's question embedder (loaded only now).
       embedQuestions: (texts) => embedder().embedQueries(texts),
       log: (l) => console.log(l),
@@ -367,6 +397,7 @@ async function main(): Promise<void> {
         ...(wordShards ? { wordShards } : {}),
         ...(targetRecall ? { targetRecall } : {}),
         ...(questions ? { questions } : {}),
+        ...(codes ? { codes } : {}),
       }
     : undefined;
   const linkOriginals = flags.get('link-originals');

@@ -9,7 +9,8 @@
 //            pseudo-questions (the default) or 200 held-out questions, scale-sharded.ts;
 //   codes    recall against bytes for each code: every row ranked by it (codes.ts), and a corpus
 //            written with it across the writer's ladder of depths (sharded-codes.ts).
-// BENCH_REAL_PARTS (default compact,sharded,codes) picks parts. Baseline in the same run: synthetic
+// BENCH_REAL_PARTS (default compact,sharded,codes; also choices: the index command's --bits and
+// --recall on the default corpus) picks parts. Baseline in the same run: synthetic
 // embedding-like vectors (bench/scale/vectors.ts) at the same count, through the same indexes.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -157,6 +158,19 @@ export async function realScale(): Promise<void> {
           )),
         );
       console.log(`\n${shardedTable(rows)}\n`);
+    }
+    if (parts.has('choices')) {
+      // What a site owner's two flags buy on real text: --bits 1 against the default 2, and
+      // --recall 0.9 against 0.95, each the writer's default corpus (pseudo-questions); the
+      // default's own row is the baseline, in the same run.
+      const rabitq = (bits: number): CodeChoice => ({ kind: 'rabitq', bits, subBits: 4 });
+      const choices: ShardedVariant[] = [
+        { name: '2 bits, --recall 0.95 (**the default**)', codes: rabitq(2), calibrate: 'default' },
+        { name: '`--bits 1`, --recall 0.95', codes: rabitq(1), calibrate: 'default' },
+        { name: '2 bits, `--recall 0.9`', codes: rabitq(2), calibrate: 'default', targetRecall: 0.9 },
+        { name: '`--bits 1 --recall 0.9`', codes: rabitq(1), calibrate: 'default', targetRecall: 0.9 },
+      ];
+      console.log(`\n${shardedTable(await measureSharded(real, choices, dir))}\n`);
     }
     if (parts.has('codes')) {
       const Q = Number(process.env.BENCH_REAL_CODE_QUESTIONS ?? 200);

@@ -28,6 +28,8 @@ export interface ShardedVariant {
   codes: CodeChoice;
   /** How the writer chooses the depth: its default (pseudo-questions when it can embed), passages only, or the first N questions given. */
   calibrate: 'default' | 'passages' | { questions: number };
+  /** The recall@10 the writer chooses the depth for (`--recall`; default 0.95). */
+  targetRecall?: number;
 }
 
 export interface ShardedRowResult {
@@ -75,7 +77,7 @@ async function build(set: ShardedSet, v: ShardedVariant, out: string) {
     out,
     model: 'all-MiniLM-L6-v2',
     codes: v.codes,
-    targetRecall: 0.95,
+    targetRecall: v.targetRecall ?? 0.95,
     source: {
       rowCount: set.n,
       async *rows() {

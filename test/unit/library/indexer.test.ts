@@ -139,6 +139,28 @@ describe('npm run index (command line)', () => {
     ]);
   });
 
+  it('writes a sharded corpus with the passage code a site owner chose (--bits), and the default without it', () => {
+    const codesOf = (bits: string[]) => {
+      const out = mkdtempSync(join(tmpdir(), 'cli-sharded-'));
+      const run = cli([
+        'public/sample',
+        '--sharded',
+        ...bits,
+        '--out',
+        out,
+        '--model',
+        'tiny/embedder',
+        '--models-dir',
+        'test/fixtures/models',
+      ]);
+      expect(run.stderr).not.toMatch(/index:/);
+      expect(run.status).toBe(0);
+      return JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).codes;
+    };
+    expect(codesOf(['--bits', '1'])).toMatchObject({ kind: 'rabitq', bits: 1, subBits: 4 });
+    expect(codesOf([])).toMatchObject({ kind: 'rabitq', bits: 2, subBits: 4 });
+  });
+
   it('explains bad arguments and exits non-zero', () => {
     const none = cli([]);
     expect(none.status).toBe(1);
@@ -150,6 +172,8 @@ describe('npm run index (command line)', () => {
     expect(recall.status).toBe(1);
     expect(recall.stderr).toMatch(/--recall must be a fraction above 0 and at most 1 \(for example 0.95\), got 95/);
     expect(cli(['public/sample', '--recall', '0.9']).stderr).toMatch(/--recall goes with --sharded or --parquet/);
+    expect(cli(['public/sample', '--sharded', '--bits', '3']).stderr).toMatch(/--bits must be 1, 2 or 4/);
+    expect(cli(['public/sample', '--bits', '1']).stderr).toMatch(/--bits goes with --sharded or --parquet/);
     expect(cli(['--help']).stdout).toMatch(/usage:/);
   });
 });
