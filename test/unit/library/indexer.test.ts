@@ -107,23 +107,26 @@ describe('npm run index (command line)', () => {
       { cwd: ROOT, encoding: 'utf8' },
     );
 
-  it('writes library.json and vectors.bin for a folder and reports what it did', () => {
+  /** The sample folder indexed into a new folder with the tiny embedder, and `args` besides. */
+  const indexSample = (args: string[]) => {
     const out = mkdtempSync(join(tmpdir(), 'cli-'));
     const run = cli([
       'public/sample',
+      ...args,
       '--out',
       out,
       '--model',
       'tiny/embedder',
       '--models-dir',
       'test/fixtures/models',
-      '--target',
-      '120',
-      '--overlap',
-      '20',
     ]);
     expect(run.stderr).not.toMatch(/index:/);
     expect(run.status).toBe(0);
+    return { out, run };
+  };
+
+  it('writes library.json and vectors.bin for a folder and reports what it did', () => {
+    const { out, run } = indexSample(['--target', '120', '--overlap', '20']);
     expect(run.stdout).toMatch(/5 documents, \d+ passages, 0 refused/);
     const built = decodePrebuilt(
       readFileSync(join(out, 'library.json'), 'utf8'),
@@ -140,23 +143,8 @@ describe('npm run index (command line)', () => {
   });
 
   it('writes a sharded corpus with the passage code a site owner chose (--bits), and the default without it', () => {
-    const codesOf = (bits: string[]) => {
-      const out = mkdtempSync(join(tmpdir(), 'cli-sharded-'));
-      const run = cli([
-        'public/sample',
-        '--sharded',
-        ...bits,
-        '--out',
-        out,
-        '--model',
-        'tiny/embedder',
-        '--models-dir',
-        'test/fixtures/models',
-      ]);
-      expect(run.stderr).not.toMatch(/index:/);
-      expect(run.status).toBe(0);
-      return JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).codes;
-    };
+    const codesOf = (bits: string[]) =>
+      JSON.parse(readFileSync(join(indexSample(['--sharded', ...bits]).out, 'manifest.json'), 'utf8')).codes;
     expect(codesOf(['--bits', '1'])).toMatchObject({ kind: 'rabitq', bits: 1, subBits: 4 });
     expect(codesOf([])).toMatchObject({ kind: 'rabitq', bits: 2, subBits: 4 });
   });
