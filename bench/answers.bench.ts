@@ -29,6 +29,7 @@ import { minilmCritic } from './answers/minilm-critic';
 import { setLibrary } from './answers/node-library';
 import { printReport, type AnswerRecord } from './answers/report';
 import { answer, ROWS, type Row } from './answers/rows';
+import { errorMessage } from '../src/core/errors';
 
 const MODELS = { qwen05: QWEN_05B, qwen15: QWEN_15B } as const;
 
@@ -79,7 +80,7 @@ export async function run(): Promise<void> {
           a = await answer(row, q.question, { generator, retriever, critic, score: critic.score });
         } catch (e) {
           // A failed answer is a result too (the page would show the error): logged, and the run goes on.
-          const error = e instanceof Error ? e.message : String(e);
+          const error = errorMessage(e);
           console.log(`${q.id} ${row}: ERROR ${error}`);
           appendFileSync(log, `${JSON.stringify({ model: model.name, threads, row, id: q.id, error })}\n`);
           continue;

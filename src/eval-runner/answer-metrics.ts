@@ -2,6 +2,7 @@ import type { Passage } from '../core/ports';
 import { evaluateAnswer, type RagasPorts } from '../core/ragas/evaluate';
 import type { RagasReport } from '../core/ragas/types';
 import type { Ranking } from '../core/types';
+import { errorMessage } from '../core/errors';
 
 export interface AnswerMetricsInput {
   question: string;
@@ -52,7 +53,7 @@ export function measureAnswer(
       });
       if (!ac.signal.aborted) onState({ status: 'done', report });
     } catch (e) {
-      if (!ac.signal.aborted) onState({ status: 'failed', message: e instanceof Error ? e.message : String(e) });
+      if (!ac.signal.aborted) onState({ status: 'failed', message: errorMessage(e) });
     }
   })();
   return () => {

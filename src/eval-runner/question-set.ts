@@ -1,3 +1,4 @@
+import { errorMessage } from '../core/errors';
 // A question set is JSONL: one JSON object per line,
 //   {"question": "...", "answers": ["gold", ...], "id"?: "...", "documents"?: [{"title"?: "...", "text": "..."}]}
 // Lines are untrusted user input: every problem is reported with its line number and the
@@ -36,7 +37,7 @@ export function parseQuestionSet(text: string): ParsedSet {
     try {
       value = JSON.parse(raw);
     } catch (e) {
-      errors.push(`Line ${line}: not valid JSON (${e instanceof Error ? e.message : String(e)}).`);
+      errors.push(`Line ${line}: not valid JSON (${errorMessage(e)}).`);
       return;
     }
     const problem = validate(value);

@@ -21,6 +21,7 @@ import type { Candidate, DecodeSettings, RankSettings } from '../core/types';
 import { configById, type ConfigId } from './configurations';
 import { documentRetriever } from './doc-retriever';
 import { containsGold, type EvalItem } from './question-set';
+import { errorMessage } from '../core/errors';
 
 export interface EvalPorts {
   generator: Generator;
@@ -194,7 +195,7 @@ async function runOne(
     }
   } catch (e) {
     if (!base.answerMs) base.answerMs = now() - t0;
-    base.error = e instanceof Error ? e.message : String(e);
+    base.error = errorMessage(e);
   }
   return base;
 }

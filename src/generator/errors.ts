@@ -2,6 +2,8 @@
 // do about it. web-llm's worker sends errors as plain strings, so classification
 // works on the message text; each kind carries a way forward for the UI.
 
+import { isAbort } from '../core/errors';
+
 export type GeneratorErrorKind =
   | 'no-webgpu'
   | 'out-of-memory'
@@ -115,10 +117,6 @@ export function classifyError(err: unknown): GeneratorError {
     'Retry; if it keeps failing, choose another model or use evidence-only mode.',
     text,
   );
-}
-
-export function isAbort(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError';
 }
 
 export function abortError(): DOMException {

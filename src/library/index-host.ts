@@ -24,6 +24,7 @@ import {
   type LexicalSnapshot,
   type StoredLexicalSnapshot,
 } from './lexical/lexical-index';
+import { errorMessage } from '../core/errors';
 
 /** One search of the hybrid retriever: either list or both, fused in the worker (one round trip). */
 export interface HybridRequest {
@@ -271,7 +272,7 @@ export class IndexHost implements IndexHandle {
         this.index = next;
         this.current = 'compact';
       } catch (e) {
-        this.notes.push(`could not switch to compact codes: ${e instanceof Error ? e.message : String(e)}`);
+        this.notes.push(`could not switch to compact codes: ${errorMessage(e)}`);
       } finally {
         this.next = null;
         this.switching = null;

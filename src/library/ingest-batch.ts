@@ -16,6 +16,7 @@ import { pageProgress } from './ocr/progress';
 import { isQuotaError, storageFullMessage } from './quota';
 import type { StoredDocument, StoredOriginal } from './store';
 import type { AddResult, LibraryDocument, LibraryOptions, LibraryProgress } from './types';
+import { errorMessage } from '../core/errors';
 
 /**
  * One document written; with the passages dropped on the way and why. When no passage could be
@@ -148,7 +149,7 @@ async function withdraw(catalog: Catalog, doc: LibraryDocument, existed: boolean
 function waitingReason(e: unknown, stopped: boolean): string {
   if (stopped) return 'adding was stopped before its passages were embedded';
   if (isQuotaError(e)) return storageFullMessage();
-  return `its vectors could not be saved (${e instanceof Error ? e.message : String(e)})`;
+  return `its vectors could not be saved (${errorMessage(e)})`;
 }
 
 /** Adds files one after another; a file that fails is refused by name and the batch goes on. */
@@ -263,9 +264,7 @@ export async function ingestBatch(
       }
       if (!kept)
         refuse(
-          isQuotaError(e)
-            ? storageFullMessage()
-            : `it could not be added (${e instanceof Error ? e.message : String(e)})`,
+          isQuotaError(e) ? storageFullMessage() : `it could not be added (${errorMessage(e)})`,
           written && !existed ? written.id : undefined,
         );
     }

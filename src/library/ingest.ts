@@ -13,6 +13,7 @@ import {
   type ParsedDocument,
   type RawFile,
 } from './parse';
+import { errorMessage } from '../core/errors';
 
 /** Passages embedded per embedder call: small enough for steady progress and prompt abort. */
 export const EMBED_BATCH = 32;
@@ -147,7 +148,7 @@ export async function readAndPrepare(file: FileLike, opts: PrepareOptions = {}):
   } catch (e) {
     if (e instanceof RefusedFile) return { ok: false, reason: e.reason };
     // A parser bug or a file that trips one: the batch goes on, the file is named.
-    return { ok: false, reason: `it could not be read (${e instanceof Error ? e.message : String(e)})` };
+    return { ok: false, reason: `it could not be read (${errorMessage(e)})` };
   }
 }
 
@@ -214,7 +215,7 @@ export async function embedDocument(
           take(p, v);
         } catch (e) {
           if (opts.signal?.aborted) throw e;
-          drop(e instanceof Error ? e.message : String(e));
+          drop(errorMessage(e));
         }
       }
     }

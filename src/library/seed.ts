@@ -8,6 +8,7 @@ import type { RawFile } from './parse';
 import { fetchPrebuiltVersion, loadPrebuilt, PREBUILT_DIR, sameModel, type PrebuiltLibrary } from './prebuilt';
 import type { LibraryOptions } from './types';
 import { adoptWordIndex } from './word-index-store';
+import { errorMessage } from '../core/errors';
 
 const SEEDED = 'seeded';
 const PREBUILT_AT = 'prebuiltCreatedAt';
@@ -26,11 +27,11 @@ export async function seedLibrary(catalog: Catalog, opts: SeedOptions, warnings:
       if ((await store.listDocuments()).length === 0) await seedFirstVisit(catalog, opts);
       await store.setMeta(SEEDED, true);
     } catch (e) {
-      warnings.push(`Could not load the starter library: ${e instanceof Error ? e.message : String(e)}`);
+      warnings.push(`Could not load the starter library: ${errorMessage(e)}`);
     }
   } else {
     await followPrebuilt(catalog, opts).catch((e: unknown) => {
-      warnings.push(`Could not update the site's library: ${e instanceof Error ? e.message : String(e)}`);
+      warnings.push(`Could not update the site's library: ${errorMessage(e)}`);
     });
   }
 }

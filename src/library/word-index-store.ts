@@ -6,6 +6,7 @@ import type { IndexHandle } from './index-host';
 import { embeddingText } from './ingest';
 import type { LexicalSnapshot } from './lexical/lexical-index';
 import type { LibraryStorage } from './store';
+import { errorMessage } from '../core/errors';
 
 const LEXICAL_UNSAVED = 'The word index could not be saved (it is rebuilt next time)';
 /** Passages read from IndexedDB and tokenised per round trip when the snapshot lacks some. */
@@ -34,8 +35,7 @@ export async function saveWordIndex(store: LibraryStorage, index: IndexHandle, w
     if (snap) await store.putLexical(snap);
   } catch (e) {
     // The next start-up reconciles what was not saved.
-    if (!warnings.some((w) => w.startsWith(LEXICAL_UNSAVED)))
-      warnings.push(`${LEXICAL_UNSAVED}: ${e instanceof Error ? e.message : String(e)}`);
+    if (!warnings.some((w) => w.startsWith(LEXICAL_UNSAVED))) warnings.push(`${LEXICAL_UNSAVED}: ${errorMessage(e)}`);
   }
 }
 

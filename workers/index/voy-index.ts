@@ -5,6 +5,7 @@ import * as glue from 'voy-search/voy_search_bg.js';
 import type { Voy } from 'voy-search';
 import { FlatIndex } from '../../src/vector/flat-index';
 import { decodeVectors, normalise, type VectorHit, type VectorIndex } from '../../src/vector/vector-index';
+import { errorMessage } from '../../src/core/errors';
 
 let loaded: Promise<void> | null = null;
 
@@ -21,7 +22,7 @@ export function loadVoy(wasm: () => Promise<BufferSource>): Promise<void> {
     glue.__wbg_set_wasm(instance.exports);
   })().catch((e: unknown) => {
     loaded = null;
-    throw new Error(`could not load the voy-search wasm: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`could not load the voy-search wasm: ${errorMessage(e)}`);
   });
   return loaded;
 }

@@ -6,6 +6,7 @@ import * as Comlink from 'comlink';
 import type { SavedStorageKinds, SavedStorageRelay } from '../../src/saved-storage/protocol';
 import { relayedCacheStorage, type RelayedCacheStorage } from './cache-storage';
 import { relayedWllamaBackend, type StorageBackendLike } from './opfs-backend';
+import { errorMessage } from '../../src/core/errors';
 
 export type Relay = Comlink.Remote<SavedStorageRelay>;
 
@@ -15,7 +16,7 @@ async function connect(port: MessagePort, who: string): Promise<{ relay: Relay; 
   try {
     return { relay, kinds: await relay.kinds() };
   } catch (e) {
-    notShared(who, `the page's relay did not answer (${e instanceof Error ? e.message : String(e)})`);
+    notShared(who, `the page's relay did not answer (${errorMessage(e)})`);
     return null;
   }
 }

@@ -13,6 +13,7 @@ import { classifyRetrieval } from './action';
 import { refineKnowledge, type ScoreFn } from './refine';
 import { rewriteQuery } from './rewrite';
 import { resolveCragSettings, type CragSettings } from './settings';
+import { errorMessage } from '../errors';
 
 export interface CorrectorDeps {
   /** The retrieval evaluator: relevance probability of each text for the question (cross-encoder + sigmoid). */
@@ -171,7 +172,7 @@ export function createCorrector(deps: CorrectorDeps): Corrector {
             notes.push(`${deps.external.name}: ${refinedOutside.passages.length} of ${outside.length} results kept`);
           } catch (err) {
             signal?.throwIfAborted();
-            notes.push(`${deps.external.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+            notes.push(`${deps.external.name} failed: ${errorMessage(err)}`);
           }
         }
       }

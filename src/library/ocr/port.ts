@@ -2,6 +2,7 @@
 // decodes images in the library worker and recognises them in the OCR worker
 // (browser-port.ts); tests pass their own; without one, scans are not recognised.
 import type { Recognition } from './recognition';
+import { errorMessage } from '../../core/errors';
 
 /** The slice of a pdf.js page that rendering needs. */
 export interface RenderablePage {
@@ -30,7 +31,7 @@ export interface OcrPort {
 /** The image's bytes could not be decoded: it is damaged, or not what its header says. */
 export class UndecodableImage extends Error {
   constructor(cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause));
+    super(errorMessage(cause));
     this.name = 'UndecodableImage';
   }
 }

@@ -4,6 +4,7 @@
 import type { HeadingMark } from '../../core/source-location';
 import { parseHtml } from './html';
 import { RefusedFile } from './refusal';
+import { errorMessage } from '../../core/errors';
 
 export async function parseDocx(
   name: string,
@@ -27,7 +28,7 @@ export async function parseDocx(
   } catch (e) {
     throw new RefusedFile(
       name,
-      `the Word document could not be read (${e instanceof Error ? e.message : String(e)}); open it in Word or LibreOffice and save it again as .docx`,
+      `the Word document could not be read (${errorMessage(e)}); open it in Word or LibreOffice and save it again as .docx`,
     );
   }
   return parseHtml(html);

@@ -7,6 +7,7 @@ import type { HeadingMark } from '../../core/source-location';
 import { parseHtml } from './html';
 import { RefusedFile } from './refusal';
 import { visibleTitle } from './title';
+import { errorMessage } from '../../core/errors';
 
 interface Tag {
   name: string;
@@ -64,7 +65,7 @@ export function parseEpub(
     // Only text parts are inflated: images and fonts can be most of a book's bytes.
     files = unzipSync(bytes, { filter: (f) => /\.(x?html?|xml|opf|ncx)$/i.test(f.name) || f.name === 'mimetype' });
   } catch (e) {
-    throw bad(e instanceof Error ? e.message : String(e));
+    throw bad(errorMessage(e));
   }
   const utf8 = new TextDecoder();
   const read = (path: string) => (files[path] ? utf8.decode(files[path]) : undefined);

@@ -15,6 +15,7 @@ import {
 import { RefusedFile } from './refusal';
 import type { DocLayout, HeadingMark, OcrLine, PageStart } from '../../core/source-location';
 import { bodyMetrics, headingSizes, layoutPage, pageLines, type PdfLine, runningLines } from './pdf-lines';
+import { errorMessage } from '../../core/errors';
 
 /** The slice of pdfjs-dist's API this file uses. */
 export interface PdfJs {
@@ -57,7 +58,7 @@ export async function parsePdf(
       ...(ocr?.pdfParams ?? {}),
     }).promise;
   } catch (e) {
-    throw new RefusedFile(name, `the PDF could not be read (${e instanceof Error ? e.message : String(e)})`);
+    throw new RefusedFile(name, `the PDF could not be read (${errorMessage(e)})`);
   }
   try {
     const pages: string[] = [];

@@ -5,6 +5,7 @@
 // What one question (or opening) cost is counted in the stats it passes in.
 import type { BlockCache } from './block-cache';
 import { sha256Hex } from './format';
+import { errorMessage } from '../../core/errors';
 
 /** Blocks that lie end to end share one range request up to this many bytes. */
 export const SHARED_RANGE_LIMIT = 1 << 20;
@@ -54,8 +55,6 @@ export class BlockError extends Error {
     super(message);
   }
 }
-
-const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** The one cache key: the file, the range, and the hash, so a block of a rebuilt corpus is never served stale. */
 export const blockKey = (url: string, b: Pick<BlockRef, 'offset' | 'bytes' | 'hash'>) =>
@@ -148,8 +147,8 @@ export class RangeSource {
                   ? e
                   : new BlockError(
                       'unreachable',
-                      `${items[i]!.what} of ${file} could not be fetched (${reason(e)})`,
-                      reason(e),
+                      `${items[i]!.what} of ${file} could not be fetched (${errorMessage(e)})`,
+                      errorMessage(e),
                     ),
             };
           return;

@@ -41,6 +41,7 @@ import { type CodeBasis, codeBasis, type ProbeDepth, scorersFor } from './probe'
 import { BlockError, noStats, RangeSource, RangeUnsupportedError, type ShardedStats } from './range-source';
 import * as plan from './read-plan';
 import * as rank from './search';
+import { errorMessage } from '../../core/errors';
 
 export { BlockError, RangeUnsupportedError, type ShardedStats } from './range-source';
 
@@ -98,8 +99,6 @@ export interface ShardedOptions {
 
 type Probed = { c: number; ref: ListRef; block: ListBlock };
 
-const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 /** The settled blocks' values, each decoded; a block that did not come or does not decode adds its problem. */
 function decodeAll<T>(
   file: string,
@@ -109,11 +108,11 @@ function decodeAll<T>(
   problems: string[],
 ): Array<T | undefined> {
   return got.map((r, j) => {
-    if (r.status === 'rejected') return void problems.push(reason(r.reason));
+    if (r.status === 'rejected') return void problems.push(errorMessage(r.reason));
     try {
       return decode(r.value, j);
     } catch (e) {
-      problems.push(`${refs[j]!.what} of ${file}: ${reason(e)}; ${refs[j]!.skipped ?? 'it was skipped'}`);
+      problems.push(`${refs[j]!.what} of ${file}: ${errorMessage(e)}; ${refs[j]!.skipped ?? 'it was skipped'}`);
       return undefined;
     }
   });
@@ -171,7 +170,7 @@ export class ShardedCorpus {
     } catch (e) {
       // Offline (or the host is down): the manifest seen last time still names the cached blocks.
       raw = await cache.get(manifestUrl);
-      if (!raw) throw new Error(`sharded corpus: cannot load ${manifestUrl} (${reason(e)})`);
+      if (!raw) throw new Error(`sharded corpus: cannot load ${manifestUrl} (${errorMessage(e)})`);
       stats.cacheHits++;
     }
     const manifest = checkManifest(JSON.parse(new TextDecoder().decode(raw)));
@@ -236,7 +235,7 @@ export class ShardedCorpus {
     problems.push(...near.problems);
     const pageBytes = new Map<number, Uint8Array>();
     pages.forEach((r, j) =>
-      r.status === 'fulfilled' ? pageBytes.set(pagePlan.pages[j]!, r.value) : problems.push(reason(r.reason)),
+      r.status === 'fulfilled' ? pageBytes.set(pagePlan.pages[j]!, r.value) : problems.push(errorMessage(r.reason)),
     );
 
     // Round 2: lists and word shards together.
@@ -283,11 +282,11 @@ export class ShardedCorpus {
     const texts = await this.source.blocks(m.texts.file, textRefs, stats);
     const hits: ShardedHit[] = [];
     texts.forEach((r, j) => {
-      if (r.status === 'rejected') return void problems.push(reason(r.reason));
+      if (r.status === 'rejected') return void problems.push(errorMessage(r.reason));
       try {
         hits.push({ ...fused[j]!, passage: decodeText(r.value) });
       } catch (e) {
-        problems.push(reason(e));
+        problems.push(errorMessage(e));
       }
     });
     return { hits, problems: [...new Set(problems)], stats };
@@ -329,7 +328,7 @@ export class ShardedCorpus {
       const why =
         e instanceof RangeUnsupportedError
           ? e.message
-          : `could not be fetched (${e instanceof BlockError ? e.detail : reason(e)})`;
+          : `could not be fetched (${e instanceof BlockError ? e.detail : errorMessage(e)})`;
       failed.set(why, (failed.get(why) ?? 0) + 1);
     });
     for (const [why, n] of failed)

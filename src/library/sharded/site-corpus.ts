@@ -8,6 +8,7 @@ import { PREBUILT_DIR, sameModel } from '../prebuilt';
 import { openBlockCache } from './block-cache';
 import { FormatVersionError } from './format';
 import { ShardedCorpus } from './reader';
+import { errorMessage } from '../../core/errors';
 
 export interface SiteCorpusOptions {
   baseUrl?: string;
@@ -60,7 +61,7 @@ export function siteCorpus(opts: SiteCorpusOptions): SiteCorpus {
         opts.onOpen?.({ documents: corpus.manifest.documents, passages: corpus.manifest.passages });
         return corpus;
       } catch (e) {
-        const m = e instanceof Error ? e.message : String(e);
+        const m = errorMessage(e);
         // No manifest (404, or a dev server's index.html) means no sharded corpus: nothing to say, nothing to retry.
         if (/HTTP 404|not a sharded corpus|JSON/.test(m)) return null;
         tell(m);
@@ -92,7 +93,7 @@ export function siteCorpus(opts: SiteCorpusOptions): SiteCorpus {
       });
       return { hits, passages };
     } catch (e) {
-      tell(`site corpus: ${e instanceof Error ? e.message : String(e)}`);
+      tell(`site corpus: ${errorMessage(e)}`);
       return NONE;
     }
   };
