@@ -44,11 +44,13 @@ const pwaOptions: Partial<VitePWAOptions> = {
   },
   workbox: {
     globPatterns: ['**/*.{html,js,mjs,css,wasm,svg,png,json,jsonl,md,txt,webmanifest}'],
-    // Model packs can be gigabytes and have their own caches; the sample documents are read once,
+    // Model packs can be gigabytes and have their own caches (so has the critic the site ships, in
+    // transformers.js' cache once it first loads); the sample documents are read once,
     // into the library, on a first visit (which is online); embed.json is the host's own setting,
     // edited after the build (network first, below); source maps are for debugging only.
     globIgnores: [
       'models/**',
+      'critic/**',
       'sample/**',
       'ocr/**',
       'assets/ocr.worker-*',
@@ -60,7 +62,7 @@ const pwaOptions: Partial<VitePWAOptions> = {
     maximumFileSizeToCacheInBytes: PRECACHE_MAX_BYTES,
     // Links carry the question and settings in the query: any navigation gets the cached shell.
     navigateFallback: 'index.html',
-    navigateFallbackDenylist: [/\/models\//],
+    navigateFallbackDenylist: [/\/models\//, /\/critic\//],
     ignoreURLParametersMatching: [/.*/],
     cleanupOutdatedCaches: true,
     // A new version waits until the user accepts it: an open page never mixes two builds.

@@ -57,6 +57,7 @@ const api: EvaluatorWorkerApi = {
       source: config.source,
       device: device.device,
       ...(config.localModelPath !== undefined ? { localModelPath: config.localModelPath } : {}),
+      ...(config.shippedModelPath !== undefined ? { shippedModelPath: config.shippedModelPath } : {}),
       wasmPaths: config.wasmPaths ?? ortWasmFiles,
       ...(config.batchSize !== undefined ? { batchSize: config.batchSize } : {}),
       ...(config.threads !== undefined ? { threads: config.threads } : {}),

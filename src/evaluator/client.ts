@@ -6,15 +6,16 @@
 // the error on every later call, whatever the device (measured in Chromium/SwiftShader).
 import * as Comlink from 'comlink';
 import type { Critic, Embedder, Passage, RelProbs, SupProbs } from '../core/ports';
-import type {
-  DeviceReport,
-  EvaluatorConfig,
-  EvaluatorDevice,
-  EvaluatorDeviceCallback,
-  EvaluatorModelRole,
-  EvaluatorProgressCallback,
-  ModelDeviceReport,
-  SourceReport,
+import {
+  type DeviceReport,
+  type EvaluatorConfig,
+  type EvaluatorDevice,
+  type EvaluatorDeviceCallback,
+  type EvaluatorModelRole,
+  type EvaluatorProgressCallback,
+  isShippedModel,
+  type ModelDeviceReport,
+  type SourceReport,
 } from './config';
 import { abortable } from '../core/abortable';
 import { cachedScorer, type CachedScorer } from '../core/relevance-cache';
@@ -149,11 +150,13 @@ export async function createEvaluator(
     onDevice?.(r);
   };
   const model = (role: EvaluatorModelRole): FallbackModel<RoleModel> => {
+    const shipped = isShippedModel(config[role].id);
     const m = withFallback({
       role,
       model: config[role].id,
-      device: primary.device.device,
-      reason: primary.device.reason,
+      // The site's own critic is int8, which WebGPU does not run: it works in the WASM worker.
+      device: shipped ? 'wasm' : primary.device.device,
+      reason: shipped ? "The site's own critic runs as int8 on WASM." : primary.device.reason,
       make: (d) => roleIn(role, d),
       onReport: heard,
     });

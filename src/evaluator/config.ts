@@ -36,12 +36,18 @@ export interface EvaluatorConfig {
   reranker: ModelSpec;
   /** NLI classifier; its label order is read from the model's `config.json` `id2label`. */
   nli: ModelSpec;
+  /** Where the embedder (and a critic that is not the site's own) comes from. */
   source: ModelSource;
   /**
    * Root of the local model pack. In the browser an absolute PATH (e.g. `/app/models/`), not a
    * full URL: transformers.js silently skips the tokenizer otherwise. In Node a filesystem folder.
    */
   localModelPath?: string;
+  /**
+   * Root of the critic the site ships (SHIPPED_MODELS_DIR beside the page), resolved as
+   * localModelPath is; the shipped models load from here whatever `source` says.
+   */
+  shippedModelPath?: string;
   /**
    * Folder (URL) serving `ort-wasm-simd-threaded.asyncify.{mjs,wasm}`, to host onnxruntime-web
    * elsewhere. Unset, the worker uses the copies the app's build emits (never a CDN).
@@ -101,8 +107,26 @@ export interface EvaluatorProgress {
 export type EvaluatorProgressCallback = (progress: EvaluatorProgress) => void;
 
 export const DEFAULT_EMBEDDER = 'Xenova/all-MiniLM-L6-v2';
-export const DEFAULT_RERANKER = 'Xenova/ms-marco-MiniLM-L-6-v2';
-export const DEFAULT_NLI = 'Xenova/nli-deberta-v3-xsmall';
+
+/**
+ * The critic the site ships in its own files (trained by training/critic/ from all-MiniLM-L6-v2 on
+ * documents the labelled questions never use; measured in docs/benchmarks-answer.md): relevance as
+ * a cross-encoder, support as a three-way classifier. Int8 only, run on WASM, no hub needed.
+ */
+export const SHIPPED_RERANKER = 'selfrag-critic-relevance';
+export const SHIPPED_NLI = 'selfrag-critic-support';
+/** Folder of the app (relative to its base) that serves the shipped critic. */
+export const SHIPPED_MODELS_DIR = 'critic/';
+/** The hub's general-purpose judges, still selectable (`?critic=hub`); not measured on this project's questions. */
+export const HUB_RERANKER = 'Xenova/ms-marco-MiniLM-L-6-v2';
+export const HUB_NLI = 'Xenova/nli-deberta-v3-xsmall';
+export const DEFAULT_RERANKER = SHIPPED_RERANKER;
+export const DEFAULT_NLI = SHIPPED_NLI;
+
+/** Whether a model id names the critic the site ships (loaded from shippedModelPath, int8, on WASM). */
+export function isShippedModel(id: string): boolean {
+  return id === SHIPPED_RERANKER || id === SHIPPED_NLI;
+}
 export const DEFAULT_BATCH_SIZE = 16;
 
 /**
@@ -120,8 +144,8 @@ export const LOCAL_MODELS_DIR = 'models/';
 
 export const DEFAULT_EVALUATOR_CONFIG: EvaluatorConfig = {
   embedder: { id: DEFAULT_EMBEDDER },
-  reranker: { id: DEFAULT_RERANKER },
-  nli: { id: DEFAULT_NLI },
+  reranker: { id: DEFAULT_RERANKER, dtype: 'q8' },
+  nli: { id: DEFAULT_NLI, dtype: 'q8' },
   source: 'auto',
   device: 'auto',
   batchSize: DEFAULT_BATCH_SIZE,
@@ -137,7 +161,8 @@ function spec(value: ModelSpec | string | undefined, fallback: ModelSpec): Model
   if (value === undefined) return fallback;
   const s = typeof value === 'string' ? { id: value } : value;
   if (!s.id.trim()) throw new Error('Evaluator config: a model id is empty.');
-  return s;
+  // The shipped critic exists only as int8.
+  return isShippedModel(s.id) ? { ...s, dtype: 'q8' } : s;
 }
 
 /**
@@ -154,6 +179,7 @@ export function resolveEvaluatorConfig(input: EvaluatorConfigInput, baseURI: str
     reranker: spec(input.reranker, DEFAULT_EVALUATOR_CONFIG.reranker),
     nli: spec(input.nli, DEFAULT_EVALUATOR_CONFIG.nli),
     localModelPath: input.localModelPath ?? new URL(LOCAL_MODELS_DIR, base).pathname,
+    shippedModelPath: input.shippedModelPath ?? new URL(SHIPPED_MODELS_DIR, base).pathname,
   };
 }
 

@@ -1,9 +1,9 @@
 // Finds a local evaluator model pack by itself (source 'auto'), as the generator does: an
-// offline demo only has to serve models/ beside the page. A model counts as present when
+// offline demo only has to serve models/ beside the page (the critic ships with the site). A model counts as present when
 // `models/evaluator-pack.json` (written by `npm run models`) lists it, or else when its
 // `models/<id>/config.json` parses as JSON: static hosts that answer every path with the
 // app's index.html (SPA fallback) must not pass for a pack.
-import type { EvaluatorConfig, SourceReport } from './config';
+import { type EvaluatorConfig, isShippedModel, SHIPPED_NLI, SHIPPED_RERANKER, type SourceReport } from './config';
 
 export const EVALUATOR_PACK_MANIFEST = 'evaluator-pack.json';
 
@@ -31,9 +31,14 @@ function manifestIds(json: unknown): Set<string> {
   return new Set(models.flatMap((m) => (m && typeof m.id === 'string' ? [m.id] : [])));
 }
 
+type Role = 'embedder' | 'reranker' | 'nli';
+
 /**
  * Turns source 'auto' into 'local' or 'hub' by looking under `config.localModelPath` (resolved
- * against `pageUrl`); other sources pass through. Never throws: a failed check means the hub.
+ * against `pageUrl`); other sources pass through. The critic the site ships (isShippedModel) is
+ * never looked for: it loads from `shippedModelPath` whatever the source. A local pack that lacks a
+ * critic of its own (source 'local', e.g. `?modelPack=` with only an embedder) uses the shipped one
+ * for that role. Never throws: a failed check means the hub (or, for a critic, the shipped one).
  */
 export async function resolveModelSource(
   config: EvaluatorConfig,
@@ -41,12 +46,6 @@ export async function resolveModelSource(
   fetchFn: Fetch = (url) => fetch(url),
 ): Promise<{ config: EvaluatorConfig; source: SourceReport }> {
   const path = config.localModelPath ?? '';
-  if (config.source === 'local') {
-    return {
-      config,
-      source: { source: 'local', reason: `The evaluator models come from the local model pack at ${path}.` },
-    };
-  }
   if (config.source === 'hub' || !config.localModelPath) {
     return {
       config: { ...config, source: 'hub' },
@@ -54,15 +53,27 @@ export async function resolveModelSource(
     };
   }
   const root = new URL(path.endsWith('/') ? path : `${path}/`, pageUrl);
-  const ids = [...new Set([config.embedder.id, config.reranker.id, config.nli.id])];
-  const listed = manifestIds(await getJson(fetchFn, new URL(EVALUATOR_PACK_MANIFEST, root).href));
-  const present = await Promise.all(
-    ids.map(async (id) => {
-      if (listed.has(id)) return true;
-      const cfg = await getJson(fetchFn, new URL(`${id}/config.json`, root).href);
-      return typeof cfg === 'object' && cfg !== null && !Array.isArray(cfg);
-    }),
-  );
+  const own = (['embedder', 'reranker', 'nli'] as Role[]).filter((r) => !isShippedModel(config[r].id));
+  if (config.source === 'local') {
+    const critics = own.filter((r) => r !== 'embedder');
+    const found = critics.length
+      ? await presentIn(
+          root,
+          critics.map((r) => config[r].id),
+          fetchFn,
+        )
+      : [];
+    const borrowed = critics.filter((_, i) => !found[i]);
+    const shipped = { reranker: { id: SHIPPED_RERANKER, dtype: 'q8' }, nli: { id: SHIPPED_NLI, dtype: 'q8' } } as const;
+    const patch = Object.fromEntries(borrowed.map((r) => [r, shipped[r as 'reranker' | 'nli']]));
+    const note = borrowed.length ? `; it holds no ${borrowed.join(' or ')} model, so the site's own critic judges` : '';
+    return {
+      config: { ...config, ...patch },
+      source: { source: 'local', reason: `The evaluator models come from the local model pack at ${path}${note}.` },
+    };
+  }
+  const ids = [...new Set(own.map((r) => config[r].id))];
+  const present = await presentIn(root, ids, fetchFn);
   const missing = ids.filter((_, i) => !present[i]);
   if (missing.length === 0) {
     return {
@@ -76,4 +87,16 @@ export async function resolveModelSource(
     config: { ...config, source: 'hub' },
     source: { source: 'hub', reason: `${what} at ${path}; the evaluator models come from the Hugging Face hub.` },
   };
+}
+
+/** Whether each model is in the pack: listed in its manifest, or its config.json parses as an object. */
+async function presentIn(root: URL, ids: string[], fetchFn: Fetch): Promise<boolean[]> {
+  const listed = manifestIds(await getJson(fetchFn, new URL(EVALUATOR_PACK_MANIFEST, root).href));
+  return Promise.all(
+    ids.map(async (id) => {
+      if (listed.has(id)) return true;
+      const cfg = await getJson(fetchFn, new URL(`${id}/config.json`, root).href);
+      return typeof cfg === 'object' && cfg !== null && !Array.isArray(cfg);
+    }),
+  );
 }

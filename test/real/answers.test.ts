@@ -1,7 +1,7 @@
 // Real tier: answers a reader can use. Qwen2.5-Coder-0.5B-Instruct (the size and architecture of
 // the app's default CPU model; Coder-tuned, which suits the Rust book) writes through the page on
 // llama.cpp (wllama, on the CPU) over chapters of the Rust book as rustup or Debian ships it, with
-// the real all-MiniLM-L6-v2 retrieving and grading. For labelled questions of the real set (dev
+// the real all-MiniLM-L6-v2 retrieving and the critic the site ships (public/critic/) grading. For labelled questions of the real set (dev
 // split, test/fixtures/real/questions.json) each answer must be a whole answer from its passages:
 // written, critiqued, cited, never the prompt's own words; most must hold the gold answer. And the
 // question that once crashed the page ("What does the ? operator do with an error?") is answered.
@@ -10,6 +10,7 @@
 // browser tier cover a host without the headers), and an answer takes half the time on two cores.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHIPPED_NLI, SHIPPED_RERANKER } from '../../src/evaluator/config';
 import { PROMPT_TEXTS } from '../../src/generator/prompts';
 import { copiedShare } from '../../src/generator/shared/non-answer';
 import { PROD_DIR, launchBrowser, serveDir, type Served } from '../browser/harness';
@@ -99,6 +100,10 @@ describe.runIf(ready)('answers a reader can use: Qwen2.5-Coder-0.5B on llama.cpp
       expect(await page.locator('[data-testid=turn].viewed .problem').count()).toBe(0);
     }
     step(`gold in ${gold} of ${questions.length}`);
+    // The critiques came from the critic the site ships: the pack holds only the embedder.
+    const evaluator = await page.locator('[data-worker=evaluator]').textContent();
+    expect(evaluator).toContain(SHIPPED_RERANKER);
+    expect(evaluator).toContain(SHIPPED_NLI);
     // The headers took: the page is isolated and llama.cpp says it runs on the threads it may use.
     const threads = await page.evaluate(() => (crossOriginIsolated ? Math.min(4, navigator.hardwareConcurrency) : 1));
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);

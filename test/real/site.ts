@@ -3,7 +3,7 @@
 import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { OUTPUT_DIR, ROOT } from '../browser/harness';
+import { OUTPUT_DIR } from '../browser/harness';
 import { realPath } from './available';
 import { EMBEDDER_FILES } from '../../scripts/real-models/catalogue';
 
@@ -25,15 +25,13 @@ function place(from: string, to: string): void {
 }
 
 /**
- * Adds the model pack `real` (the real embedder; the tiny reranker and NLI model, since the
- * registries hold no real ones) and the real GGUF files to a built site folder.
+ * Adds the model pack `real` (the real embedder only: with no critic in the pack, the page judges
+ * with the critic the site ships, public/critic/) and the real GGUF files to a built site folder.
  */
 export function addRealModels(site: string): void {
   const pack = join(site, 'models/real');
   const embedder = realPath('embedder');
   for (const f of EMBEDDER_FILES) place(join(embedder, f), join(pack, 'embedder', f));
-  const tiny = join(ROOT, 'test/fixtures/models/tiny');
-  for (const role of ['reranker', 'nli']) cpSync(join(tiny, role), join(pack, role), { recursive: true });
   place(realPath('smollm2'), join(site, SITE_GGUF.smollm2));
   place(realPath('gemma'), join(site, SITE_GGUF.gemma));
   place(realPath('qwen05'), join(site, SITE_GGUF.qwen05));

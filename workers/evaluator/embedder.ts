@@ -37,7 +37,7 @@ export function createEmbedder(config: EmbedderConfig): LoadedEmbedder {
   let dims: number | undefined;
   const load = () =>
     (extractor ??= loading('embedder', config.model, config, async (options) => {
-      const t = await transformers(config);
+      const t = await transformers(config, config.model.id);
       return (await t.pipeline('feature-extraction', config.model.id, options)) as Extractor;
     }).catch((e: unknown) => {
       extractor = undefined; // a later call may retry, e.g. after the pack was downloaded

@@ -47,7 +47,7 @@ export function createSupportModel(config: NliConfig): SupportModel {
   let loaded: Promise<{ c: Classifier; labels: NliLabelIndex }> | undefined;
   const load = () =>
     (loaded ??= loading('nli', config.model, config, async (options) => {
-      const c = await loadClassifier(await transformers(config), config.model.id, options);
+      const c = await loadClassifier(await transformers(config, config.model.id), config.model.id, options);
       return { c, labels: nliLabelIndex(config.model.id, c.id2label) };
     }).catch((e: unknown) => {
       loaded = undefined;

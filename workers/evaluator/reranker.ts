@@ -21,7 +21,7 @@ export function createReranker(config: RerankerConfig): Reranker {
   let classifier: Promise<Classifier> | undefined;
   const load = () =>
     (classifier ??= loading('reranker', config.model, config, async (options) =>
-      loadClassifier(await transformers(config), config.model.id, options),
+      loadClassifier(await transformers(config, config.model.id), config.model.id, options),
     ).catch((e: unknown) => {
       classifier = undefined;
       throw e;

@@ -3,6 +3,7 @@
 // load errors that name the model. Works in the worker and in Node.
 import {
   defaultWasmThreads,
+  isShippedModel,
   type EvaluatorDevice,
   type EvaluatorModelRole,
   type EvaluatorProgressCallback,
@@ -16,6 +17,8 @@ export interface RuntimeOptions {
   source: ModelSource;
   /** Browser: absolute path of the model pack; Node: a folder. Required with source 'local'. */
   localModelPath?: string;
+  /** Browser: absolute path of the critic the site ships; Node: a folder (public/critic). Required for a shipped model. */
+  shippedModelPath?: string;
   /**
    * Browser only: where the ORT wasm files are, either a folder holding
    * `ort-wasm-simd-threaded.asyncify.{mjs,wasm}` or the two URLs.
@@ -52,11 +55,15 @@ const isNode =
 
 let loaded: Promise<Transformers> | undefined;
 
-/** Imported lazily: a top-level await in the worker's import graph makes comlink calls hang. */
-export async function transformers(opts: RuntimeOptions): Promise<Transformers> {
+/**
+ * Imported lazily: a top-level await in the worker's import graph makes comlink calls hang. Sets
+ * transformers.js' (global) environment for `model`: call it inside `loading`, which lets one
+ * model load at a time, so two models from two places never share one setting.
+ */
+export async function transformers(opts: RuntimeOptions, model: string): Promise<Transformers> {
   loaded ??= isNode ? import('@huggingface/transformers') : importWeb();
   const t = await loaded;
-  configure(t, opts);
+  configure(t, placeOf(opts, model));
   if (!isNode && opts.cache) {
     t.env.useCustomCache = true;
     t.env.customCache = opts.cache as typeof t.env.customCache;
@@ -88,6 +95,14 @@ async function importWeb(): Promise<Transformers> {
     console.warn('transformers.js does not share this onnxruntime-web instance: ORT session calls are not serialised.');
   }
   return t;
+}
+
+/** The shipped critic loads from the site's own folder, whatever the other models' source. */
+function placeOf(opts: RuntimeOptions, model: string): RuntimeOptions {
+  if (!isShippedModel(model)) return opts;
+  if (!opts.shippedModelPath)
+    throw new Error(`Evaluator config: "${model}" ships with the site and needs shippedModelPath.`);
+  return { ...opts, source: 'local', localModelPath: opts.shippedModelPath };
 }
 
 function configure(t: Transformers, opts: RuntimeOptions): void {
@@ -124,17 +139,20 @@ function configure(t: Transformers, opts: RuntimeOptions): void {
   }
 }
 
-export function runtimeDevice(opts: RuntimeOptions): EvaluatorDevice {
-  return opts.device ?? (isNode ? 'cpu' : 'wasm');
+/** The shipped critic is int8, which runs on WASM (the client routes it to a WASM worker too). */
+export function runtimeDevice(opts: RuntimeOptions, model?: string): EvaluatorDevice {
+  if (isNode) return opts.device ?? 'cpu';
+  return model && isShippedModel(model) ? 'wasm' : (opts.device ?? 'wasm');
 }
 
 export type LoadOptions = ReturnType<typeof loadOptions>;
 
 /** Options common to every `from_pretrained` / `pipeline` call of one model. */
 export function loadOptions(model: ModelSpec, opts: RuntimeOptions, progress: ReturnType<typeof progressReporter>) {
+  const dtype = isShippedModel(model.id) ? 'q8' : model.dtype;
   return {
-    device: runtimeDevice(opts),
-    ...(model.dtype && model.dtype !== 'auto' ? { dtype: model.dtype } : {}),
+    device: runtimeDevice(opts, model.id),
+    ...(dtype && dtype !== 'auto' ? { dtype } : {}),
     // onnxruntime-node takes its threads per session (the browser's are set on the WASM backend).
     ...(isNode && opts.threads ? { session_options: { intraOpNumThreads: opts.threads } } : {}),
     progress_callback: progress,
@@ -189,6 +207,9 @@ const ROLE_NAMES: Record<EvaluatorModelRole, string> = {
   nli: 'support (NLI)',
 };
 
+/** One model loads at a time: transformers.js' environment (where files come from) is global. */
+let loadQueue: Promise<unknown> = Promise.resolve();
+
 /** Runs a model load, turning any failure into an error that names the model and where it was looked for. */
 export async function loading<T>(
   role: EvaluatorModelRole,
@@ -197,13 +218,19 @@ export async function loading<T>(
   load: (options: ReturnType<typeof loadOptions>) => Promise<T>,
 ): Promise<T> {
   const progress = progressReporter(role, model.id, opts.onProgress);
+  const turn = loadQueue.then(() => load(loadOptions(model, opts, progress)));
+  loadQueue = turn.catch(() => undefined);
   try {
-    const value = await load(loadOptions(model, opts, progress));
+    const value = await turn;
     progress.ready();
     return value;
   } catch (e) {
-    const where =
-      opts.source === 'local' ? `the local model pack at ${opts.localModelPath ?? '?'}` : 'the Hugging Face hub';
+    const place = placeOf(opts, model.id);
+    const where = isShippedModel(model.id)
+      ? `the site's own critic at ${place.localModelPath ?? '?'}`
+      : place.source === 'local'
+        ? `the local model pack at ${place.localModelPath ?? '?'}`
+        : 'the Hugging Face hub';
     const reason = e instanceof Error ? e.message : String(e);
     // fetch's own words for a host it cannot reach ("Failed to fetch" in Chromium) say nothing of where.
     const unreachable =

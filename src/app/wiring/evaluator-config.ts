@@ -1,9 +1,12 @@
 // Which models the services load, from URL parameters a site or user can set:
 // `?modelPack=<folder>` reads the evaluator models from a local model pack under
 // models/ (offline demos, tests): <folder>/embedder, <folder>/reranker, <folder>/nli.
+// A pack without reranker/ or nli/ uses the critic the site ships (src/evaluator/pack.ts).
+// `?critic=hub` judges with the hub's general-purpose cross-encoder and NLI model instead of the
+// site's own critic (not measured on this project's questions).
 // `?evaluatorDevice=wasm|webgpu` overrides the evaluator's automatic device
 // choice (e.g. on a GPU whose driver mis-runs a model).
-import type { EvaluatorConfigInput } from '../../evaluator/config';
+import { type EvaluatorConfigInput, HUB_NLI, HUB_RERANKER } from '../../evaluator/config';
 
 const PACK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -12,6 +15,7 @@ export function evaluatorInput(search: string): EvaluatorConfigInput {
   const out: EvaluatorConfigInput = {};
   const device = p.get('evaluatorDevice');
   if (device === 'wasm' || device === 'webgpu') out.device = device;
+  if (p.get('critic') === 'hub') Object.assign(out, { reranker: HUB_RERANKER, nli: HUB_NLI });
   const pack = p.get('modelPack');
   if (pack && PACK_NAME.test(pack) && !pack.startsWith('.')) {
     Object.assign(out, {

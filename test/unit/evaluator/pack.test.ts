@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_EMBEDDER,
-  DEFAULT_NLI,
-  DEFAULT_RERANKER,
+  HUB_NLI as DEFAULT_NLI,
+  HUB_RERANKER as DEFAULT_RERANKER,
   resolveEvaluatorConfig,
+  SHIPPED_NLI,
+  SHIPPED_RERANKER,
   type EvaluatorConfigInput,
 } from '../../../src/evaluator/config';
 import { resolveModelSource } from '../../../src/evaluator/pack';
 
 const PAGE = 'https://example.org/apps/rag/index.html';
-const config = (input: EvaluatorConfigInput = {}) => resolveEvaluatorConfig(input, PAGE);
+// With the hub's critic chosen (`?critic=hub`), all three models are looked for in the pack.
+const config = (input: EvaluatorConfigInput = {}) =>
+  resolveEvaluatorConfig({ reranker: DEFAULT_RERANKER, nli: DEFAULT_NLI, ...input }, PAGE);
+const shippedConfig = (input: EvaluatorConfigInput = {}) => resolveEvaluatorConfig(input, PAGE);
 
 /** A static host: the given paths answer with their body; anything else 404, or the app's page with `spa`. */
 function host(files: Record<string, string>, opts: { spa?: boolean; down?: boolean } = {}) {
@@ -79,9 +84,47 @@ describe('finding the local evaluator pack (source auto)', () => {
   it('leaves an explicit source alone and asks nothing', async () => {
     const h = host(allThree);
     expect((await resolveModelSource(config({ source: 'hub' }), PAGE, h.f)).config.source).toBe('hub');
-    const local = await resolveModelSource(config({ source: 'local', embedder: 'tiny/embedder' }), PAGE, h.f);
+    const local = await resolveModelSource(shippedConfig({ source: 'local', embedder: 'tiny/embedder' }), PAGE, h.f);
     expect(local.config.source).toBe('local');
     expect(local.source.reason).toMatch(/local model pack at \/apps\/rag\/models\//);
     expect(h.asked).toEqual([]);
+  });
+});
+
+describe('the critic the site ships', () => {
+  it('is the default, never looked for in the pack: the pack needs only the embedder', async () => {
+    const c = shippedConfig();
+    expect([c.reranker, c.nli]).toEqual([
+      { id: SHIPPED_RERANKER, dtype: 'q8' },
+      { id: SHIPPED_NLI, dtype: 'q8' },
+    ]);
+    expect(c.shippedModelPath).toBe('/apps/rag/critic/');
+    const h = host(cfg(DEFAULT_EMBEDDER));
+    const r = await resolveModelSource(c, PAGE, h.f);
+    expect(r.config.source).toBe('local');
+    expect(h.asked).toEqual([
+      '/apps/rag/models/evaluator-pack.json',
+      `/apps/rag/models/${DEFAULT_EMBEDDER}/config.json`,
+    ]);
+    // No pack at all: the embedder comes from the hub, the critic still from the site.
+    const none = await resolveModelSource(c, PAGE, host({}).f);
+    expect(none.config.source).toBe('hub');
+    expect(none.config.reranker.id).toBe(SHIPPED_RERANKER);
+  });
+
+  it("judges with the site's critic when a local pack has no critic of its own, and keeps a pack's own critic", async () => {
+    const input = { source: 'local' as const, embedder: 'real/embedder', reranker: 'real/reranker', nli: 'real/nli' };
+    const bare = await resolveModelSource(shippedConfig(input), PAGE, host({}).f);
+    expect(bare.config.embedder.id).toBe('real/embedder');
+    expect([bare.config.reranker.id, bare.config.nli.id]).toEqual([SHIPPED_RERANKER, SHIPPED_NLI]);
+    expect(bare.source.reason).toBe(
+      "The evaluator models come from the local model pack at /apps/rag/models/; it holds no reranker or nli model, so the site's own critic judges.",
+    );
+    const full = await resolveModelSource(
+      shippedConfig(input),
+      PAGE,
+      host({ ...cfg('real/reranker'), ...cfg('real/nli') }).f,
+    );
+    expect([full.config.reranker.id, full.config.nli.id]).toEqual(['real/reranker', 'real/nli']);
   });
 });
