@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createController, type DecodeFn } from './app/wiring/controller';
+import { createController } from './app/wiring/controller';
+import { lazyDecode } from './app/wiring/lazy-decode';
 import { getServices } from './app/wiring/services';
 import { controllerSettings } from './app/wiring/settings-source';
 import { startOfflineWiring } from './app/wiring/offline-panel';
@@ -29,8 +30,9 @@ const storage = framed
     })();
 
 const fromUrl = readUrlState(location.search, loadSettings(storage));
-// The decode loop loads with the first question; re-ranking (sliders) is needed at once.
-const decode: DecodeFn = (...args) => import('./core/decode').then((m) => m.decode(...args));
+// The decode loop loads with the first question (called outside the bundler's import wrapper:
+// app/wiring/lazy-decode.ts says why); re-ranking (sliders) is needed at once.
+const decode = lazyDecode(() => import('./core/decode'));
 // The controller owns the settings (the engine the address names is this visit's, never saved); the services follow them.
 const controller = createController({
   ports: services.ports,

@@ -79,10 +79,7 @@ export function startOffline(): OfflineStore {
 
   // A lazy chunk of this build is gone (another tab switched to a new version, or the site was
   // redeployed while this page was open without a service worker): reloading is the only safe move.
-  window.addEventListener('vite:preloadError', (event: Event) => {
-    event.preventDefault();
-    set({ stale: true });
-  });
+  window.addEventListener('vite:preloadError', (event: Event) => onPreloadError(event, () => set({ stale: true })));
 
   return {
     get: store.get,
@@ -118,4 +115,26 @@ export function startOffline(): OfflineStore {
       ask();
     },
   };
+}
+
+/**
+ * A file of this build that could not be loaded (Chromium, Firefox and Safari's words for a
+ * dynamic import that failed, Vite's for a stylesheet), as against an error of the code that ran
+ * once it had loaded: Vite's preload helper reports both as `vite:preloadError`.
+ */
+export function isChunkLoadFailure(payload: unknown): boolean {
+  const message = payload instanceof Error ? payload.message : String(payload);
+  return /dynamically imported module|Importing a module script failed|Unable to preload CSS/i.test(message);
+}
+
+/**
+ * Takes over only a file that failed to load: the page is stale, and the import resolves to
+ * nothing while the page offers a reload. Any other error is left to its caller: taken over, it
+ * became undefined there (every failed answer read "Cannot read properties of undefined (reading
+ * 'aborted')", issue 47) and the page claimed a new version that did not exist.
+ */
+export function onPreloadError(event: Event, markStale: () => void): void {
+  if (!isChunkLoadFailure((event as Event & { payload?: unknown }).payload)) return;
+  event.preventDefault();
+  markStale();
 }
