@@ -7,11 +7,13 @@
 // native llama-server (bench/answers/llama-server-engine.ts): wllama hands llama.cpp the same JSON,
 // so the text is the model's, several times faster than in WebAssembly. Answer times come from the
 // page instead (npm run bench -- answer-cost). Retrieval is the app's library in Node with the real
-// all-MiniLM-L6-v2; the evaluator is MiniLM's cosine (bench/answers/minilm-critic.ts), a stand-in
-// for the cross-encoder and NLI model no registry here holds.
+// all-MiniLM-L6-v2; the critic is the one the site ships (bench/answers/shipped-critic.ts: ISREL,
+// ISSUP, the re-rank of retrieval and CRAG's evaluator, as in the page), or with ANSWERS_CRITIC=minilm
+// MiniLM's cosine (bench/answers/minilm-critic.ts), the stand-in earlier tables used.
 //
 //   LLAMA_SERVER=/path/to/llama-server npm run bench -- answers
 //   ANSWERS_MODEL=qwen15 ANSWERS_ROWS=plain,adaptive ANSWERS_SPLIT=test ANSWERS_LIMIT=60 ANSWERS_THREADS=2
+//   ANSWERS_CRITIC=shipped|minilm
 //   (a limit takes every n-th question of the split, so each kind of document keeps its share)
 //
 // Every answer is appended to test-output/answers/<model>.jsonl as it is written (a run can be
@@ -26,7 +28,9 @@ import { containsGold, evidenceIn, questionSet, resolveDoc } from '../test/real/
 import { OUTPUT_DIR } from '../test/browser/harness';
 import { startNativeServer } from './answers/llama-server-engine';
 import { minilmCritic } from './answers/minilm-critic';
-import { setLibrary } from './answers/node-library';
+import { BENCH_RETRIEVAL, setLibrary } from './answers/node-library';
+import { shippedCritic } from './answers/shipped-critic';
+import { DEFAULT_RETRIEVAL } from '../src/core/hybrid';
 import { printReport, type AnswerRecord } from './answers/report';
 import { answer, ROWS, type Row } from './answers/rows';
 import { errorMessage } from '../src/core/errors';
@@ -57,11 +61,14 @@ export async function run(): Promise<void> {
   // A limit takes every n-th question, so each kind of document keeps its share.
   const limit = Math.min(inSplit.length, Number(process.env.ANSWERS_LIMIT ?? inSplit.length));
   const questions = Array.from({ length: limit }, (_, i) => inSplit[Math.floor((i * inSplit.length) / limit)]!);
-  const lib = await setLibrary(console.log);
+  const which = process.env.ANSWERS_CRITIC ?? 'shipped';
+  const shipped = which === 'shipped' ? shippedCritic() : undefined;
+  // With the shipped critic, retrieval re-ranks its first stage with it, as the page's default does.
+  const lib = await setLibrary(console.log, shipped ? { rerank: shipped.score } : {});
   const server = await startNativeServer({ model: path, threads, binary, log: console.log });
-  const critic = minilmCritic((a, t) => lib.cosines(a, t));
+  const critic = shipped ?? minilmCritic((a, t) => lib.cosines(a, t));
   const generator = new WllamaGenerator(server.engine, { nProbs: 20 });
-  const retriever = lib.retriever();
+  const retriever = lib.retriever(shipped ? DEFAULT_RETRIEVAL : BENCH_RETRIEVAL);
   const out = join(OUTPUT_DIR, 'answers');
   mkdirSync(out, { recursive: true });
   const log = join(out, `${key}.jsonl`);
@@ -115,6 +122,8 @@ export async function run(): Promise<void> {
   } finally {
     await server.close();
     await lib.close();
+    await shipped?.dispose();
   }
+  console.log(`critic: ${which === 'shipped' ? "the site's own (public/critic/)" : 'MiniLM cosine'}`);
   printReport(records);
 }

@@ -5,7 +5,7 @@
 // memory). The answer benches retrieve from it.
 import 'fake-indexeddb/auto';
 import { dirname } from 'node:path';
-import type { RetrievalSettings } from '../../src/core/hybrid';
+import type { RelevanceScorer, RetrievalSettings } from '../../src/core/hybrid';
 import type { Retriever } from '../../src/core/ports';
 import { IndexHost } from '../../src/library/index-host';
 import { Library } from '../../src/library/library';
@@ -29,7 +29,14 @@ export const BENCH_RETRIEVAL: RetrievalSettings = { search: 'both', rerank: fals
 
 const BASE = 'http://bench.local/';
 
-export async function setLibrary(log: (s: string) => void = () => {}): Promise<NodeLibrary> {
+/**
+ * `rerank`: a cross-encoder for the re-rank stage (the shipped critic's relevance), used by
+ * `retriever(settings)` when the settings ask for a re-rank, as the page's library does.
+ */
+export async function setLibrary(
+  log: (s: string) => void = () => {},
+  opts: { rerank?: RelevanceScorer } = {},
+): Promise<NodeLibrary> {
   const index = await ensureSetIndex(log);
   const embedder = createRealEmbedder('q8');
   const library = await Library.open({
@@ -41,6 +48,7 @@ export async function setLibrary(log: (s: string) => void = () => {}): Promise<N
     // The pre-built index is served as a site serves it, at index/.
     fetch: fileFetch(dirname(index), BASE),
     siteCorpus: false,
+    ...(opts.rerank ? { rerank: opts.rerank } : {}),
   });
   await library.idle();
   const docs = await library.list();

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHIPPED_NLI, SHIPPED_RERANKER } from '../../src/evaluator/config';
 import type { EvaluatorRun } from './pages/evaluator-page';
 import { E2E_DIR, ROOT, launchBrowser, serveDir, type Served, breakEvaluatorWebGpu } from './harness';
 
@@ -43,7 +44,7 @@ async function openPage(
 function run(
   page: Page,
   device: 'auto' | 'wasm' | 'webgpu',
-  models?: { embedder?: string; source?: 'auto' },
+  models?: { embedder?: string; reranker?: string; nli?: string; source?: 'auto' },
 ): Promise<EvaluatorRun> {
   return page.evaluate(([d, p, q, s, m]) => window.runEvaluator(d, p, q, s, m), [
     device,
@@ -182,6 +183,27 @@ describe('evaluator worker in headless Chromium', () => {
     expect(asked).toContain(`${PREFIX}models/evaluator-pack.json`);
     expect(asked).toContain(`${PREFIX}models/tiny/nli/config.json`);
     expect(offOrigin).toEqual([]);
+    await page.context().close();
+  });
+
+  it("judges with the critic the site ships, from the site's own files, as int8 on WASM beside an embedder on WebGPU", async () => {
+    const { page, offOrigin, errors } = await openPage(gpuBrowser, served);
+    const before = served.requests.length;
+    const r = await run(page, 'auto', { reranker: SHIPPED_RERANKER, nli: SHIPPED_NLI });
+    expect(r.relevanceRankings.map((ranking) => ranking[0])).toEqual(expected);
+    const [e, u, c] = r.support;
+    expect(e!.full).toBeGreaterThan(u!.full);
+    expect(e!.full).toBeGreaterThan(c!.full);
+    expect(r.models.map((m) => [m.role, m.model, m.device])).toEqual([
+      ['embedder', 'tiny/embedder', 'webgpu'],
+      ['reranker', SHIPPED_RERANKER, 'wasm'],
+      ['nli', SHIPPED_NLI, 'wasm'],
+    ]);
+    const asked = served.requests.slice(before);
+    for (const id of [SHIPPED_RERANKER, SHIPPED_NLI])
+      expect(asked).toContain(`${PREFIX}critic/${id}/onnx/model_quantized.onnx`);
+    expect(offOrigin).toEqual([]);
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 

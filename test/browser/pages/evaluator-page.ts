@@ -21,6 +21,8 @@ export interface EvaluatorRun {
   relevance: number[][];
   support: { full: number; partial: number; none: number }[];
   progress: EvaluatorProgress[];
+  /** Each model's device as the evaluator last reported it. */
+  models: ModelDeviceReport[];
 }
 
 // This page sits at test/browser/pages/ of the build; the app (and its models/) is three levels up.
@@ -72,6 +74,7 @@ async function run(
       relevance,
       support,
       progress,
+      models: evaluator.models(),
     };
   } finally {
     evaluator.dispose();
