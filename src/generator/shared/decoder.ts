@@ -1,10 +1,11 @@
 // What one engine supplies to the shared Self-RAG generator (./self-rag.ts): a few decode
 // primitives over a loaded model. Engines differ in how a slot's probabilities are read
-// (web-llm: token strings aligned to the message text; llama.cpp: token ids) and how a
-// native model's reflection tokens are found, so those stay in the driver.
-import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
+// (web-llm: token strings aligned to the message text; llama.cpp: token ids), so that stays in
+// the driver; a native model's tokens come back in one shape and are read by ./native-read.ts.
+import type { RetrievalDecisionRequest, SegmentRequest } from '../../core/ports';
 import type { Form, SlotName } from '../form';
 import type { ChatMessage } from '../prompts';
+import type { NativeReply, NativeToken } from './native-read';
 
 /** Cost bookkeeping the shared generator owns; a driver reports each engine call and its tokens. */
 export interface Meter {
@@ -41,20 +42,6 @@ export interface TokenReply<T> extends FormReply {
   tokens: T[];
 }
 
-/** What a native Self-RAG model wrote for one segment, its reflection tokens read. */
-export interface NativeRead {
-  text: string;
-  tokenCount: number;
-  logprob: number;
-  done: boolean;
-  rel?: number[];
-  sup?: number[];
-  use?: number[];
-  /** The next segment's retrieval decision, [retrieval, noRetrieval, continueEvidence]. */
-  next?: number[];
-  problems: string[];
-}
-
 export interface TextRequest {
   system?: string;
   user: string;
@@ -76,8 +63,10 @@ export interface Decoder<R extends FormReply = FormReply> {
   readSlot(form: Form, name: SlotName, reply: R): Promise<number[] | null>;
   /** The summed log-prob and count of the reply's tokens that fall within its first `chars` characters. */
   textLogprob(reply: R, chars: number): { logprob: number; count: number };
-  nativeSegment(req: SegmentRequest, maxTokens: number): Promise<NativeRead>;
-  nativeDecision(req: RetrievalDecisionRequest): Promise<RetrieveProbs>;
+  /** A native model's segment in the released prompt format, ending at its next retrieval decision. */
+  nativeSegment(req: SegmentRequest, maxTokens: number): Promise<NativeReply>;
+  /** The first token a native model writes where it decides whether to retrieve. */
+  nativeDecision(req: RetrievalDecisionRequest): Promise<{ first: NativeToken | undefined; text: string }>;
   /** Free text (optionally one line) with its token counts. */
   text(req: TextRequest): Promise<{ text: string; promptTokens: number; completionTokens: number }>;
   /** Stops every decode in flight; the model stays loaded. */

@@ -6,7 +6,7 @@
 // stopped after one or two sentences (./answer-length.ts); utility asked of the same conversation;
 // relevance and support, when the critique source wants them, asked of a judge. What the model
 // wrote is checked before it is scored (./non-answer.ts). A native Self-RAG model writes its
-// reflection tokens in one pass and reads them all.
+// reflection tokens in one pass; every engine's are read by one rule (./native-read.ts).
 import type {
   GeneratedSegment,
   Generator,
@@ -32,7 +32,8 @@ import {
   useMessages,
 } from '../prompts';
 import { answerText, enoughSentences } from './answer-length';
-import type { Decoder, FormReply, Meter, NativeRead } from './decoder';
+import type { Decoder, FormReply, Meter } from './decoder';
+import { type NativeRead, readNativeDecision, readNativeSegment } from './native-read';
 import { nonAnswer, unread } from './non-answer';
 
 export interface SelfRagOptions {
@@ -106,7 +107,13 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
     throwIfAborted(req.signal);
     const known = this.decided.get(pathKey(req.question, req.previous));
     if (known) return { ...known };
-    if (this.opts.native) return this.decoder.nativeDecision(req);
+    if (this.opts.native) {
+      const { first, text } = await this.decoder.nativeDecision(req);
+      const probs = readNativeDecision(first);
+      if (!probs)
+        throw malformed('the retrieval decision (no retrieval token among the tokens the engine reported)', text);
+      return probs;
+    }
     const probs = await this.slot(decisionMessages(req.question, req.previous), DECISION_REPLY, 'decision', req.signal);
     if (!probs) throw malformed('the retrieval decision', '');
     return { retrieval: probs[0]!, noRetrieval: probs[1]! };
@@ -255,7 +262,8 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
   }
 
   private async segmentNative(req: SegmentRequest): Promise<GeneratedSegment> {
-    const read = await this.decoder.nativeSegment(req, this.opts.maxSegmentTokens + NATIVE_OVERHEAD_TOKENS);
+    const reply = await this.decoder.nativeSegment(req, this.opts.maxSegmentTokens + NATIVE_OVERHEAD_TOKENS);
+    const read = readNativeSegment(reply, !!req.passage);
     if (read.next && read.text) {
       const [retrieval, noRetrieval, continueEvidence] = read.next as [number, number, number];
       this.remember(req.question, [...req.previous, read.text], { retrieval, noRetrieval, continueEvidence });

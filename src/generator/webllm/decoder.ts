@@ -7,16 +7,16 @@ import type {
   ChatCompletionRequestNonStreaming,
   ChatCompletionRequestStreaming,
 } from '@mlc-ai/web-llm';
-import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
-import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
+import type { RetrievalDecisionRequest, SegmentRequest } from '../../core/ports';
 import { abortError, classifyError } from '../errors';
 import { findSlot, formToGrammar, ONE_LINE, parseForm, slotSpellings, type Form, type SlotName } from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
 import { guarded } from '../shared/guard';
-import type { ChatRequest, Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
-import { malformed, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
+import type { ChatRequest, Decoder, Meter, TextRequest, TokenReply } from '../shared/decoder';
+import { NATIVE_STOPS, type NativeReply, type NativeToken, REFLECTION_STRINGS } from '../shared/native-read';
+import { SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
 import { NEUTRAL_PENALTIES, samplingParams, type ChatEngine, type SamplingSettings } from './engine';
-import { alignTokens, readNativeGroup, readSlotBounded, spanLogprob, type TokenLogprob } from './slots';
+import { alignTokens, readSlotBounded, spanLogprob, type TokenLogprob } from './slots';
 
 export interface EngineGeneratorOptions extends SamplingSettings {
   /** Read reflection tokens directly (a native Self-RAG model) instead of prompting for them. */
@@ -94,70 +94,18 @@ class WebllmDecoder implements Decoder<Reply> {
     return { text: choice?.message.content ?? '', promptTokens, completionTokens };
   }
 
-  async nativeSegment(req: SegmentRequest, maxTokens: number): Promise<NativeRead> {
+  async nativeSegment(req: SegmentRequest, maxTokens: number): Promise<NativeReply> {
     const prompt = nativeSegmentPrompt(req.question, req.previous, req.passage);
-    const reply = await this.complete(prompt, maxTokens, req.signal, [
-      RETRIEVE.retrieval,
-      RETRIEVE.noRetrieval,
-      RETRIEVE.continueEvidence,
-    ]);
-    const problems: string[] = [];
-    if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
-    const group = (alts: readonly string[], name: string, required: boolean): number[] | undefined => {
-      const hit = readNativeGroup(reply.tokens, alts);
-      if (!hit && required) problems.push(`missing ${name} token`);
-      return hit?.probs;
-    };
-    // The stop string that ended the reply is cut from the text but its token keeps its
-    // log-probs: that is the model's retrieval decision for the next segment. The
-    // released model writes [Utility:k] once, at the end of the whole answer, so a
-    // middle segment ends at that decision with no utility token.
-    const useAt = reply.tokens.findIndex((t) => (ISUSE as readonly string[]).includes(t.token));
-    const decisions: string[] = [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence];
-    const nextAt = reply.tokens.findIndex((t, i) => i > useAt && decisions.includes(t.token));
-    const next = nextAt >= 0 ? readNativeGroup(reply.tokens.slice(nextAt), decisions) : null;
-    // Relevance and support judge a passage: without one they are not read.
-    const rel = req.passage ? group([ISREL.relevant, ISREL.irrelevant], 'relevance', true) : undefined;
-    // No support token follows [Irrelevant], nor ends a middle segment.
-    const irrelevant = !!rel && rel[1]! > rel[0]!;
-    const sup = req.passage
-      ? group([ISSUP.full, ISSUP.partial, ISSUP.none], 'support', !irrelevant && !next)
-      : undefined;
-    const use = group(ISUSE, 'utility', !next);
-    // The segment is what the model wrote before its utility token, read from the message
-    // (token strings lose SentencePiece spaces and split multi-byte characters).
-    const segTokens = reply.tokens.slice(0, useAt >= 0 ? useAt : nextAt >= 0 ? nextAt : reply.tokens.length);
-    const textTokens = segTokens.filter((t) => !isReflection(t.token) && !STOP_TOKENS.has(t.token));
-    const text = nativeText(reply.text);
-    if (!text) problems.push('no answer text');
-    return {
-      text,
-      tokenCount: textTokens.length,
-      logprob: textTokens.reduce((a, t) => a + t.logprob, 0),
-      done: reply.finish === 'stop' && !next,
-      ...(rel ? { rel } : {}),
-      ...(sup ? { sup } : {}),
-      ...(use ? { use } : {}),
-      ...(next ? { next: next.probs } : {}),
-      problems,
-    };
+    // The stop string that ended the reply is cut from the text, but its token keeps its
+    // log-probs: the model's retrieval decision for the next segment stays in the tokens.
+    const reply = await this.complete(prompt, maxTokens, req.signal, [...NATIVE_STOPS]);
+    return { text: reply.text, tokens: reply.tokens.map(nativeToken), finish: reply.finish };
   }
 
-  async nativeDecision(req: RetrievalDecisionRequest): Promise<RetrieveProbs> {
+  async nativeDecision(req: RetrievalDecisionRequest): Promise<{ first: NativeToken | undefined; text: string }> {
     const reply = await this.complete(nativeDecisionPrompt(req.question, req.previous), 1, req.signal);
     const first = reply.tokens[0];
-    const p = (tok: string): number => {
-      const hit = first?.top_logprobs.find((t) => t.token === tok);
-      return hit ? Math.exp(hit.logprob) : 0;
-    };
-    const probs = {
-      retrieval: p(RETRIEVE.retrieval),
-      noRetrieval: p(RETRIEVE.noRetrieval),
-      continueEvidence: p(RETRIEVE.continueEvidence),
-    };
-    if (probs.retrieval + probs.noRetrieval + probs.continueEvidence === 0)
-      throw malformed('the retrieval decision (no retrieval token among the top 5)', reply.text);
-    return probs;
+    return { first: first && nativeToken(first), text: reply.text };
   }
 
   async chat(req: ChatRequest): Promise<Reply> {
@@ -242,23 +190,22 @@ class WebllmDecoder implements Decoder<Reply> {
 
 // Stop tokens get a log-prob entry of their own but are not part of the message.
 const STOP_TOKENS = new Set(['</s>', '<|im_end|>', '<|endoftext|>', '<|eot_id|>', '<|end_of_text|>', '<|end|>']);
+const REFLECTION = new Set<string>(REFLECTION_STRINGS);
 
-/** A native segment's text: the message before its utility token, without reflection tokens. */
-function nativeText(message: string): string {
-  const useAt = message.search(/\[Utility:[1-5]\]/);
-  let text = useAt >= 0 ? message.slice(0, useAt) : message;
-  for (const r of REFLECTION) text = text.split(r).join('');
-  return text.replace(/<\/s>/g, '').trim();
-}
-
-const REFLECTION = new Set<string>([
-  ...Object.values(RETRIEVE),
-  ...Object.values(ISREL),
-  ...Object.values(ISSUP),
-  ...ISUSE,
-  '<paragraph>',
-  '</paragraph>',
-]);
-function isReflection(token: string): boolean {
-  return REFLECTION.has(token);
+/**
+ * web-llm's token in the shared shape. A native model's reflection tokens are single tokens of its
+ * vocabulary, so they are known by their strings, and web-llm reports the top 5 by string.
+ */
+function nativeToken(t: TokenLogprob): NativeToken {
+  const alternatives: Record<string, number> = {};
+  for (const alt of t.top_logprobs) if (REFLECTION.has(alt.token)) alternatives[alt.token] = alt.logprob;
+  const reflection = REFLECTION.has(t.token);
+  if (reflection) alternatives[t.token] ??= t.logprob;
+  return {
+    text: t.token,
+    logprob: t.logprob,
+    ...(reflection ? { reflection: t.token } : {}),
+    ...(STOP_TOKENS.has(t.token) ? { end: true } : {}),
+    alternatives,
+  };
 }

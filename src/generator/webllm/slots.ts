@@ -192,25 +192,3 @@ export function spanLogprob(
   });
   return { logprob, count };
 }
-
-/**
- * Native Self-RAG models emit each reflection token as a single token: the
- * probability of each alternative is read from the top log-probs where the first
- * token of the group was written. An alternative outside web-llm's top 5 counts
- * as 0; the reference instead reads every log-prob vLLM returns for the group.
- */
-export function readNativeGroup(
-  tokens: readonly TokenLogprob[],
-  alternatives: readonly string[],
-): { probs: number[]; index: number } | null {
-  const index = tokens.findIndex((t) => alternatives.includes(t.token));
-  if (index < 0) return null;
-  const top = tokens[index]!.top_logprobs;
-  const probs = alternatives.map((a) => {
-    const hit = top.find((t) => t.token === a);
-    return hit ? Math.exp(hit.logprob) : 0;
-  });
-  const sum = probs.reduce((a, b) => a + b, 0);
-  if (!(sum > 0)) return null;
-  return { probs: probs.map((p) => p / sum), index };
-}

@@ -3,18 +3,19 @@
 // ids), log-probs taken before the grammar (read by token id, ./slots.ts), and a prompt
 // cache that keeps the longest shared prefix, so each candidate of a step prefills only
 // its passage. Errors are mapped to the shared kinds by ./errors.ts.
-import type { RetrievalDecisionRequest, RetrieveProbs, SegmentRequest } from '../../core/ports';
-import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../../core/reflection-tokens';
+import type { RetrievalDecisionRequest, SegmentRequest } from '../../core/ports';
+import { ISSUP, ISUSE } from '../../core/reflection-tokens';
 import { GeneratorError } from '../errors';
 import { ONE_LINE, parseForm, SLOT_REPLIES, slotSpellings, type Form, type SlotName } from '../form';
 import { nativeDecisionPrompt, nativeSegmentPrompt } from '../prompts';
 import { guarded } from '../shared/guard';
-import type { ChatRequest, Decoder, Meter, NativeRead, TextRequest, TokenReply } from '../shared/decoder';
+import type { ChatRequest, Decoder, Meter, TextRequest, TokenReply } from '../shared/decoder';
+import { NATIVE_STOPS, type NativeReply, type NativeToken, REFLECTION_STRINGS } from '../shared/native-read';
 import { malformed, SelfRagGenerator, throwIfAborted } from '../shared/self-rag';
 import { wllamaError } from './errors';
 import { formToGbnf, type SlotTokens } from './gbnf';
 import type { WllamaChatChunk, WllamaHost, WllamaTimings, WllamaTokenLogprob } from './protocol';
-import { groupAt, readGroupIds, readSlotIds, tokenAt } from './slots';
+import { readSlotIds, tokenAt } from './slots';
 
 export type WllamaEngine = Pick<WllamaHost, 'chatStream' | 'complete' | 'abort' | 'tokenIds'>;
 
@@ -77,7 +78,7 @@ export class WllamaGenerator extends SelfRagGenerator<Reply> {
 class WllamaDecoder implements Decoder<Reply> {
   private stats: PrefillStats = { prefilled: 0, cached: 0, decoded: 0, decodeMs: 0, prefillMs: 0 };
   private slotTokens: Promise<SlotTokens> | undefined;
-  private reflectionIds: Promise<Map<string, number>> | undefined;
+  private reflectionIds: Promise<Map<number, string>> | undefined;
   private nextId = 1;
   private readonly running = new Set<number>();
 
@@ -149,86 +150,43 @@ class WllamaDecoder implements Decoder<Reply> {
     };
   }
 
-  async nativeSegment(req: SegmentRequest, maxTokens: number): Promise<NativeRead> {
-    const ids = await this.reflection();
-    const group = (names: readonly string[]): number[] | null => {
-      const g = names.map((n) => ids.get(n));
-      return g.every((x) => x !== undefined) ? (g as number[]) : null;
-    };
-    const retrieveGroup = group([RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence]);
+  async nativeSegment(req: SegmentRequest, maxTokens: number): Promise<NativeReply> {
+    const names = await this.reflection();
     const prompt = nativeSegmentPrompt(req.question, req.previous, req.passage);
-    const reply = await this.complete(prompt, maxTokens, req.signal, [
-      RETRIEVE.retrieval,
-      RETRIEVE.noRetrieval,
-      RETRIEVE.continueEvidence,
-    ]);
-    const problems: string[] = [];
-    if (reply.finish === 'length') problems.push('the reply was cut off at the token limit');
-    const read = (names: readonly string[], what: string, wanted: boolean): number[] | undefined => {
-      if (!wanted) return undefined;
-      const g = group(names);
-      const hit = g && readGroupIds(reply.tokens, g);
-      if (!hit) problems.push(`missing ${what} token`);
-      return hit?.probs;
-    };
-    const rel = read([ISREL.relevant, ISREL.irrelevant], 'relevance', !!req.passage);
-    const sup = read([ISSUP.full, ISSUP.partial, ISSUP.none], 'support', !!req.passage);
-    const use = read(ISUSE, 'utility', true);
-    const reflection = new Set(ids.values());
-    const useIds = group(ISUSE) ?? [];
-    const useAt = reply.tokens.findIndex((t) => useIds.includes(t.id));
-    const segTokens = useAt >= 0 ? reply.tokens.slice(0, useAt) : reply.tokens;
-    const textTokens = segTokens.filter((t) => !reflection.has(t.id));
-    const text = textTokens
-      .map((t) => t.token)
-      .join('')
-      .trim();
-    if (!text) problems.push('no answer text');
-    // The token that ended the reply is the model's retrieval decision for the next segment, but
-    // llama.cpp drops a stop word's log-probs: read that position again with one more token,
-    // which costs almost no prefill (the prompt cache holds the prompt and the reply).
-    let next: number[] | undefined;
-    let ended = reply.finish === 'stop';
-    const last = useAt >= 0 ? reply.tokens[useAt + 1] : undefined;
-    if (last && retrieveGroup) {
-      // Ended by the end-of-text token, whose log-probs are kept: the group is read there.
-      next = groupAt(last, retrieveGroup);
-    } else if (useAt >= 0 && reply.finish === 'stop' && retrieveGroup) {
-      const probe = await this.complete(prompt + reply.text, 1, req.signal);
-      const at = probe.tokens[0];
-      if (at) {
-        next = groupAt(at, retrieveGroup);
-        ended = !retrieveGroup.includes(at.id);
-      }
+    const reply = await this.complete(prompt, maxTokens, req.signal, [...NATIVE_STOPS]);
+    // llama.cpp keeps the end-of-text token's log-probs but drops a stop word's, the model's next
+    // retrieval decision. A closing critique (support or utility) followed by one more token ended
+    // at the end of the text. After any other stop the position after the reply is read again with
+    // one more token, which costs almost no prefill (the prompt cache holds the prompt and the
+    // reply): a decision there was the stop word; the last token written again was the end of text.
+    const n = reply.tokens.length;
+    const closing = names.get(reply.tokens[n - 2]?.id ?? -1);
+    let endAt =
+      n > 0 && !names.has(reply.tokens[n - 1]!.id) && closing !== undefined && CLOSING.includes(closing) ? n - 1 : -1;
+    let decision: WllamaTokenLogprob | undefined;
+    if (reply.finish === 'stop' && endAt < 0 && knowsDecisions(names)) {
+      const at = (await this.complete(prompt + reply.text, 1, req.signal)).tokens[0];
+      const name = at && names.get(at.id);
+      if (name !== undefined && NATIVE_STOPS.includes(name)) decision = at;
+      else if (at && n > 0 && at.id === reply.tokens[n - 1]!.id) endAt = n - 1;
     }
-    return {
-      text,
-      tokenCount: textTokens.length,
-      logprob: textTokens.reduce((a, t) => a + t.logprob, 0),
-      done: ended,
-      ...(rel ? { rel } : {}),
-      ...(sup ? { sup } : {}),
-      ...(use ? { use } : {}),
-      ...(next ? { next } : {}),
-      problems,
-    };
+    const tokens = reply.tokens.map((t, i) => nativeToken(t, names, i === endAt));
+    if (decision) tokens.push(nativeToken(decision, names, false));
+    // The message from the tokens, each reflection token under its own name.
+    const text = reply.tokens
+      .filter((_, i) => i !== endAt)
+      .map((t) => names.get(t.id) ?? t.token)
+      .join('');
+    return { text, tokens, finish: reply.finish };
   }
 
-  async nativeDecision(req: RetrievalDecisionRequest): Promise<RetrieveProbs> {
-    const ids = await this.reflection();
-    const g = [RETRIEVE.retrieval, RETRIEVE.noRetrieval, RETRIEVE.continueEvidence].map((n) => ids.get(n));
+  async nativeDecision(req: RetrievalDecisionRequest): Promise<{ first: NativeToken | undefined; text: string }> {
+    const names = await this.reflection();
     const reply = await this.complete(nativeDecisionPrompt(req.question, req.previous), 1, req.signal);
-    const first = reply.tokens[0];
-    if (!first || g.some((x) => x === undefined))
+    if (!knowsDecisions(names))
       throw malformed('the retrieval decision (the model has no reflection tokens)', reply.text);
-    const p = (id: number): number =>
-      first.id === id
-        ? Math.exp(first.logprob)
-        : Math.exp(first.top_logprobs.find((t) => t.id === id)?.logprob ?? -Infinity);
-    const probs = { retrieval: p(g[0]!), noRetrieval: p(g[1]!), continueEvidence: p(g[2]!) };
-    if (probs.retrieval + probs.noRetrieval === 0)
-      throw malformed('the retrieval decision (no retrieval token among the top tokens)', reply.text);
-    return probs;
+    const first = reply.tokens[0];
+    return { first: first && nativeToken(first, names, false), text: reply.text };
   }
 
   /** The slot's group probabilities: by token id when the grammar fixed them, else unavailable. */
@@ -258,14 +216,14 @@ class WllamaDecoder implements Decoder<Reply> {
     return this.slotTokens;
   }
 
-  private reflection(): Promise<Map<string, number>> {
+  /** The loaded model's reflection tokens by id (only those that are one token of its vocabulary). */
+  private reflection(): Promise<Map<number, string>> {
     this.reflectionIds ??= (async () => {
-      const names = [...Object.values(RETRIEVE), ...Object.values(ISREL), ...Object.values(ISSUP), ...ISUSE];
-      const ids = await this.engine.tokenIds(names);
-      const map = new Map<string, number>();
-      names.forEach((n, i) => {
+      const ids = await this.engine.tokenIds([...REFLECTION_STRINGS]);
+      const map = new Map<number, string>();
+      REFLECTION_STRINGS.forEach((n, i) => {
         const seq = ids[i];
-        if (seq && seq.length === 1) map.set(n, seq[0]!);
+        if (seq && seq.length === 1) map.set(seq[0]!, n);
       });
       return map;
     })();
@@ -412,4 +370,34 @@ class WllamaDecoder implements Decoder<Reply> {
     this.stats.decodeMs += t?.predicted_ms ?? 0;
     this.stats.prefillMs += t?.prompt_ms ?? 0;
   }
+}
+
+/** Whether the model has each retrieval decision as one token (else it is no native Self-RAG model). */
+function knowsDecisions(names: ReadonlyMap<number, string>): boolean {
+  const known = new Set(names.values());
+  return NATIVE_STOPS.every((d) => known.has(d));
+}
+
+/** The critiques that close a segment: after one, the model writes its next decision or ends. */
+const CLOSING: readonly string[] = [...Object.values(ISSUP), ...ISUSE];
+
+/**
+ * llama.cpp's token in the shared shape: a native model's reflection tokens are known by their ids
+ * (their text depends on how the vocabulary renders special tokens), and so are the alternatives.
+ */
+function nativeToken(t: WllamaTokenLogprob, names: ReadonlyMap<number, string>, end: boolean): NativeToken {
+  const alternatives: Record<string, number> = {};
+  for (const alt of t.top_logprobs) {
+    const name = names.get(alt.id);
+    if (name !== undefined) alternatives[name] = alt.logprob;
+  }
+  const reflection = names.get(t.id);
+  if (reflection !== undefined) alternatives[reflection] = t.logprob;
+  return {
+    text: t.token,
+    logprob: t.logprob,
+    ...(reflection !== undefined ? { reflection } : {}),
+    ...(end ? { end: true } : {}),
+    alternatives,
+  };
 }

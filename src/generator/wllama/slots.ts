@@ -51,25 +51,3 @@ export function readSlotIds(
   const sum = probs.reduce((a, b) => a + b, 0);
   return sum > 0 && Number.isFinite(sum) ? probs.map((x) => x / sum) : null;
 }
-
-/** Native models: the group's probabilities where its first token was written, normalised over the group. */
-export function readGroupIds(
-  tokens: readonly WllamaTokenLogprob[],
-  ids: readonly number[],
-  from = 0,
-): { probs: number[]; index: number } | null {
-  const index = tokens.findIndex((t, i) => i >= from && ids.includes(t.id));
-  if (index < 0) return null;
-  return { probs: groupAt(tokens[index]!, ids), index };
-}
-
-/** The group's probabilities at one position, normalised over the group (all zero when none is reported). */
-export function groupAt(at: WllamaTokenLogprob, ids: readonly number[]): number[] {
-  const probs = ids.map((id) => {
-    if (id === at.id) return Math.exp(at.logprob);
-    const hit = at.top_logprobs.find((t) => t.id === id);
-    return hit ? Math.exp(hit.logprob) : 0;
-  });
-  const sum = probs.reduce((a, b) => a + b, 0);
-  return sum > 0 ? probs.map((p) => p / sum) : probs;
-}

@@ -396,12 +396,13 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
       expect(p).toEqual({ retrieval: 0, noRetrieval: 0, continueEvidence: expect.closeTo(1, 2) });
     });
 
-    it('ends a middle segment at [Retrieval] without utility or support, keeps its exact text and the next decision', async () => {
+    it('ends a middle segment at [Retrieval] after its support token, without utility, keeps its exact text and the next decision', async () => {
       const { generator, engine } = await setup(
         [
           {
-            text: '[Relevant] Café Müller 東京 opened in 1975.[Retrieval]<paragraph>more',
+            text: '[Relevant] Café Müller 東京 opened in 1975.[Partially supported][Retrieval]<paragraph>more',
             tokenAlternatives: {
+              '[Partially supported]': { '[Partially supported]': 0.6, '[Fully supported]': 0.4 },
               '[Retrieval]': { '[Retrieval]': 0.6, '[No Retrieval]': 0.3, '[Continue to Use Evidence]': 0.1 },
             },
           },
@@ -413,11 +414,22 @@ describe.each(FAMILIES)('on the %s tokenizer', (family) => {
       expect(s!.text).toBe('Café Müller 東京 opened in 1975.');
       expect(s!.problem).toBeUndefined();
       expect(s!.done).toBe(false);
+      close([s!.sup!.full, s!.sup!.partial, s!.sup!.none], [0.4, 0.6, 0]);
       expect(s!.use).toBeUndefined();
       const p = await generator.decideRetrieval({ question: 'Where is Lyon?', previous: [s!.text] });
       expect(p.retrieval).toBeCloseTo(0.6, 5);
       expect(p.continueEvidence).toBeCloseTo(0.1, 5);
       expect(engine.calls).toHaveLength(1);
+    });
+
+    it('marks a middle segment after [Relevant] that skips its support token (support follows every relevant segment)', async () => {
+      const { generator } = await setup([{ text: '[Relevant] Lyon is in France.[Retrieval]' }], native, {
+        native: true,
+      });
+      const [s] = await generator.generateSegments([seg()]);
+      expect(s!.problem).toMatch(/missing support token/);
+      expect(s!.problem).not.toMatch(/utility/);
+      expect(s!.done).toBe(false);
     });
 
     it('reads no relevance or support for a segment written without a passage', async () => {
