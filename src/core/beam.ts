@@ -23,6 +23,18 @@ const answersFirst = (a: ScoredCandidate, b: ScoredCandidate): number =>
   Number(!!a.candidate.withheld) - Number(!!b.candidate.withheld) || b.pathScore - a.pathScore;
 
 /**
+ * The final pick's order: answers first, then a path the generator ended (`done`: the answer is
+ * complete) before one that stopped short of its end (the depth limit, the candidate budget, or
+ * continuations that were all withheld), then by path score. A mean over fewer segments must not
+ * let half an answer beat a whole one. Within a level the beam keeps ordering by score alone, so
+ * the search still explores the best unfinished paths, which may yet finish.
+ */
+const finishedFirst = (a: ScoredCandidate, b: ScoredCandidate): number =>
+  Number(!!a.candidate.withheld) - Number(!!b.candidate.withheld) ||
+  Number(b.candidate.done) - Number(a.candidate.done) ||
+  b.pathScore - a.pathScore;
+
+/**
  * Path score = the MEAN of the segment scores on the path, root to node.
  *
  * The reference multiplies a child's score into its parent's, which misbehaves once ISUSE
@@ -119,16 +131,17 @@ export function runBeam(tree: AnswerTree, rank: RankSettings): BeamRun {
 }
 
 /**
- * The default: every finished path competes, ties to the one that finished first. A path the
- * generator ended early (it said the answer was complete) is a complete answer, and the mean
- * path score compares quality per segment, so a short, well-supported answer can beat a longer
- * one whose extra segments are weakly supported. The reference reads only the deepest level, so
- * there a path that ended early (its segment asked for nothing more) never wins, however good.
+ * The default: every path that ended competes, ties to the one that ended first. A path the
+ * generator ended early (it said the answer was complete) is a complete answer, and ranks above
+ * every path that stopped unfinished (finishedFirst); among either kind the mean path score
+ * compares quality per segment, so a short, well-supported answer can beat a longer one whose
+ * extra segments are weakly supported. The reference reads only the deepest level, so there a
+ * path that ended early (its segment asked for nothing more) never wins, however good.
  */
 function bestFinished(finished: readonly ScoredCandidate[]): ScoredCandidate | undefined {
   let winner: ScoredCandidate | undefined;
   for (const f of finished) {
-    if (!winner || answersFirst(f, winner) < 0) winner = f;
+    if (!winner || finishedFirst(f, winner) < 0) winner = f;
   }
   return winner;
 }

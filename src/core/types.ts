@@ -68,7 +68,8 @@ export interface SkippedPassage {
 /**
  * Which finished path is the answer (docs/conformance.md, "Which finished path wins"):
  * - 'any-finished': every path that ended (the generator said done, the depth limit, or no
- *   surviving continuation) competes on its mean segment score: the default;
+ *   surviving continuation) competes, a path the generator ended above one that only stopped,
+ *   then on its mean segment score: the default;
  * - 'deepest-level': the reference code's rule, the best beam node of the deepest level
  *   reached, so a path that ended early never wins.
  */

@@ -117,7 +117,8 @@ export type RefPick = 'deepest-level' | 'any-finished';
  *
  * - 'deepest-level' is the reference's final choice: the best node of the deepest non-empty level.
  * - 'any-finished' restates the project's rule for comparison: the best path among every beam
- *   node that ended (model said done, depth limit, or no continuation), first seen on ties.
+ *   node that ended (model said done, depth limit, or no continuation), a node the model ended
+ *   (done) before one that only stopped, first seen on ties.
  */
 export function refBeamSearch(
   roots: RefNode[],
@@ -162,7 +163,8 @@ export function refBeamSearch(
   if (pick === 'deepest-level') {
     winner = levels.filter((l) => l.length > 0).at(-1)?.[0];
   } else {
-    for (const f of finished) if (!winner || score(f) > score(winner)) winner = f;
+    const better = (f: RefNode, w: RefNode) => (f.done !== w.done ? f.done : score(f) > score(w));
+    for (const f of finished) if (!winner || better(f, winner)) winner = f;
   }
   return winner ? (pathOf.get(winner.id) ?? []).map((n) => n.id) : [];
 }
