@@ -12,7 +12,7 @@
 //   npm run bench -- threads
 import type { QuestionDependence } from '../src/core/conversation/dependence';
 import { HOW_TO_FETCH } from '../scripts/real-models/catalogue';
-import { mulberry32 } from '../scripts/seeded-random';
+import { mulberry32 } from '../src/core/mulberry32';
 import { createRealEmbedder, realEmbedderDir } from './real/real-embedder';
 import { realLibrary } from './real-set/library';
 import { realSearcher } from './real-set/searcher';

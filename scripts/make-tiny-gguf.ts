@@ -18,7 +18,7 @@ import { ISREL, ISSUP, ISUSE, RETRIEVE } from '../src/core/reflection-tokens';
 import { SLOT_REPLIES, slotSpellings, type Form } from '../src/generator/form';
 import { buildBpe, toByteChars } from './tiny-gguf/bpe';
 import { writeGguf, type GgufTensor } from './tiny-gguf/gguf';
-import { mulberry32 as rng } from './seeded-random';
+import { mulberry32 as rng } from '../src/core/mulberry32';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const TINY_GGUF_DIR = join(resolve(HERE, '..'), 'test/fixtures/models/tiny-gguf');

@@ -9,7 +9,7 @@ import { basename, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import type { Passage } from '../../src/core/ports';
-import { mulberry32 } from '../../scripts/seeded-random';
+import { mulberry32 } from '../../src/core/mulberry32';
 import { embeddingText, prepare, prepareFile } from '../../src/library/ingest';
 
 export function realCorpusDir(): string {

@@ -9,7 +9,7 @@
 //   documents  rows come in documents of the real mean size, sharing part of their noise (fitted
 //              so the median nearest-row cosine matches: a real document's chunks overlap).
 // A row is its topic's mean plus Gaussian noise of that covariance and scale, normalised.
-import { mulberry32 } from '../../scripts/seeded-random';
+import { mulberry32 } from '../../src/core/mulberry32';
 import { sphericalKMeans, CentroidAssigner } from '../../src/vector/kmeans';
 import { FlatIndex } from '../../src/vector/flat-index';
 import type { VectorSet } from '../scale/vectors';

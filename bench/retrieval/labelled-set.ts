@@ -7,7 +7,7 @@
 //   - keyword: an ordinary question that shares words with its passage.
 // Used by `npm run bench -- retrieval` and by the integration test of identifier retrieval.
 import type { Passage } from '../../src/core/ports';
-import { mulberry32 as rng } from '../../scripts/seeded-random';
+import { mulberry32 as rng } from '../../src/core/mulberry32';
 
 export type QuestionKind = 'identifier' | 'name' | 'paraphrase' | 'keyword';
 

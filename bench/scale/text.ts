@@ -1,6 +1,6 @@
 // Synthetic passages for the word-index bench: a 40,000-word vocabulary of made-up
 // words drawn with Zipf's law (s = 1.07, as in English text), 60–120 words a passage.
-import { mulberry32 } from '../../scripts/seeded-random';
+import { mulberry32 } from '../../src/core/mulberry32';
 
 const SYL = [
   'ka',

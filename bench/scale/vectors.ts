@@ -12,7 +12,7 @@
 //   noise     isotropic Gaussian.
 // Queries are fresh draws from the same model (not copies of stored rows).
 // "Uniform": Gaussian directions, the hard case (no structure for any index to use).
-import { mulberry32 } from '../../scripts/seeded-random';
+import { mulberry32 } from '../../src/core/mulberry32';
 
 export interface VectorSet {
   dim: number;

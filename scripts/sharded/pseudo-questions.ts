@@ -7,7 +7,7 @@
 // other documents, as if its document were not in the corpus (calibrate.ts leaves that
 // document's passages out of the candidates too): what a visitor's question about something
 // the corpus covers from another angle looks like.
-import { mulberry32 } from '../seeded-random';
+import { mulberry32 } from '../../src/core/mulberry32';
 import type { Placed } from './calibrate';
 
 /** Pseudo-questions sampled, by default: recall varies a lot between questions, and these cost only their embedding. */

@@ -3,7 +3,7 @@
 // word buckets), and learns the codes' centre (and the sign codes' spread) from the sample.
 import { createHash } from 'node:crypto';
 import { learnCentreSpread } from '../../src/vector/sign-codes';
-import { mulberry32 } from '../seeded-random';
+import { mulberry32 } from '../../src/core/mulberry32';
 import { CALIBRATION_QUERIES, type Placed } from './calibrate';
 import { type Coder, coderFor, DEFAULT_CODES } from './coder';
 import { sizing, unit, type WriteShardedOptions } from './options';

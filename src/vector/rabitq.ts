@@ -14,6 +14,8 @@
 // (the dimension rounded up to 128 bits, as the SIMD kernels want); the first plane is the
 // signs, so it is also a 1-bit code (with its own factor, `signFactor`).
 
+import { mulberry32Words } from '../core/mulberry32';
+
 /** Rounds of sign flips and fast Hadamard transforms in the rotation (as RaBitQ's FhtKac rotator). */
 const ROUNDS = 4;
 
@@ -22,18 +24,6 @@ export const planeBytes = (dim: number) => Math.ceil(dim / 128) * 16;
 
 /** Code bytes of a `bits`-bit code. */
 export const codeBytesOf = (dim: number, bits: number) => bits * planeBytes(dim);
-
-/** A small seeded generator (mulberry32): the rotation must be the same wherever it is built. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
 
 /** In-place unnormalised Walsh–Hadamard transform of x[from .. from + h), h a power of two. */
 function hadamard(x: Float64Array, from: number, h: number): void {
@@ -66,7 +56,8 @@ export class Rotation {
   ) {
     if (!Number.isInteger(dim) || dim < 1) throw new Error(`rotation dimension must be a positive integer, got ${dim}`);
     this.h = 2 ** Math.floor(Math.log2(dim));
-    const next = seeded(seed);
+    // The writer and every reader build the same rotation: one seeded generator for all.
+    const next = mulberry32Words(seed);
     this.flips = Array.from({ length: ROUNDS }, () => {
       const f = new Uint8Array(dim);
       for (let j = 0; j < dim; j += 32) {

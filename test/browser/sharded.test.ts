@@ -23,7 +23,7 @@ import { HashEmbedder } from '../doubles/hash-embedder';
 import type { LibraryPageApi } from './pages/library-page';
 import { E2E_DIR, ROOT, launchBrowser, serveDir, type Served, writeEmbedHost } from './harness';
 import { createEmbedder } from '../../workers/evaluator/embedder';
-import { mulberry32 } from '../../scripts/seeded-random';
+import { mulberry32 } from '../../src/core/mulberry32';
 import { passageTexts } from '../../bench/scale/text';
 
 type Api = LibraryPageApi;

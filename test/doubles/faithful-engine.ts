@@ -25,7 +25,7 @@ import type {
 import { FNV_OFFSET, fnv1aStep } from '../../src/core/fnv1a';
 import { parseGrammar } from './grammar';
 import { bytesKey, loadVocab, type Family, type GrammarMatcher, type ModelConfig, type Vocab, xg } from './token-vocab';
-import { mulberry32 } from '../../scripts/seeded-random';
+import { mulberry32 } from '../../src/core/mulberry32';
 
 export type Wanted = Record<string, number>;
 

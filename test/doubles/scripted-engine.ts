@@ -24,7 +24,7 @@ import { FNV_OFFSET, fnv1aStep } from '../../src/core/fnv1a';
 import { defaultReply } from './default-script';
 import { parseGrammar, type GrammarItem } from './grammar';
 import { countTokens, decodePieces } from './word-tokenizer';
-import { mulberry32 } from '../../scripts/seeded-random';
+import { mulberry32 } from '../../src/core/mulberry32';
 
 /** Also the `model` field of every response: the production build must never contain it. */
 export const SCRIPTED_ENGINE_MARKER = 'scripted-engine-double-7f3a';

@@ -4,7 +4,7 @@
 import type { Candidate, AnswerTree, DecodeSettings } from '../../../src/core/types';
 import type { ScoredPassage } from '../../../src/core/ports';
 import type { RefNode, RefSegment, TokenProb } from './reference';
-import { mulberry32 } from '../../../scripts/seeded-random';
+import { mulberry32 } from '../../../src/core/mulberry32';
 
 /** A small, seedable PRNG, so fast-check's seed fixes the whole tree. */
 export const prng = mulberry32;

@@ -6,7 +6,7 @@ import { CompactIndex, TRAIN_AT } from '../../../src/vector/compact-index';
 import { FlatIndex } from '../../../src/vector/flat-index';
 import { fastScanKernel, fastScanSimdSupported, jsFastScanKernel } from '../../../src/vector/rabitq-kernel';
 import { MemoryRowStore } from '../../../src/vector/row-store';
-import { mulberry32 } from '../../../scripts/seeded-random';
+import { mulberry32 } from '../../../src/core/mulberry32';
 import { embeddingModel, embeddingVectors } from '../../../bench/scale/vectors';
 
 /** Topic clusters around a shared offset: the shape sentence embeddings have. */

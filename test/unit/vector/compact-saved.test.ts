@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CompactIndex, TRAIN_AT } from '../../../src/vector/compact-index';
 import { CompactStateError } from '../../../src/vector/compact-journal';
 import { compactFileNames, compactPersistence } from '../../../src/library/compact-persistence';
-import { mulberry32 } from '../../../scripts/seeded-random';
+import { mulberry32 } from '../../../src/core/mulberry32';
 import { MemoryFolder } from '../../doubles/memory-folder';
 
 const DIM = 64;

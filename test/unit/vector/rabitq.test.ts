@@ -1,7 +1,7 @@
 // RaBitQ codes (src/vector/rabitq.ts): the rotation the page and the writer must build alike, the
 // codes' layout (the first plane is the 1-bit code), and the estimate both indexes rank by.
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../../scripts/seeded-random';
+import { mulberry32 } from '../../../src/core/mulberry32';
 import {
   codeDot,
   codeSpace,

@@ -1,6 +1,6 @@
 // The m best of many scores (src/vector/top-rows.ts), as both code passes keep their candidates.
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../../scripts/seeded-random';
+import { mulberry32 } from '../../../src/core/mulberry32';
 import { topIndices } from '../../../src/vector/top-rows';
 
 const random = mulberry32(3);

@@ -9,7 +9,7 @@ import { hashTerm } from '../../../../src/library/lexical/term-hash';
 import { tokenize, TOKENIZER_VERSION } from '../../../../src/library/lexical/tokenize';
 import { SnapshotError } from '../../../../src/library/lexical/word-snapshot';
 import { labelledSet } from '../../../../bench/retrieval/labelled-set';
-import { mulberry32 } from '../../../../scripts/seeded-random';
+import { mulberry32 } from '../../../../src/core/mulberry32';
 import { MiniSearchLexical } from '../../../oracle/minisearch-lexical';
 
 const { passages, questions } = labelledSet();

@@ -13,7 +13,7 @@ import {
   type ShardedSource,
   type WriteShardedResult,
 } from '../../../../scripts/sharded/write-sharded';
-import { mulberry32 } from '../../../../scripts/seeded-random';
+import { mulberry32 } from '../../../../src/core/mulberry32';
 import { checkManifest, type ShardedManifest } from '../../../../src/library/sharded/format';
 import { DEFAULT_NPROBE, DEFAULT_NTOP, DEFAULT_RESCORE, ShardedCorpus } from '../../../../src/library/sharded/reader';
 import { rangeFetch, type RangeFetch } from '../../../doubles/range-fetch';

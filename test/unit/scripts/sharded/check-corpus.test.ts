@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkCorpus, checkReport } from '../../../../scripts/sharded/check-corpus';
 import { type ShardedRow, writeSharded } from '../../../../scripts/sharded/write-sharded';
-import { mulberry32 } from '../../../../scripts/seeded-random';
+import { mulberry32 } from '../../../../src/core/mulberry32';
 
 const DIM = 64;
 const dir = mkdtempSync(join(tmpdir(), 'check-corpus-'));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeSharded, type ShardedRow } from '../../../../scripts/sharded/write-sharded';
-import { mulberry32 } from '../../../../scripts/seeded-random';
+import { mulberry32 } from '../../../../src/core/mulberry32';
 
 const dir = mkdtempSync(join(tmpdir(), 'sharded-docs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
