@@ -24,7 +24,13 @@ import { HOW_TO_FETCH, QWEN_05B, QWEN_15B, realModelsDir } from '../scripts/real
 import { WllamaGenerator } from '../src/generator/wllama/decoder';
 import { copiedShare } from '../src/generator/shared/non-answer';
 import { PROMPT_TEXTS } from '../src/generator/prompts';
-import { containsGold, evidenceIn, questionSet, resolveDoc } from '../test/real/question-set';
+import {
+  containsGold,
+  containsGoldBeyondQuestion,
+  evidenceIn,
+  questionSet,
+  resolveDoc,
+} from '../test/real/question-set';
 import { OUTPUT_DIR } from '../test/browser/harness';
 import { startNativeServer } from './answers/llama-server-engine';
 import { minilmCritic } from './answers/minilm-critic';
@@ -101,7 +107,8 @@ export async function run(): Promise<void> {
           split: q.split,
           question: q.question,
           text: a.text,
-          gold: !a.noAnswer && containsGold(a.text, q.answers),
+          // Outside the question's own words: repeating "What file format is Cargo.toml …" is not "TOML".
+          gold: !a.noAnswer && containsGoldBeyondQuestion(a.text, q.answers, q.question),
           cited: a.cited.length,
           citedHolding: a.cited.filter(holds).length,
           retrievedHolding: a.considered.some(holds),

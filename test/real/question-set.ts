@@ -115,6 +115,33 @@ export function containsGold(text: string, answers: readonly string[]): boolean 
   return answers.some((a) => goldIn(haystack, normalise(a)));
 }
 
+/**
+ * Whether a written answer holds a gold answer outside the question's own words. Where a gold
+ * stands in the question itself ("What file format is Cargo.toml written in?", gold "TOML"), an
+ * answer that only repeats the question must not count: every word of the answer that is also a
+ * word of the question ("cargo.toml", compared whole, its surrounding punctuation and a possessive
+ * "'s" aside) is blanked before that gold is looked for. A gold the question does not hold is
+ * looked for in the whole answer, question words and all ("cargo build" in "run cargo build").
+ */
+export function containsGoldBeyondQuestion(text: string, answers: readonly string[], question: string): boolean {
+  const asked = normalise(question);
+  const haystack = normalise(text);
+  const questionWords = new Set(asked.split(' ').map(bareWord).filter(Boolean));
+  const beyond = haystack
+    .split(' ')
+    .map((w) => (questionWords.has(bareWord(w)) ? '|' : w))
+    .join(' ');
+  return answers.some((a) => {
+    const gold = normalise(a);
+    return goldIn(goldIn(asked, gold) ? beyond : haystack, gold);
+  });
+}
+
+/** A word as the question and the answer are compared: without the punctuation around it or a possessive "'s". */
+function bareWord(w: string): string {
+  return w.replace(/^[\s"'([{<,;:!?.]+|[\s"'()\]}>,;:!?.]+$/g, '').replace(/'s$/, '');
+}
+
 function goldIn(haystack: string, gold: string): boolean {
   if (!gold) return false;
   const wordStart = WORD.test(gold[0]!);
