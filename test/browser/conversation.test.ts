@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { PAPER_DECODE_SETTINGS } from '../../src/core/defaults';
 import { useApp } from './app-page';
 import { askAndSettle } from './ask';
+import { listenToEngine, takeHeard } from './engine-calls';
+import type { HeardCall } from '../doubles/engine-calls-name';
 import { holdLoad, releaseLoad } from './hold-load';
 import { OUTPUT_DIR } from './harness';
 
@@ -26,6 +28,19 @@ async function settled(page: Page): Promise<void> {
   const view = page.locator('[data-testid=turn].viewed :is([data-testid=answer], [data-testid=evidence])');
   expect(`${await view.getAttribute('data-status')}: ${await view.innerText()}`).toMatch(/^done: /);
 }
+
+/** The viewed turn's answer and its answer-quality figures (which call the generator too) have settled. */
+async function figuresSettled(page: Page): Promise<void> {
+  await settled(page);
+  await page.waitForSelector(
+    '[data-testid=turn].viewed [data-testid=answer-metrics]:not([data-status=idle]):not([data-status=running])',
+    { timeout: 120_000 },
+  );
+}
+
+/** What a run asked the generator, as comparable text: each chat's messages, or a completion's prompt. */
+const asked = (calls: HeardCall[]) =>
+  [...new Set(calls.map((c) => JSON.stringify(c.kind === 'chat' ? c.messages : c.prompt)))].sort();
 
 const questions = (page: Page) => page.locator('[data-testid=turn] .turn-question').allInnerTexts();
 
@@ -83,6 +98,49 @@ describe('a conversation', () => {
       .first()
       .click();
     expect(await page.locator('[data-testid=turn]').first().getByTestId('why-row').count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('re-runs a follow-up after a settings change as its Regenerate does: same search query, same earlier turns, kept as a version', async () => {
+    const { page, errors } = await app.open();
+    await listenToEngine(page);
+    await ask(page, 'How do bees make honey?');
+    await ask(page, 'How long does that take them?');
+    await figuresSettled(page);
+    await takeHeard(page);
+    const followUp = page.locator('[data-testid=turn]').nth(1);
+
+    // A decode setting changed: the page offers a re-run of the answer shown (the follow-up's).
+    await page.getByTestId('beam').fill('3');
+    await page.getByTestId('rerun').click();
+    await page.getByTestId('rerun-offer').waitFor({ state: 'detached' });
+    await figuresSettled(page);
+    const rerun = await takeHeard(page);
+    // The generator saw the follow-up with the earlier turn, not the bare follow-up.
+    const withEarlier = /Earlier in this conversation:[\s\S]*How do bees make honey\?/;
+    expect(rerun.some((c) => c.messages.some((m) => withEarlier.test(m.content)))).toBe(true);
+    // Its answer is kept in the thread, as a new version of the turn.
+    await expect.poll(() => followUp.getByTestId('version-pos').innerText(), { timeout: 30_000 }).toBe('2/2');
+    const rerunQuery = await followUp.getByTestId('rewrite-input').inputValue();
+    expect(rerunQuery).toMatch(/bees/i);
+
+    await followUp.getByTestId('regenerate').click();
+    await expect.poll(() => followUp.getByTestId('version-pos').innerText(), { timeout: 30_000 }).toBe('3/3');
+    await figuresSettled(page);
+    const regenerated = await takeHeard(page);
+    // Regenerate asked the generator exactly what the re-run asked, and searched by the same query.
+    expect(asked(rerun)).toEqual(asked(regenerated));
+    expect(await followUp.getByTestId('rewrite-input').inputValue()).toBe(rerunQuery);
+
+    // The re-run's version is kept: shown again on request, and after a reload.
+    await followUp.getByRole('button', { name: 'Previous version' }).click();
+    await expect.poll(() => followUp.getByTestId('version-pos').innerText()).toBe('2/3');
+    expect(
+      await followUp.locator('[data-testid=answer][data-status=done] [data-testid=segment]').count(),
+    ).toBeGreaterThan(0);
+    await page.reload();
+    await page.locator('[data-testid=turn]').nth(1).waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-testid=turn]').nth(1).getByTestId('version-pos').innerText()).toBe('2/3');
     expect(errors).toEqual([]);
   });
 

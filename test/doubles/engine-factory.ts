@@ -5,8 +5,11 @@
 // as web-llm would, so the page's downloaded marks and deletes are real.
 // A test can hold a load open (to act while the model is still loading) by creating
 // the cache named HOLD_LOAD_CACHE; the load finishes once the test deletes it.
+// Every call is told on ENGINE_CALLS_CHANNEL, so a test can see what the generator was asked.
 import type { AppConfig, MLCEngine } from '@mlc-ai/web-llm';
-import { ScriptedEngine } from './scripted-engine';
+import { defaultReply } from './default-script';
+import { ENGINE_CALLS_CHANNEL, type HeardCall } from './engine-calls-name';
+import { ScriptedEngine, type ScriptCall } from './scripted-engine';
 import { HOLD_LOAD_CACHE } from './hold-load-name';
 import { recordDownload } from './web-llm-cache';
 
@@ -31,6 +34,15 @@ class CachingScriptedEngine extends ScriptedEngine {
   }
 }
 
+const told = new BroadcastChannel(ENGINE_CALLS_CHANNEL);
+
+/** The default reply, after telling the page what was asked. */
+function toldReply(call: ScriptCall) {
+  const heard: HeardCall = { kind: call.kind, messages: call.messages, prompt: call.prompt };
+  told.postMessage(heard);
+  return defaultReply(call);
+}
+
 export function createEngine(): MLCEngine {
-  return new CachingScriptedEngine({ tokenDelayMs: 4 }) as unknown as MLCEngine;
+  return new CachingScriptedEngine({ tokenDelayMs: 4, script: toldReply }) as unknown as MLCEngine;
 }

@@ -12,6 +12,7 @@ import {
   type Turn,
 } from '../../core/conversation/thread';
 import type { ThreadSummary } from '../persist/thread-store';
+import type { AnswerState } from './answer';
 
 export interface ConversationNotice {
   kind: 'info' | 'warn';
@@ -136,6 +137,17 @@ export function conversationReducer(s: ConversationState, a: ConversationAction)
     case 'viewedSet':
       return { ...s, viewed: a.id };
   }
+}
+
+/**
+ * Whether an answer is being written: the one test of "running" for the page (the ask box's Stop,
+ * the re-run offer) and the conversation (refused questions, thread actions that wait). A turn runs
+ * from before its follow-up rewrite until the controller's run ends; the controller's answer runs
+ * on its own only for an embedding page's question, which is answered outside the threads
+ * (wiring/embed-wiring.ts).
+ */
+export function answering(s: ConversationState, answer: Pick<AnswerState, 'status'>): boolean {
+  return s.running !== null || answer.status === 'running';
 }
 
 /** The turn whose answer the page shows. */

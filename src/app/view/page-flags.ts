@@ -1,15 +1,10 @@
-// What the answer page decides from its state before rendering: whether an answer is being
-// written (the ask box offers Stop), whether passages are shown instead of an answer, and whether
-// anything is loading (the page's clock ticks only then).
+// What the answer page decides from its state before rendering: whether passages are shown instead
+// of an answer, whether a thread is shown, and whether anything is loading (the page's clock ticks
+// only then). Whether an answer is being written is the conversation's (state/conversation.ts: `answering`).
 import type { AppState } from '../state/page';
 import type { ConversationState } from '../state/conversation';
 import type { StatusMap } from '../state/worker-status';
 import type { LibraryViewState } from './library-panel';
-
-/** An answer is being written: by the controller, or a turn of the conversation (its rewrite included). */
-export function answering(page: AppState, convo: ConversationState): boolean {
-  return page.answer.status === 'running' || convo.rewriting || convo.running !== null;
-}
 
 /** The page shows passages instead of a written answer. */
 export function showsEvidence(page: AppState): boolean {

@@ -3,7 +3,12 @@
 // uses (keep the thread, list the threads, show the viewed turn's answer, refuse while one is written).
 import { initialAnswerState } from '../state/answer';
 import type { ActionStore } from '../state/action-store';
-import { viewedTurn, type ConversationAction, type ConversationState } from '../state/conversation';
+import {
+  answering as isAnswering,
+  viewedTurn,
+  type ConversationAction,
+  type ConversationState,
+} from '../state/conversation';
 import type { ThreadStore } from '../persist/thread-store';
 import type { ConversationDeps } from './conversation';
 import { answerOfTurn } from './turn-answer';
@@ -58,13 +63,9 @@ export function showViewed(r: ConversationRunner): void {
   r.deps.controller.view(turn ? answerOfTurn(turn) : initialAnswerState);
 }
 
-/**
- * Whether an answer is being written: a turn of this conversation (from before its rewrite until
- * the controller finishes it), or an answer the controller was asked for directly (Rerun, an
- * embedding page). The one test every "wait for it" below uses.
- */
+/** Whether an answer is being written (state/conversation.ts: `answering`): what every "wait for it" below asks. */
 export function answering(r: ConversationRunner): boolean {
-  return r.state.get().running !== null || r.deps.controller.getState().answer.status === 'running';
+  return isAnswering(r.state.get(), r.deps.controller.getState().answer);
 }
 
 /** Thread actions that wait for the answer being written: said instead while one is. */

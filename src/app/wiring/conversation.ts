@@ -1,7 +1,7 @@
 // The conversation around the answer controller: the effects around state/conversation.ts. A
-// question from the ask box becomes a turn (`turnAsked`, kept at once), a follow-up is rewritten
-// into a standalone search query (`rewriteQuery`), the recent turns go to the decode within the
-// model's window, the controller writes the answer, and the turn follows it as it streams
+// question from the ask box becomes a turn (`turnAsked`, kept at once), a follow-up gets its search
+// query (`searchForm`: as typed, the model's rewrite, or joined with its topic), the recent turns go
+// to the decode within the model's window, the controller writes the answer, and the turn follows it as it streams
 // (`followAnswer`: saved at most every `saveEveryMs`) until it ends (`turnFinished`). Versions (edit,
 // regenerate) are siblings; threads are kept in IndexedDB and shared with other tabs.
 // The thread and history modules themselves, not the folder's index: the index also carries the
@@ -9,7 +9,13 @@
 import type { TurnFigures } from '../../core/conversation/thread';
 import type { AnswerState } from '../state/answer';
 import { createActionStore } from '../state/action-store';
-import { conversationReducer, initialConversation, lastTurn, type ConversationState } from '../state/conversation';
+import {
+  conversationReducer,
+  initialConversation,
+  lastTurn,
+  viewedTurn,
+  type ConversationState,
+} from '../state/conversation';
 import type { Controller } from './controller';
 import type { ThreadStore } from '../persist/thread-store';
 import type { CompleteRequest, CompleteResult } from '../../generator/handle';
@@ -44,6 +50,13 @@ export interface Conversation {
   edit(turnId: string, question: string): Promise<void>;
   /** A new version of a turn's answer (a sibling with the same question). */
   regenerate(turnId: string): Promise<void>;
+  /**
+   * The answer shown, written again with today's settings (the page offers it after a decode
+   * setting changed): the viewed turn regenerated, so it is searched and written with its thread
+   * around it (the follow-up's search query, the earlier turns) and kept as a version of that turn.
+   * An embedding page's answer, which is no turn, is asked again as it was.
+   */
+  rerun(): Promise<void>;
   /** Re-runs a follow-up with the user's own search words (a sibling). */
   editQuery(turnId: string, query: string): Promise<void>;
   step(turnId: string, delta: -1 | 1): void;
@@ -158,6 +171,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const askUnder = async (parentId: string | null, question: string, userQuery?: string) =>
     (await asking()).askUnder(r, parentId, question, userQuery);
   const turn = (id: string) => state.get().thread?.turns[id];
+  const regenerate = async (turnId: string) => {
+    const t = turn(turnId);
+    if (t) await askUnder(t.parentId, t.question);
+  };
   const lastShown = () => {
     const thread = state.get().thread;
     return thread ? lastTurn(thread) : null;
@@ -172,9 +189,13 @@ export function createConversation(deps: ConversationDeps): Conversation {
       const t = turn(turnId);
       if (t) await askUnder(t.parentId, question);
     },
-    regenerate: async (turnId) => {
-      const t = turn(turnId);
-      if (t) await askUnder(t.parentId, t.question);
+    regenerate: (turnId) => regenerate(turnId),
+    rerun: async () => {
+      const t = viewedTurn(state.get());
+      const shown = deps.controller.getState().answer;
+      if (t && t.question === shown.question) return regenerate(t.id);
+      // An embedding page's question is answered outside the threads (wiring/embed-wiring.ts): asked again as it was.
+      if (shown.question) await deps.controller.ask(shown.question);
     },
     editQuery: async (turnId, query) => {
       const t = turn(turnId);

@@ -5,7 +5,8 @@ import type { Controller } from '../../app/wiring/controller';
 import type { Conversation, ConversationState } from '../../app/wiring/conversation';
 import type { AppState } from '../../app/state/page';
 import { noWebGpuPlan } from '../../app/state/engine-choice';
-import { answering, inThread, showsEvidence } from '../../app/view/page-flags';
+import { inThread, showsEvidence } from '../../app/view/page-flags';
+import { answering } from '../../app/state/conversation';
 import type { OpenedPassage } from '../PassageDialog';
 import { AskBox } from '../AskBox';
 import { useStore } from '../hooks';
@@ -74,7 +75,7 @@ export function MainColumn(props: {
 }) {
   const { controller, conversation, services, page, convo } = props;
   const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
-  const busy = answering(page, convo);
+  const busy = answering(convo, page.answer);
   return (
     <main id="main" className="center">
       <p className="tagline muted">Ask questions about your own documents. Nothing leaves this machine.</p>
@@ -99,7 +100,7 @@ export function MainColumn(props: {
         busy={busy}
         onEvidenceOnly={controller.enterEvidenceOnly}
         onLeaveEvidenceOnly={controller.leaveEvidenceOnly}
-        onRerun={() => void controller.ask(page.answer.question)}
+        onRerun={() => void conversation.rerun()}
       />
       <ConversationNotice convo={convo} onDismiss={conversation.dismissNotice} />
       {props.importError && (

@@ -285,4 +285,30 @@ describe('conversation wiring', () => {
     expect(activePath(again)).toHaveLength(2);
     expect(a.conversation.get().threads.map((t) => t.id)).toContain(again.id);
   });
+
+  it('re-runs the answer shown after a settings change as its Regenerate does: same search, same earlier turns, kept as a version', async () => {
+    const { controller, conversation, queries, seenQuestions } = setup();
+    await conversation.ask('How do bees make honey?');
+    await conversation.ask('How long does that take them?');
+    const followUp = conversation.get().viewed!;
+    controller.change({ decode: { ...controller.getState().settings.decode, beamWidth: 3 } });
+    expect(controller.pendingDecodeChanges()).toEqual(['beamWidth']);
+    const asked = () => ({ queries: queries.splice(0), questions: [...new Set(seenQuestions.splice(0))] });
+    asked();
+    await conversation.rerun();
+    const rerun = asked();
+    const rerunTurn = conversation.get().viewed!;
+    await conversation.regenerate(rerunTurn);
+    const regenerated = asked();
+    expect(rerun).toEqual(regenerated);
+    expect(rerun.queries[0]).toBe('How long does it take bees to make honey?');
+    expect(rerun.questions.every((q) => q.includes('How do bees make honey?'))).toBe(true);
+    // Kept in the thread: the follow-up has three versions, the re-run's written with today's settings.
+    const thread = conversation.get().thread!;
+    const parent = thread.turns[followUp]!.parentId!;
+    expect(thread.turns[parent]!.children).toEqual([followUp, rerunTurn, conversation.get().viewed]);
+    expect(thread.turns[rerunTurn]!.status).toBe('done');
+    expect((thread.turns[rerunTurn]!.settings.decode as { beamWidth: number }).beamWidth).toBe(3);
+    expect(controller.pendingDecodeChanges()).toEqual([]);
+  });
 });
