@@ -4,7 +4,7 @@
 // Embeds a folder of documents in Node with the library's own parse/chunk/embed
 // code and writes the pre-built index a static site loads on first visit; with
 // --sharded, or from precomputed embeddings in Parquet, writes the sharded corpus
-// a page reads by range requests (src/library/sharded/format.ts).
+// a page reads by range requests (src/library/sharded/format/).
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -1,7 +1,10 @@
 // Pass 2 of the writer: files each passage in its list, appends its text, and spills its fixed-size
 // record (list, code and factor, int8 row, text pointer) and its word postings to temporary files.
 import { join } from 'node:path';
-import { encodeRowRecord, encodeText, termShard, TEXTS_FILE, type TextPointer } from '../../src/library/sharded/format';
+import { TEXTS_FILE } from '../../src/library/sharded/format/manifest';
+import { encodeRowRecord, type TextPointer } from '../../src/library/sharded/format/rows';
+import { encodeText } from '../../src/library/sharded/format/texts';
+import { termShard } from '../../src/library/sharded/format/words';
 import { tokenize } from '../../src/library/lexical/tokenize';
 import { int8Codec } from '../../src/vector/row-store';
 import type { NeighbourTracker } from './calibrate';

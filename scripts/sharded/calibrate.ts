@@ -12,14 +12,8 @@
 // for a ladder of depths: the cheapest depth whose recall reaches the target, with a margin for
 // having measured it on a sample of questions, goes in the manifest.
 import { jsKernel, type DotKernel } from '../../src/vector/dot-kernel';
-import {
-  type CodeBasis,
-  type CodeScore,
-  type ProbeCalibration,
-  type ProbeDepth,
-  rankTops,
-  scorersFor,
-} from '../../src/library/sharded/probe';
+import type { ProbeCalibration, ProbeDepth } from '../../src/library/sharded/format/probe-depth';
+import { type CodeBasis, type CodeScore, rankTops, scorersFor } from '../../src/library/sharded/probe';
 
 /**
  * Passages taken as questions, by default. Recall varies a lot from one question to the next

@@ -2,7 +2,9 @@
 // index.bin, the start-up block that holds every centroid block's and word-table page's hash.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CENTROIDS_FILE, encodeCentroidBlock, encodeIndex, INDEX_FILE } from '../../src/library/sharded/format';
+import { encodeCentroidBlock } from '../../src/library/sharded/format/centroids';
+import { encodeIndex } from '../../src/library/sharded/format/index-block';
+import { CENTROIDS_FILE, INDEX_FILE } from '../../src/library/sharded/format/manifest';
 import { int8Codec } from '../../src/vector/row-store';
 import type { ListLayout } from './lists';
 import { sha256 } from './options';

@@ -7,7 +7,8 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryBlockCache, type BlockCache } from '../../src/library/sharded/block-cache';
-import { checkManifest, ROWS_FILE, rowRecordBytes, SHARDED_MANIFEST } from '../../src/library/sharded/format';
+import { checkManifest, ROWS_FILE, SHARDED_MANIFEST } from '../../src/library/sharded/format/manifest';
+import { rowRecordBytes } from '../../src/library/sharded/format/rows';
 import { ShardedCorpus } from '../../src/library/sharded/reader';
 import { int8Codec } from '../../src/vector/row-store';
 import { topIndices } from '../../src/vector/top-rows';

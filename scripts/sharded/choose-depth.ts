@@ -2,7 +2,9 @@
 // replaying the reader's own routing and ranking (calibrate.ts) for the held-out questions.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { centroidBlockBytes, listBlockBytes, LISTS_FILE } from '../../src/library/sharded/format';
+import { centroidBlockBytes } from '../../src/library/sharded/format/centroids';
+import { listBlockBytes } from '../../src/library/sharded/format/lists';
+import { LISTS_FILE } from '../../src/library/sharded/format/manifest';
 import { calibrate, TARGET_RECALL, type CalibrationResult, type NeighbourTracker } from './calibrate';
 import { subCodes } from './centroids';
 import type { ListLayout } from './lists';

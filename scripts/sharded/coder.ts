@@ -2,7 +2,7 @@
 // (src/library/sharded/probe.ts): RaBitQ (format 6: the residual from the corpus's centre,
 // rotated, B bits a dimension and a factor each; src/vector/rabitq.ts), or signs against the
 // centre (format 5, the benches' baseline).
-import { type CodeShape, rabitqShape, signShape } from '../../src/library/sharded/format';
+import { type CodeShape, rabitqShape, signShape } from '../../src/library/sharded/format/codes';
 import { type CodeBasis, codeBasis } from '../../src/library/sharded/probe';
 import { encodeCode, ROTATION_SEED } from '../../src/vector/rabitq';
 import { encodeSignBits } from '../../src/vector/sign-codes';

@@ -4,13 +4,10 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import {
-  listBlockBytes,
-  LISTS_FILE,
-  rowRecordBytes,
-  ROWS_FILE,
-  SHORT_HASH_BYTES,
-} from '../../src/library/sharded/format';
+import { SHORT_HASH_BYTES } from '../../src/library/sharded/format/bytes';
+import { listBlockBytes } from '../../src/library/sharded/format/lists';
+import { LISTS_FILE, ROWS_FILE } from '../../src/library/sharded/format/manifest';
+import { rowRecordBytes } from '../../src/library/sharded/format/rows';
 import { CentroidAssigner, sphericalKMeans } from '../../src/vector/kmeans';
 import { int8Codec } from '../../src/vector/row-store';
 import { sha256, type Shape } from './options';

@@ -4,7 +4,8 @@
 // write-sharded.ts runs them in order.
 import type { PassageSource } from '../../src/core/source-location';
 import { createHash } from 'node:crypto';
-import { type CodeShape, rowRecordBytes } from '../../src/library/sharded/format';
+import type { CodeShape } from '../../src/library/sharded/format/codes';
+import { rowRecordBytes } from '../../src/library/sharded/format/rows';
 import { int8Codec } from '../../src/vector/row-store';
 import { vectorNorm } from '../../src/vector/vector-index';
 import type { CalibrationResult } from './calibrate';

@@ -2,16 +2,15 @@
 import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { idf, tfPart, withIdf } from '../../src/library/lexical/bm25';
+import { WORD_TABLE_FILE, WORDS_FILE } from '../../src/library/sharded/format/manifest';
 import {
   encodeWordPage,
   encodeWordShard,
   POSTINGS_PER_TERM,
   postingWeight,
   termShard,
-  WORD_TABLE_FILE,
-  WORDS_FILE,
   type WordShard,
-} from '../../src/library/sharded/format';
+} from '../../src/library/sharded/format/words';
 import type { Assigned } from './assign';
 import { sha256 } from './options';
 import { Appender } from './spill';

@@ -1,4 +1,4 @@
-// Writes a sharded static corpus (src/library/sharded/format.ts) from a stream of embedded
+// Writes a sharded static corpus (src/library/sharded/format/) from a stream of embedded
 // passages, in bounded memory, one stage a file:
 //   survey.ts      pass 1: count, a reservoir sample, the held-out questions, the codes' centre
 //   train.ts       the top centroids and their lists (coarse.ts: flat, hierarchical or given)
@@ -24,7 +24,7 @@ import {
   WORD_TABLE_FILE,
   WORDS_FILE,
   type ShardedManifest,
-} from '../../src/library/sharded/format';
+} from '../../src/library/sharded/format/manifest';
 import { TOKENIZER_VERSION } from '../../src/library/lexical/tokenize';
 import { assign } from './assign';
 import { NeighbourTracker } from './calibrate';

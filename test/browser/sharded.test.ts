@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexFolder } from '../../scripts/index-folder';
-import { SHARDED_VERSION } from '../../src/library/sharded/format';
+import { SHARDED_VERSION } from '../../src/library/sharded/format/manifest';
 import { HashEmbedder } from '../doubles/hash-embedder';
 import type { LibraryPageApi } from './pages/library-page';
 import { E2E_DIR, ROOT, launchBrowser, serveDir, type Served, writeEmbedHost } from './harness';

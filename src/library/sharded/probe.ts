@@ -7,7 +7,7 @@
 import { type CodeSpace, codeSpace, estimate, planeBytes, prepareQuery } from '../../vector/rabitq';
 import { int8Codec } from '../../vector/row-store';
 import { asymmetricTable } from '../../vector/sign-codes';
-import { codeBits, type CodeShape } from './format';
+import { codeBits, type CodeShape } from './format/codes';
 
 /** The top centroids' indices, nearest the (unit) query first: `count` int8 rows of `dim`. */
 export function rankTops(q: Float32Array, centroids: Uint8Array, count: number, dim: number): number[] {
@@ -22,31 +22,6 @@ export function asymmetricScore(table: Float32Array, codes: Uint8Array, i: numbe
   let s = 0;
   for (let b = 0, t = 0, o = i * cb; b < cb; b++, t += 256) s += table[t + codes[o + b]!]!;
   return s;
-}
-
-/**
- * How deep a question reads: tops whose sub-centroid blocks it fetches, lists it probes, and
- * candidates whose int8 rows it fetches and scores exactly. A corpus's writer measures these on
- * its own passages and writes them in the manifest (`probe`); the reader uses them unless a
- * question says otherwise.
- */
-export interface ProbeDepth {
-  ntop: number;
-  nprobe: number;
-  rescore: number;
-}
-
-/** What the writer measured for the depth it chose (manifest `probe`). */
-export interface ProbeCalibration extends ProbeDepth {
-  /** Recall@10 the depth reached, against exact search, for `queries` questions (`on` says which kind). */
-  recall: number;
-  /** Its one-sided 95 % lower confidence bound over those questions: what reached `target`. */
-  lower: number;
-  /** The recall it aimed for. */
-  target: number;
-  queries: number;
-  /** What they were (written since format 6): questions the site gave, pseudo-questions, or held-out passages. */
-  on?: 'questions' | 'pseudo-questions' | 'passages';
 }
 
 /** What a corpus's codes are scored against: the shapes of its entries, its centre, and its spread (sign codes) or rotation (RaBitQ). */

@@ -4,7 +4,7 @@
 // read plan put in one group, share one request; each is still checked and refused alone.
 // What one question (or opening) cost is counted in the stats it passes in.
 import type { BlockCache } from './block-cache';
-import { sha256Hex } from './format';
+import { sha256Hex } from './format/bytes';
 import { errorMessage } from '../../core/errors';
 
 /** Blocks that lie end to end share one range request up to this many bytes. */

@@ -9,14 +9,11 @@
 //            the word shards of the question's terms           `wordShards`
 //   round 3  the row records of the best candidates by code    `rowBlocks`
 //   round 4  the texts of the passages kept                    `textBlocks`
-import {
-  shardInPage,
-  termShard,
-  type CorpusIndex,
-  type ListRef,
-  type ShardedManifest,
-  type TextPointer,
-} from './format';
+import type { ListRef } from './format/centroids';
+import type { CorpusIndex } from './format/index-block';
+import type { ShardedManifest } from './format/manifest';
+import type { TextPointer } from './format/rows';
+import { shardInPage, termShard } from './format/words';
 import type { BlockRef } from './range-source';
 
 /** Row `i` of list `c`. */

@@ -1,4 +1,4 @@
-// Reads a sharded static corpus (format.ts) by HTTP range requests, as plan → fetch → search:
+// Reads a sharded static corpus (format/) by HTTP range requests, as plan → fetch → search:
 // read-plan.ts says which blocks a round needs, range-source.ts fetches them (cache, range
 // requests shared by neighbours, whole-file fallback, hash checks), search.ts ranks what they
 // hold. Start-up fetches the manifest and index.bin (top centroids, page hashes); a question
@@ -14,30 +14,18 @@
 import type { FusedHit, FusionMethod, SearchMode } from '../../core/fusion';
 import { normalise } from '../../vector/vector-index';
 import { tokenize } from '../lexical/tokenize';
-import {
-  checkManifest,
-  codeShapes,
-  decodeCentroidBlock,
-  decodeIndex,
-  decodeListBlock,
-  decodeRowRecord,
-  decodeText,
-  decodeWordShard,
-  pointerKey,
-  rowRecordBytes,
-  SHARDED_MANIFEST,
-  type CentroidBlock,
-  type CorpusIndex,
-  type ListBlock,
-  type ListRef,
-  type ShardedManifest,
-  type TextPointer,
-  type TextRecord,
-  type WordShard,
-} from './format';
+import { decodeCentroidBlock, type CentroidBlock, type ListRef } from './format/centroids';
+import { codeShapes } from './format/codes';
+import { decodeIndex, type CorpusIndex } from './format/index-block';
+import { decodeListBlock, type ListBlock } from './format/lists';
+import { checkManifest, SHARDED_MANIFEST, type ShardedManifest } from './format/manifest';
+import { decodeRowRecord, pointerKey, rowRecordBytes, type TextPointer } from './format/rows';
+import { decodeText, type TextRecord } from './format/texts';
+import { decodeWordShard, type WordShard } from './format/words';
 import type { BlockCache } from './block-cache';
 import { MemoryBlockCache } from './block-cache';
-import { type CodeBasis, codeBasis, type ProbeDepth, scorersFor } from './probe';
+import type { ProbeDepth } from './format/probe-depth';
+import { type CodeBasis, codeBasis, scorersFor } from './probe';
 import { BlockError, noStats, RangeSource, RangeUnsupportedError, type ShardedStats } from './range-source';
 import * as plan from './read-plan';
 import * as rank from './search';

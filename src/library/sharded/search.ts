@@ -5,17 +5,12 @@
 import { fuse, single, type FusedHit, type FusionMethod, type SearchMode } from '../../core/fusion';
 import { int8Codec } from '../../vector/row-store';
 import { idealScore, idf, scaledScore } from '../lexical/bm25';
-import {
-  pointerKey,
-  postingScore,
-  type CentroidBlock,
-  type CorpusIndex,
-  type ListBlock,
-  type ListRef,
-  type ShardedManifest,
-  type TextPointer,
-  type WordShard,
-} from './format';
+import type { CentroidBlock, ListRef } from './format/centroids';
+import type { CorpusIndex } from './format/index-block';
+import type { ListBlock } from './format/lists';
+import type { ShardedManifest } from './format/manifest';
+import { pointerKey, type TextPointer } from './format/rows';
+import { postingScore, type WordShard } from './format/words';
 import { type CodeScore, rankTops } from './probe';
 import type { Candidate } from './read-plan';
 

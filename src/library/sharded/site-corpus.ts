@@ -6,7 +6,7 @@ import type { FusedHit, SearchMode } from '../../core/fusion';
 import type { Passage } from '../../core/ports';
 import { PREBUILT_DIR, sameModel } from '../prebuilt';
 import { openBlockCache } from './block-cache';
-import { FormatVersionError } from './format';
+import { FormatVersionError } from './format/manifest';
 import { ShardedCorpus } from './reader';
 import { errorMessage } from '../../core/errors';
 

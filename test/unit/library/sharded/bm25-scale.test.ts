@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSharded, type ShardedRow } from '../../../../scripts/sharded/write-sharded';
 import { idf, tfPart, termScore } from '../../../../src/library/lexical/bm25';
 import { LexicalIndex } from '../../../../src/library/lexical/lexical-index';
-import { postingScore } from '../../../../src/library/sharded/format';
+import { postingScore } from '../../../../src/library/sharded/format/words';
 import { ShardedCorpus } from '../../../../src/library/sharded/reader';
 import { embedText } from '../../../doubles/hash-embedder';
 import { rangeFetch } from '../../../doubles/range-fetch';

@@ -9,14 +9,10 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexParquet } from '../../../../scripts/index-folder';
 import { writeSharded, type ShardedSource } from '../../../../scripts/sharded/write-sharded';
-import {
-  decodeCentroidBlock,
-  decodeRowRecord,
-  decodeText,
-  decodeWordShard,
-  POSTINGS_PER_TERM,
-  rowRecordBytes,
-} from '../../../../src/library/sharded/format';
+import { decodeCentroidBlock } from '../../../../src/library/sharded/format/centroids';
+import { decodeRowRecord, rowRecordBytes } from '../../../../src/library/sharded/format/rows';
+import { decodeText } from '../../../../src/library/sharded/format/texts';
+import { decodeWordShard, POSTINGS_PER_TERM } from '../../../../src/library/sharded/format/words';
 import { idf, termScore } from '../../../../src/library/lexical/bm25';
 import { tokenize } from '../../../../src/library/lexical/tokenize';
 import { ShardedCorpus } from '../../../../src/library/sharded/reader';

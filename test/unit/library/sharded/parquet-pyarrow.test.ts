@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexParquet } from '../../../../scripts/index-folder';
 import { parquetSource } from '../../../../scripts/sharded/parquet-source';
 import type { ShardedRow } from '../../../../scripts/sharded/write-sharded';
-import { decodeCentroidBlock } from '../../../../src/library/sharded/format';
+import { decodeCentroidBlock } from '../../../../src/library/sharded/format/centroids';
 import { ShardedCorpus } from '../../../../src/library/sharded/reader';
 import { rangeFetch } from '../../../doubles/range-fetch';
 

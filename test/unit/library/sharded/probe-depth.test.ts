@@ -14,7 +14,7 @@ import {
   type WriteShardedResult,
 } from '../../../../scripts/sharded/write-sharded';
 import { mulberry32 } from '../../../../src/core/mulberry32';
-import { checkManifest, type ShardedManifest } from '../../../../src/library/sharded/format';
+import { checkManifest, type ShardedManifest } from '../../../../src/library/sharded/format/manifest';
 import { DEFAULT_NPROBE, DEFAULT_NTOP, DEFAULT_RESCORE, ShardedCorpus } from '../../../../src/library/sharded/reader';
 import { rangeFetch, type RangeFetch } from '../../../doubles/range-fetch';
 

@@ -1,7 +1,9 @@
 // The read plan of a sharded corpus without any I/O: which byte ranges each round of a
 // question reads, from the blocks the earlier rounds decoded.
 import { describe, expect, it } from 'vitest';
-import { termShard, type CorpusIndex, type ShardedManifest } from '../../../../src/library/sharded/format';
+import type { CorpusIndex } from '../../../../src/library/sharded/format/index-block';
+import type { ShardedManifest } from '../../../../src/library/sharded/format/manifest';
+import { termShard } from '../../../../src/library/sharded/format/words';
 import {
   listBlocks,
   rowBlocks,
@@ -27,7 +29,7 @@ const index = {
 } as CorpusIndex;
 const manifest = { words: { count: 6, page: 4 } } as ShardedManifest;
 
-/** A word-table page as format.ts lays it out: f64 first offset, then per shard u32 bytes and a 16-byte hash. */
+/** A word-table page as format/words.ts lays it out: f64 first offset, then per shard u32 bytes and a 16-byte hash. */
 function page(first: number, sizes: number[]): Uint8Array {
   const out = new Uint8Array(8 + sizes.length * 20);
   const view = new DataView(out.buffer);

@@ -8,12 +8,9 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexParquet } from '../../../../scripts/index-folder';
 import { MemoryBlockCache } from '../../../../src/library/sharded/block-cache';
-import {
-  decodeCentroidBlock,
-  decodeRowRecord,
-  decodeText,
-  rowRecordBytes,
-} from '../../../../src/library/sharded/format';
+import { decodeCentroidBlock } from '../../../../src/library/sharded/format/centroids';
+import { decodeRowRecord, rowRecordBytes } from '../../../../src/library/sharded/format/rows';
+import { decodeText } from '../../../../src/library/sharded/format/texts';
 import { ShardedCorpus } from '../../../../src/library/sharded/reader';
 import { DEFAULT_CODES, writeSharded } from '../../../../scripts/sharded/write-sharded';
 import { embedText } from '../../../doubles/hash-embedder';

@@ -3,7 +3,7 @@
 // place that is not well formed is dropped rather than trusted.
 import { deflateSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { decodeText, encodeText } from '../../../../src/library/sharded/format';
+import { decodeText, encodeText } from '../../../../src/library/sharded/format/texts';
 import { originalUrl } from '../../../../scripts/index-folder';
 
 const record = { id: 'd#3', docId: 'd', title: 'Debian Policy', text: 'Packages must be signed.', index: 3 };

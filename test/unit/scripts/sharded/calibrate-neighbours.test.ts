@@ -4,7 +4,7 @@
 // over real MiniLM vectors reached 0.885. So they are left out; the rest of its document is not.
 import { describe, expect, it } from 'vitest';
 import { NeighbourTracker } from '../../../../scripts/sharded/calibrate';
-import { codeBytes, signShape } from '../../../../src/library/sharded/format';
+import { codeBytes, signShape } from '../../../../src/library/sharded/format/codes';
 import { codeBasis } from '../../../../src/library/sharded/probe';
 
 const DIM = 8;

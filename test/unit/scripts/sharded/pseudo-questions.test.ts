@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NeighbourTracker } from '../../../../scripts/sharded/calibrate';
 import { firstSentence } from '../../../../scripts/sharded/pseudo-questions';
 import { type ShardedRow, writeSharded } from '../../../../scripts/sharded/write-sharded';
-import { signShape } from '../../../../src/library/sharded/format';
+import { signShape } from '../../../../src/library/sharded/format/codes';
 import { codeBasis } from '../../../../src/library/sharded/probe';
 import { embedText } from '../../../doubles/hash-embedder';
 
