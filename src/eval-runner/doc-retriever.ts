@@ -1,4 +1,4 @@
-import { inMemoryIndex } from '../app/wiring/in-memory-index';
+import { inMemoryIndex } from './in-memory-index';
 import { DEFAULT_RETRIEVAL, hybridRetrieve, type RelevanceScorer, type RetrievalSettings } from '../core/hybrid';
 import type { Embedder, Retriever } from '../core/ports';
 import { normalise } from '../vector/vector-index';

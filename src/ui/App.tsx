@@ -59,7 +59,7 @@ export function App(props: {
       {onEval ? (
         <main id="main" className="eval-main">
           <Suspense fallback={<p>Loading the evaluation page…</p>}>
-            <EvalPage />
+            <EvalPage settings={page.settings} />
           </Suspense>
         </main>
       ) : (

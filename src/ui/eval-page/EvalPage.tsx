@@ -7,7 +7,7 @@ import { CONFIGS } from '../../eval-runner/configurations';
 import { parseQuestionSet } from '../../eval-runner/question-set';
 import type { QuestionRecord } from '../../eval-runner/run';
 import './eval.css';
-import { useEvalRun, type EvalPhase } from './hooks';
+import { useEvalRun, type EvalPhase, type EvalSettings } from './hooks';
 import { MetricsChart } from './MetricsChart';
 import { QuestionTable } from './QuestionTable';
 import { ConfigFields, QuestionSetFields, type RunOptions } from './SetupFields';
@@ -32,7 +32,8 @@ function Progress({ phase, records }: { phase: EvalPhase; records: QuestionRecor
   );
 }
 
-export default function EvalPage({ services }: { services?: Services }) {
+/** `settings` are the controller's (their one owner): a run decodes, ranks and searches as the answer page does. */
+export default function EvalPage({ services, settings }: { services?: Services; settings: EvalSettings }) {
   const [text, setText] = useState('');
   const [setName, setSetName] = useState('');
   const [options, setOptions] = useState<RunOptions>({
@@ -43,7 +44,7 @@ export default function EvalPage({ services }: { services?: Services }) {
     noEvidence: DEFAULT_CRAG_SETTINGS.noEvidence,
     wikipedia: false,
   });
-  const evaluation = useEvalRun(services);
+  const evaluation = useEvalRun(services, settings);
   const { phase, records } = evaluation;
   const parsed = useMemo(() => (text.trim() ? parseQuestionSet(text) : null), [text]);
   const running = phase.kind === 'running';

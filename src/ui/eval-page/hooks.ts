@@ -2,7 +2,8 @@
 // RAGAS measuring beside an answer. The harness itself is src/eval-runner.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { downloadText } from '../../app/browser/download';
-import { loadSettings } from '../../app/persist/settings';
+import type { AppSettings } from '../../app/persist/settings';
+import { evalSources } from '../../app/wiring/eval-sources';
 import { getServices, type Services } from '../../app/wiring/services';
 import type { CragSettings } from '../../core/crag/settings';
 import type { Ranking } from '../../core/types';
@@ -34,8 +35,11 @@ export interface EvalRequest {
   wikipedia: boolean;
 }
 
+/** The settings a run uses: the controller's (their one owner), the same the answer page uses. */
+export type EvalSettings = Pick<AppSettings, 'decode' | 'rank' | 'retrieval'>;
+
 /** A run of a question set through the configurations chosen, its records as they come, and their export. */
-export function useEvalRun(services: Services | undefined) {
+export function useEvalRun(services: Services | undefined, settings: EvalSettings) {
   const [phase, setPhase] = useState<EvalPhase>({ kind: 'idle' });
   const [records, setRecords] = useState<QuestionRecord[]>([]);
   const [runItems, setRunItems] = useState<EvalItem[]>([]);
@@ -52,13 +56,13 @@ export function useEvalRun(services: Services | undefined) {
     setPhase({ kind: 'running', done: 0, total: req.items.length * req.configs.length });
     try {
       const ports = await evalPorts(
-        services ?? getServices(),
+        evalSources(services ?? getServices()),
+        settings.retrieval,
         req.wikipedia ? { external: createWikipediaSearch() } : {},
       );
       setModels(
         Object.fromEntries(Object.entries(ports.models).filter((e): e is [string, string] => typeof e[1] === 'string')),
       );
-      const settings = loadSettings(globalThis.localStorage);
       await runEvaluation(req.items, ports, {
         configs: CONFIGS.map((c) => c.id).filter((c) => req.configs.includes(c)),
         decode: settings.decode,
@@ -80,7 +84,6 @@ export function useEvalRun(services: Services | undefined) {
   }
 
   function exportJson(current: { crag: CragSettings | null; ragas: boolean; setName: string }) {
-    const settings = loadSettings(globalThis.localStorage);
     const data = buildExport({
       createdAt: new Date().toISOString(),
       questionSet: current.setName || 'pasted',
@@ -120,7 +123,7 @@ export function useMetricsSession(props: {
   const session = useRef<MetricsSession | null>(null);
 
   useEffect(() => {
-    const s = createMetricsSession(() => ragasPorts(services ?? getServices()), setView);
+    const s = createMetricsSession(() => ragasPorts(evalSources(services ?? getServices())), setView);
     session.current = s;
     return () => {
       s.dispose();
