@@ -1,7 +1,8 @@
 // The answer page (or the evaluation page, at #/eval): the header, the main column with the
 // question and the answer, the panels beside it, and the passage dialog a citation opens.
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { AppServices, WebGpuCheck } from '../app/wiring/services-contract';
+import type { AppServices } from '../app/wiring/services-contract';
+import type { WebGpuCheck } from '../app/browser/webgpu';
 import type { Controller } from '../app/wiring/controller';
 import type { Conversation } from '../app/wiring/conversation';
 import { threadActions } from '../app/wiring/thread-actions';

@@ -1,6 +1,6 @@
 // Messages above the answer: no WebGPU (with the evidence-only offer), evidence
 // mode in use, and the re-run offer after a decode setting changed.
-import type { WebGpuCheck } from '../app/wiring/services-contract';
+import type { WebGpuCheck } from '../app/browser/webgpu';
 import type { NoWebGpuPlan } from '../app/state/engine-choice';
 import type { DecodeKey } from '../app/persist/settings';
 import { evidenceNoticeReason } from '../app/view/evidence-notice';

@@ -1,4 +1,8 @@
-import type { WebGpuCheck } from '../wiring/services-contract';
+/** Whether WebGPU can be used here, and why not in words a user can act on (`ok` false). */
+export interface WebGpuCheck {
+  ok: boolean;
+  reason: string;
+}
 
 interface GpuLike {
   requestAdapter(): Promise<unknown>;

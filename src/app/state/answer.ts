@@ -13,7 +13,16 @@ import type {
   Ranking,
 } from '../../core/types';
 import type { CragChoice } from '../persist/settings';
-import type { MeaningCoverage } from '../view/meaning-coverage';
+
+/**
+ * How much of the library search by meaning reached when a question was searched: passages with
+ * vectors (`embedded`) out of every passage (`total`). An answer keeps it (view/meaning-coverage.ts
+ * counts and words it).
+ */
+export interface MeaningCoverage {
+  embedded: number;
+  total: number;
+}
 
 export type AnswerStatus = 'idle' | 'running' | 'done' | 'stopped' | 'error';
 

@@ -13,6 +13,7 @@ import {
   startRun,
   type AnswerState,
   type AnswerWriter,
+  type MeaningCoverage,
   type Rerank,
 } from './answer';
 import {
@@ -24,7 +25,6 @@ import {
   type Theme,
 } from '../persist/settings';
 import type { EngineChoice } from './engine-choice';
-import type { MeaningCoverage } from '../view/meaning-coverage';
 
 /** Settings shown for this visit only, never saved: an embedding host's theme, the engine the page's address names. */
 export type VisitSettings = Partial<{ theme: Theme; engine: EngineChoice }>;

@@ -3,13 +3,8 @@
 // kept by their words only; a question searched then finds those by their words, and its answer
 // says so. Counted from the library's list (each document's passages, and whether it waits for
 // its vectors), not estimated.
+import type { MeaningCoverage } from '../state/answer';
 import type { LibraryDocView } from './library-panel';
-
-/** Passages search by meaning reaches (`embedded`) out of every passage in the library (`total`). */
-export interface MeaningCoverage {
-  embedded: number;
-  total: number;
-}
 
 /** The library's coverage now, from its documents as listed. */
 export function meaningCoverage(docs: readonly Pick<LibraryDocView, 'passages' | 'pending'>[]): MeaningCoverage {

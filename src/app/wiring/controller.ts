@@ -6,9 +6,8 @@
 // each event into the answer (`decodeEvent`), and ends it (`runFinished`, `runStopped` or `runFailed`).
 import type { Corrector, Critic, Generator, Retriever } from '../../core/ports';
 import type { DecodeEvent, DecodeResult, DecodeSettings, RankSettings, Ranking, AnswerTree } from '../../core/types';
-import type { AnswerState, AnswerWriter } from '../state/answer';
+import type { AnswerState, AnswerWriter, MeaningCoverage } from '../state/answer';
 import type { PassageJudge, RetrievalSettings } from '../../core/hybrid';
-import type { MeaningCoverage } from '../view/meaning-coverage';
 import { createActionStore, type ActionStore } from '../state/action-store';
 import { lazy } from './lazy';
 import {

@@ -22,7 +22,7 @@ import {
 import { createModelCacheStore, type ModelCacheStore } from '../state/model-downloads';
 import { followStatus, type StatusStore } from '../state/worker-status';
 import { lazy, type Lazy } from './lazy';
-import type { WebGpuCheck } from './services-contract';
+import type { WebGpuCheck } from '../browser/webgpu';
 import { fixedSettings, type SettingsSource } from './settings-source';
 
 export type { EngineInUse, GeneratorWanted } from '../state/generator';

@@ -8,11 +8,7 @@ import type { ModelCacheStore } from '../state/model-downloads';
 import type { EngineStore } from '../state/engine-choice';
 import type { StoragePlan } from './storage-plan';
 import type { SettingsSource } from './settings-source';
-
-export interface WebGpuCheck {
-  ok: boolean;
-  reason: string;
-}
+import type { WebGpuCheck } from '../browser/webgpu';
 
 export interface AppServices {
   status: StatusStore;

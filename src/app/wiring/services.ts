@@ -7,7 +7,8 @@
 import type { Corrector, Critic, Retriever, Writer } from '../../core/ports';
 import type { Evaluator } from '../../evaluator/client';
 import type { GeneratorHandle } from '../../generator';
-import type { AppServices, WebGpuCheck } from './services-contract';
+import type { AppServices } from './services-contract';
+import type { WebGpuCheck } from '../browser/webgpu';
 import { connectLibrary, type LibraryConnection } from './library-connection';
 import { createStatusStore } from '../state/worker-status';
 import type { CragChoice } from '../persist/settings';

@@ -1,6 +1,7 @@
 // The answer page's main column: the question box, the notices above the answer, and the thread
 // with the answer shown (or the passages, in evidence-only mode).
-import type { AppServices, WebGpuCheck } from '../../app/wiring/services-contract';
+import type { AppServices } from '../../app/wiring/services-contract';
+import type { WebGpuCheck } from '../../app/browser/webgpu';
 import type { Controller } from '../../app/wiring/controller';
 import type { Conversation, ConversationState } from '../../app/wiring/conversation';
 import type { AppState } from '../../app/state/page';
