@@ -305,7 +305,9 @@ def build(seed: int) -> tuple[list[dict], list[dict], dict]:
         p = passages[pos]
         fam = by_family[family(p["doc"])]
         pool = [i for i in (fam if len(fam) < 4000 else rng.sample(fam, 4000)) if i != pos]
-        hard = [i for i in bm.rank(query, pool)[:8] if passages[i]["text"] != p["text"]]
+        # Not the positive's own section: its other passages may answer just as well (false negatives).
+        hard = [i for i in bm.rank(query, pool)[:10]
+                if passages[i]["text"] != p["text"] and (passages[i]["doc"], passages[i]["heading"]) != (p["doc"], p["heading"])]
         hard = rng.sample(hard[:6], min(3, len(hard[:6])))
         other = rng.randrange(len(passages))
         while family(passages[other]["doc"]) == family(p["doc"]):
@@ -322,7 +324,11 @@ def build(seed: int) -> tuple[list[dict], list[dict], dict]:
             rel_group(p["faq"], i, "faq")
             counts["faq"] += 1
     firsts = [i for i, p in enumerate(passages) if p["first"] and "faq" not in p and p["doc"].startswith("rust/")]
-    for i in rng.sample(firsts, min(700, len(firsts))):
+    # A heading says what a question is about only when it names something: not "Examples" or "Syntax".
+    generic = {"examples", "example", "syntax", "introduction", "overview", "summary", "description", "usage", "options",
+               "notes", "see also", "background", "motivation", "details", "conclusion", "further reading", "exercises"}
+    firsts = [i for i in firsts if len(passages[i]["heading"].split()) >= 2 and passages[i]["heading"].lower() not in generic]
+    for i in rng.sample(firsts, min(600, len(firsts))):
         topic = {"cargo": "Cargo", "reference": "Rust", "rust-by-example": "Rust", "rustc": "rustc", "rustdoc": "rustdoc",
                  "edition-guide": "Rust editions", "nomicon": "unsafe Rust", "embedded-book": "embedded Rust"}[passages[i]["doc"].split("/")[1]]
         rel_group(heading_question(passages[i]["heading"], topic, rng), i, "heading")

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_EMBEDDER,
-  HUB_NLI as DEFAULT_NLI,
-  HUB_RERANKER as DEFAULT_RERANKER,
+  DEFAULT_NLI,
+  DEFAULT_RERANKER,
   resolveEvaluatorConfig,
   SHIPPED_NLI,
   SHIPPED_RERANKER,
@@ -11,10 +11,10 @@ import {
 import { resolveModelSource } from '../../../src/evaluator/pack';
 
 const PAGE = 'https://example.org/apps/rag/index.html';
-// With the hub's critic chosen (`?critic=hub`), all three models are looked for in the pack.
-const config = (input: EvaluatorConfigInput = {}) =>
-  resolveEvaluatorConfig({ reranker: DEFAULT_RERANKER, nli: DEFAULT_NLI, ...input }, PAGE);
-const shippedConfig = (input: EvaluatorConfigInput = {}) => resolveEvaluatorConfig(input, PAGE);
+const config = (input: EvaluatorConfigInput = {}) => resolveEvaluatorConfig(input, PAGE);
+// The site's own critic chosen (`?critic=site`, or a pack that brings no critic).
+const shippedConfig = (input: EvaluatorConfigInput = {}) =>
+  resolveEvaluatorConfig({ reranker: SHIPPED_RERANKER, nli: SHIPPED_NLI, ...input }, PAGE);
 
 /** A static host: the given paths answer with their body; anything else 404, or the app's page with `spa`. */
 function host(files: Record<string, string>, opts: { spa?: boolean; down?: boolean } = {}) {
@@ -92,7 +92,7 @@ describe('finding the local evaluator pack (source auto)', () => {
 });
 
 describe('the critic the site ships', () => {
-  it('is the default, never looked for in the pack: the pack needs only the embedder', async () => {
+  it('is never looked for in the pack: chosen, it needs a pack with only the embedder', async () => {
     const c = shippedConfig();
     expect([c.reranker, c.nli]).toEqual([
       { id: SHIPPED_RERANKER, dtype: 'q8' },

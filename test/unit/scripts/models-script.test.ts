@@ -3,12 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { downloadModelPack, HubUnreachableError, parseArgs } from '../../../scripts/models';
-import {
-  DEFAULT_EMBEDDER,
-  HUB_NLI as DEFAULT_NLI,
-  HUB_RERANKER as DEFAULT_RERANKER,
-  resolveEvaluatorConfig,
-} from '../../../src/evaluator/config';
+import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER, resolveEvaluatorConfig } from '../../../src/evaluator/config';
 import { resolveModelSource } from '../../../src/evaluator/pack';
 
 const HUB = 'https://hub.test';
@@ -55,7 +50,7 @@ describe('npm run models (model pack download)', () => {
       const path = join(out, decodeURIComponent(new URL(url).pathname.replace(/^\/site\/models\//, '')));
       return existsSync(path) ? new Response(readFileSync(path)) : new Response('', { status: 404 });
     };
-    const config = resolveEvaluatorConfig({ reranker: DEFAULT_RERANKER, nli: DEFAULT_NLI }, 'https://demo.test/site/');
+    const config = resolveEvaluatorConfig({}, 'https://demo.test/site/');
     expect((await resolveModelSource(config, 'https://demo.test/site/', served)).source.reason).toMatch(
       `lacks ${DEFAULT_NLI}`,
     );
@@ -116,10 +111,9 @@ describe('npm run models (model pack download)', () => {
     expect(existsSync(join(out, '..', 'etc'))).toBe(false);
   });
 
-  it('parses --evaluator into the default embedder (the critic ships with the site), --hub-critic into the hub judges and --generator into the hook', () => {
+  it('parses --evaluator into the three default models and --generator into the hook', () => {
     const a = parseArgs([
       '--evaluator',
-      '--hub-critic',
       'Xenova/bge-small-en-v1.5',
       '--dtype',
       'q8',
