@@ -190,7 +190,8 @@ describe('evaluator worker in headless Chromium', () => {
     const { page, offOrigin, errors } = await openPage(gpuBrowser, served);
     const before = served.requests.length;
     const r = await run(page, 'auto', { reranker: SHIPPED_RERANKER, nli: SHIPPED_NLI });
-    expect(r.relevanceRankings.map((ranking) => ranking[0])).toEqual(expected);
+    // Its floor, as in Node (test/unit/workers/evaluator/shipped-critic.test.ts): the answering passage among the best two.
+    r.relevanceRankings.forEach((ranking, i) => expect(ranking.slice(0, 2), queries[i]).toContain(expected[i]));
     const [e, u, c] = r.support;
     expect(e!.full).toBeGreaterThan(u!.full);
     expect(e!.full).toBeGreaterThan(c!.full);
