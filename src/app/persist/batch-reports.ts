@@ -1,7 +1,7 @@
 // The library panel's batch reports, kept until the visitor dismisses them, across reloads: a
 // report of a folder of files is read after the work is done, and a reload must not lose it.
 // Kept in localStorage; what is read back is untrusted (older versions, hand edits) and checked.
-import type { BatchReportView } from '../view/library-panel';
+import type { BatchReportView } from '../state/library';
 
 const KEY = 'selfrag.batchReports';
 /** A folder's worth of refusals is kept; older reports beyond this are dropped first. */

@@ -2,14 +2,58 @@
 // library panel shows (`view`: documents, progress bars, messages, batch reports) and what the
 // status panel's library line says, changed only by the actions below. The line is one selector,
 // `libraryLine`.
-import {
-  emptyLibraryView,
-  type BatchReportView,
-  type LibraryDocView,
-  type LibraryJobView,
-  type LibraryViewState,
-} from '../view/library-panel';
-import type { WorkerStatus } from './worker-status';
+import type { Progress, WorkerStatus } from './worker-status';
+
+export interface LibraryDocView {
+  id: string;
+  title: string;
+  /** The file it came from. */
+  name?: string;
+  passages: number;
+  bytes?: number;
+  /** Kept without vectors (the embedding model did not run): found by words until embedded. */
+  pending?: boolean;
+  /** Bytes of the original file kept for the source viewer (absent when none is kept). */
+  originalBytes?: number;
+  /** One of the site's sample documents, not the visitor's own. */
+  sample?: boolean;
+}
+
+export interface LibraryJobView extends Progress {
+  id: string;
+  error?: string;
+}
+
+/** What one batch of files did, kept on screen until dismissed. */
+export interface BatchReportView {
+  id: number;
+  added: number;
+  /** Files whose text the library already held: neither added again nor counted as added. */
+  already?: number;
+  refused: { name: string; reason: string }[];
+  /** Documents added with something left out or guessed. */
+  notes: { name: string; note: string }[];
+  /** Documents kept without vectors, grouped by why: one line per reason, not one per document. */
+  notEmbedded?: { reason: string; names: string[] }[];
+  /** Files in dropped or picked folders that are not documents. */
+  skipped: number;
+  /** Stopped by the user: files after the stop were not tried. */
+  aborted: boolean;
+  notTried: number;
+}
+
+export interface LibraryViewState {
+  ready: boolean;
+  docs: LibraryDocView[];
+  jobs: LibraryJobView[];
+  /** A batch is running and can be stopped. */
+  busy?: boolean;
+  reports?: BatchReportView[];
+  /** Last problem (a refused file, a failed ingestion), shown until the next action. */
+  messages: { id: number; kind: 'error' | 'info'; text: string }[];
+}
+
+export const emptyLibraryView: LibraryViewState = { ready: false, docs: [], jobs: [], messages: [] };
 
 export interface LibraryState {
   view: LibraryViewState;

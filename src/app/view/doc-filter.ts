@@ -1,6 +1,6 @@
 // Which of the library's documents the list shows: a library of thousands would otherwise be
 // a page tens of thousands of pixels tall, rendered whole on every change.
-import type { LibraryDocView } from './library-panel';
+import type { LibraryDocView } from '../state/library';
 
 /** From this many documents the list gets a Find box and scrolls in its own box. */
 export const FIND_FROM = 12;

@@ -1,7 +1,7 @@
 // The library as the page shows it. wiring/library-connection.ts adapts the library facade to
 // this, so the panel renders before the library (and its models) has loaded.
 import type { NamedBlob } from '../../library/ingest';
-import type { Progress } from '../state/worker-status';
+import type { LibraryDocView, LibraryViewState } from '../state/library';
 import type { Passage } from '../../core/ports';
 import type { StoredDocument, StoredOriginal } from '../../library/store';
 
@@ -9,21 +9,6 @@ export interface DocumentSource {
   doc: StoredDocument;
   passages: Passage[];
   original?: StoredOriginal;
-}
-
-export interface LibraryDocView {
-  id: string;
-  title: string;
-  /** The file it came from. */
-  name?: string;
-  passages: number;
-  bytes?: number;
-  /** Kept without vectors (the embedding model did not run): found by words until embedded. */
-  pending?: boolean;
-  /** Bytes of the original file kept for the source viewer (absent when none is kept). */
-  originalBytes?: number;
-  /** One of the site's sample documents, not the visitor's own. */
-  sample?: boolean;
 }
 
 /** A stored document as the list shows it. */
@@ -67,40 +52,6 @@ export function libraryWantsOpen(view: LibraryViewState): boolean {
   return newcomer || !!view.busy || view.jobs.length > 0 || (view.reports?.length ?? 0) > 0;
 }
 
-export interface LibraryJobView extends Progress {
-  id: string;
-  error?: string;
-}
-
-/** What one batch of files did, kept on screen until dismissed. */
-export interface BatchReportView {
-  id: number;
-  added: number;
-  /** Files whose text the library already held: neither added again nor counted as added. */
-  already?: number;
-  refused: { name: string; reason: string }[];
-  /** Documents added with something left out or guessed. */
-  notes: { name: string; note: string }[];
-  /** Documents kept without vectors, grouped by why: one line per reason, not one per document. */
-  notEmbedded?: { reason: string; names: string[] }[];
-  /** Files in dropped or picked folders that are not documents. */
-  skipped: number;
-  /** Stopped by the user: files after the stop were not tried. */
-  aborted: boolean;
-  notTried: number;
-}
-
-export interface LibraryViewState {
-  ready: boolean;
-  docs: LibraryDocView[];
-  jobs: LibraryJobView[];
-  /** A batch is running and can be stopped. */
-  busy?: boolean;
-  reports?: BatchReportView[];
-  /** Last problem (a refused file, a failed ingestion), shown until the next action. */
-  messages: { id: number; kind: 'error' | 'info'; text: string }[];
-}
-
 export interface LibraryActions {
   /** `skipped`: files a folder walk left out because they are not documents. */
   addFiles(files: Array<File | NamedBlob>, skipped?: number): Promise<void>;
@@ -116,5 +67,3 @@ export interface LibraryActions {
   removeSamples?(): Promise<void>;
   dismiss(messageId: number): void;
 }
-
-export const emptyLibraryView: LibraryViewState = { ready: false, docs: [], jobs: [], messages: [] };

@@ -3,7 +3,7 @@
 // and the report of a finished batch. Pure: the library connection computes them as work reports in.
 import type { AddResult, LibraryProgress } from '../../library/library';
 import { quotaMessage } from '../persist/storage-quota';
-import type { BatchReportView, LibraryJobView } from './library-panel';
+import type { BatchReportView, LibraryJobView } from '../state/library';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 

@@ -4,7 +4,7 @@
 // says so. Counted from the library's list (each document's passages, and whether it waits for
 // its vectors), not estimated.
 import type { MeaningCoverage } from '../state/answer';
-import type { LibraryDocView } from './library-panel';
+import type { LibraryDocView } from '../state/library';
 
 /** The library's coverage now, from its documents as listed. */
 export function meaningCoverage(docs: readonly Pick<LibraryDocView, 'passages' | 'pending'>[]): MeaningCoverage {

@@ -4,7 +4,7 @@
 import type { AppState } from '../state/page';
 import type { ConversationState } from '../state/conversation';
 import type { StatusMap } from '../state/worker-status';
-import type { LibraryViewState } from './library-panel';
+import type { LibraryViewState } from '../state/library';
 
 /** The page shows passages instead of a written answer. */
 export function showsEvidence(page: AppState): boolean {

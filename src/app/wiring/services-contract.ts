@@ -2,7 +2,8 @@
 // keeping the interface apart lets the UI render before any of them loads.
 import type { IndexChoice } from '../../vector/vector-index';
 import type { AnswerPorts } from './controller';
-import type { LibraryActions, LibraryViewState } from '../view/library-panel';
+import type { LibraryActions } from '../view/library-panel';
+import type { LibraryViewState } from '../state/library';
 import type { StatusStore } from '../state/worker-status';
 import type { ModelCacheStore } from '../state/model-downloads';
 import type { EngineStore } from '../state/engine-choice';

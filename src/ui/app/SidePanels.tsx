@@ -1,6 +1,7 @@
 // The panels beside the answer (folded below it on a phone): the library and the threads on the
 // left; the models and the tuning on the right.
-import { libraryLabel, libraryWantsOpen, type LibraryViewState } from '../../app/view/library-panel';
+import { libraryLabel, libraryWantsOpen } from '../../app/view/library-panel';
+import type { LibraryViewState } from '../../app/state/library';
 import { modelsSummary } from '../../app/view/models-summary';
 import type { AppServices } from '../../app/wiring/services-contract';
 import type { Controller } from '../../app/wiring/controller';

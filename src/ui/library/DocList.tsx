@@ -1,6 +1,6 @@
 // The documents in the library, and the note on the site's sample documents.
 import { memo, useState } from 'react';
-import type { LibraryDocView } from '../../app/view/library-panel';
+import type { LibraryDocView } from '../../app/state/library';
 import { filterDocs, FIND_FROM, moreText } from '../../app/view/doc-filter';
 import { formatBytes } from '../../app/view/progress';
 

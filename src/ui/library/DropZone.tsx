@@ -1,7 +1,8 @@
 // Where documents come in: dropped files or folders, or the file and folder pickers. The folder
 // walker (skipping what is not a document, reading image headers) loads on first use.
 import { useRef, useState } from 'react';
-import type { LibraryActions, LibraryDocView } from '../../app/view/library-panel';
+import type { LibraryActions } from '../../app/view/library-panel';
+import type { LibraryDocView } from '../../app/state/library';
 import { formatBytes } from '../../app/view/progress';
 import { captureDrop } from '../../library/drop';
 import type { CollectedFiles } from '../../library/folder';

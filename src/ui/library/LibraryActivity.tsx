@@ -1,5 +1,6 @@
 // What the library is doing and has done: progress bars with Stop, batch reports, messages.
-import type { LibraryActions, LibraryViewState } from '../../app/view/library-panel';
+import type { LibraryActions } from '../../app/view/library-panel';
+import type { LibraryViewState } from '../../app/state/library';
 // Shown only after a batch of files: its code loads then (lazy-panels.tsx).
 import { BatchReport } from '../lazy-panels';
 import { ProgressBar } from '../ProgressBar';

@@ -1,6 +1,7 @@
 // The library panel: adding documents (drop, pick, paste, the sample corpus), what is being added,
 // and the documents kept, each with its passage count and a way to remove it.
-import type { LibraryActions, LibraryViewState } from '../../app/view/library-panel';
+import type { LibraryActions } from '../../app/view/library-panel';
+import type { LibraryViewState } from '../../app/state/library';
 import type { KeepOriginals } from '../source/KeepOriginals';
 // The list, what is being added and the paste form load just after the first paint (lazy-panels.tsx).
 import { LibraryActivity, LibraryDocs, PasteText } from '../lazy-panels';

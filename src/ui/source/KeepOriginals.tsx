@@ -1,6 +1,6 @@
 // The "keep original files" setting, with what the kept files take.
 import { formatBytes } from '../../app/view/progress';
-import type { LibraryDocView } from '../../app/view/library-panel';
+import type { LibraryDocView } from '../../app/state/library';
 
 export interface KeepOriginals {
   keep: boolean;

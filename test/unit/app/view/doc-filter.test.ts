@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filterDocs, moreText } from '../../../../src/app/view/doc-filter';
-import type { LibraryDocView } from '../../../../src/app/view/library-panel';
+import type { LibraryDocView } from '../../../../src/app/state/library';
 
 const doc = (i: number, title: string, name?: string): LibraryDocView => ({
   id: `d${i}`,
