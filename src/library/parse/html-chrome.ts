@@ -78,6 +78,8 @@ export function isChrome(name: string, attribs: Record<string, string>): boolean
   if (attribs.style && HIDING_STYLE.test(attribs.style)) return true;
   const cls = attribs.class;
   if (cls?.split(/\s+/).some((c) => CHROME_CLASSES.has(c.toLowerCase()))) return true;
+  // A table of contents named by id, as Node's API manual writes it (`<details id="toc">`).
+  if (attribs.id?.trim().toLowerCase() === 'toc') return true;
   return false;
 }
 
