@@ -33,6 +33,13 @@ const NAV_LINK_SHARE = 0.8;
 const NAV_REL = /\b(?:next|prev|previous|up|contents|index|home|first|last|start)\b/i;
 const NAV_REL_LINKS = 2;
 const NAV_REL_SHARE = 0.5;
+/**
+ * Letters outside links that a block still keeps once the lists inside it are dropped, from which
+ * it holds prose of its own: a sentence, not a menu's heading ("Chapters", "On this page").
+ */
+const PROSE_LETTERS = 40;
+/** A list of links whose targets a later list repeats at least this much is the same list again. */
+const REPEAT_SHARE = 0.8;
 /** Words that label navigation links: a block of links whose other words are all these is navigation. */
 const NAV_LABEL = /^(?:next|previous|prev|up|home|index|contents|top|back|forward|first|last|toc)$/i;
 
@@ -71,6 +78,17 @@ interface LinkTally {
   plainLetters: number;
   /** Letters of blocks inside it that were dropped. */
   droppedInside: number;
+  /** Of those, letters inside links. */
+  droppedLinkLetters: number;
+  /** Link targets it holds (read only when lists are kept, to find a list the page repeats). */
+  hrefs: string[];
+}
+
+/** A list of links kept when lists are: where its text lies, and where its links go. */
+interface KeptList {
+  start: number;
+  end: number;
+  hrefs: string[];
 }
 
 interface Found {
@@ -117,6 +135,8 @@ class HtmlReader {
   /** Open blocks judged by their links, innermost last. */
   private readonly tallies: LinkTally[] = [];
   private dropped = 0;
+  /** Lists of links kept in the 'keep-lists' pass, in the order they closed. */
+  private readonly keptLists: KeptList[] = [];
   /** Letters of lists of links dropped inside <main>. */
   private mainListLetters = 0;
   private mainDepth = 0;
@@ -177,6 +197,7 @@ class HtmlReader {
     // A heading's link to itself (mdBook, rustdoc) is the heading, not a link away.
     if (frame.anchor && 'href' in attribs && tally && !this.heading) {
       tally.links++;
+      if (this.rules === 'keep-lists') tally.hrefs.push(attribs.href.split('#')[0]);
       if (attribs.rel && NAV_REL.test(attribs.rel)) tally.relLinks++;
     }
     if (LINK_BLOCK.has(name) && this.rules !== 'none') {
@@ -190,6 +211,8 @@ class HtmlReader {
         relLinks: 0,
         plainLetters: 0,
         droppedInside: 0,
+        droppedLinkLetters: 0,
+        hrefs: [],
       };
       this.tallies.push(frame.links);
     }
@@ -233,8 +256,11 @@ class HtmlReader {
   private judgeLinks(t: LinkTally): void {
     this.tallies.pop();
     const share = t.letters > 0 ? t.linkLetters / t.letters : 0;
+    // What it keeps of its own once the lists inside it are gone: prose there means the lists
+    // were navigation beside the content (Node's manual: a page's few lines after its site menu).
+    const ownPlain = t.letters - t.droppedInside - (t.linkLetters - t.droppedLinkLetters);
     // A list of links (a table of contents, a menu): dropped unless the page is nothing else.
-    const isList = t.links >= NAV_LINKS && share >= NAV_LINK_SHARE;
+    const isList = t.links >= NAV_LINKS && share >= NAV_LINK_SHARE && ownPlain < PROSE_LETTERS;
     // Links labelled as the page's navigation ("Next: …, Previous: …, Up: …"): always dropped.
     const labelled = t.links >= NAV_LINKS && t.plainLetters === 0 && t.letters > t.linkLetters;
     const isNav = labelled || (t.relLinks >= NAV_REL_LINKS && share >= NAV_REL_SHARE);
@@ -244,16 +270,39 @@ class HtmlReader {
       this.mainOut.length = Math.min(this.mainOut.length, t.main);
       this.found.length = t.found;
       if (!isNav && this.mainDepth > 0) this.mainListLetters += t.letters - t.droppedInside;
-    }
+      // Lists kept inside it went with it.
+      while (this.keptLists.length && this.keptLists[this.keptLists.length - 1].end > t.all) this.keptLists.pop();
+    } else if (isList) this.keptLists.push({ start: t.all, end: this.all.length, hrefs: t.hrefs });
     const outer = this.tallies[this.tallies.length - 1];
     if (!outer) return;
     outer.droppedInside += drop ? t.letters : t.droppedInside;
+    outer.droppedLinkLetters += drop ? t.linkLetters : t.droppedLinkLetters;
     outer.letters += t.letters;
     outer.linkLetters += t.linkLetters;
     outer.links += t.links;
     outer.plainLetters += t.plainLetters;
+    if (this.rules === 'keep-lists') outer.hrefs.push(...t.hrefs);
     // Navigation already dropped does not make the block around it navigation.
     if (!drop) outer.relLinks += t.relLinks;
+  }
+
+  /**
+   * When a page's content is a list of links that its site menu repeats (Node's manual's index
+   * page), the first of two lists going to the same pages is the menu: its text is cleared.
+   */
+  private dropRepeatedLists(): void {
+    for (const list of this.keptLists) {
+      const targets = new Set(list.hrefs);
+      if (targets.size < NAV_LINKS) continue;
+      const again = this.keptLists.some((later) => {
+        if (later.start < list.end) return false;
+        const there = new Set(later.hrefs);
+        let shared = 0;
+        for (const h of targets) if (there.has(h)) shared++;
+        return shared >= REPEAT_SHARE * targets.size;
+      });
+      if (again) this.all.fill('', list.start, list.end);
+    }
   }
 
   private text(raw: string): void {
@@ -284,6 +333,7 @@ class HtmlReader {
   }
 
   private result(): Reading {
+    if (this.rules === 'keep-lists') this.dropRepeatedLists();
     // The page's main content when it marks one that holds text; else everything kept.
     const mainText = this.sawMain ? settle(this.mainOut) : '';
     const mainLetters = mainText.match(LETTERS)?.length ?? 0;

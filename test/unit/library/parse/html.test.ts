@@ -146,4 +146,47 @@ tide --port brest
       'Alpha Beta',
     );
   });
+  // Node's API manual, cut down: an unmarked side menu (<div id="column2">) beside the page.
+  const modules = [
+    'Assertion testing',
+    'Asynchronous context tracking',
+    'Buffer',
+    'Child processes',
+    'Cluster',
+    'Command-line options',
+    'Diagnostics Channel',
+    'File system',
+    'Internationalization',
+    'Performance hooks',
+    'Single executable applications',
+    'String decoder',
+    'Worker threads',
+    'Asynchronous hooks',
+    'C++ embedder API',
+    'Deprecated APIs',
+    'Modules: ECMAScript modules',
+    'Modules: CommonJS modules',
+  ];
+  const menuList = `<ul>${modules.map((m, i) => `<li><a href="m${i}.html">${m}</a></li>`).join('')}</ul>`;
+  const nodeMenu = `<div id="column2"><div id="intro"><a href="index.html">Node.js</a></div>${menuList}</div>`;
+
+  it("keeps a short page's few lines that follow a long site menu, without the menu", () => {
+    const html = `<body><div id="content">${nodeMenu}<div id="column1"><div id="apicontent">
+      <h2>Policies<a class="mark" href="#policies">#</a></h2><p>Stability: 1 - Experimental</p>
+      <p>The former Policies documentation is now at <a href="permissions.html">Permissions</a>.</p>
+      </div></div></div></body>`;
+    expect(parseHtml(html).text).toBe(
+      'Policies\n\nStability: 1 - Experimental\n\nThe former Policies documentation is now at Permissions.',
+    );
+    // A menu's own heading still goes with its list.
+    const headed = `<body><p>Some words of the page that a reader came to read here.</p><div><h3>Chapters</h3><ul>
+      <li><a href="a.html">Getting started</a></li><li><a href="b.html">Guessing game</a></li>
+      <li><a href="c.html">Common programming concepts</a></li><li><a href="d.html">Ownership</a></li></ul></div></body>`;
+    expect(parseHtml(headed).text).toBe('Some words of the page that a reader came to read here.');
+  });
+
+  it("keeps an index page's list of links once, not again as the site menu that repeats it", () => {
+    const html = `<body><div id="content">${nodeMenu}<div id="column1"><div id="apicontent">${menuList}</div></div></div></body>`;
+    expect(parseHtml(html).text).toBe(modules.join('\n\n'));
+  });
 });
