@@ -7,6 +7,7 @@ import { controllerSettings } from './app/wiring/settings-source';
 import { startOfflineWiring } from './app/wiring/offline-panel';
 import { loadSettings } from './app/persist/settings';
 import { readUrlState, writeUrlState } from './app/persist/url-state';
+import { readPageEntry, sameEntry, withPageEntry, type PageEntry } from './app/persist/page-entry';
 import { rerank } from './core/rerank';
 import { App } from './ui/App';
 import { createConversation, type CompleteFn } from './app/wiring/conversation';
@@ -64,8 +65,11 @@ const conversation = createConversation({
   complete,
   model: () => answeringModel(controller.getState().settings),
 });
-// A reload of the page's own address (which carries the last question) re-opens the thread instead of asking again.
-const started = conversation.start({ linkedQuestion: fromUrl.question });
+// A reload finds the thread that was open in its history entry (persist/page-entry.ts); a page
+// without one (an older entry) re-opens the newest thread when it ends with the address's question.
+// Either way the address's question is not asked again.
+let kept = readPageEntry(history.state);
+const started = conversation.start({ linkedQuestion: fromUrl.question, entry: kept });
 
 /**
  * What a link reproduces: the question as typed, and what it was searched by where that differs
@@ -92,6 +96,24 @@ controller.subscribe(() => {
     lastQuestion = q;
     history.replaceState(history.state, '', shareUrl());
   }
+});
+
+// The thread open is kept in the history entry once the page has started and the address's question
+// has had its turn (a reload before it was asked still asks it).
+let linkSettled = false;
+const keepEntry = () => {
+  if (!linkSettled) return;
+  const { thread, viewed } = conversation.get();
+  const entry: PageEntry = { thread: thread?.id ?? null, viewed };
+  if (sameEntry(kept, entry)) return;
+  kept = entry;
+  history.replaceState(withPageEntry(history.state, entry), '');
+};
+conversation.subscribe(keepEntry);
+void started.then((answered) => {
+  if (!answered && fromUrl.question) return;
+  linkSettled = true;
+  keepEntry();
 });
 
 // The service worker, the offline status and storage (persistence, estimate, quota messages).
@@ -121,10 +143,12 @@ if (fromUrl.question) {
     if (lib.ready && lib.docs.length > 0 && lib.jobs.length === 0) {
       unsubscribe();
       // A link reproduces one question, in a thread of its own.
-      void started.then((reopened) => {
-        if (reopened) return;
+      void started.then((answered) => {
+        if (answered) return;
         conversation.newThread();
         void conversation.ask(question, fromUrl.searched ?? undefined);
+        // Kept with the next change of the conversation: the question's turn.
+        linkSettled = true;
       });
     }
   });

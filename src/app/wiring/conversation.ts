@@ -18,6 +18,8 @@ import {
 } from '../state/conversation';
 import type { Controller } from './controller';
 import type { ThreadStore } from '../persist/thread-store';
+import type { PageEntry } from '../persist/page-entry';
+import { selectTurn } from '../../core/conversation/thread';
 import type { CompleteRequest, CompleteResult } from '../../generator/handle';
 import {
   answering,
@@ -41,9 +43,11 @@ export interface Conversation {
   /**
    * Opens the newest thread, if any (the page after a reload shows where the user was). With a
    * linked question it opens the newest thread only when that thread ends with the question
-   * (a reload of the page's own address); returns whether it did.
+   * (a reload of the page's own address). With the history entry's `entry` (a reload) it opens
+   * the thread that was open instead, whichever it was. Returns whether the linked question is
+   * answered already (it is not to be asked).
    */
-  start(opts?: { linkedQuestion?: string | null }): Promise<boolean>;
+  start(opts?: { linkedQuestion?: string | null; entry?: PageEntry | null }): Promise<boolean>;
   /** Asks in the shown thread; `searchAs` (a shared link's searched form) replaces the search decision. */
   ask(question: string, searchAs?: string): Promise<void>;
   /** A new version of a turn's question (a sibling). */
@@ -120,8 +124,11 @@ function followAnswer(r: Runner, saveEvery: number): void {
 }
 
 /** Opens the thread store and, after a reload, the thread the user was in. */
-async function start(r: Runner, linkedQuestion: string | null | undefined): Promise<boolean> {
+async function start(r: Runner, linkedQuestion: string | null | undefined, entry?: PageEntry | null): Promise<boolean> {
   r.store = await r.deps.store.catch(() => null);
+  // A reload (the history entry kept): the address's question was asked, or its thread opened, when
+  // the entry was new; asked again it would make a second thread.
+  const asked = entry !== null && entry !== undefined;
   if (!r.store) {
     const said = await r.deps.notKeptSaid?.().catch(() => false);
     if (!said)
@@ -132,13 +139,14 @@ async function start(r: Runner, linkedQuestion: string | null | undefined): Prom
           text: 'Threads cannot be kept in this browser (storage is unavailable): this conversation lasts until the page closes.',
         },
       });
-    return false;
+    return asked;
   }
   r.store.subscribe((c) => {
     void refreshList(r);
     if (c.type === 'delete' && r.state.get().thread?.id === c.id) r.state.dispatch({ type: 'deletedElsewhere' });
   });
   await refreshList(r);
+  if (asked) return reopen(r, r.store, entry).then(() => true);
   const latest = r.state.get().threads[0];
   if (!latest || r.state.get().thread) return false;
   const thread = await r.store.get(latest.id);
@@ -150,6 +158,17 @@ async function start(r: Runner, linkedQuestion: string | null | undefined): Prom
   r.state.dispatch({ type: 'threadShown', thread, viewed: lastTurn(thread), fresh: false });
   showViewed(r);
   return true;
+}
+
+/** The thread a reload's history entry names, at the turn that was viewed; none when it is no longer kept. */
+async function reopen(r: Runner, store: ThreadStore, entry: PageEntry): Promise<void> {
+  const kept = entry.thread ? await store.get(entry.thread) : undefined;
+  // Something asked meanwhile (before the store opened) stays on screen.
+  if (!kept || r.state.get().thread) return;
+  const viewed = entry.viewed && kept.turns[entry.viewed] ? entry.viewed : null;
+  const thread = viewed ? selectTurn(kept, viewed) : kept;
+  r.state.dispatch({ type: 'threadShown', thread, viewed: viewed ?? lastTurn(thread), fresh: false });
+  showViewed(r);
 }
 
 export function createConversation(deps: ConversationDeps): Conversation {
@@ -183,7 +202,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
   return {
     get: state.get,
     subscribe: state.subscribe,
-    start: (opts = {}) => start(r, opts.linkedQuestion),
+    start: (opts = {}) => start(r, opts.linkedQuestion, opts.entry),
     ask: (question, searchAs) => askUnder(lastShown(), question, searchAs),
     edit: async (turnId, question) => {
       const t = turn(turnId);

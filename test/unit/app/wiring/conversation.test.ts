@@ -247,6 +247,28 @@ describe('conversation wiring', () => {
     expect(await b.conversation.exportMarkdown()).toContain('## 2. How long does that take them?');
   });
 
+  it('a reload with the history entry opens the thread that was open, at its viewed turn, and says the linked question is answered', async () => {
+    const a = setup();
+    await a.conversation.start();
+    await a.conversation.ask('How do bees make honey?');
+    await a.conversation.ask('How long does that take them?');
+    const older = a.conversation.get().thread!;
+    const first = activePath(older)[0]!.id;
+    a.conversation.newThread();
+    await a.conversation.ask('Why does the sea have tides?');
+    // The newest thread ends with the address's question: without the entry, it would be opened.
+    const b = setup({ db: a.db });
+    const entry = { thread: older.id, viewed: first };
+    expect(await b.conversation.start({ linkedQuestion: 'Why does the sea have tides?', entry })).toBe(true);
+    expect(b.conversation.get().thread?.id).toBe(older.id);
+    expect(b.conversation.get().viewed).toBe(first);
+    // A thread no longer kept: nothing opened, and still nothing to ask.
+    const c = setup({ db: a.db });
+    expect(await c.conversation.start({ linkedQuestion: 'x', entry: { thread: 'gone', viewed: null } })).toBe(true);
+    expect(c.conversation.get().thread).toBeNull();
+    expect(c.conversation.get().threads).toHaveLength(2);
+  });
+
   it('storage full: the turn stays on screen and the page says it could not be kept', async () => {
     const { conversation, store } = setup();
     const s = await store;
