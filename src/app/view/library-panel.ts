@@ -34,12 +34,25 @@ export function docRow(d: {
   };
 }
 
+const counted = (n: number, what: string) => `${n.toLocaleString('en')} ${what}${n === 1 ? '' : 's'}`;
+
+/**
+ * How many documents the library holds, the user's own and the site's samples apart: the one count
+ * the folded heading and the Find box both give (they once said 15 and 20 of the same library).
+ */
+export function docsCount(docs: ReadonlyArray<Pick<LibraryDocView, 'id' | 'sample'>>): string {
+  const samples = docs.filter((d) => d.sample).length;
+  const own = docs.length - samples;
+  if (own === 0) return counted(samples, 'sample document');
+  return samples === 0 ? counted(own, 'document') : `${counted(own, 'document')} + ${counted(samples, 'sample')}`;
+}
+
 /** The library's folded heading on a phone: a newcomer reads there where documents are added, anyone that a batch goes in. */
 export function libraryLabel(view: Pick<LibraryViewState, 'docs' | 'busy'>): string {
   const own = view.docs.filter((d) => !d.sample).length;
   const adding = view.busy ? ' · adding documents…' : '';
   if (own === 0) return view.busy ? 'Library: adding documents…' : 'Library: add your documents';
-  return `Library: ${own.toLocaleString('en')} document${own === 1 ? '' : 's'}${adding}`;
+  return `Library: ${docsCount(view.docs)}${adding}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { memo, useState } from 'react';
 import type { LibraryDocView } from '../../app/state/library';
 import { filterDocs, FIND_FROM, moreText } from '../../app/view/doc-filter';
 import { formatBytes } from '../../app/view/progress';
+import { docsCount } from '../../app/view/library-panel';
 
 // A large library re-renders only when its list changes, not on every progress tick; past a
 // dozen documents it scrolls in its own box with a Find box, and renders a few hundred at most.
@@ -26,7 +27,7 @@ const DocList = memo(function DocList({
             type="search"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
-            placeholder={`${docs.length.toLocaleString('en')} documents`}
+            placeholder={docsCount(docs)}
             data-testid="doc-find"
           />
         </label>
