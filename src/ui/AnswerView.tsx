@@ -9,6 +9,7 @@ import { ragasWhen } from '../app/view/ragas-when';
 import type { Candidate } from '../core/types';
 import { CoverageNotice } from './answer/CoverageNotice';
 import { NoAnswer } from './answer/NoAnswer';
+import { AnswerText } from './answer/AnswerText';
 import { BeamTree } from './BeamTree';
 import { Segment } from './Segment';
 
@@ -84,7 +85,7 @@ export function AnswerView({
           <ul className="streaming">
             {answer.streaming.map((s) => (
               <li key={s.key} data-testid="streaming">
-                {s.text}
+                <AnswerText text={s.text} />
               </li>
             ))}
           </ul>

@@ -3,6 +3,8 @@
 import { withheldLabel } from '../app/view/no-answer';
 import type { AnswerTree, Ranking } from '../core/types';
 
+const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 const SYMBOLS = { chosen: '★', kept: '●', dropped: '○', pruned: '⊘', withheld: '✕' } as const;
 
 export function BeamTree({ tree, ranking }: { tree: AnswerTree; ranking: Ranking }) {
@@ -13,7 +15,7 @@ export function BeamTree({ tree, ranking }: { tree: AnswerTree; ranking: Ranking
   return (
     <details className="beam-tree" data-testid="beam-tree">
       <summary>
-        Beam tree: {tree.candidates.length} candidates over {depths.length} step{depths.length === 1 ? '' : 's'}
+        Beam tree: {counted(tree.candidates.length, 'candidate')} over {counted(depths.length, 'step')}
       </summary>
       <ol className="beam-levels">
         {depths.map((d) => (

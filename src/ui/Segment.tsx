@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Candidate, Ranking, ScoredCandidate } from '../core/types';
 import { CritiqueBadges } from './Badges';
 import { WhyPanel } from './WhyPanel';
+import { AnswerText } from './answer/AnswerText';
 import { citationLabel, placeLabel, PLACE_NOT_KNOWN } from '../core/source-location';
 
 export function Citation({ candidate, onOpen }: { candidate: Candidate; onOpen: (c: Candidate) => void }) {
@@ -40,15 +41,17 @@ export function Segment(props: {
       data-candidate-id={c.id}
       data-changed={props.changed ? 'true' : 'false'}
     >
-      <p className="segment-text">
-        {c.text ||
-          (c.correction?.noEvidence === 'abstain' ? (
-            <em data-testid="abstained-step">Abstained: no reliable evidence was found for this step.</em>
-          ) : (
-            <em>(empty segment)</em>
-          ))}
+      {/* A div: a code block (pre) may be in it. */}
+      <div className="segment-text">
+        {c.text ? (
+          <AnswerText text={c.text} />
+        ) : c.correction?.noEvidence === 'abstain' ? (
+          <em data-testid="abstained-step">Abstained: no reliable evidence was found for this step.</em>
+        ) : (
+          <em>(empty segment)</em>
+        )}
         {props.changed && <span className="changed-flag"> changed by the new weights</span>}
-      </p>
+      </div>
       {c.problem && <p className="problem">Model output problem: {c.problem}</p>}
       {c.correction?.details && (
         <p className="correction">

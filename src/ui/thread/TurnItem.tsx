@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { siblingPosition, type Thread, type Turn } from '../../core/conversation';
 import type { Conversation } from '../../app/wiring/conversation';
 import { pastAnswerText } from '../../app/view/past-answer';
+import { AnswerText } from '../answer/AnswerText';
 import type { RankSettings } from '../../core/types';
 import { EditForm, RewriteChip } from './TurnForms';
 
@@ -44,7 +45,9 @@ function TurnAnswer(props: { turn: Turn; rank: RankSettings; busy: boolean; onVi
   const { turn } = props;
   return (
     <div className="turn-answer" data-testid="turn-answer">
-      <p className="segment-text">{pastAnswerText(turn, props.rank)}</p>
+      <div className="segment-text">
+        <AnswerText text={pastAnswerText(turn, props.rank)} />
+      </div>
       {turn.status === 'stopped' && <p className="note">Stopped before the end.</p>}
       <button type="button" onClick={props.onView} disabled={props.busy} data-testid="view-turn">
         Show citations and scores
