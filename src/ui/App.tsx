@@ -17,6 +17,7 @@ import { PassageDialog } from './lazy-panels';
 import { SourceLoaderContext } from './source/SourceLoader';
 import type { OfflineWiring } from './OfflineStatus';
 import { OfflineBanner } from './UpdateBanner';
+import { showOpenedAnswer } from './thread/show-opened';
 
 const EvalPage = lazy(() => import('./eval-route'));
 
@@ -38,7 +39,7 @@ export function App(props: {
   const [webgpu, setWebgpu] = useState<WebGpuCheck | null>(null);
   const [passageOf, setPassageOf] = useState<OpenedPassage | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
-  const [threads] = useState(() => threadActions(conversation, setImportError));
+  const [threads] = useState(() => threadActions(conversation, setImportError, showOpenedAnswer));
   useTheme(page.settings.theme);
 
   useEffect(() => {

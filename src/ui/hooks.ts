@@ -26,8 +26,11 @@ export function useHashRoute(): string {
   return hash;
 }
 
+/** The narrowest viewport whose side panels are shown open beside the answer (below it, a phone's folded drawers). */
+export const WIDE_MIN_PX = 901;
+
 /** True while the viewport is wider than `minPx` (side panels shown open beside the answer). */
-export function useWide(minPx = 901): boolean {
+export function useWide(minPx = WIDE_MIN_PX): boolean {
   const query = `(min-width: ${minPx}px)`;
   const [wide, setWide] = useState(() => typeof matchMedia !== 'function' || matchMedia(query).matches);
   useEffect(() => {

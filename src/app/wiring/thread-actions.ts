@@ -29,9 +29,17 @@ function download(conversation: Conversation, format: keyof typeof FORMATS): voi
   );
 }
 
-export function threadActions(conversation: Conversation, onImportError: (message: string) => void): ThreadActions {
+export function threadActions(
+  conversation: Conversation,
+  onImportError: (message: string) => void,
+  /** A thread the user chose is shown (not when the open was refused or the thread is gone). */
+  onOpened: (id: string) => void = () => {},
+): ThreadActions {
   return {
-    open: (id) => void conversation.open(id),
+    open: (id) =>
+      void conversation.open(id).then(() => {
+        if (conversation.get().thread?.id === id) onOpened(id);
+      }),
     rename: (id, title) => void conversation.rename(id, title),
     remove: (id) => void conversation.remove(id),
     newThread: conversation.newThread,
