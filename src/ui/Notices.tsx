@@ -3,7 +3,8 @@
 import type { WebGpuCheck } from '../app/browser/webgpu';
 import type { NoWebGpuPlan } from '../app/state/engine-choice';
 import type { DecodeKey } from '../app/persist/settings';
-import { evidenceNoticeReason } from '../app/view/evidence-notice';
+import { chosenFromNoWebGpu, evidenceNoticeReason } from '../app/view/evidence-notice';
+import { CHOSEN_EVIDENCE_ONLY } from '../app/state/page';
 
 const SETTING_NAMES: Record<DecodeKey, string> = {
   corrective: 'corrective retrieval',
@@ -69,7 +70,11 @@ export function Notices(props: {
           <button
             type="button"
             data-testid="use-evidence-only"
-            onClick={() => props.onEvidenceOnly(props.webgpu?.reason ?? 'WebGPU is not available.')}
+            onClick={() =>
+              props.onEvidenceOnly(
+                chosenFromNoWebGpu(props.noWebGpu.answersOnCpu, props.webgpu?.reason, CHOSEN_EVIDENCE_ONLY),
+              )
+            }
           >
             Use evidence-only mode
           </button>

@@ -46,16 +46,19 @@ export function StatusPanel(props: {
           const s = props.status[name];
           // A worker that failed runs on no device; the device it was meant for is not news.
           const failed = s.state === 'error';
+          // In evidence-only mode no model writes: a generator not started is not used. Who would write
+          // ("Answers are written by llama.cpp…") and loading it are not said (the mode's notice is the way back).
+          const unused = name === 'generator' && props.evidenceOnly && s.state === 'idle';
           return (
             <li key={name} data-worker={name} data-state={s.state} data-device={s.device ?? ''}>
-              <strong>{NAMES[name]}</strong>: {STATE_TEXT[s.state]}
+              <strong>{NAMES[name]}</strong>: {unused ? 'not used in evidence-only mode' : STATE_TEXT[s.state]}
               {s.device && !failed && (
                 <>
                   {' '}
                   on <span className="device">{s.device.toUpperCase()}</span>
                 </>
               )}
-              {s.reason && !failed && <span className="muted"> ({s.reason})</span>}
+              {s.reason && !failed && !unused && <span className="muted"> ({s.reason})</span>}
               {s.models.length > 0 && <div className="muted">Models: {s.models.join(', ')}</div>}
               {s.progress && s.state === 'loading' && <ProgressBar progress={s.progress} now={props.now} />}
               {s.error && (
@@ -76,7 +79,7 @@ export function StatusPanel(props: {
                     Cancel download
                   </button>
                 )}
-                {name === 'generator' && (s.state === 'idle' || s.state === 'error') && (
+                {name === 'generator' && ((s.state === 'idle' && !unused) || s.state === 'error') && (
                   <button type="button" onClick={props.onLoadGenerator} data-testid="load-model">
                     {s.state === 'error' ? 'Try loading again' : 'Load the model now'}
                   </button>

@@ -11,3 +11,12 @@ export function evidenceNoticeReason(reason: string): string {
     .join(' ')
     .trim();
 }
+
+/**
+ * Why the page is in evidence-only mode when the visitor picks it from the no-WebGPU notice. Where
+ * llama.cpp writes on the CPU instead, WebGPU is no reason: the mode is their choice, and its notice
+ * says that (it once gave the WebGPU reason while llama.cpp had been answering).
+ */
+export function chosenFromNoWebGpu(answersOnCpu: boolean, webgpuReason: string | undefined, chosen: string): string {
+  return answersOnCpu ? chosen : (webgpuReason ?? 'WebGPU is not available.');
+}

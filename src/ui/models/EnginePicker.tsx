@@ -3,7 +3,7 @@
 // Loading progress and cancel are the status panel's.
 import { useEffect } from 'react';
 import type { EngineChoice, EngineName, EngineStore } from '../../app/state/engine-choice';
-import { writesOnCpu } from '../../app/view/engine-view';
+import { whoWrites, writesOnCpu } from '../../app/view/engine-view';
 import { GGUF_CATALOGUE } from '../../generator/gguf-catalogue';
 import { useStore } from '../hooks';
 import { GgufDelete, GgufSelect, GgufUrlForm } from './GgufFields';
@@ -23,6 +23,8 @@ export function EnginePicker(props: {
   onGgufUrl: (url: string, native: boolean) => string | null;
   /** WebGPU is missing here, so Auto will write on the CPU (before the engine is picked). */
   noWebGpu?: boolean;
+  /** The page answers with passages only: no engine writes now. */
+  evidenceOnly?: boolean;
 }) {
   const state = useStore(props.engine, props.engine.get);
   useEffect(() => {
@@ -31,6 +33,7 @@ export function EnginePicker(props: {
   const { choice } = state;
   const { gguf } = choice;
   const model = gguf.kind === 'gguf' ? GGUF_CATALOGUE.find((m) => m.id === gguf.id) : undefined;
+  const writer = whoWrites(state.inUse, props.evidenceOnly ?? false);
   return (
     <div className="engine-picker" data-testid="engine-picker">
       <label>
@@ -48,9 +51,9 @@ export function EnginePicker(props: {
           ))}
         </select>
       </label>
-      {state.inUse && (
-        <p className="hint">
-          Answers are written by {state.inUse === 'wllama' ? 'llama.cpp on the CPU' : 'WebLLM on WebGPU'}.
+      {writer && (
+        <p className="hint" data-testid="who-writes">
+          {writer}
         </p>
       )}
       {writesOnCpu(choice.engine, state.inUse, props.noWebGpu ?? false) && (

@@ -26,6 +26,7 @@ export function ModelsPanel(props: {
     page.settings,
     status.generator.state === 'loading',
     props.noWebGpu,
+    page.evidenceOnly !== null,
   );
   return (
     <>

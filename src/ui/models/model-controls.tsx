@@ -24,6 +24,7 @@ export function useModelControls(
   settings: AppSettings,
   generatorLoading: boolean,
   noWebGpu = false,
+  evidenceOnly = false,
 ) {
   const cache = useStore(services.models, services.models.get);
   const custom: ModelChoice | null = settings.customModel ? { kind: 'custom', ...settings.customModel } : null;
@@ -56,6 +57,7 @@ export function useModelControls(
             engine={services.engine}
             loading={generatorLoading}
             noWebGpu={noWebGpu}
+            evidenceOnly={evidenceOnly}
             onSelect={selectEngine}
             onGgufUrl={(url, native) => {
               const problem = ggufUrlProblem(url, location.href);
