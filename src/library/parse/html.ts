@@ -197,7 +197,7 @@ class HtmlReader {
     // A heading's link to itself (mdBook, rustdoc) is the heading, not a link away.
     if (frame.anchor && 'href' in attribs && tally && !this.heading) {
       tally.links++;
-      if (this.rules === 'keep-lists') tally.hrefs.push(attribs.href.split('#')[0]);
+      if (this.rules === 'keep-lists') tally.hrefs.push(attribs.href?.split('#')[0] ?? '');
       if (attribs.rel && NAV_REL.test(attribs.rel)) tally.relLinks++;
     }
     if (LINK_BLOCK.has(name) && this.rules !== 'none') {
@@ -271,7 +271,7 @@ class HtmlReader {
       this.found.length = t.found;
       if (!isNav && this.mainDepth > 0) this.mainListLetters += t.letters - t.droppedInside;
       // Lists kept inside it went with it.
-      while (this.keptLists.length && this.keptLists[this.keptLists.length - 1].end > t.all) this.keptLists.pop();
+      while ((this.keptLists.at(-1)?.end ?? 0) > t.all) this.keptLists.pop();
     } else if (isList) this.keptLists.push({ start: t.all, end: this.all.length, hrefs: t.hrefs });
     const outer = this.tallies[this.tallies.length - 1];
     if (!outer) return;
