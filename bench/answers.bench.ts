@@ -7,13 +7,13 @@
 // native llama-server (bench/answers/llama-server-engine.ts): wllama hands llama.cpp the same JSON,
 // so the text is the model's, several times faster than in WebAssembly. Answer times come from the
 // page instead (npm run bench -- answer-cost). Retrieval is the app's library in Node with the real
-// all-MiniLM-L6-v2; the critic is MiniLM's cosine (bench/answers/minilm-critic.ts), the best judge
-// measured here (docs/benchmarks-answer.md#who-critiques), or with ANSWERS_CRITIC=shipped the site's
-// own (bench/answers/shipped-critic.ts: ISREL, ISSUP, the re-rank of retrieval and CRAG's evaluator).
+// all-MiniLM-L6-v2; the critic is the page's default, the site's own (bench/answers/shipped-critic.ts:
+// ISREL, ISSUP, the re-rank of retrieval and CRAG's evaluator; docs/benchmarks-answer.md#who-critiques),
+// or with ANSWERS_CRITIC=minilm MiniLM's plain cosine (bench/answers/minilm-critic.ts).
 //
 //   LLAMA_SERVER=/path/to/llama-server npm run bench -- answers
 //   ANSWERS_MODEL=qwen15 ANSWERS_ROWS=plain,adaptive ANSWERS_SPLIT=test ANSWERS_LIMIT=60 ANSWERS_THREADS=2
-//   ANSWERS_CRITIC=minilm|shipped
+//   ANSWERS_CRITIC=shipped|minilm
 //   (a limit takes every n-th question of the split, so each kind of document keeps its share)
 //
 // Every answer is appended to test-output/answers/<model>.jsonl as it is written (a run can be
@@ -66,7 +66,7 @@ export async function run(): Promise<void> {
   // A limit takes every n-th question, so each kind of document keeps its share.
   const limit = Math.min(inSplit.length, Number(process.env.ANSWERS_LIMIT ?? inSplit.length));
   const questions = Array.from({ length: limit }, (_, i) => inSplit[Math.floor((i * inSplit.length) / limit)]!);
-  const which = process.env.ANSWERS_CRITIC ?? 'minilm';
+  const which = process.env.ANSWERS_CRITIC ?? 'shipped';
   const shipped = which === 'shipped' ? shippedCritic() : undefined;
   // With the shipped critic, retrieval re-ranks its first stage with it, as the page's default does.
   const lib = await setLibrary(console.log, shipped ? { rerank: shipped.score } : {});

@@ -14,10 +14,12 @@
 //   npm run bench -- critiques                    the test split (all 137), the shipped critic, MiniLM, the tiny models
 //   LLAMA_SERVER=… CRITIQUES_MODELS=qwen05,qwen15 also the generators' judge turns
 //   CRITIQUES_SPLIT=dev|test  CRITIQUES_LIMIT=…  CRITIQUES_RERANK=0 (skip the re-rank part)
+//   CRITIQUES_DUMP=DIR   only write the split's pairs to DIR/<split>-{relevance,support,paraphrased}.jsonl,
+//     in the --pairs format (for measuring a critic while it trains: training/critic/measure.py)
 //   npm run bench -- critiques --pairs=my-pairs.jsonl   a site owner's own labelled pairs, one JSON a line:
 //     {"question": "…", "passage": "…", "label": true}   relevance
 //     {"premise": "…", "statement": "…", "label": "full"|"partial"|"none"|true|false}   support
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hybridRetrieve, mixRerank, RERANK_CANDIDATES, RERANK_WEIGHT } from '../src/core/hybrid';
 import type { Passage, ScoredPassage } from '../src/core/ports';
@@ -113,6 +115,23 @@ export async function run(): Promise<void> {
   console.log(
     `${rels.length} ISREL pairs (${rels.filter((r) => r.label).length} positive), ${sups.length} ISSUP pairs (${sups.filter((s) => s.label).length} positive), from ${questions.length} ${split} questions; ${paraRels.length} ISREL pairs from the paraphrased questions`,
   );
+
+  const dump = process.env.CRITIQUES_DUMP;
+  if (dump) {
+    mkdirSync(dump, { recursive: true });
+    const lines = (xs: object[]) => xs.map((x) => `${JSON.stringify(x)}\n`).join('');
+    const rel = (xs: RelPair[]) =>
+      lines(xs.map((r) => ({ question: r.question, passage: r.passage.text, label: r.label })));
+    writeFileSync(join(dump, `${split}-relevance.jsonl`), rel(rels));
+    if (paraRels.length) writeFileSync(join(dump, `${split}-paraphrased.jsonl`), rel(paraRels));
+    writeFileSync(
+      join(dump, `${split}-support.jsonl`),
+      lines(sups.map((s) => ({ premise: s.passage.text, statement: s.statement, label: s.label }))),
+    );
+    console.log(`pairs written to ${dump}`);
+    await lib.close();
+    return;
+  }
 
   const judges: [string, Judge][] = [];
   const critic = shippedCritic();

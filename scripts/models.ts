@@ -2,7 +2,8 @@
 // demos, and lists them in public/models/evaluator-pack.json: the app then finds the pack by
 // itself (evaluator source 'auto', src/evaluator/pack.ts) and never asks the hub.
 //
-//   npm run models -- --evaluator                     the three default evaluator models (the site's own critic needs none)
+//   npm run models -- --evaluator                     the default embedder (the critic ships with the site, public/critic/)
+//   npm run models -- --hub-critic                    the hub's cross-encoder and NLI model, for ?critic=hub offline
 //   npm run models -- Xenova/bge-small-en-v1.5 ...    any transformers.js model ids
 //   npm run models -- --dtype q8 ...                  weight variants: fp32 (onnx/model.onnx), q8 (onnx/model_quantized.onnx), fp16
 //   npm run models -- --generator <webllm-model-id>   hands over to scripts/models-webllm.ts (generator models)
@@ -19,7 +20,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER } from '../src/evaluator/config';
+import { DEFAULT_EMBEDDER, HUB_NLI, HUB_RERANKER } from '../src/evaluator/config';
 import { EVALUATOR_PACK_MANIFEST, type EvaluatorPackManifest } from '../src/evaluator/pack';
 import { downloadGguf } from './models-gguf';
 import { fetchRealModels } from './real-models/fetch';
@@ -157,7 +158,8 @@ export function parseArgs(argv: string[]): Args {
       if (!v || v.startsWith('--')) throw new Error(`${a} needs a value.`);
       return v;
     };
-    if (a === '--evaluator') args.ids.push(DEFAULT_EMBEDDER, DEFAULT_RERANKER, DEFAULT_NLI);
+    if (a === '--evaluator') args.ids.push(DEFAULT_EMBEDDER);
+    else if (a === '--hub-critic') args.ids.push(HUB_RERANKER, HUB_NLI);
     else if (a === '--dtype') args.dtypes = value().split(',');
     else if (a === '--out') args.outDir = resolve(value());
     else if (a === '--generator') args.generator.push(value());
@@ -175,7 +177,7 @@ async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args.ids.length === 0 && args.generator.length === 0 && !args.gguf?.length && !args.real) {
     console.error(
-      'Usage: npm run models -- [--evaluator] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>] [--real [--all] [--embedders]]',
+      'Usage: npm run models -- [--evaluator] [--hub-critic] [model ids…] [--dtype fp32,q8] [--out dir] [--generator <webllm id>] [--gguf <gguf id or url>] [--real [--all] [--embedders]]',
     );
     return 1;
   }

@@ -109,21 +109,24 @@ export type EvaluatorProgressCallback = (progress: EvaluatorProgress) => void;
 export const DEFAULT_EMBEDDER = 'Xenova/all-MiniLM-L6-v2';
 
 /**
- * The critic the site ships in its own files (trained by training/critic/ from all-MiniLM-L6-v2 on
- * documents the labelled questions never use): relevance as a cross-encoder, support as a
- * three-way classifier, int8, run on WASM, no hub needed. Not the default: on the labelled
- * questions it judges below MiniLM's cosine (docs/benchmarks-answer.md#who-critiques). It judges
- * where a model pack brings no critic of its own, and with `?critic=site`.
+ * The critic the site ships in its own files (training/critic/: all-MiniLM-L6-v2 read as twin
+ * encoders inside one sequence classifier, fine-tuned on documents the labelled questions never
+ * use): relevance as one calibrated logit, support as full / partial / none, int8, on WASM, no hub
+ * needed. The default: of every critic measured on the labelled questions it judges best
+ * (docs/benchmarks-answer.md#who-critiques), and it works offline and where the hub is blocked.
  */
 export const SHIPPED_RERANKER = 'selfrag-critic-relevance';
 export const SHIPPED_NLI = 'selfrag-critic-support';
 /** Folder of the app (relative to its base) that serves the shipped critic. */
 export const SHIPPED_MODELS_DIR = 'critic/';
-/** The hub's general-purpose judges: the default, not measured on this project's questions (no machine here reaches the hub). */
+/**
+ * The hub's general-purpose judges, chosen with `?critic=hub`: never measured on this project's
+ * questions (no machine here reaches the hub).
+ */
 export const HUB_RERANKER = 'Xenova/ms-marco-MiniLM-L-6-v2';
 export const HUB_NLI = 'Xenova/nli-deberta-v3-xsmall';
-export const DEFAULT_RERANKER = HUB_RERANKER;
-export const DEFAULT_NLI = HUB_NLI;
+export const DEFAULT_RERANKER = SHIPPED_RERANKER;
+export const DEFAULT_NLI = SHIPPED_NLI;
 
 /** Whether a model id names the critic the site ships (loaded from shippedModelPath, int8, on WASM). */
 export function isShippedModel(id: string): boolean {
@@ -146,8 +149,8 @@ export const LOCAL_MODELS_DIR = 'models/';
 
 export const DEFAULT_EVALUATOR_CONFIG: EvaluatorConfig = {
   embedder: { id: DEFAULT_EMBEDDER },
-  reranker: { id: DEFAULT_RERANKER },
-  nli: { id: DEFAULT_NLI },
+  reranker: { id: DEFAULT_RERANKER, dtype: 'q8' },
+  nli: { id: DEFAULT_NLI, dtype: 'q8' },
   source: 'auto',
   device: 'auto',
   batchSize: DEFAULT_BATCH_SIZE,

