@@ -17,7 +17,7 @@ import { PassageDialog } from './lazy-panels';
 import { SourceLoaderContext } from './source/SourceLoader';
 import type { OfflineWiring } from './OfflineStatus';
 import { OfflineBanner } from './UpdateBanner';
-import { showOpenedAnswer } from './thread/show-opened';
+import { showOpenedAnswer } from '../app/view/show-opened';
 
 const EvalPage = lazy(() => import('./eval-route'));
 

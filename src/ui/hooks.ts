@@ -1,5 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { Theme } from '../app/persist/settings';
+import { WIDE_MIN_PX } from '../app/view/show-opened';
 
 export function useStore<T>(store: { subscribe(fn: () => void): () => void }, get: () => T): T {
   return useSyncExternalStore((fn) => store.subscribe(fn), get, get);
@@ -25,9 +26,6 @@ export function useHashRoute(): string {
   }, []);
   return hash;
 }
-
-/** The narrowest viewport whose side panels are shown open beside the answer (below it, a phone's folded drawers). */
-export const WIDE_MIN_PX = 901;
 
 /** True while the viewport is wider than `minPx` (side panels shown open beside the answer). */
 export function useWide(minPx = WIDE_MIN_PX): boolean {
