@@ -85,6 +85,12 @@ export interface RetrievalDecisionRequest {
 export interface SegmentRequest {
   question: string;
   previous: string[];
+  /**
+   * The answers of the earlier turns of the question's thread, oldest first (a follow-up's): a
+   * candidate that repeats one is not an answer (types.ts, Withheld: 'earlier-answer'). Absent
+   * for a first question.
+   */
+  earlier?: readonly string[];
   /** The passage this candidate is written from, or null for a segment without retrieval. */
   passage: Passage | null;
   /** Called with the text of the segment so far, for streaming to the UI. */

@@ -87,13 +87,13 @@ export interface RankSettings {
 /** One candidate segment: a node of the answer tree. Raw group probabilities are kept so re-ranking is pure. */
 /**
  * Why a candidate is not an answer, though the model wrote something: it repeats the prompt's own
- * words, repeats an earlier segment, was cut off before a whole sentence or before its critiques
+ * words, repeats an earlier segment or an earlier turn's answer in its thread, was cut off before a whole sentence or before its critiques
  * were read, or says the passage does not answer. Such a candidate never outranks one that is an
  * answer (a missing critique must not score better than a poor one), is never continued, and when
  * nothing else is left the page says the model could not answer from these passages.
  */
 export interface Withheld {
-  reason: 'form-text' | 'repeat' | 'cut-off' | 'unread' | 'declined';
+  reason: 'form-text' | 'repeat' | 'earlier-answer' | 'cut-off' | 'unread' | 'declined';
   /** In plain words, for the "why this segment" view. */
   detail: string;
 }

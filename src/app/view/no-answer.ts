@@ -12,11 +12,12 @@ type Reason = Withheld['reason'];
 const WHY: Record<Reason, string> = {
   'form-text': 'it only repeated its instructions',
   repeat: 'it only repeated what the answer already said',
+  'earlier-answer': 'it only repeated an earlier answer of this conversation',
   declined: 'it said the passages do not answer this',
   'cut-off': 'it was cut off before it finished a sentence',
   unread: 'its checks of what it wrote could not be read',
 };
-const ORDER: readonly Reason[] = ['declined', 'form-text', 'repeat', 'cut-off', 'unread'];
+const ORDER: readonly Reason[] = ['declined', 'form-text', 'repeat', 'earlier-answer', 'cut-off', 'unread'];
 
 /** The reasons as one clause: "it only repeated its instructions, and it was cut off …". */
 export function withheldWhy(reasons: readonly Reason[]): string {

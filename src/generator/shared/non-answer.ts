@@ -3,6 +3,8 @@
 // wrote is not an answer from its passage:
 //   form-text  it repeats the prompt's own words (its instructions or its worked example);
 //   repeat     it repeats a segment the answer already holds;
+//   earlier-answer  it repeats the answer of an earlier turn of its thread (a small model in a
+//              follow-up pastes the answer before it: issue 46), by the same test as `repeat`;
 //   declined   it says the passage does not answer the question;
 //   cut-off    the token limit ended it before one whole sentence;
 //   unread     a critique the score needs could not be read.
@@ -35,6 +37,9 @@ export function copiedShare(text: string, source: readonly string[]): number {
 const DECLINED =
   /^(?:(?:the|this) (?:passage|text|document|context)|it|i)\s+(?:does not|doesn't|do not|don't|cannot|can't|is not able to)\s+(?:say|mention|provide|contain|include|specify|state|explain|describe|answer|give|tell|find|have)\b|^(?:there is|there's)\s+no\s+(?:information|mention)\b|^(?:i'm sorry|sorry)\b/i;
 
+/** Share of a candidate's trigrams found in earlier text at which it is a repeat, not an answer. */
+export const REPEAT_SHARE = 0.6;
+
 export interface AnswerCheck {
   /** The answer text (whole sentences). */
   text: string;
@@ -42,6 +47,8 @@ export interface AnswerCheck {
   raw: string;
   /** The segments the answer already holds. */
   previous: readonly string[];
+  /** The answers of the earlier turns of the thread (a follow-up's). */
+  earlier?: readonly string[];
   /** The passage it was written from, if any: a quote of it is an answer, not form text. */
   passage?: string;
 }
@@ -59,13 +66,28 @@ export function nonAnswer(c: AnswerCheck): Withheld | undefined {
       detail: 'The model repeated the words of its own instructions instead of answering.',
     };
   }
-  if (c.previous.length && copiedShare(c.text, c.previous) >= 0.6) {
+  if (c.previous.length && copiedShare(c.text, c.previous) >= REPEAT_SHARE) {
     return { reason: 'repeat', detail: 'The model repeated what the answer already says.' };
   }
+  const earlier = earlierAnswer(c.text, c.earlier);
+  if (earlier) return earlier;
   if (DECLINED.test(c.text.trim())) {
     return { reason: 'declined', detail: 'The model said this passage does not answer the question.' };
   }
   return undefined;
+}
+
+/**
+ * Withheld when `text` repeats an earlier turn's answer (the test of a repeated segment, against
+ * the thread's earlier answers), else undefined. Also applied to a native model's segments.
+ */
+export function earlierAnswer(text: string, earlier: readonly string[] | undefined): Withheld | undefined {
+  const answers = earlier?.filter((a) => a.trim()) ?? [];
+  if (!answers.length || copiedShare(text, answers) < REPEAT_SHARE) return undefined;
+  return {
+    reason: 'earlier-answer',
+    detail: 'The model repeated an earlier answer of this conversation instead of answering this question.',
+  };
 }
 
 export function unread(what: string): Withheld {

@@ -34,7 +34,7 @@ import {
 import { answerText, enoughSentences } from './answer-length';
 import type { Decoder, FormReply, Meter } from './decoder';
 import { type NativeRead, readNativeDecision, readNativeSegment } from './native-read';
-import { nonAnswer, unread } from './non-answer';
+import { earlierAnswer, nonAnswer, unread } from './non-answer';
 
 export interface SelfRagOptions {
   /** Read reflection tokens directly (a native Self-RAG model) instead of prompting for them. */
@@ -211,6 +211,7 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
       text,
       raw: reply.text,
       previous: req.previous,
+      ...(req.earlier ? { earlier: req.earlier } : {}),
       ...(req.passage ? { passage: req.passage.text } : {}),
     });
     // Not an answer: no critique is worth asking (it would only grade what the page will not show).
@@ -264,6 +265,9 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
   private async segmentNative(req: SegmentRequest): Promise<GeneratedSegment> {
     const reply = await this.decoder.nativeSegment(req, this.opts.maxSegmentTokens + NATIVE_OVERHEAD_TOKENS);
     const read = readNativeSegment(reply, !!req.passage);
+    // A native model's segment is read as written, but a copy of an earlier turn's answer is not an answer.
+    const repeated = read.text ? earlierAnswer(read.text, req.earlier) : undefined;
+    if (repeated) return segment({ ...read, done: true, withheld: repeated });
     if (read.next && read.text) {
       const [retrieval, noRetrieval, continueEvidence] = read.next as [number, number, number];
       this.remember(req.question, [...req.previous, read.text], { retrieval, noRetrieval, continueEvidence });

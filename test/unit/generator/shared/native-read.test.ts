@@ -219,4 +219,18 @@ describe("a native Self-RAG model's reflection tokens, read once for both engine
     ]);
     expect(webllm.segment.done).toBe(false);
   });
+
+  it("a segment that repeats an earlier turn's answer is withheld on both engines (issue 46)", async () => {
+    const out: Output = {
+      steps: [relevant, ...words('Lyon is a city in France.'), full],
+      end: { decision: nextRetrieval },
+    };
+    const { webllm, wllama } = await both(out, req({ earlier: ['Lyon is a city in France.'] }));
+    expect(wllama).toEqual(webllm);
+    expect(webllm.segment.withheld?.reason).toBe('earlier-answer');
+    expect(webllm.segment.done).toBe(true);
+    const other = await both(out, req({ earlier: ['Paris is the capital of France.'] }));
+    expect(other.webllm.segment.withheld).toBeUndefined();
+    expect(other.wllama.segment.withheld).toBeUndefined();
+  });
 });

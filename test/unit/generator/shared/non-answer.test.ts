@@ -1,13 +1,14 @@
 // The guard that keeps non-answers off the page: each reason with real outputs small models wrote.
 import { describe, expect, it } from 'vitest';
-import { copiedShare, nonAnswer } from '../../../../src/generator/shared/non-answer';
+import { copiedShare, earlierAnswer, nonAnswer, REPEAT_SHARE } from '../../../../src/generator/shared/non-answer';
 import { EXAMPLE, SYSTEM_ANSWER, USE_QUESTION } from '../../../../src/generator/prompts';
 
-const check = (text: string, over: { previous?: string[]; passage?: string; raw?: string } = {}) =>
+const check = (text: string, over: { previous?: string[]; earlier?: string[]; passage?: string; raw?: string } = {}) =>
   nonAnswer({
     text,
     raw: over.raw ?? text,
     previous: over.previous ?? [],
+    ...(over.earlier ? { earlier: over.earlier } : {}),
     ...(over.passage ? { passage: over.passage } : {}),
   });
 
@@ -31,6 +32,32 @@ describe('nonAnswer', () => {
     const previous = ['Variables are immutable by default in Rust.'];
     expect(check('Variables are immutable by default in Rust.', { previous })?.reason).toBe('repeat');
     expect(check('You make them mutable by adding mut.', { previous })).toBeUndefined();
+  });
+
+  it("withholds a repeat of an earlier turn's answer in the thread (issue 46), by the repeat's own test", () => {
+    // What Qwen2.5-Coder-0.5B wrote for "And how do I update one?": the first turn's answer, word for word.
+    const first =
+      'Rust provides different ways of interpreting the raw string data that computers store so that each program can choose the interpretation it needs, no matter what human language the data is in.';
+    const earlier = ['Use a HashMap: it stores each value under its key.', first];
+    const passage = 'To update a value in a hash map, insert it again under the same key; the old value is replaced.';
+    const copied = check(first, { earlier, passage });
+    expect(copied?.reason).toBe('earlier-answer');
+    expect(copied?.detail).toMatch(/earlier answer of this conversation/);
+    // A near-copy: a word changed, a clause dropped.
+    const near =
+      'Rust provides several ways of interpreting the raw string data that computers store so that each program can choose the interpretation it needs.';
+    expect(copiedShare(near, earlier)).toBeGreaterThanOrEqual(REPEAT_SHARE);
+    expect(check(near, { earlier, passage })?.reason).toBe('earlier-answer');
+    // A different answer is kept, even one that names the same map.
+    expect(
+      check('Insert the value again under the same key; the old value is replaced.', { earlier, passage }),
+    ).toBeUndefined();
+    expect(check('To update one, call insert with the same key, or use the entry API.', { earlier })).toBeUndefined();
+    // The first question of a thread has no earlier answers.
+    expect(check(first, { earlier: [] })).toBeUndefined();
+    expect(check(first, { earlier: ['', '  '] })).toBeUndefined();
+    expect(earlierAnswer(first, undefined)).toBeUndefined();
+    expect(earlierAnswer(first, earlier)?.reason).toBe('earlier-answer');
   });
 
   it('withholds a refusal', () => {
