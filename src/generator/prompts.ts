@@ -33,6 +33,8 @@ const passageBlock = (p: Passage): string => `Passage from "${p.title}":\n${p.te
 
 /**
  * The answer turn: the passage and the question from the user, the answer from the assistant.
+ * A follow-up's question carries the thread's earlier questions, never its earlier answers (small
+ * models paste what they are shown: core/conversation/history.ts, formatQuestionTurn).
  * Later segments carry the answer so far and ask for what comes next. The system prompt and the
  * example come first and never change, so an engine's prefix cache holds them across candidates
  * and questions.

@@ -48,13 +48,20 @@ function counting(gen: Generator, onCall: () => void): Generator {
   };
 }
 
-/** The generator seeing the conversation: each request's question carries the earlier turns. */
-function withContext(gen: Generator, context: string | undefined): Generator {
-  if (!context) return gen;
-  const q = (question: string) => questionWithHistory(question, context);
+/**
+ * The generator seeing the conversation: each request's question carries the earlier turns (their
+ * questions), and each segment request the earlier answers, for the guard that withholds a copy of one.
+ */
+function withContext(gen: Generator, thread: Pick<AskOptions, 'context' | 'earlier'>): Generator {
+  const { context, earlier } = thread;
+  if (!context && !earlier?.length) return gen;
+  const q = (question: string) => questionWithHistory(question, context ?? '');
   return {
     decideRetrieval: (req) => gen.decideRetrieval({ ...req, question: q(req.question) }),
-    generateSegments: (reqs) => gen.generateSegments(reqs.map((r) => ({ ...r, question: q(r.question) }))),
+    generateSegments: (reqs) =>
+      gen.generateSegments(
+        reqs.map((r) => ({ ...r, question: q(r.question), ...(earlier?.length ? { earlier } : {}) })),
+      ),
     // The judge reads the search's own query (standalone, or the searched form of a follow-up).
     ...(gen.judgePassages ? { judgePassages: gen.judgePassages.bind(gen) } : {}),
     cost: gen.cost ? () => gen.cost!() : undefined,
@@ -133,14 +140,18 @@ async function answerWithEvidence(r: Runner, question: string, run: Run): Promis
 }
 
 /** The generator for this run, seeing the conversation; null (and the page says why) when none can be had. */
-async function generatorFor(r: Runner, run: Run, context: string | undefined): Promise<Generator | null> {
+async function generatorFor(
+  r: Runner,
+  run: Run,
+  thread: Pick<AskOptions, 'context' | 'earlier'>,
+): Promise<Generator | null> {
   try {
     const raw = await r.ports.generator();
     const writer = r.ports.writtenBy?.(raw);
     if (writer) r.page.dispatch({ type: 'writerKnown', runId: run.id, writer });
     if (r.counted?.raw !== raw)
       r.counted = { raw, wrapped: counting(raw, () => r.page.dispatch({ type: 'generatorCalled' })) };
-    return withContext(r.counted.wrapped, context);
+    return withContext(r.counted.wrapped, thread);
   } catch (e) {
     const reason = `No answer can be written: ${message(e)} Showing the best passages instead.`;
     r.page.dispatch({ type: 'generatorMissing', runId: run.id, reason });
@@ -182,11 +193,11 @@ export async function answer(
   r: Runner,
   question: string,
   started: { id: number; signal: AbortSignal },
-  opts: Pick<AskOptions, 'context' | 'readings'>,
+  opts: Pick<AskOptions, 'context' | 'earlier' | 'readings'>,
 ): Promise<void> {
   const run: Run = { ...started, ...(opts.readings ? { readings: opts.readings } : {}) };
   if (r.page.get().evidenceOnly) return answerWithEvidence(r, question, run);
-  const generator = await generatorFor(r, run, opts.context);
+  const generator = await generatorFor(r, run, opts);
   if (r.page.get().answer.runId !== run.id) return;
   if (!generator) return answerWithEvidence(r, question, run);
   await writeAnswer(r, question, run, generator);

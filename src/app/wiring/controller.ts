@@ -64,8 +64,10 @@ export interface AnswerPorts {
 export interface AskOptions {
   /** The standalone search query (a follow-up's rewrite, the user's edit of it, or the joined questions). */
   query?: string;
-  /** Earlier turns as text, put before the question in the generator's prompts. */
+  /** Earlier turns as text (their questions), put with the question in the generator's prompts. */
   context?: string;
+  /** The earlier turns' answers: never shown to the generator; a candidate that repeats one is withheld. */
+  earlier?: readonly string[];
   /**
    * Every form to search where the question may or may not lean on the conversation (the
    * question as typed and `query`): each searched, the lists fused (core/conversation/search-plan.ts).

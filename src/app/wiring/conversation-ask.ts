@@ -1,7 +1,14 @@
 // A question, from the ask box to the answer: it becomes a turn (kept at once), what it is searched
 // by is decided (a standalone question as typed, a follow-up rewritten or joined with its topic),
 // the earlier turns that fit go to the decode, and the controller writes the answer. Loaded with the first question, as the rewrite is.
-import { fitHistory, historyBudget, historyText, historyTurns } from '../../core/conversation/history';
+import {
+  earlierAnswers,
+  fitHistory,
+  formatQuestionTurn,
+  historyBudget,
+  historyText,
+  historyTurns,
+} from '../../core/conversation/history';
 import { ancestors, emptyThread, type Turn } from '../../core/conversation/thread';
 import type { CompleteFn } from './conversation';
 import {
@@ -130,19 +137,26 @@ export async function askUnder(
   const { query, rewrite, note, readings } = userQuery
     ? { query: userQuery.trim(), rewrite: userQuery.trim(), note: undefined, readings: undefined }
     : await searchForm(r, path, q);
+  // The generator is shown the earlier questions, never the earlier answers: a small model pastes
+  // what it is shown (issue 46). The answers go to the non-answer guard instead, which withholds
+  // a candidate that repeats one.
   const history = fitHistory(
     historyTurns(path),
     historyBudget(model.contextWindow),
     r.deps.countTokens ?? estimateTokens,
+    undefined,
+    formatQuestionTurn,
   );
   const patch = { rewrite, searchQuery: query, droppedTurns: history.dropped };
   r.state.dispatch({ type: 'turnUpdated', id: turn.id, patch, at: r.now() });
   if (note) r.state.dispatch(info(note));
-  const context = historyText(history);
+  const context = historyText(history, formatQuestionTurn);
+  const earlier = earlierAnswers(path);
   // The controller marks its answer running before its first await: the page never shows the previous answer as this turn's.
   const asked = r.deps.controller.ask(q, {
     ...(query !== q ? { query } : {}),
     ...(context ? { context } : {}),
+    ...(earlier.length ? { earlier } : {}),
     ...(readings ? { readings } : {}),
   });
   r.state.dispatch({ type: 'rewriteSettled' });

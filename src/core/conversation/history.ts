@@ -39,6 +39,16 @@ export function formatHistoryTurn(t: HistoryTurn): string {
   return `User: ${t.question}\nAssistant: ${t.answer}`;
 }
 
+/**
+ * A turn as the answer-writing prompts show it: its question only. A small model pastes what it
+ * is shown, and given the earlier answers verbatim it wrote the previous answer again as the
+ * follow-up's (issue 46); the earlier questions still tell it what "one" or "it" is. The rewrite
+ * (./rewrite.ts) still reads whole turns.
+ */
+export function formatQuestionTurn(t: HistoryTurn): string {
+  return `User: ${t.question}`;
+}
+
 function shorten(text: string, max: number): string {
   const s = text.trim().replace(/\s+/g, ' ');
   if (s.length <= max) return s;
@@ -54,17 +64,18 @@ export function historyTurns(path: readonly Turn[]): HistoryTurn[] {
     .map((t) => ({ question: t.question.trim(), answer: shorten(t.answerText, MAX_ANSWER_CHARS) }));
 }
 
-/** The newest turns that fit in `budget` tokens (oldest dropped first). */
+/** The newest turns that fit in `budget` tokens (oldest dropped first), each as `format` writes it. */
 export function fitHistory(
   turns: readonly HistoryTurn[],
   budget: number,
   count: CountTokens,
   maxTurns = MAX_HISTORY_TURNS,
+  format: (t: HistoryTurn) => string = formatHistoryTurn,
 ): FittedHistory {
   const kept: HistoryTurn[] = [];
   let tokens = 0;
   for (let i = turns.length - 1; i >= 0 && kept.length < maxTurns; i--) {
-    const cost = count(formatHistoryTurn(turns[i]!)) + 1;
+    const cost = count(format(turns[i]!)) + 1;
     if (tokens + cost > budget) break;
     kept.unshift(turns[i]!);
     tokens += cost;
@@ -72,12 +83,20 @@ export function fitHistory(
   return { turns: kept, dropped: turns.length - kept.length, tokens };
 }
 
-/** The kept turns as one block of text for the decode's prompt (empty when there are none). */
-export function historyText(h: FittedHistory): string {
-  return h.turns.map(formatHistoryTurn).join('\n');
+/** The kept turns as one block of text (empty when there are none), whole or as `format` writes them. */
+export function historyText(h: FittedHistory, format: (t: HistoryTurn) => string = formatHistoryTurn): string {
+  return h.turns.map(format).join('\n');
 }
 
-/** The question the generator sees in a follow-up: the question, then the kept turns (the decode's prompts put it after "Question:"). */
+/** The answers of the turns before a follow-up, whole (the non-answer guard holds each candidate against them). */
+export function earlierAnswers(path: readonly Turn[]): string[] {
+  return path.filter((t) => t.status !== 'failed' && t.answerText.trim()).map((t) => t.answerText);
+}
+
+/**
+ * The question the generator sees in a follow-up: the question, then the kept turns as `history`
+ * (the earlier questions: formatQuestionTurn), which the decode's prompts put after "Question:".
+ */
 export function questionWithHistory(question: string, history: string): string {
   return history ? `${question}\n(Earlier in this conversation:\n${history})` : question;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  earlierAnswers,
   fitHistory,
+  formatQuestionTurn,
   historyBudget,
   historyText,
   historyTurns,
@@ -45,6 +47,27 @@ describe('history within a token budget', () => {
     const h = historyTurns(path);
     expect(h).toHaveLength(1);
     expect(h[0]!.answer.length).toBeLessThanOrEqual(MAX_ANSWER_CHARS + 1);
+  });
+
+  it("the answer-writing prompts' history is the earlier questions, fitted by what they take (issue 46)", () => {
+    const turns = [0, 1, 2].map(ht);
+    const h = fitHistory(turns, words('User: question 0') + 1, words, undefined, formatQuestionTurn);
+    // One turn's question fits where its whole turn would not.
+    expect(h.turns.map((t) => t.question)).toEqual(['question 2']);
+    expect(historyText(h, formatQuestionTurn)).toBe('User: question 2');
+    expect(historyText(fitHistory(turns, 10_000, words), formatQuestionTurn)).not.toContain('answer number');
+  });
+
+  it("hands the guard every earlier turn's whole answer, leaving out failed and empty ones", () => {
+    const long = 'word '.repeat(400).trim();
+    const path = [
+      { ...turn('a', null, 'first'), answerText: long, children: [] },
+      { ...turn('b', 'a', 'second'), status: 'failed', answerText: 'half written', children: [] },
+      { ...turn('c', 'b', 'third'), answerText: '', children: [] },
+      { ...turn('d', 'c', 'fourth'), answerText: 'Bees dry nectar.', children: [] },
+    ] as Turn[];
+    expect(earlierAnswers(path)).toEqual([long, 'Bees dry nectar.']);
+    expect(earlierAnswers([])).toEqual([]);
   });
 
   it('evidence-only search joins the follow-up with the earlier questions, newest first', () => {
