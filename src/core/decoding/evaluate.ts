@@ -6,7 +6,8 @@ import { normaliseRel, normaliseSup } from '../scores';
 import { checkJudgements, withContext } from './checks';
 import type { DecodeContext, Plan } from './context';
 
-export type Judgement = { rel: RelProbs; sup: SupProbs } | undefined;
+/** `sup` is absent for a withheld candidate (not an answer): its support is never asked. */
+export type Judgement = { rel: RelProbs; sup?: SupProbs } | undefined;
 
 export async function evaluate(
   ctx: DecodeContext,
@@ -18,21 +19,29 @@ export async function evaluate(
   const idx = planned.flatMap((p, i) => (p.passage ? [i] : []));
   if (ctx.source === 'generator' || !critic || idx.length === 0) return planned.map(() => undefined);
   const passages = idx.map((i) => planned[i]?.passage as ScoredPassage);
-  const pairs = idx.map((i) => ({ passage: planned[i]?.passage as ScoredPassage, text: segments[i]?.text ?? '' }));
+  // A withheld candidate (not an answer) is never shown or continued: its support is not asked.
+  // Each pair is judged alone, so the kept candidates' support is what it would be with them.
+  // Its passage's relevance still is: the page shows it with the evidence when nothing is an answer.
+  const judged = idx.filter((i) => !segments[i]?.withheld);
+  const pairs = judged.map((i) => ({ passage: planned[i]?.passage as ScoredPassage, text: segments[i]?.text ?? '' }));
   ctx.checkpoint();
   const reuse = known && idx.every((i) => known[i] !== undefined);
   const [rels, sups] = await Promise.all([
     reuse ? idx.map((i) => known[i] as RelProbs) : critic.relevance(ctx.question, passages, ctx.signal),
-    critic.support(pairs, ctx.signal),
+    pairs.length ? critic.support(pairs, ctx.signal) : Promise.resolve([]),
   ]);
-  checkJudgements(idx.length, rels, sups);
+  checkJudgements(idx.length, rels);
+  checkJudgements(judged.length, sups);
   const out: Judgement[] = planned.map(() => undefined);
   idx.forEach((i, k) => {
     const rel = rels[k] as RelProbs;
-    const sup = sups[k] as SupProbs;
     withContext(`Evaluator relevance of passage ${k + 1}`, () => normaliseRel(rel));
-    withContext(`Evaluator support of passage ${k + 1}`, () => normaliseSup(sup));
-    out[i] = { rel, sup };
+    out[i] = { rel };
+  });
+  judged.forEach((i, k) => {
+    const sup = sups[k] as SupProbs;
+    withContext(`Evaluator support of passage ${idx.indexOf(i) + 1}`, () => normaliseSup(sup));
+    out[i] = { rel: out[i]!.rel, sup };
   });
   return out;
 }

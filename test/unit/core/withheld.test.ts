@@ -6,6 +6,7 @@ import { runBeam } from '../../../src/core/beam';
 import { decode } from '../../../src/core/decode';
 import { DEFAULT_RANK_SETTINGS } from '../../../src/core/defaults';
 import type { AnswerTree, Candidate } from '../../../src/core/types';
+import { FakeCritic } from '../../doubles/fake-critic';
 import { FakeRetriever, passage } from '../../doubles/fake-retriever';
 import { ScriptedGenerator, scriptKey } from '../../doubles/scripted-generator';
 import { rel, settings, sup, use } from './helpers';
@@ -102,5 +103,44 @@ describe('withheld candidates in the beam', () => {
     const expanded = gen.requests.map((r) => r.previous.join(' | '));
     expect(expanded).not.toContain('You answer questions about documents.');
     expect(result.ranking.best[0]!.candidate.text).toBe('Two rivers.');
+  });
+
+  it("are not sent to the critic for their support, and the kept candidates' scores do not change", async () => {
+    const run = async (withhold: boolean) => {
+      const gen = new ScriptedGenerator({
+        segments: {
+          [scriptKey([], 'p1')]: {
+            text: 'Lyon is a city in France.',
+            use: use(4),
+            done: true,
+            ...(withhold ? { withheld: { reason: 'earlier-answer' as const, detail: 'said in an earlier turn' } } : {}),
+          },
+          [scriptKey([], 'p2')]: { text: 'Two rivers meet at Lyon.', use: use(4), done: true },
+        },
+      });
+      const critic = new FakeCritic();
+      const result = await decode(
+        'Where is Lyon?',
+        { generator: gen, retriever: new FakeRetriever([P1, P2]), critic },
+        settings({ mode: 'always', passagesPerStep: 2, maxDepth: 1, critiqueSource: 'evaluator' }),
+        DEFAULT_RANK_SETTINGS,
+      );
+      return { critic, result };
+    };
+    const all = await run(false);
+    const kept = await run(true);
+    expect(all.critic.calls.filter((c) => c.kind === 'support').flatMap((c) => c.passageIds)).toEqual(['p1', 'p2']);
+    expect(kept.critic.calls.filter((c) => c.kind === 'support').flatMap((c) => c.passageIds)).toEqual(['p2']);
+    const answer = (r: typeof all) => r.result.tree.candidates.find((c) => c.passage?.id === 'p2')!;
+    expect(answer(kept).sup).toEqual(answer(all).sup);
+    expect(answer(kept).rel).toEqual(answer(all).rel);
+    expect(kept.result.ranking.scored.get(answer(kept).id)!.pathScore).toBe(
+      all.result.ranking.scored.get(answer(all).id)!.pathScore,
+    );
+    expect(kept.result.ranking.best.map((b) => b.candidate.text)).toEqual(['Two rivers meet at Lyon.']);
+    // The withheld candidate's passage keeps its relevance: the page shows it with the evidence.
+    const withheld = kept.result.tree.candidates.find((c) => c.withheld)!;
+    expect(withheld.rel).toBeDefined();
+    expect(withheld.sup).toBeUndefined();
   });
 });

@@ -32,7 +32,7 @@ const loadDecode = () => import('../../../../src/core/decode');
 
 let db = 0;
 
-/** A thread whose follow-up repeats the first answer (withheld), after which the evaluator fails while `failing`. */
+/** A thread whose follow-up's candidate the evaluator fails on while `failing`. */
 function thread(decodeFor: (page: EventTarget) => DecodeFn, listen: (page: EventTarget, stale: () => void) => void) {
   const page = new EventTarget();
   let stale = false;
@@ -40,10 +40,11 @@ function thread(decodeFor: (page: EventTarget) => DecodeFn, listen: (page: Event
   const generator = new ScriptedGenerator({
     retrieve: () => ({ retrieval: 0.9, noRetrieval: 0.1 }),
     segments: (req: SegmentRequest): ScriptedSegment => {
-      // The follow-up (searched with the first question joined): the model repeats the earlier
-      // answer, which is not an answer (withheld).
+      // The follow-up (searched with the first question joined): the model writes an answer,
+      // whose support the critic is then asked. (In the report it repeated the first answer; a
+      // withheld candidate's support is no longer asked, so here the failure comes from an answer's.)
       if (req.question.startsWith('And how do I update one?'))
-        return { text: FIRST_ANSWER, done: true, withheld: { reason: 'repeat', detail: 'repeated' } };
+        return { text: 'Insert the value again under the same key.', done: true, use: USE, logprob: -1 };
       const text = req.question.startsWith('What does mpsc')
         ? 'mpsc stands for multiple producer, single consumer.'
         : FIRST_ANSWER;
