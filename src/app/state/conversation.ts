@@ -26,6 +26,11 @@ export interface ConversationState {
   viewed: string | null;
   /** The turn being written now. */
   running: string | null;
+  /**
+   * The controller's run that writes the running turn (its `runId`): null until that run starts
+   * (while a follow-up is rewritten). Only this run's answer is written into the turn.
+   */
+  run: number | null;
   /** Set while a follow-up is being rewritten (before retrieval starts). */
   rewriting: boolean;
   /** What the page must say: a refused question, a turn that could not be kept, a thread deleted elsewhere. */
@@ -39,6 +44,7 @@ export const initialConversation: ConversationState = {
   thread: null,
   viewed: null,
   running: null,
+  run: null,
   rewriting: false,
   notice: null,
   deletedElsewhere: false,
@@ -54,9 +60,11 @@ export type ConversationAction =
   | { type: 'deletedElsewhere' }
   /** A question becomes a turn of `into` (the thread shown, or a new one), written from now on. */
   | { type: 'turnAsked'; into: Thread; turn: Omit<Turn, 'children'>; at: number; rewriting: boolean }
+  /** The controller's run `runId` started for the running turn `id`: from now on it, and only it, writes into the turn. */
+  | { type: 'runClaimed'; id: string; runId: number }
   | { type: 'turnUpdated'; id: string; patch: TurnPatch; at: number }
-  /** The answer of the turn being written ends: the turn keeps what it got. */
-  | { type: 'turnFinished'; patch: TurnPatch; at: number }
+  /** The run writing the running turn ends: the turn keeps what it got (ignored from any other run). */
+  | { type: 'turnFinished'; runId: number; patch: TurnPatch; at: number }
   | { type: 'rewriteSettled' }
   /** A thread shown: re-opened at start, or opened by the user (`fresh`: what was said before is over). */
   | { type: 'threadShown'; thread: Thread; viewed: string | null; fresh: boolean }
@@ -101,6 +109,7 @@ export function conversationReducer(s: ConversationState, a: ConversationAction)
         ...s,
         thread: addTurn(a.into, a.turn, a.at),
         running: a.turn.id,
+        run: null,
         viewed: a.turn.id,
         notice: null,
         rewriting: a.rewriting,
@@ -108,9 +117,12 @@ export function conversationReducer(s: ConversationState, a: ConversationAction)
       };
     case 'turnUpdated':
       return s.thread?.turns[a.id] ? { ...s, thread: updateTurn(s.thread, a.id, a.patch, a.at) } : s;
+    case 'runClaimed':
+      return s.running === a.id ? { ...s, run: a.runId } : s;
     case 'turnFinished': {
-      const thread = s.thread && s.running ? updateTurn(s.thread, s.running, a.patch, a.at) : s.thread;
-      return { ...s, thread, running: null };
+      if (s.running === null || s.run !== a.runId) return s;
+      const thread = s.thread ? updateTurn(s.thread, s.running, a.patch, a.at) : s.thread;
+      return { ...s, thread, running: null, run: null };
     }
     case 'rewriteSettled':
       return { ...s, rewriting: false };
@@ -148,6 +160,15 @@ export function conversationReducer(s: ConversationState, a: ConversationAction)
  */
 export function answering(s: ConversationState, answer: Pick<AnswerState, 'status'>): boolean {
   return s.running !== null || answer.status === 'running';
+}
+
+/**
+ * The running turn that `answer` is written into: the one whose run it is (`run`), else none. A
+ * previous answer re-ranked while a follow-up is rewritten, or another run (an embedding page's
+ * question), never writes into it.
+ */
+export function turnOfRun(s: ConversationState, answer: Pick<AnswerState, 'runId'>): string | null {
+  return s.running !== null && s.run !== null && s.run === answer.runId ? s.running : null;
 }
 
 /** The turn whose answer the page shows. */

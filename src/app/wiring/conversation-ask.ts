@@ -13,6 +13,7 @@ import { ancestors, emptyThread, type Turn } from '../../core/conversation/threa
 import type { CompleteFn } from './conversation';
 import {
   answering,
+  claimRun,
   estimateTokens,
   info,
   save,
@@ -152,19 +153,27 @@ export async function askUnder(
   if (note) r.state.dispatch(info(note));
   const context = historyText(history, formatQuestionTurn);
   const earlier = earlierAnswers(path);
-  // The controller marks its answer running before its first await: the page never shows the previous answer as this turn's.
+  // The controller marks its answer running before its first await: the page never shows the
+  // previous answer as this turn's, and that run is claimed for the turn at once (only it writes into it).
   const asked = r.deps.controller.ask(q, {
     ...(query !== q ? { query } : {}),
     ...(context ? { context } : {}),
     ...(earlier.length ? { earlier } : {}),
     ...(readings ? { readings } : {}),
   });
+  const run = claimRun(r, turn.id);
   r.state.dispatch({ type: 'rewriteSettled' });
   await asked;
-  // Settings the turn was written with, as the controller recorded them.
-  const used = r.deps.controller.getState().answer.usedSettings;
+  // A run another run replaced (an embedding page's question) ends unseen: the turn keeps what it
+  // got, as stopped, rather than running for ever.
+  if (r.state.get().running === turn.id) {
+    r.state.dispatch({ type: 'turnFinished', runId: run, patch: { status: 'stopped' }, at: r.now() });
+    save(r);
+  }
+  // Settings the turn was written with, as the controller recorded them (its own run's).
+  const { runId, usedSettings: used } = r.deps.controller.getState().answer;
   const kept = r.state.get().thread?.turns[turn.id];
-  if (used && kept) {
+  if (used && kept && runId === run) {
     r.state.dispatch({
       type: 'turnUpdated',
       id: turn.id,

@@ -1,17 +1,18 @@
 // What every step of the conversation shares (conversation.ts puts them together): its state,
 // the thread store once open, the saves queued one after another, and the few effects each step
 // uses (keep the thread, list the threads, show the viewed turn's answer, refuse while one is written).
-import { initialAnswerState } from '../state/answer';
+import { initialAnswerState, type AnswerState } from '../state/answer';
 import type { ActionStore } from '../state/action-store';
 import {
   answering as isAnswering,
+  turnOfRun,
   viewedTurn,
   type ConversationAction,
   type ConversationState,
 } from '../state/conversation';
 import type { ThreadStore } from '../persist/thread-store';
 import type { ConversationDeps } from './conversation';
-import { answerOfTurn } from './turn-answer';
+import { answerOfTurn, turnPatch, writerPatch } from './turn-answer';
 
 export const STILL_WRITING = 'An answer is still being written.';
 
@@ -61,6 +62,44 @@ export async function refreshList(r: ConversationRunner): Promise<void> {
 export function showViewed(r: ConversationRunner): void {
   const turn = viewedTurn(r.state.get());
   r.deps.controller.view(turn ? answerOfTurn(turn) : initialAnswerState);
+}
+
+/**
+ * The controller's answer written into the running turn, if it is that turn's run (`turnOfRun`):
+ * streamed into it (saved at most every `saveEveryMs`) until the run ends (`turnFinished`). Any
+ * other answer (the previous one re-ranked during a follow-up's rewrite, another run) is not the turn's.
+ */
+export function followRun(r: ConversationRunner, a: AnswerState): void {
+  const state = r.state.get();
+  const id = turnOfRun(state, a);
+  const turn = id ? state.thread?.turns[id] : undefined;
+  if (!id || !turn) return;
+  // Who writes it is kept as soon as it is known: a reload mid-answer still names the model.
+  const writer = writerPatch(turn, a);
+  if (writer) r.state.dispatch({ type: 'turnUpdated', id, patch: writer, at: r.now() });
+  if (a.status !== 'running') {
+    if (r.saveTimer) clearTimeout(r.saveTimer);
+    r.saveTimer = null;
+    r.state.dispatch({ type: 'turnFinished', runId: a.runId, patch: turnPatch(a), at: r.now() });
+    save(r);
+    return;
+  }
+  r.state.dispatch({ type: 'turnUpdated', id, patch: turnPatch(a), at: r.now() });
+  r.saveTimer ??= setTimeout(() => {
+    r.saveTimer = null;
+    save(r);
+  }, r.deps.saveEveryMs ?? 400);
+}
+
+/**
+ * The run the controller has just started (it marks its answer running before its first await) is
+ * the turn's: claimed for it, and its first state written into the turn. Returns the run's id.
+ */
+export function claimRun(r: ConversationRunner, id: string): number {
+  const a = r.deps.controller.getState().answer;
+  r.state.dispatch({ type: 'runClaimed', id, runId: a.runId });
+  followRun(r, a);
+  return a.runId;
 }
 
 /** Whether an answer is being written (state/conversation.ts: `answering`): what every "wait for it" below asks. */

@@ -1,8 +1,9 @@
 // The conversation around the answer controller: the effects around state/conversation.ts. A
 // question from the ask box becomes a turn (`turnAsked`, kept at once), a follow-up gets its search
 // query (`searchForm`: as typed, the model's rewrite, or joined with its topic), the recent turns go
-// to the decode within the model's window, the controller writes the answer, and the turn follows it as it streams
-// (`followAnswer`: saved at most every `saveEveryMs`) until it ends (`turnFinished`). Versions (edit,
+// to the decode within the model's window, the controller writes the answer, and the turn follows its
+// own run (`claimRun`, `followAnswer`: no other answer writes into it) as it streams, saved at most
+// every `saveEveryMs`, until it ends (`turnFinished`). Versions (edit,
 // regenerate) are siblings; threads are kept in IndexedDB and shared with other tabs.
 // The thread and history modules themselves, not the folder's index: the index also carries the
 // exports and the rewrite, which load on first use (the first screen's download has a budget).
@@ -23,6 +24,7 @@ import { selectTurn } from '../../core/conversation/thread';
 import type { CompleteRequest, CompleteResult } from '../../generator/handle';
 import {
   answering,
+  followRun,
   refreshList,
   save,
   showViewed,
@@ -30,7 +32,6 @@ import {
   type ConversationRunner as Runner,
 } from './conversation-keep';
 import { lazy } from './lazy';
-import { turnPatch, writerPatch } from './turn-answer';
 
 export type { ConversationState } from '../state/conversation';
 
@@ -96,30 +97,14 @@ export interface ConversationDeps {
 
 export { estimateTokens } from './conversation-keep';
 
-/** The running turn follows the controller's answer; saved at most every `saveEvery` ms while it streams. */
-function followAnswer(r: Runner, saveEvery: number): void {
+/** The running turn follows the controller's answer, written into it only from the turn's own run (`followRun`). */
+function followAnswer(r: Runner): void {
   let last: AnswerState | null = null;
   r.deps.controller.subscribe(() => {
     const a = r.deps.controller.getState().answer;
     if (a === last) return;
     last = a;
-    const { running, thread } = r.state.get();
-    const turn = running ? thread?.turns[running] : undefined;
-    if (!running || !turn) return;
-    // Who writes it is kept as soon as it is known: a reload mid-answer still names the model.
-    const writer = writerPatch(turn, a);
-    if (writer) r.state.dispatch({ type: 'turnUpdated', id: running, patch: writer, at: r.now() });
-    if (a.status !== 'running') {
-      if (r.saveTimer) clearTimeout(r.saveTimer);
-      r.saveTimer = null;
-      r.state.dispatch({ type: 'turnFinished', patch: turnPatch(a), at: r.now() });
-      return save(r);
-    }
-    r.state.dispatch({ type: 'turnUpdated', id: running, patch: turnPatch(a), at: r.now() });
-    r.saveTimer ??= setTimeout(() => {
-      r.saveTimer = null;
-      save(r);
-    }, saveEvery);
+    followRun(r, a);
   });
 }
 
@@ -182,7 +167,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     saving: Promise.resolve(),
     saveTimer: null,
   };
-  followAnswer(r, deps.saveEveryMs ?? 400);
+  followAnswer(r);
   // The ask flow loads with the first question (as the follow-up rewrite does); the thread list's
   // actions on first use.
   const asking = lazy(() => import('./conversation-ask'));

@@ -5,6 +5,13 @@ import { defaultSettings } from '../../../../src/app/persist/settings';
 import { generatorLine, generatorReducer, initialGenerator } from '../../../../src/app/state/generator';
 import { initialLibrary, libraryLine, libraryReducer, type LibraryAction } from '../../../../src/app/state/library';
 import { initialPage, pageReducer, pendingDecodeChanges } from '../../../../src/app/state/page';
+import {
+  conversationReducer,
+  initialConversation,
+  turnOfRun,
+  type ConversationState,
+} from '../../../../src/app/state/conversation';
+import { emptyThread, type Turn } from '../../../../src/core/conversation/thread';
 import { rerank } from '../../../../src/core/rerank';
 
 describe("the page (the controller's state)", () => {
@@ -40,6 +47,51 @@ describe("the page (the controller's state)", () => {
     const after = reduce(s, { type: 'runStopped', runId: first });
     expect(after.answer.status).toBe('running');
     expect(pendingDecodeChanges(initialPage())).toEqual([]);
+  });
+});
+
+describe('the conversation', () => {
+  const turn = (id: string): Omit<Turn, 'children'> => ({
+    id,
+    parentId: null,
+    question: `question ${id}`,
+    rewrite: null,
+    searchQuery: `question ${id}`,
+    answer: null,
+    answerText: '',
+    settings: {},
+    model: null,
+    status: 'stopped',
+    createdAt: 0,
+  });
+
+  it('writes into the running turn only from the run claimed for it: before the claim and from any other run, nothing', () => {
+    let s: ConversationState = conversationReducer(initialConversation, {
+      type: 'turnAsked',
+      into: emptyThread('t', 0),
+      turn: turn('a'),
+      at: 0,
+      rewriting: true,
+    });
+    // Asked, its follow-up being rewritten: no run is the turn's yet.
+    expect(s).toMatchObject({ running: 'a', run: null });
+    expect(turnOfRun(s, { runId: 4 })).toBeNull();
+    expect(conversationReducer(s, { type: 'turnFinished', runId: 4, patch: { status: 'done' }, at: 1 })).toBe(s);
+    // A claim for another turn is ignored; the turn's own claim names its run.
+    expect(conversationReducer(s, { type: 'runClaimed', id: 'b', runId: 5 })).toBe(s);
+    s = conversationReducer(s, { type: 'runClaimed', id: 'a', runId: 5 });
+    expect(turnOfRun(s, { runId: 5 })).toBe('a');
+    expect(turnOfRun(s, { runId: 4 })).toBeNull();
+    expect(conversationReducer(s, { type: 'turnFinished', runId: 4, patch: { status: 'done' }, at: 1 })).toBe(s);
+    s = conversationReducer(s, {
+      type: 'turnFinished',
+      runId: 5,
+      patch: { status: 'done', answerText: 'kept' },
+      at: 1,
+    });
+    expect(s).toMatchObject({ running: null, run: null });
+    expect(s.thread!.turns.a).toMatchObject({ status: 'done', answerText: 'kept' });
+    expect(turnOfRun(s, { runId: 5 })).toBeNull();
   });
 });
 

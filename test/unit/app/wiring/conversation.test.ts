@@ -308,6 +308,69 @@ describe('conversation wiring', () => {
     expect(a.conversation.get().threads.map((t) => t.id)).toContain(again.id);
   });
 
+  it("only the run that belongs to a turn writes into it: a weight moved during a follow-up's rewrite leaves the new turn running, and it ends with its own answer", async () => {
+    let rewriting!: () => void;
+    const rewriteAsked = new Promise<void>((r) => (rewriting = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { controller, conversation } = setup({
+      complete: async () => {
+        rewriting();
+        await gate;
+        return { text: 'How long does it take bees to make honey?' };
+      },
+    });
+    await conversation.start();
+    await conversation.ask('How do bees make honey?');
+    const first = conversation.get().viewed!;
+    const asking = conversation.ask('How long does that take them?');
+    await rewriteAsked;
+    const followUp = conversation.get().running!;
+    expect(followUp).not.toBe(first);
+    // The page still shows the first answer: a new weight re-ranks it (a new answer object, finished).
+    const before = controller.getState().answer;
+    controller.change({ rank: { weights: { rel: 0, sup: 0, use: 3, seq: 0 }, hardConstraints: false } });
+    expect(controller.getState().answer).not.toBe(before);
+    expect(controller.getState().answer).toMatchObject({ question: 'How do bees make honey?', status: 'done' });
+    // Not the follow-up's run: the follow-up is still being written and holds nothing of the first answer.
+    expect(conversation.get().running).toBe(followUp);
+    expect(conversation.get().thread!.turns[followUp]).toMatchObject({ answer: null, answerText: '' });
+    await conversation.ask('Another question');
+    expect(conversation.get().notice?.text).toMatch(/still being written/);
+    release();
+    await asking;
+    const kept = conversation.get().thread!.turns[followUp]!;
+    expect(conversation.get().running).toBeNull();
+    expect(kept.status).toBe('done');
+    expect(kept.answer!.question).toBe('How long does it take bees to make honey?');
+    expect(kept.answerText).toBe(activePath(conversation.get().thread!).at(-1)!.answerText);
+    expect(conversation.get().thread!.turns[first]!.answer!.question).toBe('How do bees make honey?');
+  });
+
+  it("a turn's run replaced by another run (an embedding page's question) ends the turn as stopped, without the other answer", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const base = syntheticGenerator({ seed: 2 });
+    const held: Generator = {
+      decideRetrieval: (r) => base.decideRetrieval(r),
+      generateSegments: async (r) => (await gate, base.generateSegments(r)),
+    };
+    const { controller, conversation } = setup({ generator: held });
+    await conversation.start();
+    const asking = conversation.ask('How do bees make honey?');
+    await new Promise((r) => setTimeout(r, 5));
+    const turn = conversation.get().running!;
+    const other = controller.ask('Why does the sea have tides?');
+    release();
+    await Promise.all([asking, other]);
+    expect(controller.getState().answer).toMatchObject({ question: 'Why does the sea have tides?', status: 'done' });
+    expect(conversation.get().running).toBeNull();
+    const kept = conversation.get().thread!.turns[turn]!;
+    expect(kept.status).toBe('stopped');
+    expect(kept.answer?.question ?? null).not.toBe('Why does the sea have tides?');
+    expect(kept.settings.used).toBeUndefined();
+  });
+
   it('re-runs the answer shown after a settings change as its Regenerate does: same search, same earlier turns, kept as a version', async () => {
     const { controller, conversation, queries, seenQuestions } = setup();
     await conversation.ask('How do bees make honey?');
