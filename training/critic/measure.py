@@ -17,7 +17,7 @@ import numpy as np
 import onnxruntime as ort
 from transformers import AutoTokenizer
 
-from train import MAX_LEN, roc_auc
+from train import roc_auc
 
 
 def scores(folder: str, pairs: list[tuple[str, str]], support: bool) -> list[float]:
@@ -26,7 +26,7 @@ def scores(folder: str, pairs: list[tuple[str, str]], support: bool) -> list[flo
     out: list[float] = []
     for i in range(0, len(pairs), 16):
         a, b = zip(*pairs[i : i + 16])
-        enc = tok(list(a), list(b), padding=True, truncation="longest_first", max_length=MAX_LEN, return_tensors="np")
+        enc = tok(list(a), list(b), padding=True, truncation="longest_first", max_length=tok.model_max_length, return_tensors="np")
         logits = sess.run(None, {k: enc[k].astype(np.int64) for k in ("input_ids", "attention_mask", "token_type_ids")})[0]
         if support:
             e = np.exp(logits - logits.max(-1, keepdims=True))

@@ -36,7 +36,7 @@ import numpy as np
 import torch
 from transformers import AutoConfig, AutoTokenizer, BertModel
 
-from twin import TwinScorer, check_twin, pair_template
+from twin import TwinScorer, check_twin, late_interaction, pair_template
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -46,7 +46,9 @@ NAMES = {"relevance": "selfrag-critic-relevance", "support": "selfrag-critic-sup
 # contradiction as no support: the support model speaks that vocabulary.
 SUPPORT_LABELS = {"full": 0, "partial": 1, "none": 2}
 SUPPORT_ID2LABEL = {0: "entailment", 1: "neutral", 2: "contradiction"}
-MAX_LEN = 256
+# Tokens of a pair, both texts together (each text keeps its own positions, so a long passage is
+# read to its 400th-odd token beside a short question). The page's tokenizer truncates at it too.
+MAX_LEN = int(os.environ.get("CRITIC_MAX_LEN", "512"))
 
 
 class MeanPoolClassifier(torch.nn.Module):
@@ -236,8 +238,20 @@ def bi_encode(model: TwinScorer, tok, texts: list[str]) -> torch.Tensor:
     return torch.nn.functional.normalize((h * w).sum(1) / w.sum(1).clamp(min=1.0), dim=-1)
 
 
+def bi_late(model: TwinScorer, tok, queries: list[str], documents: list[str]) -> torch.Tensor:
+    """MaxSim of every query against every document, each text encoded alone: [queries, documents]."""
+    def tokens(texts):
+        e = tok(texts, padding=True, truncation=True, max_length=MAX_LEN // 2, return_tensors="pt")
+        return torch.nn.functional.normalize(model.bert(**e).last_hidden_state, dim=-1), e["input_ids"], e["attention_mask"].bool()
+
+    hq, iq, mq = tokens(queries)
+    hd, idd, md = tokens(documents)
+    sims = torch.einsum("qih,djh->qdij", hq, hd)
+    return late_interaction(sims, iq.unsqueeze(1), mq.unsqueeze(1), idd, md, model.token_weight, model.not_marker)
+
+
 def fit_head(model: TwinScorer, task: str, cos: torch.Tensor, rows: list[dict]) -> None:
-    """The head on the cosine alone: a calibrated logistic (relevance) or 3-way softmax (support)."""
+    """The head on the one score alone: a calibrated logistic (relevance) or 3-way softmax (support)."""
     if task == "relevance":
         y = torch.tensor([float(r["label"]) for r in rows])
         loss_fn = lambda out: torch.nn.functional.binary_cross_entropy_with_logits(out[:, 0], y)
@@ -255,16 +269,18 @@ def fit_head(model: TwinScorer, task: str, cos: torch.Tensor, rows: list[dict]) 
     opt.step(closure)
 
 
-def train_twin(task: str, out_dir: str, epochs: float, batch: int, lr: float, seed: int, limit: int | None) -> dict:
+def train_twin(task: str, out_dir: str, epochs: float, batch: int, lr: float, seed: int, limit: int | None,
+               scoring: str = "maxsim") -> dict:
     """Contrastive fine-tuning of the encoder (sentence-transformers' multiple-negatives loss with
-    each question's near misses), then the head fitted on the cosine."""
+    each question's near misses, on the graph's own score: MaxSim or the cosine), then the head
+    fitted on that score."""
     torch.manual_seed(seed)
     random.seed(seed)
     torch.set_num_threads(int(os.environ.get("CRITIC_THREADS", os.cpu_count() or 2)))
     base = base_model()
     tok = AutoTokenizer.from_pretrained(base)
     pair_template(tok)
-    model = TwinScorer(base, 1 if task == "relevance" else 3)
+    model = TwinScorer(base, 1 if task == "relevance" else 3, tok, scoring, 0 if task == "relevance" else 1)
     twin_fidelity = check_twin(model, tok)
     rows = load(task)
     train_rows = [r for r in rows if r["split"] == "train"]
@@ -297,7 +313,10 @@ def train_twin(task: str, out_dir: str, epochs: float, batch: int, lr: float, se
         for u in b:
             target.append(len(others))
             others += [r[second] for r in u]
-        sims = bi_encode(model, tok, anchors) @ bi_encode(model, tok, others).T
+        if scoring == "maxsim":
+            sims = bi_late(model, tok, anchors, others) if task == "relevance" else bi_late(model, tok, others, anchors).T
+        else:
+            sims = bi_encode(model, tok, anchors) @ bi_encode(model, tok, others).T
         loss = ce(sims * 20.0, torch.tensor(target))
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.bert.parameters(), 1.0)
@@ -312,13 +331,15 @@ def train_twin(task: str, out_dir: str, epochs: float, batch: int, lr: float, se
     fit_rows = [r for u in units for r in u] if task == "relevance" else train_rows
     fit_rows = random.Random(seed).sample(fit_rows, min(len(fit_rows), 1500))
     with torch.no_grad():
-        cos = torch.cat([model.cosine(**encode(tok, task, fit_rows[i : i + 32])) for i in range(0, len(fit_rows), 32)])
+        cos = torch.cat([model.feature(**encode(tok, task, fit_rows[i : i + 32])) for i in range(0, len(fit_rows), 32)])
     fit_head(model, task, cos.detach(), fit_rows)
     minutes = (time.time() - start) / 60
     figures = evaluate(model, tok, task, held)
     print(f"{task}: held-out {figures} (before training {before})", flush=True)
     write(model, tok, task, out_dir, base)
     return {"architecture": "twin encoders in one graph (training/critic/twin.py)", "twin_fidelity": round(twin_fidelity, 5),
+            "score": "MaxSim over the " + ("question's" if task == "relevance" else "statement's") + " content tokens" if scoring == "maxsim"
+            else "cosine of the mean-pooled texts", "max_tokens": MAX_LEN,
             "steps": steps, "anchors_per_batch": per, "lr": lr, "epochs": epochs,
             "train_pairs": sum(len(u) for u in units), "head": {"scale": model.scale.tolist(), "bias": model.bias.tolist()},
             "minutes_on_this_machine": round(minutes, 1), "threads": torch.get_num_threads(),
@@ -392,9 +413,14 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=None, help="train on the first N questions (relevance) or pairs (support)")
     ap.add_argument("--arch", choices=["twin", "cross"], default="twin",
                     help="twin: two texts encoded apart in one graph (twin.py); cross: read together (measured worse)")
+    ap.add_argument("--scoring", choices=["maxsim", "cosine"], default="maxsim",
+                    help="twin's score: MaxSim over the asking text's content tokens, or the mean-pooled cosine")
     a = ap.parse_args()
     out = a.out or os.path.join(ROOT, "public", "critic", NAMES[a.task])
-    report = (train_twin if a.arch == "twin" else train)(a.task, out, a.epochs, a.batch, a.lr, a.seed, a.limit)
+    if a.arch == "twin":
+        report = train_twin(a.task, out, a.epochs, a.batch, a.lr, a.seed, a.limit, a.scoring)
+    else:
+        report = train(a.task, out, a.epochs, a.batch, a.lr, a.seed, a.limit)
     held = held_sample(a.task, [r for r in load(a.task) if r["split"] == "held"])
     report["held_out_int8"] = check_onnx(out, a.task, held)
     files = {}

@@ -102,14 +102,18 @@ describe('what the shipped critic judges (its real weights)', () => {
     await reranker.dispose();
   });
 
-  it('says a passage fully supports its own claim more than an unrelated or a contradicted one', async () => {
+  it('says a passage fully supports its own claim more than an unrelated or a contradicted one, and half of a claim partially', async () => {
     const nli = createSupportModel({ ...runtime, model: { id: SHIPPED_NLI } });
-    const { premise, entailed, unrelated, contradicted } = texts.support;
-    const [e, u, c] = await nli.support(
-      [entailed, unrelated, contradicted].map((hypothesis) => ({ premise, hypothesis })),
+    const { premise, entailed, partly, unrelated, contradicted } = texts.support;
+    const [e, p, u, c] = await nli.support(
+      [entailed, partly, unrelated, contradicted].map((hypothesis) => ({ premise, hypothesis })),
     );
     expect(e!.full).toBeGreaterThan(u!.full);
     expect(e!.full).toBeGreaterThan(c!.full);
+    // A claim half from elsewhere ("… and guard the queen") is partial, not full: the MaxSim
+    // reading finds no match for the other half (the cosine read it as full, 0.56).
+    expect(p!.partial).toBeGreaterThan(p!.full);
+    expect(e!.full).toBeGreaterThan(p!.full);
     expect(e!.full + e!.partial + e!.none).toBeCloseTo(1, 5);
     await nli.dispose();
   });
