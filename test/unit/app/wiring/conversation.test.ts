@@ -394,6 +394,12 @@ describe('conversation wiring', () => {
     expect(thread.turns[parent]!.children).toEqual([followUp, rerunTurn, conversation.get().viewed]);
     expect(thread.turns[rerunTurn]!.status).toBe('done');
     expect((thread.turns[rerunTurn]!.settings.decode as { beamWidth: number }).beamWidth).toBe(3);
+    // The turn holds the re-run's own answer: searched as the follow-up, written with today's beam width.
+    expect(thread.turns[rerunTurn]!.answer).toMatchObject({
+      question: 'How long does it take bees to make honey?',
+      settings: { beamWidth: 3 },
+    });
+    expect(thread.turns[followUp]!.answer!.settings.beamWidth).toBe(2);
     expect(controller.pendingDecodeChanges()).toEqual([]);
   });
 });
