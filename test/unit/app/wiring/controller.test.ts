@@ -240,6 +240,17 @@ describe('answer controller', () => {
     expect(c.getState().answer.status).toBe('done');
   });
 
+  it('marks a new run before it awaits anything (the conversation claims that run for its turn at once)', async () => {
+    const { c } = setup(Promise.resolve(syntheticGenerator({ seed: 1 })));
+    await c.ask('first');
+    const before = c.getState().answer.runId;
+    const asking = c.ask('second', { query: 'second, searched' });
+    // Read before any await: this run is already the page's answer.
+    expect(c.getState().answer).toMatchObject({ runId: before + 1, status: 'running', question: 'second' });
+    await asking;
+    expect(c.getState().answer).toMatchObject({ runId: before + 1, status: 'done' });
+  });
+
   it('without a generator it shows the best passages and says why', async () => {
     const { c } = setup(() => Promise.reject(new Error('This browser has no WebGPU adapter.')));
     await c.ask('tides');
