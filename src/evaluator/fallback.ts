@@ -7,6 +7,7 @@
 // get the same error at once instead of fetching the model again on every call (ingestion
 // embeds in batches), until `retry()`. Concurrent callers share one load.
 // Pure: the client decides what "a model on a device" is (see client.ts).
+import { errorMessage, isAbort } from '../core/errors';
 import type { EvaluatorDevice, EvaluatorDeviceCallback, EvaluatorModelRole, ModelDeviceReport } from './config';
 
 export interface DeviceModel {
@@ -30,10 +31,6 @@ export const ROLE_LABELS: Record<EvaluatorModelRole, string> = {
   nli: 'NLI',
 };
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-// The caller gave up: not the device's fault.
-const isAbort = (e: unknown) => e instanceof Error && e.name === 'AbortError';
-
 /** The WASM model once `retry` succeeds on it; else it is let go, with an error that says both failures. */
 async function onWasm<M extends DeviceModel>(
   candidate: M,
@@ -44,8 +41,8 @@ async function onWasm<M extends DeviceModel>(
     await retry(candidate);
   } catch (wasmError) {
     await candidate.dispose().catch(() => undefined);
-    const a = message(error);
-    const b = message(wasmError);
+    const a = errorMessage(error);
+    const b = errorMessage(wasmError);
     throw new Error(a === b ? b : `${b} (it had failed on WebGPU first: ${a})`);
   }
   return candidate;
@@ -91,7 +88,7 @@ export function withFallback<M extends DeviceModel>(opts: {
       }
       current = candidate;
       await failed.dispose().catch(() => undefined);
-      const why = message(error);
+      const why = errorMessage(error);
       set({
         device: 'wasm',
         loaded: true,

@@ -10,6 +10,7 @@ import {
   type ModelSource,
   type ModelSpec,
 } from '../../src/evaluator/config';
+import { errorMessage } from '../../src/core/errors';
 
 export type Transformers = typeof import('@huggingface/transformers');
 
@@ -231,7 +232,7 @@ export async function loading<T>(
       : place.source === 'local'
         ? `the local model pack at ${place.localModelPath ?? '?'}`
         : 'the Hugging Face hub';
-    const reason = e instanceof Error ? e.message : String(e);
+    const reason = errorMessage(e);
     // fetch's own words for a host it cannot reach ("Failed to fetch" in Chromium) say nothing of where.
     const unreachable =
       e instanceof TypeError && /fetch|network/i.test(reason)

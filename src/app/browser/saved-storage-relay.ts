@@ -3,6 +3,7 @@
 // their model caches inside workers, where the handle does not exist; with this, a granted frame
 // reuses the models a visit to the app's own site downloaded, and what it downloads lands there.
 import * as Comlink from 'comlink';
+import { errorMessage } from '../../core/errors';
 import type { SavedStorage } from './storage-access';
 import {
   WLLAMA_CACHE_DIR,
@@ -40,14 +41,13 @@ export function savedStorageRelay(saved: SavedStorage): SavedStorageRelay {
 
   return {
     async kinds(): Promise<SavedStorageKinds> {
-      const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
       let cachesOk: true | string = notGranted('Cache Storage');
       if (caches) {
         try {
           await caches.has('selfrag-probe');
           cachesOk = true;
         } catch (e) {
-          cachesOk = `Cache Storage of the app's site did not open: ${reason(e)}`;
+          cachesOk = `Cache Storage of the app's site did not open: ${errorMessage(e)}`;
         }
       }
       let files: true | string;
@@ -55,7 +55,9 @@ export function savedStorageRelay(saved: SavedStorage): SavedStorageRelay {
         await cacheDir();
         files = true;
       } catch (e) {
-        files = saved.getDirectory ? `The file storage (OPFS) of the app's site did not open: ${reason(e)}` : reason(e);
+        files = saved.getDirectory
+          ? `The file storage (OPFS) of the app's site did not open: ${errorMessage(e)}`
+          : errorMessage(e);
       }
       return { caches: cachesOk, files };
     },

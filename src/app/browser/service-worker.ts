@@ -4,6 +4,7 @@
 // page never runs the old shell against the new build's chunks.
 import type { OfflineState } from '../state/offline-shell';
 import { createStore } from '../state/store';
+import { errorMessage } from '../../core/errors';
 
 export type { OfflineState, ShellState } from '../state/offline-shell';
 export { APP_BUILD } from '../state/offline-shell';
@@ -71,7 +72,7 @@ export function startOffline(): OfflineStore {
             watch(registration.installing);
             registration.addEventListener('updatefound', () => watch(registration.installing));
           },
-          onRegisterError: (e: unknown) => set({ shell: 'error', error: e instanceof Error ? e.message : String(e) }),
+          onRegisterError: (e: unknown) => set({ shell: 'error', error: errorMessage(e) }),
         }),
       )
       .catch(() => undefined);
@@ -123,7 +124,7 @@ export function startOffline(): OfflineStore {
  * once it had loaded: Vite's preload helper reports both as `vite:preloadError`.
  */
 export function isChunkLoadFailure(payload: unknown): boolean {
-  const message = payload instanceof Error ? payload.message : String(payload);
+  const message = errorMessage(payload);
   return /dynamically imported module|Importing a module script failed|Unable to preload CSS/i.test(message);
 }
 

@@ -1,3 +1,5 @@
+import { errorMessage } from '../../core/errors';
+
 /** Whether WebGPU can be used here, and why not in words a user can act on (`ok` false). */
 export interface WebGpuCheck {
   ok: boolean;
@@ -29,6 +31,6 @@ export async function checkWebGpu(
       };
     return { ok: true, reason: 'A WebGPU adapter is available.' };
   } catch (e) {
-    return { ok: false, reason: `Asking for a WebGPU adapter failed: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, reason: `Asking for a WebGPU adapter failed: ${errorMessage(e)}` };
   }
 }

@@ -5,6 +5,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { activePath, type Thread } from '../../core/conversation/thread';
 import { isQuotaError } from '../../library/quota';
+import { errorMessage } from '../../core/errors';
 
 export interface ThreadSummary {
   id: string;
@@ -96,7 +97,7 @@ export class ThreadStore {
       throw new ThreadSaveError(
         full
           ? 'This turn could not be kept: the storage for this site is full. It stays on screen until you leave; export the thread to keep it, or free some space.'
-          : `This turn could not be kept: ${e instanceof Error ? e.message : String(e)}`,
+          : `This turn could not be kept: ${errorMessage(e)}`,
         full,
       );
     }

@@ -25,6 +25,7 @@ import {
   type Theme,
 } from '../persist/settings';
 import type { EngineChoice } from './engine-choice';
+import { errorMessage } from '../../core/errors';
 
 /** Settings shown for this visit only, never saved: an embedding host's theme, the engine the page's address names. */
 export type VisitSettings = Partial<{ theme: Theme; engine: EngineChoice }>;
@@ -104,7 +105,7 @@ function reranked(answer: AnswerState, rank: RankSettings, rerank: Rerank): Answ
   try {
     return answer.status !== 'running' ? applyRank(answer, rank, rerank) : answer;
   } catch (e) {
-    return { ...answer, error: e instanceof Error ? e.message : String(e) };
+    return { ...answer, error: errorMessage(e) };
   }
 }
 
@@ -172,7 +173,7 @@ function viewAnswer(s: AppState, answer: AnswerState, rerank: Rerank): AppState 
     if (shown.tree && shown.tree.candidates.length > 0)
       shown = { ...shown, ranking: rerank(shown.tree, s.settings.rank) };
   } catch (e) {
-    shown = { ...shown, error: e instanceof Error ? e.message : String(e) };
+    shown = { ...shown, error: errorMessage(e) };
   }
   return { ...s, answer: shown };
 }

@@ -9,6 +9,7 @@ import { questionWithHistory } from '../../core/conversation/history';
 import { readingsRetriever } from '../../core/conversation/search-plan';
 import type { PassageJudge } from '../../core/hybrid';
 import { cachedJudge } from '../../core/relevance-cache';
+import { isAbort } from '../../core/errors';
 import type { AskOptions, ControllerRunner as Runner } from './controller';
 
 function message(e: unknown): string {
@@ -17,10 +18,6 @@ function message(e: unknown): string {
     return s ? `${e.message} ${s}` : e.message;
   }
   return String(e);
-}
-
-function isAbort(e: unknown): boolean {
-  return e instanceof DOMException ? e.name === 'AbortError' : e instanceof Error && e.name === 'AbortError';
 }
 
 /** Counts every generator call so the page (and tests) can show that re-ranking made none. */

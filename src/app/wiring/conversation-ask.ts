@@ -20,6 +20,7 @@ import {
   STILL_WRITING,
   type ConversationRunner as Runner,
 } from './conversation-keep';
+import { errorMessage } from '../../core/errors';
 
 /** The model's standalone rewrite of a follow-up, or null and why not (the joined questions stand in). */
 async function modelRewrite(
@@ -45,7 +46,7 @@ async function modelRewrite(
     // An unusable rewrite falls back to the joined questions, which keep the earlier subject.
     return cleaned.usedRewrite ? { rewrite: cleaned.query } : fallback(`The rewrite was not used (${cleaned.reason})`);
   } catch (e) {
-    return fallback(`The follow-up could not be rewritten (${e instanceof Error ? e.message : String(e)})`);
+    return fallback(`The follow-up could not be rewritten (${errorMessage(e)})`);
   }
 }
 

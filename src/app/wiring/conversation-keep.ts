@@ -13,6 +13,7 @@ import {
 import type { ThreadStore } from '../persist/thread-store';
 import type { ConversationDeps } from './conversation';
 import { answerOfTurn, turnPatch, writerPatch } from './turn-answer';
+import { errorMessage } from '../../core/errors';
 
 export const STILL_WRITING = 'An answer is still being written.';
 
@@ -44,7 +45,7 @@ export function save(r: ConversationRunner): void {
       await store.put(thread);
       r.state.dispatch({ type: 'saved' });
     } catch (e) {
-      r.state.dispatch({ type: 'saveFailed', message: e instanceof Error ? e.message : String(e) });
+      r.state.dispatch({ type: 'saveFailed', message: errorMessage(e) });
     }
   });
 }

@@ -3,6 +3,7 @@
 // evaluator reports goes into the state, and the status panel's line (`evaluatorLine`) is published
 // as it changes. No setting changes it today, so it follows none; the embedder it resolved is
 // `embedderId` (vectors are matched against a pre-built index by it).
+import { errorMessage } from '../../core/errors';
 import type { Evaluator } from '../../evaluator/client';
 import type { EvaluatorProgress } from '../../evaluator/config';
 import { createActionStore, type ActionStore } from '../state/action-store';
@@ -35,15 +36,13 @@ export interface EvaluatorService {
   embedderId(): Promise<string | undefined>;
 }
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 function embedderFailed(model: string, e: unknown): EvaluatorAction {
   return {
     type: 'embedderFailed',
     // The worker's message usually names the model and the reason already ("Could not load the embedding model …").
-    error: /^could not load/i.test(message(e))
-      ? message(e)
-      : `The embedding model ${model} could not load: ${message(e)}`,
+    error: /^could not load/i.test(errorMessage(e))
+      ? errorMessage(e)
+      : `The embedding model ${model} could not load: ${errorMessage(e)}`,
     suggestion:
       'It is not fetched again on every call. Documents are still added and found by their words, marked "not embedded yet"; choose Try again once the model can be reached, and they are embedded then.',
   };
@@ -107,7 +106,7 @@ export function createEvaluatorService(status: StatusStore, starter: EvaluatorSt
       return ev;
     } catch (e) {
       const suggestion = e instanceof Error ? (e as Error & { suggestion?: string }).suggestion : undefined;
-      state.dispatch({ type: 'startFailed', error: message(e), ...(suggestion ? { suggestion } : {}) });
+      state.dispatch({ type: 'startFailed', error: errorMessage(e), ...(suggestion ? { suggestion } : {}) });
       throw e;
     }
   });

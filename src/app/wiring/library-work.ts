@@ -2,14 +2,13 @@
 // the library facade (src/library), following its progress (a batch's bar repainted at most four
 // times a second), listing its documents, and the panel's actions that change it (batches of
 // files, one at a time, each with its own Stop).
+import { errorMessage } from '../../core/errors';
 import type { NamedBlob } from '../../library/ingest';
 import type { Library, LibraryProgress } from '../../library/library';
 import { quotaMessage } from '../persist/storage-quota';
 import { batchJob, batchReport, fileJob, refusal } from '../view/library-progress';
 import { docRow } from '../view/library-panel';
 import type { LibraryRunner as Runner } from './library-connection';
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 function onProgress(r: Runner, p: LibraryProgress): void {
   const batch = r.batches[0];
@@ -90,7 +89,7 @@ export async function open(r: Runner): Promise<Library> {
     r.state.dispatch({ type: 'opened', index: await describeIndex(r, lib), warnings: lib.warnings });
     return lib;
   } catch (e) {
-    r.state.dispatch({ type: 'openFailed', message: errorText(e) });
+    r.state.dispatch({ type: 'openFailed', message: errorMessage(e) });
     throw e;
   }
 }
@@ -138,7 +137,7 @@ async function guarded(r: Runner, fn: (lib: Library) => Promise<void>, relist = 
     await fn(await r.connection());
   } catch (e) {
     failed = true;
-    r.state.dispatch({ type: 'said', kind: 'error', text: quotaMessage(e, 'the document') ?? errorText(e) });
+    r.state.dispatch({ type: 'said', kind: 'error', text: quotaMessage(e, 'the document') ?? errorMessage(e) });
   } finally {
     r.state.dispatch({ type: 'jobsCleared' });
     if (relist || failed || !r.state.get().view.ready) await refresh(r).catch(() => undefined);

@@ -11,6 +11,7 @@ import { createStore } from '../state/store';
 import type { StorageProbe } from '../browser/storage-probe';
 import type { SavedStorage } from '../browser/storage-access';
 import type { LibraryStorage } from '../../library/store';
+import { errorMessage } from '../../core/errors';
 
 export type StorageMode = 'own' | 'partitioned' | 'shared' | 'memory';
 
@@ -115,7 +116,7 @@ export function createStoragePlan(deps: StoragePlanDeps = {}): StoragePlan {
           return await openIndexedDB(dbName, mode === 'shared' ? shared?.indexedDB : undefined);
         } catch (e) {
           // The probe's database opened but the library's does not (a private mode's quota, a broken profile).
-          patch({ mode: 'memory', fellBack: e instanceof Error ? e.message : String(e) });
+          patch({ mode: 'memory', fellBack: errorMessage(e) });
         }
       }
       return openMemory();

@@ -2,6 +2,7 @@
 // conversation, download the thread shown (its exporter and the download code load on first use),
 // and read an exported file back in (what cannot be read is said by `onImportError`).
 import type { Conversation } from './conversation';
+import { errorMessage } from '../../core/errors';
 
 export interface ThreadActions {
   open(id: string): void;
@@ -49,7 +50,7 @@ export function threadActions(
       void file
         .text()
         .then((text) => conversation.importJson(text))
-        .catch((e: unknown) => onImportError(e instanceof Error ? e.message : String(e)));
+        .catch((e: unknown) => onImportError(errorMessage(e)));
     },
   };
 }

@@ -12,6 +12,7 @@ import { MetricsChart } from './MetricsChart';
 import { QuestionTable } from './QuestionTable';
 import { ConfigFields, QuestionSetFields, type RunOptions } from './SetupFields';
 import { SummaryTable } from './SummaryTable';
+import { errorMessage } from '../../core/errors';
 
 const SAMPLE = 'eval/sample-questions.jsonl';
 
@@ -59,7 +60,7 @@ export default function EvalPage({ services, settings }: { services?: Services; 
       });
       return { settings, error: null };
     } catch (e) {
-      return { settings: null, error: e instanceof Error ? e.message : String(e) };
+      return { settings: null, error: errorMessage(e) };
     }
   }, [upper, lower, noEvidence, wikipedia]);
   const ready = !!parsed && parsed.errors.length === 0 && options.configs.length > 0 && !!crag.settings;
@@ -71,7 +72,7 @@ export default function EvalPage({ services, settings }: { services?: Services; 
       setText(await res.text());
       setSetName('sample-questions.jsonl');
     } catch (e) {
-      const message = `Could not load the sample question set: ${e instanceof Error ? e.message : String(e)}`;
+      const message = `Could not load the sample question set: ${errorMessage(e)}`;
       evaluation.setPhase({ kind: 'failed', message });
     }
   }

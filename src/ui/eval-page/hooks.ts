@@ -19,6 +19,7 @@ import type { EvalItem } from '../../eval-runner/question-set';
 import { runEvaluation, type QuestionRecord } from '../../eval-runner/run';
 import { buildExport, summarise } from '../../eval-runner/summary';
 import { createWikipediaSearch } from '../../external/wikipedia';
+import { errorMessage } from '../../core/errors';
 
 export type EvalPhase =
   | { kind: 'idle' }
@@ -77,7 +78,7 @@ export function useEvalRun(services: Services | undefined, settings: EvalSetting
       });
       setPhase({ kind: 'finished', aborted: ac.signal.aborted });
     } catch (e) {
-      setPhase({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
+      setPhase({ kind: 'failed', message: errorMessage(e) });
     } finally {
       abort.current = null;
     }

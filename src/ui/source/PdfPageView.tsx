@@ -6,6 +6,7 @@ import type { DocLayout } from '../../core/source-location';
 import { openPdf, type OpenedPdf } from '../../app/browser/pdf-page';
 import { LineBoxes } from './ScanImageView';
 import { PageNav } from './PageNav';
+import { errorMessage } from '../../core/errors';
 
 /**
  * Marks the sentence's characters in one text-layer span: the whole span when it holds only the
@@ -58,7 +59,7 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
         if (live) setPdf(d);
         else d.close();
       },
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => live && setError(errorMessage(e)),
     );
     return () => {
       live = false;
@@ -83,8 +84,7 @@ export function PdfPageView(props: { blob: Blob; firstPage: number; sentence: st
           frame.current.dataset.firstShownMs = String(Math.round(performance.now() - opened.current));
       },
       (e: unknown) => {
-        if (live && !(e instanceof Error && e.name === 'RenderingCancelledException'))
-          setError(e instanceof Error ? e.message : String(e));
+        if (live && !(e instanceof Error && e.name === 'RenderingCancelledException')) setError(errorMessage(e));
       },
     );
     return () => {

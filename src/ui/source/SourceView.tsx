@@ -12,6 +12,7 @@ import './source.css';
 import { PdfPageView } from './PdfPageView';
 import { ScanImageView } from './ScanImageView';
 import { TextContextView } from './TextContextView';
+import { errorMessage } from '../../core/errors';
 
 type Loaded =
   | { state: 'loading' }
@@ -36,7 +37,7 @@ export default function SourceView({
     }
     load(passage.docId).then(
       (source) => live && setLoaded({ state: 'ready', source }),
-      (e: unknown) => live && setLoaded({ state: 'error', message: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) => live && setLoaded({ state: 'error', message: errorMessage(e) }),
     );
     return () => {
       live = false;
