@@ -1,8 +1,8 @@
 // The evaluator service's state (wiring/evaluator-service.ts runs the effects): what the status
 // panel's evaluator line says, from what the evaluator reports (its start, each model's progress,
 // its devices, the embedder's load), changed only by the actions below. The line is one
-// selector, `evaluatorLine`.
-import type { Progress, WorkerStatus } from './worker-status';
+// selector, `modelLine` (worker-status.ts), the generator's too.
+import type { Progress } from './worker-status';
 
 export interface EvaluatorState {
   /** Ready means the embedder runs: documents cannot be embedded or searched by meaning without it. */
@@ -57,17 +57,4 @@ export function evaluatorReducer(s: EvaluatorState, a: EvaluatorAction): Evaluat
     case 'embedderFailed':
       return { ...s, phase: 'error', error: a.error, suggestion: a.suggestion, progress: undefined };
   }
-}
-
-/** The status panel's evaluator line. */
-export function evaluatorLine(s: EvaluatorState): WorkerStatus {
-  return {
-    state: s.phase,
-    device: s.device,
-    reason: s.reason,
-    models: s.models,
-    progress: s.progress,
-    error: s.error,
-    suggestion: s.suggestion,
-  };
 }

@@ -1,8 +1,9 @@
 // The generator service's state (wiring/generator-service.ts runs the effects): what the settings
 // ask for, the engine picker's view, and what the status panel's generator line says, changed only
-// by the actions below. The line itself is one selector, `generatorLine`. It follows the handle's
-// own lifecycle (generator/shared/lifecycle.ts: idle → loading → ready | failed), reported through
-// its hooks, and what the page found out before any model loads (no WebGPU: `announced`).
+// by the actions below. The line itself is one selector, `modelLine` (worker-status.ts). It follows
+// the handle's own lifecycle (generator/shared/lifecycle.ts: idle → loading → ready | failed),
+// reported through its hooks, and what the page found out before any model loads (no WebGPU:
+// `announced`).
 import type { GeneratorState, RunsOn } from '../../generator';
 import type { ModelChoice } from '../../generator/catalogue';
 import type { EngineChoice, EngineState } from './engine-choice';
@@ -120,17 +121,4 @@ export function generatorReducer(s: GeneratorServiceState, a: GeneratorAction): 
     case 'announced':
       return { ...s, phase: a.phase, reason: a.reason };
   }
-}
-
-/** The status panel's generator line. */
-export function generatorLine(s: GeneratorServiceState): WorkerStatus {
-  return {
-    state: s.phase,
-    device: s.device,
-    reason: s.reason,
-    models: s.models,
-    progress: s.progress,
-    error: s.error,
-    suggestion: s.suggestion,
-  };
 }

@@ -26,6 +26,30 @@ export interface WorkerStatus {
 
 export type StatusMap = Record<WorkerName, WorkerStatus>;
 
+/** What a model service's state (the generator's, the evaluator's) keeps for its line. */
+export interface ModelLineState {
+  phase: WorkerStatus['state'];
+  device?: string;
+  reason?: string;
+  models: string[];
+  progress?: Progress;
+  error?: string;
+  suggestion?: string;
+}
+
+/** The status panel's line of a model service, the generator or the evaluator: its state's own fields. */
+export function modelLine(s: ModelLineState): WorkerStatus {
+  return {
+    state: s.phase,
+    device: s.device,
+    reason: s.reason,
+    models: s.models,
+    progress: s.progress,
+    error: s.error,
+    suggestion: s.suggestion,
+  };
+}
+
 export interface StatusStore {
   get(): StatusMap;
   update(name: WorkerName, patch: Partial<WorkerStatus>): void;

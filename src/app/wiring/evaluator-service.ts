@@ -1,6 +1,6 @@
 // The evaluator (embedder, cross-encoder, NLI in their worker) as a service: the effects around
 // state/evaluator.ts. Started on first use, started or reloaded again on Try again; what the
-// evaluator reports goes into the state, and the status panel's line (`evaluatorLine`) is published
+// evaluator reports goes into the state, and the status panel's line (`modelLine`) is published
 // as it changes. No setting changes it today, so it follows none; the embedder it resolved is
 // `embedderId` (vectors are matched against a pre-built index by it).
 import { errorMessage } from '../../core/errors';
@@ -8,14 +8,13 @@ import type { Evaluator } from '../../evaluator/client';
 import type { EvaluatorProgress } from '../../evaluator/config';
 import { createActionStore, type ActionStore } from '../state/action-store';
 import {
-  evaluatorLine,
   evaluatorReducer,
   initialEvaluator,
   type Devices,
   type EvaluatorAction,
   type EvaluatorState,
 } from '../state/evaluator';
-import { followStatus, type StatusStore } from '../state/worker-status';
+import { followStatus, modelLine, type StatusStore } from '../state/worker-status';
 import { lazy } from './lazy';
 
 /** How the evaluator is started: the real one (services.ts) or a test's. */
@@ -68,7 +67,7 @@ async function loadEmbedder(
 
 export function createEvaluatorService(status: StatusStore, starter: EvaluatorStarter): EvaluatorService {
   const state = createActionStore(evaluatorReducer, initialEvaluator);
-  followStatus(status, 'evaluator', state, evaluatorLine);
+  followStatus(status, 'evaluator', state, modelLine);
   let embedderId: string | undefined;
   let embedderLoad: Promise<boolean> = Promise.resolve(false);
   let embedderModel = '';

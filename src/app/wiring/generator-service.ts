@@ -1,7 +1,7 @@
 // The generator as a service: the effects around state/generator.ts. It follows the settings (model,
 // engine, temperature: never kept apart from them; the engine a page's address names is already in
 // them, resolved once at load), makes and loads one handle, lets it go when the choice changes, and
-// publishes the status panel's generator line (`generatorLine`) whenever it changes.
+// publishes the status panel's generator line (`modelLine`) whenever it changes.
 import type { Writer } from '../../core/ports';
 import type { GeneratorHandle, GeneratorHooks, LoadProgress } from '../../generator';
 import { DEFAULT_MODEL_ID } from '../../generator/catalogue';
@@ -11,7 +11,6 @@ import type { AppSettings } from '../persist/settings';
 import { createActionStore, type ActionStore } from '../state/action-store';
 import type { EngineStore } from '../state/engine-choice';
 import {
-  generatorLine,
   generatorReducer,
   initialGenerator,
   type EngineInUse,
@@ -20,7 +19,7 @@ import {
   type GeneratorWanted,
 } from '../state/generator';
 import { createModelCacheStore, type ModelCacheStore } from '../state/model-downloads';
-import { followStatus, type StatusStore } from '../state/worker-status';
+import { followStatus, modelLine, type StatusStore } from '../state/worker-status';
 import { lazy, type Lazy } from './lazy';
 import type { WebGpuCheck } from '../browser/webgpu';
 import { fixedSettings, type SettingsSource } from './settings-source';
@@ -190,7 +189,7 @@ export function createGeneratorService(
 ): GeneratorService {
   const state = createActionStore(generatorReducer, initialGenerator(wantedFrom(initial.get())));
   const r: Runner = { deps, state, handle: null, makeHandle: lazy(() => makeHandle(r)) };
-  followStatus(deps.status, 'generator', state, generatorLine);
+  followStatus(deps.status, 'generator', state, modelLine);
   const loading = lazy(
     async () => {
       const h = await r.makeHandle();

@@ -2,7 +2,8 @@
 // one selector over that state: driven here alone, without a worker, a store or a timer.
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../../src/app/persist/settings';
-import { generatorLine, generatorReducer, initialGenerator } from '../../../../src/app/state/generator';
+import { generatorReducer, initialGenerator } from '../../../../src/app/state/generator';
+import { modelLine } from '../../../../src/app/state/worker-status';
 import { initialLibrary, libraryLine, libraryReducer, type LibraryAction } from '../../../../src/app/state/library';
 import { initialPage, pageReducer, pendingDecodeChanges } from '../../../../src/app/state/page';
 import {
@@ -145,20 +146,20 @@ describe('the generator service', () => {
     s = generatorReducer(s, { type: 'gpuChecked', gpu: { ok: true, reason: 'WebGPU adapter found.' } });
     s = generatorReducer(s, { type: 'engineResolved', inUse: 'webllm' });
     s = generatorReducer(s, { type: 'lifecycle', state: 'loading' });
-    expect(generatorLine(s).state).toBe('loading');
+    expect(modelLine(s).state).toBe('loading');
     s = generatorReducer(s, {
       type: 'lifecycle',
       state: 'ready',
       loaded: { runsOn: undefined, modelId: 'm', local: true },
     });
-    expect(generatorLine(s)).toMatchObject({
+    expect(modelLine(s)).toMatchObject({
       state: 'ready',
       device: 'webgpu',
       reason: 'WebGPU adapter found.',
       models: ['m (local pack)'],
     });
     s = generatorReducer(s, { type: 'lifecycle', state: 'failed', error: { message: 'lost', suggestion: 'Reload.' } });
-    expect(generatorLine(s)).toMatchObject({ state: 'error', error: 'lost', suggestion: 'Reload.' });
+    expect(modelLine(s)).toMatchObject({ state: 'error', error: 'lost', suggestion: 'Reload.' });
   });
 
   it('keeps saying web-llm is unavailable here when a model is let go', () => {
@@ -169,6 +170,6 @@ describe('the generator service', () => {
       reason: 'No WebGPU.',
     });
     s = generatorReducer(s, { type: 'lifecycle', state: 'idle' });
-    expect(generatorLine(s)).toMatchObject({ state: 'unavailable', reason: 'No WebGPU.', models: [] });
+    expect(modelLine(s)).toMatchObject({ state: 'unavailable', reason: 'No WebGPU.', models: [] });
   });
 });
