@@ -2,13 +2,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createController } from './app/wiring/controller';
 import { lazyDecode } from './app/wiring/lazy-decode';
+import { lazyRerank } from './app/wiring/lazy-rerank';
 import { getServices } from './app/wiring/services';
 import { controllerSettings } from './app/wiring/settings-source';
 import { startOfflineWiring } from './app/wiring/offline-panel';
 import { loadSettings } from './app/persist/settings';
 import { readUrlState, writeUrlState } from './app/persist/url-state';
 import { readPageEntry, sameEntry, withPageEntry, type PageEntry } from './app/persist/page-entry';
-import { rerank } from './core/rerank';
 import { App } from './ui/App';
 import { createConversation, type CompleteFn } from './app/wiring/conversation';
 import { answeringModel } from './app/state/engine-choice';
@@ -31,14 +31,17 @@ const storage = framed
     })();
 
 const fromUrl = readUrlState(location.search, loadSettings(storage));
+// Re-ranking (sliders, a viewed turn) loads beside the first paint; a tree to re-rank comes only
+// from the decode or the kept threads, which wait for it (app/wiring/lazy-rerank.ts).
+const ranker = lazyRerank(() => import('./core/rerank'));
 // The decode loop loads with the first question (called outside the bundler's import wrapper:
-// app/wiring/lazy-decode.ts says why); re-ranking (sliders) is needed at once.
-const decode = lazyDecode(() => import('./core/decode'));
+// app/wiring/lazy-decode.ts says why).
+const decode = lazyDecode(() => Promise.all([import('./core/decode'), ranker.ready]).then(([m]) => m));
 // The controller owns the settings (the engine the address names is this visit's, never saved); the services follow them.
 const controller = createController({
   ports: services.ports,
   decode,
-  rerank,
+  rerank: ranker.rerank,
   settings: fromUrl.settings,
   visit: fromUrl.visit,
   storage,
@@ -57,7 +60,7 @@ const conversation = createConversation({
   controller,
   // The app site's own IndexedDB in a frame granted Storage Access. The store's code (and idb) loads
   // beside the first paint, not in the entry.
-  store: Promise.all([plan.ready(), import('./app/persist/thread-store')]).then(([s, { ThreadStore }]) =>
+  store: Promise.all([plan.ready(), import('./app/persist/thread-store'), ranker.ready]).then(([s, { ThreadStore }]) =>
     ThreadStore.open(undefined, s.mode === 'shared' ? plan.savedIndexedDB() : undefined),
   ),
   // A page whose storage notice already says conversations are not kept shows no second notice.
