@@ -4,7 +4,7 @@
 import type { AppServices } from './services-contract';
 import type { Controller } from './controller';
 import { choiceKey, modelChoice } from '../persist/custom-model';
-import { createCachedModelsStore, listCachedModels, type CachedModelsStore } from '../state/offline-inventory';
+import { createCachedModelsStore, type CachedModelsStore } from '../state/offline-inventory';
 import { startOffline, type OfflineStore } from '../browser/service-worker';
 import { createStorageStore, type StorageStore } from '../persist/storage-quota';
 import { watchStorageMoments, withStorage } from './storage-moments';
@@ -25,10 +25,13 @@ export function startOfflineWiring(
   controller: Controller,
 ): { wiring: OfflineWiring; services: AppServices } {
   const offline = startOffline();
-  // The caches this visit's models are in: the app site's own in a frame granted Storage Access.
-  const models = createCachedModelsStore(async () =>
-    listCachedModels(services.storage ? await services.storage.modelCaches() : globalThis.caches),
-  );
+  // The caches this visit's models are in: the app site's own in a frame granted Storage Access. Their
+  // reader loads with the first listing, outside the first download.
+  const models = createCachedModelsStore(async () => {
+    const caches = services.storage ? await services.storage.modelCaches() : globalThis.caches;
+    const { listCachedModels } = await import('../browser/cached-models');
+    return listCachedModels(caches);
+  });
   const storage = createStorageStore();
   const refresh = () => void models.refresh();
   refresh();

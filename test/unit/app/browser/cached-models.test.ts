@@ -1,6 +1,6 @@
 // The offline panel names the models this browser keeps, read from the model libraries' own cache keys.
 import { describe, expect, it } from 'vitest';
-import { evaluatorModelOf, generatorModelOf, listCachedModels } from '../../../../src/app/state/offline-inventory';
+import { evaluatorModelOf, generatorModelOf, listCachedModels } from '../../../../src/app/browser/cached-models';
 
 describe('cached models', () => {
   it('reads evaluator model ids from transformers.js cache keys, from the hub or a pack at any sub-path', () => {
