@@ -9,7 +9,6 @@ import type { ConversationState } from '../../app/wiring/conversation';
 import type { ThreadActions } from '../../app/wiring/thread-actions';
 import type { AppState } from '../../app/state/page';
 import type { StatusMap } from '../../app/state/worker-status';
-import { ragasWhenSentence } from '../../app/view/ragas-when';
 import { Drawer } from '../Drawer';
 import { useStore } from '../hooks';
 import { LibraryPanel } from '../library/LibraryPanel';
@@ -74,7 +73,7 @@ export function RightPanels(props: {
           indexKindInUse={services.indexKindInUse()}
           onReload={() => location.reload()}
           onReset={controller.resetSettings}
-          ragasWhen={ragasWhenSentence(engine?.inUse)}
+          ragas={{ engine: engine?.inUse }}
         />
       </Drawer>
     </div>

@@ -4,6 +4,7 @@
 // is one settings change through the controller (`onChange`).
 import type { IndexChoice } from '../../vector/vector-index';
 import type { AppSettings } from '../../app/persist/settings';
+import { ragasWhenSentence } from '../../app/view/ragas-when';
 import { CragSettingsFields } from './CragSettingsFields';
 import { CandidateFields, RetrievalFields } from './DecodeFields';
 import { IndexSetting } from './IndexSetting';
@@ -18,8 +19,11 @@ export function TuningPanel(props: {
   indexKindInUse: IndexChoice;
   onReload: () => void;
   onReset: () => void;
-  /** When the answer-quality check runs with the engine that writes here (app/view/ragas-when.ts). */
-  ragasWhen?: string;
+  /**
+   * The engine that writes here ('wllama' on the CPU, 'webllm' on WebGPU, undefined when not known),
+   * for the line that says when the answer-quality check runs (app/view/ragas-when.ts); no line without it.
+   */
+  ragas?: { engine: 'webllm' | 'wllama' | undefined };
 }) {
   const { settings, onChange } = props;
   const onDecode = (decode: AppSettings['decode']) => onChange({ decode });
@@ -50,11 +54,11 @@ export function TuningPanel(props: {
         onKind={(indexKind) => onChange({ indexKind })}
         onReload={props.onReload}
       />
-      {props.ragasWhen && (
+      {props.ragas && (
         <fieldset>
           <legend>Answer quality (RAGAS)</legend>
           <p className="muted" data-testid="ragas-when">
-            {props.ragasWhen}
+            {ragasWhenSentence(props.ragas.engine)}
           </p>
         </fieldset>
       )}
