@@ -5,22 +5,11 @@
 // so the evaluator never scores a (question, passage) pair twice.
 import type { FusedHit, SearchMode } from './fusion';
 import type { Passage, ScoredPassage } from './ports';
+import type { Reranker, RetrievalSettings } from './retrieval-settings';
 
-/** Who judges the re-rank: the evaluator's cross-encoder, or the loaded generator in a judge turn. */
-export type Reranker = 'cross-encoder' | 'generator';
+// The settings live apart (retrieval-settings.ts): the page's saved settings read them without this module.
+export { DEFAULT_RETRIEVAL, type Reranker, type RetrievalSettings } from './retrieval-settings';
 
-export interface RetrievalSettings {
-  search: SearchMode;
-  /** Re-rank the fused candidates before taking the best k. */
-  rerank: boolean;
-  /**
-   * Who re-ranks (absent: the cross-encoder). The generator is asked only where one writes the
-   * answer and judges (a prompted model); elsewhere the cross-encoder re-ranks.
-   */
-  reranker?: Reranker;
-}
-
-export const DEFAULT_RETRIEVAL: RetrievalSettings = { search: 'both', rerank: true, reranker: 'cross-encoder' };
 /** How many fused candidates the cross-encoder re-ranks. */
 export const RERANK_CANDIDATES = 20;
 /**

@@ -2,6 +2,7 @@
 // alternatives only and works on probabilities; the reference short-form script divides
 // raw log-probs for the retrieve decision, which is a bug we do not copy.
 import { CoreInputError } from './errors';
+import { validateWeights } from './settings';
 import type { RelProbs, RetrieveProbs, SupProbs, UseProbs } from './ports';
 import type { Candidate, Weights } from './types';
 
@@ -94,14 +95,6 @@ export function sequenceScore(logprob: number, tokenCount: number): number {
     throw new CoreInputError(`A segment's token count must be a non-negative integer; got ${tokenCount}.`);
   }
   return Math.exp(logprob / Math.max(tokenCount, 1));
-}
-
-export function validateWeights(w: Weights): void {
-  for (const key of ['rel', 'sup', 'use', 'seq'] as const) {
-    if (typeof w[key] !== 'number' || !Number.isFinite(w[key])) {
-      throw new CoreInputError(`Weight '${key}' must be a finite number; got ${String(w[key])}.`);
-    }
-  }
 }
 
 export type Scorable = Pick<Candidate, 'rel' | 'sup' | 'use' | 'logprob' | 'tokenCount'>;

@@ -1,6 +1,18 @@
 import { CoreInputError } from './errors';
-import { validateWeights } from './scores';
-import type { DecodeSettings, RankSettings } from './types';
+import type { DecodeSettings, RankSettings, Weights } from './types';
+
+/**
+ * Each critique weight is a finite number. Kept with the other settings checks rather than beside
+ * the scores it weighs (scores.ts): the page checks settings from its first paint, and loads the
+ * scores only once an answer exists.
+ */
+export function validateWeights(w: Weights): void {
+  for (const key of ['rel', 'sup', 'use', 'seq'] as const) {
+    if (typeof w[key] !== 'number' || !Number.isFinite(w[key])) {
+      throw new CoreInputError(`Weight '${key}' must be a finite number; got ${String(w[key])}.`);
+    }
+  }
+}
 
 const MODES = ['adaptive', 'always', 'never'] as const;
 const SOURCES = ['auto', 'generator', 'evaluator', 'blend'] as const;

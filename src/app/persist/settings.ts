@@ -1,14 +1,14 @@
 // The user's tuning, persisted in localStorage. Stored values are untrusted
 // (older versions, hand edits, other tabs): every field is validated on its own
 // and a bad one falls back to its default without losing the others.
-import { DEFAULT_CRAG_SETTINGS, STRIP_POOLS, type CragSettings, type NoEvidencePolicy } from '../../core/crag/settings';
+import { DEFAULT_CRAG_SETTINGS, STRIP_POOLS, type CragSettings, type NoEvidencePolicy } from '../../core/crag/defaults';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../core/defaults';
 import type { CritiqueSource } from '../../core/ports';
 import { FINAL_PICKS } from '../../core/settings';
 import type { DecodeSettings, RankSettings, RetrievalMode } from '../../core/types';
 import type { IndexChoice } from '../../vector/vector-index';
 import type { SearchMode } from '../../core/fusion';
-import { DEFAULT_RETRIEVAL, type Reranker, type RetrievalSettings } from '../../core/hybrid';
+import { DEFAULT_RETRIEVAL, type Reranker, type RetrievalSettings } from '../../core/retrieval-settings';
 import { CATALOGUE, DEFAULT_MODEL_ID, type CustomModel } from '../../generator/catalogue';
 import { CUSTOM_MODEL_KEY, sanitizeCustomModel } from './custom-model';
 import { defaultEngineChoice, sanitizeEngineChoice, type EngineChoice } from '../state/engine-choice';
