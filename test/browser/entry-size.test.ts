@@ -1,5 +1,5 @@
 // The production build's first download stays small: the entry chunk and what it preloads, gzipped,
-// within 97 KiB. What the first screen does not need (the answer, the passage dialog, thread export
+// within 95 KiB. What the first screen does not need (the answer, the passage dialog, thread export
 // and import, the evaluation page, the pickers...) loads on first use (src/ui/lazy-panels.tsx); a
 // static import of one of those from the first screen's code puts it back here and fails this.
 // Reads the build the browser project's set-up made (dist/); it measures bytes, not time.
@@ -10,7 +10,7 @@ import { ENTRY_BUDGET_BYTES, entryBytes } from './entry-bytes';
 import { PROD_DIR } from './harness';
 
 describe('the production entry chunk', () => {
-  it('is within 97 KiB gzipped with everything it preloads', () => {
+  it('is within 95 KiB gzipped with everything it preloads', () => {
     const { bytes, files } = entryBytes(PROD_DIR);
     const list = files.map((f) => `${f.file} ${f.bytes} B`).join(', ');
     expect(
