@@ -14,6 +14,7 @@
 //   npm run bench -- critiques                    the test split (all 137), the shipped critic, MiniLM, the tiny models
 //   LLAMA_SERVER=… CRITIQUES_MODELS=qwen05,qwen15 also the generators' judge turns
 //   CRITIQUES_SPLIT=dev|test  CRITIQUES_LIMIT=…  CRITIQUES_RERANK=0 (skip the re-rank part)
+//   CRITIQUES_WEIGHTS=0.3,0.7  re-rank rows at other critic weights too (choose on dev)
 //   CRITIQUES_DUMP=DIR   only write the split's pairs to DIR/<split>-{relevance,support,paraphrased}.jsonl,
 //     in the --pairs format (for measuring a critic while it trains: training/critic/measure.py)
 //   npm run bench -- critiques --pairs=my-pairs.jsonl   a site owner's own labelled pairs, one JSON a line:
@@ -221,6 +222,7 @@ async function rerankRecall(
   const s = await realSearcher(lib.passages, embedder, 'all-MiniLM-L6-v2-q8', console.log);
   const ports = s.hybridPorts();
   const recall = (r: number[], k: number) => r.filter((x) => x > 0 && x <= k).length / r.length;
+  const weights = (process.env.CRITIQUES_WEIGHTS ?? '').split(',').filter(Boolean).map(Number);
   console.log(
     `\n| questions | in the best ${RERANK_CANDIDATES} | first stage recall@3 | re-ranked by the critic, recall@3 | recall@1 before → after |`,
   );
@@ -231,19 +233,26 @@ async function rerankRecall(
   ] as const) {
     if (!qs.length) continue;
     const before: number[] = [];
-    const after: number[] = [];
+    const judged: { top: ScoredPassage[]; scores: number[] }[] = [];
     for (const q of qs) {
       const top = await hybridRetrieve(ports, q.question, RERANK_CANDIDATES, { search: 'both', rerank: false });
       before.push(firstAnswering(top, q));
-      const scores = await critic.score(
-        q.question,
-        top.map((p) => p.text),
-      );
-      after.push(firstAnswering(mixRerank(top, scores, RERANK_WEIGHT), q));
+      judged.push({
+        top,
+        scores: await critic.score(
+          q.question,
+          top.map((p) => p.text),
+        ),
+      });
     }
-    console.log(
-      `| ${name} (${qs.length}) | ${recall(before, RERANK_CANDIDATES).toFixed(3)} | ${recall(before, 3).toFixed(3)} | ${recall(after, 3).toFixed(3)} | ${recall(before, 1).toFixed(3)} → ${recall(after, 1).toFixed(3)} |`,
-    );
+    // The page's weight first; CRITIQUES_WEIGHTS=0.3,0.7 adds rows (choose a weight on the dev split).
+    for (const w of [RERANK_WEIGHT, ...weights.filter((x) => x !== RERANK_WEIGHT)]) {
+      const after = judged.map(({ top, scores }, i) => firstAnswering(mixRerank(top, scores, w), qs[i]!));
+      const label = w === RERANK_WEIGHT ? '' : ` (critic weight ${w})`;
+      console.log(
+        `| ${name} (${qs.length})${label} | ${recall(before, RERANK_CANDIDATES).toFixed(3)} | ${recall(before, 3).toFixed(3)} | ${recall(after, 3).toFixed(3)} | ${recall(before, 1).toFixed(3)} → ${recall(after, 1).toFixed(3)} |`,
+      );
+    }
   }
   await embedder.dispose();
 }

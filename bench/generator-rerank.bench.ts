@@ -16,7 +16,7 @@
 //   GENRERANK_DEPTH=10  GENRERANK_LIMIT=…
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { hybridRetrieve, mixRerank, RERANK_WEIGHT } from '../src/core/hybrid';
+import { hybridRetrieve, JUDGE_RERANK_WEIGHT, mixRerank } from '../src/core/hybrid';
 import type { Passage, ScoredPassage } from '../src/core/ports';
 import { REL_REPLY, type Form } from '../src/generator/form';
 import { judgeMessages, relMessages } from '../src/generator/prompts';
@@ -39,7 +39,7 @@ const PROMPTS = {
   answers: (q: string, p: Passage) => judgeMessages(q, p),
 } as const;
 type PromptKey = keyof typeof PROMPTS;
-const WEIGHTS = [RERANK_WEIGHT, 0.8, 1];
+const WEIGHTS = [JUDGE_RERANK_WEIGHT, 0.8, 1];
 
 /** The first stage's best `depth` for each question (the app's hybrid retrieval without a re-rank). */
 async function firstStage(s: Searcher, questions: RealQuestion[], depth: number): Promise<ScoredPassage[][]> {
