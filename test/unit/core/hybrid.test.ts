@@ -42,11 +42,10 @@ describe('hybridRetrieve', () => {
     );
     expect(rerank).toHaveBeenCalledTimes(1);
     expect(rerank.mock.calls[0]![1]).toHaveLength(RERANK_CANDIDATES);
-    // A confident critic decides (0.9 against 0.01 outweighs the first stage's best); among near
-    // ties the first stage's score still counts.
-    expect(out.map((x) => x.id)).toEqual(['d#19', 'd#18', 'd#17']);
-    expect(out[2]!.score).toBeCloseTo(RERANK_WEIGHT * 0.917 + (1 - RERANK_WEIGHT) * (1 / 18));
-    expect(out[2]!.ranks).toEqual({ lexical: 18, dense: 3, rerank: 0.917 });
+    // The first stage's best (fused score 1) still counts: it keeps its place among the confident ones.
+    expect(out.map((x) => x.id)).toEqual(['d#0', 'd#17', 'd#18']);
+    expect(out[1]!.score).toBeCloseTo(RERANK_WEIGHT * 0.917 + (1 - RERANK_WEIGHT) * (1 / 18));
+    expect(out[1]!.ranks).toEqual({ lexical: 18, dense: 3, rerank: 0.917 });
   });
 
   it('mixes the cross-encoder with the first stage, so an unsure cross-encoder cannot bury the first stage’s clear winner', async () => {
