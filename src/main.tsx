@@ -11,7 +11,7 @@ import { readUrlState, writeUrlState } from './app/persist/url-state';
 import { readPageEntry, sameEntry, withPageEntry, type PageEntry } from './app/persist/page-entry';
 import { App } from './ui/App';
 import { createConversation, type CompleteFn } from './app/wiring/conversation';
-import { answeringModel } from './app/state/engine-choice';
+import { answeringModel } from './app/persist/engine-choice';
 import './ui/styles.css';
 
 const services = getServices();

@@ -1,7 +1,7 @@
 // Messages above the answer: no WebGPU (with the evidence-only offer), evidence
 // mode in use, and the re-run offer after a decode setting changed.
 import type { WebGpuCheck } from '../app/browser/webgpu';
-import type { NoWebGpuPlan } from '../app/state/engine-choice';
+import type { NoWebGpuPlan } from '../app/view/no-webgpu-plan';
 import type { DecodeKey } from '../app/persist/settings';
 import { chosenFromNoWebGpu, evidenceNoticeReason } from '../app/view/evidence-notice';
 import { CHOSEN_EVIDENCE_ONLY } from '../app/state/page';

@@ -11,9 +11,12 @@ import type { SearchMode } from '../../core/fusion';
 import { DEFAULT_RETRIEVAL, type Reranker, type RetrievalSettings } from '../../core/retrieval-settings';
 import { CATALOGUE, DEFAULT_MODEL_ID, type CustomModel } from '../../generator/catalogue';
 import { CUSTOM_MODEL_KEY, sanitizeCustomModel } from './custom-model';
-import { defaultEngineChoice, sanitizeEngineChoice, type EngineChoice } from '../state/engine-choice';
+import { defaultEngineChoice, sanitizeEngineChoice, type EngineChoice } from './engine-choice';
 
 export type Theme = 'system' | 'light' | 'dark';
+
+/** Settings shown for this visit only, never saved: an embedding host's theme, the engine the page's address names. */
+export type VisitSettings = Partial<{ theme: Theme; engine: EngineChoice }>;
 
 /** The Self-CRAG settings a user tunes; the rest of CragSettings keeps the core's defaults. */
 export type CragChoice = Pick<

@@ -1,9 +1,8 @@
 // A question and its settings carried in the URL so an answer can be shared as
 // a link. Linked values are untrusted and go through the same validation as
 // stored ones; anything invalid keeps the reader's own setting.
-import { sanitizeSettings, type AppSettings } from './settings';
-import { engineInput } from '../state/engine-choice';
-import type { VisitSettings } from '../state/page';
+import { sanitizeSettings, type AppSettings, type VisitSettings } from './settings';
+import { engineInput } from './engine-choice';
 
 const DECODE_PARAMS = {
   mode: 'mode',

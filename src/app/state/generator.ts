@@ -6,7 +6,8 @@
 // `announced`).
 import type { GeneratorState, RunsOn } from '../../generator';
 import type { ModelChoice } from '../../generator/catalogue';
-import type { EngineChoice, EngineState } from './engine-choice';
+import type { EngineChoice } from '../persist/engine-choice';
+import type { EngineState } from './engine-state';
 import type { Progress, WorkerStatus } from './worker-status';
 
 export type EngineInUse = 'webllm' | 'wllama';

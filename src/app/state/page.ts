@@ -23,12 +23,9 @@ import {
   type AppSettings,
   type DecodeKey,
   type Theme,
+  type VisitSettings,
 } from '../persist/settings';
-import type { EngineChoice } from './engine-choice';
 import { errorMessage } from '../../core/errors';
-
-/** Settings shown for this visit only, never saved: an embedding host's theme, the engine the page's address names. */
-export type VisitSettings = Partial<{ theme: Theme; engine: EngineChoice }>;
 
 export interface AppState {
   /** The settings in effect: the saved ones with this visit's own on top. */

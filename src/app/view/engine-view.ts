@@ -1,5 +1,5 @@
 // What the engine picker shows: whether the CPU model (GGUF) matters, and its size in words.
-import type { EngineName } from '../state/engine-choice';
+import type { EngineName } from '../persist/engine-choice';
 
 /** The CPU model matters only where llama.cpp writes: chosen by hand, or what Auto picked (or will pick without WebGPU). */
 export function writesOnCpu(engine: EngineName, inUse: 'webllm' | 'wllama' | undefined, noWebGpu: boolean): boolean {

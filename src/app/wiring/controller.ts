@@ -10,14 +10,7 @@ import type { AnswerState, AnswerWriter, MeaningCoverage } from '../state/answer
 import type { PassageJudge, RetrievalSettings } from '../../core/hybrid';
 import { createActionStore, type ActionStore } from '../state/action-store';
 import { lazy } from './lazy';
-import {
-  initialPage,
-  pageReducer,
-  pendingDecodeChanges,
-  type AppState,
-  type PageAction,
-  type VisitSettings,
-} from '../state/page';
+import { initialPage, pageReducer, pendingDecodeChanges, type AppState, type PageAction } from '../state/page';
 import {
   cragProblem,
   saveSettings,
@@ -25,9 +18,11 @@ import {
   type CragChoice,
   type DecodeKey,
   type Theme,
+  type VisitSettings,
 } from '../persist/settings';
 
-export type { AppState, VisitSettings } from '../state/page';
+export type { AppState } from '../state/page';
+export type { VisitSettings } from '../persist/settings';
 
 export type DecodeFn = (
   question: string,

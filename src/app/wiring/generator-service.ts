@@ -9,7 +9,7 @@ import type { GgufChoice } from '../../generator/gguf-catalogue';
 import { choiceKey, modelChoice } from '../persist/custom-model';
 import type { AppSettings } from '../persist/settings';
 import { createActionStore, type ActionStore } from '../state/action-store';
-import type { EngineStore } from '../state/engine-choice';
+import type { EngineStore } from '../state/engine-state';
 import {
   generatorReducer,
   initialGenerator,

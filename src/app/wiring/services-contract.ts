@@ -6,7 +6,7 @@ import type { LibraryActions } from '../view/library-panel';
 import type { LibraryViewState } from '../state/library';
 import type { StatusStore } from '../state/worker-status';
 import type { ModelCacheStore } from '../state/model-downloads';
-import type { EngineStore } from '../state/engine-choice';
+import type { EngineStore } from '../state/engine-state';
 import type { StoragePlan } from './storage-plan';
 import type { SettingsSource } from './settings-source';
 import type { WebGpuCheck } from '../browser/webgpu';

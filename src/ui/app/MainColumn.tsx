@@ -5,7 +5,7 @@ import type { WebGpuCheck } from '../../app/browser/webgpu';
 import type { Controller } from '../../app/wiring/controller';
 import type { Conversation, ConversationState } from '../../app/wiring/conversation';
 import type { AppState } from '../../app/state/page';
-import { noWebGpuPlan } from '../../app/state/engine-choice';
+import { noWebGpuPlan } from '../../app/view/no-webgpu-plan';
 import { inThread, showsEvidence } from '../../app/view/page-flags';
 import { answering } from '../../app/state/conversation';
 import type { OpenedPassage } from '../PassageDialog';

@@ -2,7 +2,8 @@
 // either one by hand, and the CPU engine's GGUF model with its "downloaded" mark and delete.
 // Loading progress and cancel are the status panel's.
 import { useEffect } from 'react';
-import type { EngineChoice, EngineName, EngineStore } from '../../app/state/engine-choice';
+import type { EngineChoice, EngineName } from '../../app/persist/engine-choice';
+import type { EngineStore } from '../../app/state/engine-state';
 import { whoWrites, writesOnCpu } from '../../app/view/engine-view';
 import { GGUF_CATALOGUE } from '../../generator/gguf-catalogue';
 import { useStore } from '../hooks';

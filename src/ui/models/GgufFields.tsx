@@ -1,7 +1,7 @@
 // The CPU engine's model (GGUF): the catalogue's, or the user's own .gguf address; its warning, and
 // deleting it from this browser after a confirmation.
 import { useState } from 'react';
-import type { EngineState, EngineStore } from '../../app/state/engine-choice';
+import type { EngineState, EngineStore } from '../../app/state/engine-state';
 import { aboutGb } from '../../app/view/engine-view';
 import { GGUF_CATALOGUE, type GgufChoice } from '../../generator/gguf-catalogue';
 

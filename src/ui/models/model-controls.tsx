@@ -11,7 +11,7 @@ import {
   smallestModelId,
 } from '../../app/persist/custom-model';
 import type { AppSettings } from '../../app/persist/settings';
-import { ggufUrlProblem, type EngineChoice } from '../../app/state/engine-choice';
+import { ggufUrlProblem, type EngineChoice } from '../../app/persist/engine-choice';
 import type { ModelChoice } from '../../generator/catalogue';
 import { useStore } from '../hooks';
 import { GGUF_CATALOGUE } from '../../generator/gguf-catalogue';

@@ -4,7 +4,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { CHOSEN_EVIDENCE_ONLY } from '../../../../src/app/state/page';
-import { noWebGpuPlan } from '../../../../src/app/state/engine-choice';
+import { noWebGpuPlan } from '../../../../src/app/view/no-webgpu-plan';
 import type { StatusMap } from '../../../../src/app/state/worker-status';
 import { whoWrites } from '../../../../src/app/view/engine-view';
 import { chosenFromNoWebGpu } from '../../../../src/app/view/evidence-notice';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createController } from '../../../../src/app/wiring/controller';
 import { defaultSettings, type CragChoice } from '../../../../src/app/persist/settings';
 import { readUrlState } from '../../../../src/app/persist/url-state';
-import { answeringModel } from '../../../../src/app/state/engine-choice';
+import { answeringModel } from '../../../../src/app/persist/engine-choice';
 import { decode } from '../../../../src/core/decode';
 import { rerank } from '../../../../src/core/rerank';
 import type { Generator } from '../../../../src/core/ports';

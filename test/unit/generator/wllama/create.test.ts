@@ -1,7 +1,7 @@
 // The llama.cpp generator handle with a stand-in connection: the states, typed
 // errors and cancel the app relies on, and which engine the address picks.
 import { describe, expect, it } from 'vitest';
-import { engineInput } from '../../../../src/app/state/engine-choice';
+import { engineInput } from '../../../../src/app/persist/engine-choice';
 import { createWllamaGenerator } from '../../../../src/generator/wllama/create';
 import { GeneratorError } from '../../../../src/generator/errors';
 import type { WllamaConnection } from '../../../../src/generator/wllama/client';

@@ -6,11 +6,11 @@ import {
   defaultEngineChoice,
   engineInput,
   ggufUrlProblem,
-  noWebGpuPlan,
   sanitizeEngineChoice,
   sanitizeGguf,
   type EngineChoice,
-} from '../../../../src/app/state/engine-choice';
+} from '../../../../src/app/persist/engine-choice';
+import { noWebGpuPlan } from '../../../../src/app/view/no-webgpu-plan';
 import { Notices } from '../../../../src/ui/Notices';
 
 const PAGE = 'https://rag.example/app/';

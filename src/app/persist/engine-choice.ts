@@ -5,7 +5,7 @@
 // address: opening a link must not make the reader's browser fetch and run someone's model.
 import { findModel } from '../../generator/catalogue';
 import { DEFAULT_GGUF_ID, findGguf, type GgufChoice } from '../../generator/gguf-catalogue';
-import { urlProblem } from '../persist/custom-model';
+import { urlProblem } from './custom-model';
 
 export type EngineName = 'auto' | 'webllm' | 'wllama';
 export const ENGINE_NAMES: readonly EngineName[] = ['auto', 'webllm', 'wllama'];
@@ -86,48 +86,4 @@ export function answeringModel(settings: { model: string; engine: EngineChoice }
   const wllama = engine === 'wllama' && gguf.kind === 'gguf' ? findGguf(gguf.id) : undefined;
   const model = wllama ?? findModel(settings.model);
   return { id: wllama?.id ?? settings.model, contextWindow: model?.contextWindow ?? 4096 };
-}
-
-/** What the no-WebGPU notice tells the user, decided from the engine they chose. */
-export interface NoWebGpuPlan {
-  /** Whether written answers still come (on the CPU with llama.cpp). */
-  answersOnCpu: boolean;
-  message: string;
-  /** Offer the switch to llama.cpp (only when the chosen engine cannot run here). */
-  offerLlama: boolean;
-}
-
-export function noWebGpuPlan(engine: EngineName): NoWebGpuPlan {
-  if (engine === 'webllm') {
-    return {
-      answersOnCpu: false,
-      message:
-        'WebLLM was chosen as the engine, and it cannot run without WebGPU, so no answer can be written. Switch to llama.cpp on the CPU (slower, the model is downloaded once), or search your documents and rank them by relevance without a language model.',
-      offerLlama: true,
-    };
-  }
-  return {
-    answersOnCpu: true,
-    message:
-      'Answers are written on the CPU with llama.cpp instead (slower, and the model is downloaded once); or search your documents and rank them by relevance without a language model.',
-    offerLlama: false,
-  };
-}
-
-export interface EngineState {
-  choice: EngineChoice;
-  /** The engine answering (after 'auto' was resolved), once known. */
-  inUse?: 'webllm' | 'wllama';
-  /** Whether the chosen GGUF model is in this browser's storage (null: not checked or unknown). */
-  ggufCached: boolean | null;
-}
-
-/** The engine picker's state, for the UI (a tiny observable store). The choice itself is a setting: `controller.change({ engine })`. */
-export interface EngineStore {
-  get(): EngineState;
-  subscribe(fn: () => void): () => void;
-  /** Checks whether the chosen GGUF model is downloaded. */
-  refresh(): Promise<void>;
-  /** Deletes the chosen GGUF model from this browser's storage (unloading it first). */
-  remove(): Promise<void>;
 }
