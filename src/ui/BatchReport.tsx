@@ -1,6 +1,6 @@
 // What a batch of files did: one summary line, then every refused file with its
 // reason and every document that lost something, kept until dismissed.
-import type { BatchReportView } from '../app/state/library';
+import type { BatchReportView } from '../app/persist/batch-reports';
 
 function summary(r: BatchReportView): string {
   const parts = [`${r.added} added`, `${r.refused.length} refused`];

@@ -3,8 +3,9 @@
 import { APP_BUILD, type OfflineState } from '../app/state/offline-shell';
 import type { CachedModels } from '../app/state/offline-inventory';
 import type { OfflineWiring } from '../app/wiring/offline-panel';
-import type { StorageMode } from '../app/wiring/storage-plan';
-import { estimateText, type StorageState } from '../app/persist/storage-quota';
+import type { StorageMode } from '../app/state/storage-plan';
+import type { StorageState } from '../app/browser/storage-quota';
+import { estimateText } from '../app/view/storage-messages';
 import { useStore } from './hooks';
 
 const SHELL_TEXT: Record<OfflineState['shell'], string> = {

@@ -2,7 +2,7 @@
 // types: it restates them. This file is checked by the type-check (`npm test` runs it first),
 // which fails the moment the two drift apart, so a host's types always describe what the app sends.
 import type { EmbedAnswer, EmbedSegment as HostSegment, EmbedTheme as HostTheme } from '../../public/embed';
-import type { EmbedReply, EmbedSegment, EmbedTheme } from '../../src/app/wiring/embed-bridge';
+import type { EmbedReply, EmbedSegment, EmbedTheme } from '../../src/app/view/embed-messages';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type AppAnswer = Omit<Extract<EmbedReply, { type: 'answer' }>, 'type' | 'id'>;

@@ -2,21 +2,7 @@
 // browser blocks third-party storage (Chromium's default here throws SecurityError from
 // localStorage, IndexedDB, Cache Storage and OPFS alike), and a separate, empty set per host
 // site where it partitions it; some private modes refuse IndexedDB even to a top-level page.
-
-export type StorageAccessState = 'unavailable' | 'granted' | 'prompt' | 'denied';
-
-export interface StorageProbe {
-  localStorage: boolean;
-  indexedDB: boolean;
-  caches: boolean;
-  opfs: boolean;
-  /** Inside a frame whose top page is on another site. */
-  crossSite: boolean;
-  /** The Storage Access API: whether it exists here, and what its permission says. */
-  storageAccess: StorageAccessState;
-  /** True when this frame already sees the app site's own (unpartitioned) storage. */
-  hasStorageAccess: boolean;
-}
+import type { StorageAccessState, StorageProbe } from '../state/storage-plan';
 
 /** The parts of the page the probe reads (a test passes its own). */
 export interface ProbeEnv {

@@ -1,7 +1,24 @@
 // The library panel's batch reports, kept until the visitor dismisses them, across reloads: a
 // report of a folder of files is read after the work is done, and a reload must not lose it.
 // Kept in localStorage; what is read back is untrusted (older versions, hand edits) and checked.
-import type { BatchReportView } from '../state/library';
+
+/** What one batch of files did, kept on screen until dismissed. */
+export interface BatchReportView {
+  id: number;
+  added: number;
+  /** Files whose text the library already held: neither added again nor counted as added. */
+  already?: number;
+  refused: { name: string; reason: string }[];
+  /** Documents added with something left out or guessed. */
+  notes: { name: string; note: string }[];
+  /** Documents kept without vectors, grouped by why: one line per reason, not one per document. */
+  notEmbedded?: { reason: string; names: string[] }[];
+  /** Files in dropped or picked folders that are not documents. */
+  skipped: number;
+  /** Stopped by the user: files after the stop were not tried. */
+  aborted: boolean;
+  notTried: number;
+}
 
 const KEY = 'selfrag.batchReports';
 /** A folder's worth of refusals is kept; older reports beyond this are dropped first. */

@@ -3,6 +3,7 @@
 // status panel's library line says, changed only by the actions below. The line is one selector,
 // `libraryLine`.
 import type { Progress, WorkerStatus } from './worker-status';
+import type { BatchReportView } from '../persist/batch-reports';
 
 export interface LibraryDocView {
   id: string;
@@ -22,24 +23,6 @@ export interface LibraryDocView {
 export interface LibraryJobView extends Progress {
   id: string;
   error?: string;
-}
-
-/** What one batch of files did, kept on screen until dismissed. */
-export interface BatchReportView {
-  id: number;
-  added: number;
-  /** Files whose text the library already held: neither added again nor counted as added. */
-  already?: number;
-  refused: { name: string; reason: string }[];
-  /** Documents added with something left out or guessed. */
-  notes: { name: string; note: string }[];
-  /** Documents kept without vectors, grouped by why: one line per reason, not one per document. */
-  notEmbedded?: { reason: string; names: string[] }[];
-  /** Files in dropped or picked folders that are not documents. */
-  skipped: number;
-  /** Stopped by the user: files after the stop were not tried. */
-  aborted: boolean;
-  notTried: number;
 }
 
 export interface LibraryViewState {

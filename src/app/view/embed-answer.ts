@@ -3,7 +3,7 @@ import { critiqueOf } from './critique-badges';
 import type { Passage } from '../../core/ports';
 import { placeLabel, PLACE_NOT_KNOWN } from '../../core/source-location';
 import type { AnswerState } from '../state/answer';
-import type { EmbedReply, EmbedSegment } from '../wiring/embed-bridge';
+import type { EmbedReply, EmbedSegment } from './embed-messages';
 
 /** The citation as the embed protocol carries it; the place only where it is known. */
 export function citationOf(p: Passage): NonNullable<EmbedSegment['citation']> {

@@ -2,8 +2,9 @@
 // files, or a scan's pages while they are recognised), a file's own bar, why a file was refused,
 // and the report of a finished batch. Pure: the library connection computes them as work reports in.
 import type { AddResult, LibraryProgress } from '../../library/library';
-import { quotaMessage } from '../persist/storage-quota';
-import type { BatchReportView, LibraryJobView } from '../state/library';
+import { quotaMessage } from './storage-messages';
+import type { BatchReportView } from '../persist/batch-reports';
+import type { LibraryJobView } from '../state/library';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 

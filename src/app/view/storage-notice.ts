@@ -1,6 +1,6 @@
 // What the storage notice says, in plain words: what this visit keeps and what it does not,
 // for each place the page may keep things (see wiring/storage-plan.ts).
-import type { StoragePlanState } from '../wiring/storage-plan';
+import type { StoragePlanState } from '../state/storage-plan';
 
 export interface StorageNoticeView {
   /** 'warn' when nothing is kept after the visit. */

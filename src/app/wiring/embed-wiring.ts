@@ -1,7 +1,8 @@
 // The embed bridge wired to the page: answers an allowed host's questions, follows its theme,
 // and tells it the page's height whenever it changes, so the host can size the frame to fit.
 import type { Controller } from './controller';
-import { createEmbedBridge, EMBED_PROTOCOL_VERSION, loadAllowedOrigins, type EmbedBridge } from './embed-bridge';
+import { createEmbedBridge, loadAllowedOrigins, type EmbedBridge } from './embed-bridge';
+import { EMBED_PROTOCOL_VERSION } from '../view/embed-messages';
 import { answerMessage } from '../view/embed-answer';
 
 export async function startEmbedBridge(controller: Controller, win: Window = window): Promise<EmbedBridge | null> {

@@ -5,7 +5,7 @@
 import { errorMessage } from '../../core/errors';
 import type { NamedBlob } from '../../library/ingest';
 import type { Library, LibraryProgress } from '../../library/library';
-import { quotaMessage } from '../persist/storage-quota';
+import { quotaMessage } from '../view/storage-messages';
 import { batchJob, batchReport, fileJob, refusal } from '../view/library-progress';
 import { docRow } from '../view/library-panel';
 import type { LibraryRunner as Runner } from './library-connection';

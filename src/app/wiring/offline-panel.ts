@@ -6,7 +6,7 @@ import type { Controller } from './controller';
 import { choiceKey, modelChoice } from '../persist/custom-model';
 import { createCachedModelsStore, type CachedModelsStore } from '../state/offline-inventory';
 import { startOffline, type OfflineStore } from '../browser/service-worker';
-import { createStorageStore, type StorageStore } from '../persist/storage-quota';
+import { createStorageStore, type StorageStore } from '../browser/storage-quota';
 import { watchStorageMoments, withStorage } from './storage-moments';
 import { findModel } from '../../generator/catalogue';
 import type { StoragePlan } from './storage-plan';

@@ -1,9 +1,10 @@
 // When the page asks for persistent storage, re-reads the estimate and warns: at the
 // first model download, at the first document the user adds, and whenever a download
-// or a write fails for lack of room. Wiring only: the rules live in persist/storage-quota.ts.
+// or a write fails for lack of room. Wiring only: the store is browser/storage-quota.ts, the words view/storage-messages.ts.
 import type { LibraryActions } from '../view/library-panel';
 import type { StatusStore } from '../state/worker-status';
-import { quotaMessage, type StorageStore } from '../persist/storage-quota';
+import type { StorageStore } from '../browser/storage-quota';
+import { quotaMessage } from '../view/storage-messages';
 
 export interface ModelDownload {
   label: string;

@@ -8,25 +8,10 @@
 // In mode shared the models are the app site's too: the model workers reach its caches through
 // the saved-storage relay (src/app/browser/saved-storage-relay.ts), and settings are its own.
 import { createStore } from '../state/store';
-import type { StorageProbe } from '../browser/storage-probe';
+import type { StorageMode, StoragePlanState, StorageProbe } from '../state/storage-plan';
 import type { SavedStorage } from '../browser/storage-access';
 import type { LibraryStorage } from '../../library/store';
 import { errorMessage } from '../../core/errors';
-
-export type StorageMode = 'own' | 'partitioned' | 'shared' | 'memory';
-
-export interface StoragePlanState {
-  /** null until the probe has run. */
-  mode: StorageMode | null;
-  probe: StorageProbe | null;
-  /** The Storage Access button is offered (a cross-site frame where the browser can grant it). */
-  canAsk: boolean;
-  asking: boolean;
-  /** The browser (or the visitor) said no; the page goes on as it is. */
-  refused: boolean;
-  /** Why the library fell back to memory although the probe said IndexedDB works. */
-  fellBack?: string;
-}
 
 export interface StoragePlan {
   get(): StoragePlanState;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reportShelf } from '../../../../src/app/persist/batch-reports';
-import type { BatchReportView } from '../../../../src/app/state/library';
+import type { BatchReportView } from '../../../../src/app/persist/batch-reports';
 
 function memory() {
   const m = new Map<string, string>();

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   createEmbedBridge,
-  EMBED_PROTOCOL_VERSION,
   loadAllowedOrigins,
   parseAllowedOrigins,
   type EmbedHost,
-  type EmbedRequest,
 } from '../../../../src/app/wiring/embed-bridge';
+import { EMBED_PROTOCOL_VERSION, type EmbedRequest } from '../../../../src/app/view/embed-messages';
 
 function fakeHost() {
   const listeners = new Set<(e: MessageEvent) => void>();

@@ -1,7 +1,8 @@
 // Where a visit keeps things, from what the browser allows: the probe, the decision, the
 // Storage Access button's path, and the notice's words.
 import { describe, expect, it } from 'vitest';
-import { probeStorage, type ProbeEnv, type StorageProbe } from '../../../../src/app/browser/storage-probe';
+import { probeStorage, type ProbeEnv } from '../../../../src/app/browser/storage-probe';
+import type { StorageProbe } from '../../../../src/app/state/storage-plan';
 import { requestSavedStorage } from '../../../../src/app/browser/storage-access';
 import { createStoragePlan, decideMode } from '../../../../src/app/wiring/storage-plan';
 import { storageNotice } from '../../../../src/app/view/storage-notice';
