@@ -22,22 +22,33 @@ const addedNow = () => (lastAdded = Math.max(Date.now(), lastAdded + 1));
 export class Catalog {
   private passageIds = new Map<string, string[]>();
 
+  /** Whether a document's stored vectors belong to the embedding model the page runs now (reembed.ts). */
+  fits: (doc: Pick<StoredDocument, 'embedder'>) => boolean = () => true;
+
   constructor(
     readonly store: LibraryStorage,
     readonly index: IndexHandle,
     /** Tells other tabs which document changed (see sync.ts). */
     private readonly announce: (docId: string) => void,
+    /** The embedding model this page runs, recorded with each document's vectors. */
+    private readonly embedderId?: string,
   ) {}
+
+  /** Searched by meaning: embedded, by the model the page runs now. Any other is found by its words only. */
+  private searchable(d: StoredDocument): boolean {
+    return !d.pendingEmbedding && this.fits(d);
+  }
 
   /**
    * Fills the (empty) vector index: from its saved state when it has one (a compact index),
    * reconciled with the stored documents like the word index (documents added or removed since
    * it was saved are applied; nothing else is read), else from every document's stored vectors,
-   * one document at a time. Notes the passages of documents not embedded yet.
+   * one document at a time. Notes the passages of documents not embedded yet, or embedded by
+   * another model than the page's (their vectors stay stored, unsearched, until re-embedded).
    */
   async loadVectors(opts: { name: string | null; stamp: string; warnings: string[] }): Promise<void> {
     const docs = await this.store.listDocuments();
-    const embedded = docs.filter((d) => !d.pendingEmbedding);
+    const embedded = docs.filter((d) => this.searchable(d));
     const expected = embedded.reduce((n, d) => n + d.passageCount, 0);
     const opened = await this.index.openVectors({ name: opts.name, stamp: opts.stamp, expected });
     if (opened.warning) opts.warnings.push(opened.warning);
@@ -65,7 +76,7 @@ export class Catalog {
       await this.index.add(v.ids, rowsOf(v));
     }
     for (const d of docs)
-      if (d.pendingEmbedding)
+      if (!this.searchable(d))
         this.passageIds.set(
           d.id,
           (await this.store.passagesOf(d.id)).map((p) => p.id),
@@ -75,6 +86,11 @@ export class Catalog {
   /** Documents kept without vectors, waiting for the embedding model. */
   async pending(): Promise<StoredDocument[]> {
     return (await this.store.listDocuments()).filter((d) => d.pendingEmbedding);
+  }
+
+  /** Documents whose vectors another embedding model made: found by words until embedded again. */
+  async stale(): Promise<StoredDocument[]> {
+    return (await this.store.listDocuments()).filter((d) => !d.pendingEmbedding && !this.fits(d));
   }
 
   /** Every passage id the library holds. */
@@ -109,6 +125,7 @@ export class Catalog {
       addedAt: existing?.addedAt ?? addedNow(),
       origin: existing?.origin ?? origin,
       ...(opts.pendingEmbedding ? { pendingEmbedding: true as const } : {}),
+      ...(!opts.pendingEmbedding && vectors.length > 0 && this.embedderId ? { embedder: this.embedderId } : {}),
     };
     await this.store.putDocument(doc, passages, vectors, opts.original);
     await this.index.remove(this.passageIds.get(id) ?? []);
@@ -133,7 +150,8 @@ export class Catalog {
 
   /** Brings one document's entries in the indexes in line with IndexedDB, after another tab changed it. */
   async follow(docId: string): Promise<void> {
-    const v = await this.store.getVectors(docId);
+    const doc = await this.store.getDocument(docId);
+    const v = doc && this.fits(doc) ? await this.store.getVectors(docId) : undefined;
     await this.index.remove(this.passageIds.get(docId) ?? []);
     this.passageIds.delete(docId);
     if (v) {
@@ -141,7 +159,7 @@ export class Catalog {
       const passages = (await this.store.getPassages(v.ids)).filter((p): p is Passage => !!p);
       await this.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
       this.passageIds.set(docId, v.ids);
-    } else if ((await this.store.getDocument(docId))?.pendingEmbedding) {
+    } else if (doc) {
       const passages = await this.store.passagesOf(docId);
       await this.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
       this.passageIds.set(

@@ -7,7 +7,7 @@
 //   word-index-store.ts the BM25 index's snapshot: load, reconcile, save
 //   seed.ts             the site's pre-built index or sample on first visit
 //   sharded/            the site's sharded corpus, read by range requests and searched beside it
-//   reembed.ts          re-embedding when the embedding model changed
+//   reembed.ts          which documents' vectors fit the page's embedding model; the others re-embedded after opening
 //   sync.ts             other tabs on the same database
 import { DEFAULT_RETRIEVAL, type PassageJudge, type RetrievalSettings } from '../core/hybrid';
 import type { Passage, Retriever } from '../core/ports';
@@ -15,7 +15,7 @@ import type { IndexKind } from '../vector/vector-index';
 import { Catalog } from './catalog';
 import { embedDocument, type FileLike } from './ingest';
 import { ingestBatch } from './ingest-batch';
-import { followEmbedder } from './reembed';
+import { reembedStale, vectorsFit } from './reembed';
 import { libraryRetriever } from './retrieval';
 import { seedLibrary } from './seed';
 import { siteCorpus, type SiteCorpus } from './sharded/site-corpus';
@@ -49,7 +49,7 @@ export class Library {
     private readonly store: LibraryStorage,
     private readonly opts: LibraryOptions,
   ) {
-    this.catalog = new Catalog(store, opts.index, (docId) => this.sync?.announce(docId));
+    this.catalog = new Catalog(store, opts.index, (docId) => this.sync?.announce(docId), opts.embedderId);
     this.corpus =
       opts.siteCorpus === false || !opts.baseUrl
         ? null
@@ -91,16 +91,19 @@ export class Library {
       lib.close();
       throw e;
     }
-    // Documents kept while the embedding model could not run are embedded now, if it runs;
-    // in the background: they are already found by their words.
-    void lib.catalog.pending().then((p) => {
-      if (p.length > 0)
-        void lib.embedPending().then(
-          (n) => n > 0 && opts.onExternalChange?.(),
-          () => undefined,
-        );
-    });
+    // Documents kept while the embedding model could not run, or embedded by another model, are
+    // embedded now if it runs; in the background (queued, so `idle()` waits for it): they are
+    // already found by their words, and opening never waits on, or fails with, the model.
+    void lib.catchUp().then(
+      (n) => n > 0 && opts.onExternalChange?.(),
+      () => undefined,
+    );
     return lib;
+  }
+
+  /** Embeds what waits for the page's embedding model (pending or another model's); how many documents were. */
+  private catchUp(): Promise<number> {
+    return this.exclusive(async () => (await this.embedPendingNow()) + (await reembedStale(this.catalog, this.opts)));
   }
 
   /**
@@ -109,32 +112,34 @@ export class Library {
    * stay as they are, found by words. Returns how many were embedded.
    */
   async embedPending(): Promise<number> {
-    return this.exclusive(async () => {
-      let done = 0;
-      for (const d of await this.catalog.pending()) {
-        const passages = await this.store.passagesOf(d.id);
-        const embedded = await embedDocument(this.opts.embedder, passages);
-        if (embedded.passages.length === 0) continue;
-        const { name, title, format, text, ocr, layout } = d;
-        await this.catalog.put(
-          {
-            id: d.id,
-            parsed: { name, title, format, text, ...(ocr ? { ocr } : {}), ...(layout ? { layout } : {}) },
-            passages: embedded.passages,
-          },
-          embedded.vectors,
-          d.origin,
-          d.bytes !== undefined ? { bytes: d.bytes } : {},
-        );
-        done++;
-      }
-      return done;
-    });
+    return this.exclusive(() => this.embedPendingNow());
+  }
+
+  private async embedPendingNow(): Promise<number> {
+    let done = 0;
+    for (const d of await this.catalog.pending()) {
+      const passages = await this.store.passagesOf(d.id);
+      const embedded = await embedDocument(this.opts.embedder, passages);
+      if (embedded.passages.length === 0) continue;
+      const { name, title, format, text, ocr, layout } = d;
+      await this.catalog.put(
+        {
+          id: d.id,
+          parsed: { name, title, format, text, ...(ocr ? { ocr } : {}), ...(layout ? { layout } : {}) },
+          passages: embedded.passages,
+        },
+        embedded.vectors,
+        d.origin,
+        d.bytes !== undefined ? { bytes: d.bytes } : {},
+      );
+      done++;
+    }
+    return done;
   }
 
   private async start(): Promise<void> {
     await this.opts.index.clear();
-    await followEmbedder(this.store, this.opts);
+    this.catalog.fits = await vectorsFit(this.store, this.opts.embedderId);
     // A library in memory saves no index: nothing of it outlives the page.
     const name = this.store.persistent ? (this.opts.dbName ?? DEFAULT_DB_NAME) : null;
     await this.catalog.loadVectors({ name, stamp: this.opts.embedderId ?? '', warnings: this.warnings });
@@ -179,9 +184,14 @@ export class Library {
     return this.exclusive(() => this.catalog.remove(docId, { announce: true }));
   }
 
-  /** Documents without their text, oldest first, each with its passage count. */
+  /**
+   * Documents without their text, oldest first, each with its passage count. One whose vectors
+   * another embedding model made is listed as waiting for its vectors: it is found by words only.
+   */
   async list(): Promise<LibraryDocument[]> {
-    return (await this.store.listDocuments()).map(({ text: _text, ...doc }) => doc);
+    return (await this.store.listDocuments()).map(({ text: _text, ...doc }) =>
+      doc.pendingEmbedding || this.catalog.fits(doc) ? doc : { ...doc, pendingEmbedding: true as const },
+    );
   }
 
   async document(docId: string): Promise<{ doc: StoredDocument; passages: Passage[] } | undefined> {

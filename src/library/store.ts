@@ -26,6 +26,12 @@ export interface StoredDocument {
    * run when it was added: found by words until it is embedded (absent once it is).
    */
   pendingEmbedding?: true;
+  /**
+   * The embedding model its vectors were made with (absent for documents stored before it was
+   * recorded: the library's one model then, meta `embedder`). Only vectors of the model the page
+   * runs now are searched, so two models' vectors never meet in one index.
+   */
+  embedder?: string;
   /** Pages whose text was recognised from their image, and the recogniser's mean confidence (scans and photos only). */
   ocr?: OcrRecord;
   /** Where its pages and headings stand in `text` (absent for documents added before places were recorded, and for plain text). */

@@ -166,9 +166,13 @@ describe("the library's automatic index choice", () => {
     expect(again.store.vectorReads).toBe(0);
     expect((await top(again.lib))[0]).toBe('volcano');
     again.lib.close();
-    // Vectors of another embedding model: the saved index is stale, rebuilt from the (re-embedded) floats without a warning.
+    // Vectors of another embedding model: the saved index is stale; opening reads none of them and the
+    // documents are re-embedded in the background into a new index, without a warning.
     const other = await open(dbName, folder, { embedderId: 'other' });
-    expect(other.store.vectorReads).toBe(60);
+    expect(other.store.vectorReads).toBe(0);
+    await other.lib.idle();
+    expect(await other.lib.size()).toBe(60);
+    expect((await top(other.lib))[0]).toBe('volcano');
     expect(other.lib.warnings).toEqual([]);
   });
 
