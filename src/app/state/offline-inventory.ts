@@ -1,6 +1,6 @@
 // Which models this browser holds for offline use: the offline panel's store. The list itself is read
-// from the caches the model libraries fill (app/browser/cached-models.ts), loaded when first asked.
-import { createStore } from './store';
+// from the caches the model libraries fill (app/browser/cached-models.ts), loaded when first asked
+// (wiring/offline-inventory.ts refreshes it).
 
 export interface CachedModels {
   /** Evaluator model ids with an ONNX weight file cached (hub ids or pack folders such as 'tiny/embedder'). */
@@ -13,19 +13,4 @@ export interface CachedModelsStore {
   get(): CachedModels | null;
   subscribe(fn: () => void): () => void;
   refresh(): Promise<void>;
-}
-
-export function createCachedModelsStore(list: () => Promise<CachedModels>): CachedModelsStore {
-  const store = createStore<CachedModels | null>(null);
-  return {
-    get: store.get,
-    subscribe: store.subscribe,
-    async refresh() {
-      try {
-        store.set(await list());
-      } catch {
-        store.set({ evaluator: [], generator: [] });
-      }
-    },
-  };
 }

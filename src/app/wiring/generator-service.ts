@@ -18,7 +18,8 @@ import {
   type GeneratorServiceState,
   type GeneratorWanted,
 } from '../state/generator';
-import { createModelCacheStore, type ModelCacheStore } from '../state/model-downloads';
+import type { ModelCacheStore } from '../state/model-downloads';
+import { createModelCacheStore } from './model-downloads';
 import { followStatus, modelLine, type StatusStore } from '../state/worker-status';
 import { lazy, type Lazy } from './lazy';
 import type { WebGpuCheck } from '../browser/webgpu';

@@ -4,7 +4,8 @@
 import type { AppServices } from './services-contract';
 import type { Controller } from './controller';
 import { choiceKey, modelChoice } from '../persist/custom-model';
-import { createCachedModelsStore, type CachedModelsStore } from '../state/offline-inventory';
+import type { CachedModelsStore } from '../state/offline-inventory';
+import { createCachedModelsStore } from './offline-inventory';
 import { startOffline, type OfflineStore } from '../browser/service-worker';
 import { createStorageStore, type StorageStore } from '../browser/storage-quota';
 import { watchStorageMoments, withStorage } from './storage-moments';

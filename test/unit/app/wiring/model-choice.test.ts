@@ -9,7 +9,7 @@ import {
   smallestModelId,
   urlProblem,
 } from '../../../../src/app/persist/custom-model';
-import { createModelCacheStore } from '../../../../src/app/state/model-downloads';
+import { createModelCacheStore } from '../../../../src/app/wiring/model-downloads';
 import {
   defaultSettings,
   loadSettings,
