@@ -12,6 +12,8 @@ export type ModelSource = 'hub' | 'local' | 'auto';
 export interface SourceReport {
   source: 'hub' | 'local';
   reason: string;
+  /** The hub model whose weights the local pack's embedder holds, where its manifest names one (pack.ts). */
+  embedderIs?: string;
 }
 
 /** 'auto' picks WebGPU when an adapter exists, else WASM. */

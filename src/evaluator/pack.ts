@@ -10,8 +10,12 @@ export const EVALUATOR_PACK_MANIFEST = 'evaluator-pack.json';
 export interface EvaluatorPackManifest {
   format: 'selfrag-evaluator-pack';
   version: 1;
-  /** Model ids present under the pack folder, with the weight variants downloaded. */
-  models: { id: string; dtypes: string[] }[];
+  /**
+   * Model ids present under the pack folder, with the weight variants downloaded; `mirrors` names
+   * the hub model whose weights a folder holds (a pack's `real/embedder` is `Xenova/all-MiniLM-L6-v2`),
+   * so vectors it made count as that model's wherever the page later gets it from.
+   */
+  models: { id: string; dtypes: string[]; mirrors?: string }[];
 }
 
 type Fetch = (url: string) => Promise<Pick<Response, 'ok' | 'json'>>;
@@ -25,10 +29,17 @@ async function getJson(f: Fetch, url: string): Promise<unknown> {
   }
 }
 
-function manifestIds(json: unknown): Set<string> {
+function manifestModels(json: unknown): EvaluatorPackManifest['models'] {
   const models = (json as Partial<EvaluatorPackManifest> | undefined)?.models;
-  if (!Array.isArray(models)) return new Set();
-  return new Set(models.flatMap((m) => (m && typeof m.id === 'string' ? [m.id] : [])));
+  return Array.isArray(models) ? models.filter((m) => m && typeof m.id === 'string') : [];
+}
+
+const manifestIds = (json: unknown): Set<string> => new Set(manifestModels(json).map((m) => m.id));
+
+/** The hub model a pack's model mirrors, as its manifest says; its own id when it says nothing. */
+function mirrorOf(json: unknown, id: string): string {
+  const m = manifestModels(json).find((x) => x.id === id);
+  return typeof m?.mirrors === 'string' && m.mirrors ? m.mirrors : id;
 }
 
 type Role = 'embedder' | 'reranker' | 'nli';
@@ -53,12 +64,16 @@ export async function resolveModelSource(
     };
   }
   const root = new URL(path.endsWith('/') ? path : `${path}/`, pageUrl);
+  const manifest = await getJson(fetchFn, new URL(EVALUATOR_PACK_MANIFEST, root).href);
+  const embedderIs = mirrorOf(manifest, config.embedder.id);
+  const mirror = embedderIs !== config.embedder.id ? { embedderIs } : {};
   const own = (['embedder', 'reranker', 'nli'] as Role[]).filter((r) => !isShippedModel(config[r].id));
   if (config.source === 'local') {
     const critics = own.filter((r) => r !== 'embedder');
     const found = critics.length
       ? await presentIn(
           root,
+          manifest,
           critics.map((r) => config[r].id),
           fetchFn,
         )
@@ -69,16 +84,20 @@ export async function resolveModelSource(
     const note = borrowed.length ? `; it holds no ${borrowed.join(' or ')} model, so the site's own critic judges` : '';
     return {
       config: { ...config, ...patch },
-      source: { source: 'local', reason: `The evaluator models come from the local model pack at ${path}${note}.` },
+      source: {
+        source: 'local',
+        reason: `The evaluator models come from the local model pack at ${path}${note}.`,
+        ...mirror,
+      },
     };
   }
   const ids = [...new Set(own.map((r) => config[r].id))];
-  const present = await presentIn(root, ids, fetchFn);
+  const present = await presentIn(root, manifest, ids, fetchFn);
   const missing = ids.filter((_, i) => !present[i]);
   if (missing.length === 0) {
     return {
       config: { ...config, source: 'local' },
-      source: { source: 'local', reason: `Found the evaluator models in the local model pack at ${path}.` },
+      source: { source: 'local', reason: `Found the evaluator models in the local model pack at ${path}.`, ...mirror },
     };
   }
   const what =
@@ -90,8 +109,8 @@ export async function resolveModelSource(
 }
 
 /** Whether each model is in the pack: listed in its manifest, or its config.json parses as an object. */
-async function presentIn(root: URL, ids: string[], fetchFn: Fetch): Promise<boolean[]> {
-  const listed = manifestIds(await getJson(fetchFn, new URL(EVALUATOR_PACK_MANIFEST, root).href));
+async function presentIn(root: URL, manifest: unknown, ids: string[], fetchFn: Fetch): Promise<boolean[]> {
+  const listed = manifestIds(manifest);
   return Promise.all(
     ids.map(async (id) => {
       if (listed.has(id)) return true;

@@ -1,11 +1,13 @@
 // The real-model tier's fixtures: the built app with the real models added as a model pack, and a
 // real document set that no one on this project wrote (the Rust book as rustup or Debian ships it).
-import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { OUTPUT_DIR } from '../browser/harness';
 import { realPath } from './available';
 import { EMBEDDER_FILES } from '../../scripts/real-models/catalogue';
+import { DEFAULT_EMBEDDER } from '../../src/evaluator/config';
+import { EVALUATOR_PACK_MANIFEST, type EvaluatorPackManifest } from '../../src/evaluator/pack';
 
 /** The GGUF files as the site serves them (URL paths relative to the site). */
 export const SITE_GGUF = {
@@ -32,6 +34,13 @@ export function addRealModels(site: string): void {
   const pack = join(site, 'models/real');
   const embedder = realPath('embedder');
   for (const f of EMBEDDER_FILES) place(join(embedder, f), join(pack, 'embedder', f));
+  // The pack says whose weights it holds: what its embedder made counts as the hub model's at the plain address.
+  const manifest: EvaluatorPackManifest = {
+    format: 'selfrag-evaluator-pack',
+    version: 1,
+    models: [{ id: 'real/embedder', dtypes: ['fp32', 'q8'], mirrors: DEFAULT_EMBEDDER }],
+  };
+  writeFileSync(join(site, 'models', EVALUATOR_PACK_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   place(realPath('smollm2'), join(site, SITE_GGUF.smollm2));
   place(realPath('gemma'), join(site, SITE_GGUF.gemma));
   place(realPath('qwen05'), join(site, SITE_GGUF.qwen05));

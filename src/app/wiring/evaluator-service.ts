@@ -99,8 +99,9 @@ export function createEvaluatorService(status: StatusStore, starter: EvaluatorSt
       });
       ev = started.evaluator;
       embedderModel = started.embedderModel;
-      // The source found ('auto' resolved), so vectors match a pre-built index made from the hub or a pack.
-      embedderId = `${ev.source.source}:${embedderModel}`;
+      // The source found ('auto' resolved), so vectors match a pre-built index made from the hub or a pack;
+      // a pack's model named by the hub model it mirrors, so its vectors still count at an address without the pack.
+      embedderId = `${ev.source.source}:${ev.source.embedderIs ?? embedderModel}`;
       embedderLoad = loadEmbedder(state, starter, ev, embedderModel);
       return ev;
     } catch (e) {

@@ -83,13 +83,34 @@ describe('finding the local evaluator pack (source auto)', () => {
     expect(r.source.reason).toMatch(/lacks Xenova\/bge-small-en-v1\.5/);
   });
 
-  it('leaves an explicit source alone and asks nothing', async () => {
+  it('leaves an explicit source alone: the hub asks nothing, a pack only its manifest', async () => {
     const h = host(allThree);
     expect((await resolveModelSource(config({ source: 'hub' }), PAGE, h.f)).config.source).toBe('hub');
+    expect(h.asked).toEqual([]);
     const local = await resolveModelSource(shippedConfig({ source: 'local', embedder: 'tiny/embedder' }), PAGE, h.f);
     expect(local.config.source).toBe('local');
     expect(local.source.reason).toMatch(/local model pack at \/apps\/rag\/models\//);
-    expect(h.asked).toEqual([]);
+    expect(local.source.embedderIs).toBeUndefined();
+    expect(h.asked).toEqual(['/apps/rag/models/evaluator-pack.json']);
+  });
+
+  it('names the hub model a pack mirrors, so its vectors count as that model at any address', async () => {
+    const manifest = {
+      format: 'selfrag-evaluator-pack',
+      version: 1,
+      models: [{ id: 'real/embedder', dtypes: ['fp32'], mirrors: DEFAULT_EMBEDDER }],
+    };
+    const h = host({ '/apps/rag/models/evaluator-pack.json': JSON.stringify(manifest) });
+    const r = await resolveModelSource(shippedConfig({ source: 'local', embedder: 'real/embedder' }), PAGE, h.f);
+    expect(r.config.embedder.id).toBe('real/embedder');
+    expect(r.source.embedderIs).toBe(DEFAULT_EMBEDDER);
+    // Offline, or no manifest: the pack's own name.
+    const down = await resolveModelSource(
+      shippedConfig({ source: 'local', embedder: 'real/embedder' }),
+      PAGE,
+      host({}, { down: true }).f,
+    );
+    expect(down.source.embedderIs).toBeUndefined();
   });
 });
 
