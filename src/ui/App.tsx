@@ -1,10 +1,7 @@
 // The answer page (or the evaluation page, at #/eval): the header, the main column with the
 // question and the answer, the panels beside it, and the passage dialog a citation opens.
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { AppServices } from '../app/wiring/services-contract';
 import type { WebGpuCheck } from '../app/browser/webgpu';
-import type { Controller } from '../app/wiring/controller';
-import type { Conversation } from '../app/wiring/conversation';
 import { threadActions } from '../app/wiring/thread-actions';
 import { loadingSomething } from '../app/view/page-flags';
 import { modelsUnreachable } from '../app/view/models-reach';
@@ -12,24 +9,16 @@ import type { OpenedPassage } from './PassageDialog';
 import { MainColumn } from './app/MainColumn';
 import { LeftPanels, RightPanels } from './app/SidePanels';
 import { TopBar } from './app/TopBar';
-import { useHashRoute, useNow, useStore, useTheme } from './hooks';
+import { useApp, useHashRoute, useNow, useStore, useTheme } from './hooks';
 import { PassageDialog } from './lazy-panels';
 import { SourceLoaderContext } from './source/SourceLoader';
-import type { OfflineWiring } from './OfflineStatus';
 import { OfflineBanner } from './UpdateBanner';
 import { showOpenedAnswer } from '../app/view/show-opened';
 
 const EvalPage = lazy(() => import('./eval-route'));
 
-export function App(props: {
-  controller: Controller;
-  conversation: Conversation;
-  services: AppServices;
-  initialQuestion: string;
-  onShare: () => string;
-  offline?: OfflineWiring;
-}) {
-  const { controller, conversation, services } = props;
+export function App() {
+  const { controller, conversation, services, offline, initialQuestion, share } = useApp();
   const page = useStore(controller, controller.getState);
   const convo = useStore(conversation, conversation.get);
   const status = useStore(services.status, services.status.get);
@@ -55,9 +44,9 @@ export function App(props: {
         onEval={onEval}
         theme={page.settings.theme}
         onTheme={(theme) => controller.change({ theme })}
-        onShare={props.onShare}
+        onShare={share}
       />
-      {props.offline && <OfflineBanner {...props.offline} />}
+      <OfflineBanner {...offline} />
       {onEval ? (
         <main id="main" className="eval-main">
           <Suspense fallback={<p>Loading the evaluation page…</p>}>
@@ -72,8 +61,8 @@ export function App(props: {
             services={services}
             page={page}
             convo={convo}
-            initialQuestion={props.initialQuestion}
-            onShare={props.onShare}
+            initialQuestion={initialQuestion}
+            onShare={share}
             webgpu={webgpu}
             unreachable={modelsUnreachable(status)}
             importError={importError}
@@ -96,7 +85,7 @@ export function App(props: {
             status={status}
             noWebGpu={webgpu !== null && !webgpu.ok}
             now={now}
-            {...(props.offline ? { offline: props.offline } : {})}
+            offline={offline}
           />
         </div>
       )}

@@ -1,5 +1,7 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import type { Theme } from '../app/persist/settings';
+import type { PageApp } from '../app/wiring/create-app';
+import { AppContext } from './AppContext';
 import { WIDE_MIN_PX } from '../app/view/show-opened';
 
 export function useStore<T>(store: { subscribe(fn: () => void): () => void }, get: () => T): T {
@@ -48,4 +50,11 @@ export function useTheme(theme: Theme): void {
     if (theme === 'system') delete document.documentElement.dataset.theme;
     else document.documentElement.dataset.theme = theme;
   }, [theme]);
+}
+
+/** The page's app, from the context main.tsx provides; a component outside it is a wiring mistake. */
+export function useApp(): PageApp {
+  const app = useContext(AppContext);
+  if (!app) throw new Error('useApp: no AppContext.Provider above this component (main.tsx provides it).');
+  return app;
 }

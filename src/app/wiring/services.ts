@@ -3,7 +3,7 @@
 // Each starts lazily: the first page load pulls only the UI, and each model library loads in its
 // own worker after first paint (evaluator, library) or on the first question (generator).
 // Settings are the controller's: `follow` hands them over, and the services react to them. The
-// evaluation page uses the same object through getServices(), on the default settings.
+// page makes one (create-app.ts); the evaluation page uses that same object, through React's context.
 import type { Corrector, Critic, Retriever, Writer } from '../../core/ports';
 import type { Evaluator } from '../../evaluator/client';
 import type { GeneratorHandle } from '../../generator';
@@ -30,17 +30,10 @@ export interface Services extends AppServices {
   libraryConnection(): Promise<LibraryConnection>;
 }
 
-let singleton: Services | null = null;
-
 /** The loaded model and its engine, when `given` is the handle loaded now (the one that will write). */
 function writerOf(handle: GeneratorHandle | null, given: unknown): AnswerWriter | null {
   const on = handle === given ? handle?.runsOn() : undefined;
   return handle?.modelId && on ? { model: handle.modelId, engine: on.label } : null;
-}
-
-export function getServices(): Services {
-  singleton ??= createServices(location.search, document.baseURI);
-  return singleton;
 }
 
 /** The parts made on first use (service-makers.ts). */

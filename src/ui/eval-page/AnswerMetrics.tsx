@@ -2,7 +2,6 @@
 // other segments calls no model: the figures stay, marked as belonging to the earlier answer, with
 // a button to measure the one now shown. A reopened turn shows the figures kept with it.
 import { useState } from 'react';
-import type { Services } from '../../app/wiring/services';
 import type { RagasWhen } from '../../app/view/ragas-when';
 import type { Ranking } from '../../core/types';
 import type { MetricsView } from '../../eval-runner/answer-metrics';
@@ -109,7 +108,6 @@ export function AnswerMetrics(props: {
   question: string;
   ranking: Ranking;
   runId: number;
-  services?: Services;
   stored?: StoredFigures;
   onMeasured?: (figures: StoredFigures) => void;
   /** After each answer, or only when the reader asks (app/view/ragas-when.ts). */

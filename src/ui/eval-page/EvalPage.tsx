@@ -1,7 +1,6 @@
 // The #/eval page: a question set run through the configurations chosen, in this browser, with a
 // summary, a chart and every answer; the harness is src/eval-runner, the run is useEvalRun.
 import { useMemo, useState } from 'react';
-import type { Services } from '../../app/wiring/services';
 import { DEFAULT_CRAG_SETTINGS, resolveCragSettings } from '../../core/crag/settings';
 import { CONFIGS } from '../../eval-runner/configurations';
 import { parseQuestionSet } from '../../eval-runner/question-set';
@@ -34,7 +33,7 @@ function Progress({ phase, records }: { phase: EvalPhase; records: QuestionRecor
 }
 
 /** `settings` are the controller's (their one owner): a run decodes, ranks and searches as the answer page does. */
-export default function EvalPage({ services, settings }: { services?: Services; settings: EvalSettings }) {
+export default function EvalPage({ settings }: { settings: EvalSettings }) {
   const [text, setText] = useState('');
   const [setName, setSetName] = useState('');
   const [options, setOptions] = useState<RunOptions>({
@@ -45,7 +44,7 @@ export default function EvalPage({ services, settings }: { services?: Services; 
     noEvidence: DEFAULT_CRAG_SETTINGS.noEvidence,
     wikipedia: false,
   });
-  const evaluation = useEvalRun(services, settings);
+  const evaluation = useEvalRun(settings);
   const { phase, records } = evaluation;
   const parsed = useMemo(() => (text.trim() ? parseQuestionSet(text) : null), [text]);
   const running = phase.kind === 'running';

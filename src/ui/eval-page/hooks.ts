@@ -4,7 +4,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { downloadText } from '../../app/browser/download';
 import type { AppSettings } from '../../app/persist/settings';
 import { evalSources } from '../../app/wiring/eval-sources';
-import { getServices, type Services } from '../../app/wiring/services';
 import type { CragSettings } from '../../core/crag/settings';
 import type { Ranking } from '../../core/types';
 import {
@@ -20,6 +19,7 @@ import { runEvaluation, type QuestionRecord } from '../../eval-runner/run';
 import { buildExport, summarise } from '../../eval-runner/summary';
 import { createWikipediaSearch } from '../../external/wikipedia';
 import { errorMessage } from '../../core/errors';
+import { useApp } from '../hooks';
 
 export type EvalPhase =
   | { kind: 'idle' }
@@ -40,7 +40,8 @@ export interface EvalRequest {
 export type EvalSettings = Pick<AppSettings, 'decode' | 'rank' | 'retrieval'>;
 
 /** A run of a question set through the configurations chosen, its records as they come, and their export. */
-export function useEvalRun(services: Services | undefined, settings: EvalSettings) {
+export function useEvalRun(settings: EvalSettings) {
+  const services = useApp().harness;
   const [phase, setPhase] = useState<EvalPhase>({ kind: 'idle' });
   const [records, setRecords] = useState<QuestionRecord[]>([]);
   const [runItems, setRunItems] = useState<EvalItem[]>([]);
@@ -57,7 +58,7 @@ export function useEvalRun(services: Services | undefined, settings: EvalSetting
     setPhase({ kind: 'running', done: 0, total: req.items.length * req.configs.length });
     try {
       const ports = await evalPorts(
-        evalSources(services ?? getServices()),
+        evalSources(services),
         settings.retrieval,
         req.wikipedia ? { external: createWikipediaSearch() } : {},
       );
@@ -112,19 +113,19 @@ export function useMetricsSession(props: {
   question: string;
   ranking: Ranking;
   runId: number;
-  services?: Services;
   useStored: boolean;
   /** Nothing is measured until this is false (a check that runs on request, not yet asked for). */
   held?: boolean;
   onMeasured?: (figures: Record<string, number | null>) => void;
 }) {
-  const { question, ranking, runId, services, useStored, held, onMeasured } = props;
+  const { question, ranking, runId, useStored, held, onMeasured } = props;
+  const services = useApp().harness;
   const input = useMemo(() => answerForMetrics(question, ranking), [question, ranking]);
   const [view, setView] = useState<MetricsView>({ measured: null, stale: false, calls: 0 });
   const session = useRef<MetricsSession | null>(null);
 
   useEffect(() => {
-    const s = createMetricsSession(() => ragasPorts(evalSources(services ?? getServices())), setView);
+    const s = createMetricsSession(() => ragasPorts(evalSources(services)), setView);
     session.current = s;
     return () => {
       s.dispose();
