@@ -4,6 +4,7 @@
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { Wllama } from '@wllama/wllama/esm/index.js';
 import { headerBytes, loadFixes } from './load-fixes';
+import { isKept, keptAddress } from '../../src/generator/wllama/kept';
 import { readHeader, readVocab, tokenIds, type Vocab } from './vocab';
 import { errorForWire } from '../../src/generator/wllama/errors';
 import type {
@@ -74,6 +75,12 @@ async function loadModel(
     const blobs = await fetchBlobs(source.urls, at.download.signal, onProgress);
     return w.loadModel(blobs, await withFixes(blobs[0]!));
   }
+  // Kept whole (kept.ts): loaded from storage with no request at all. wllama's own path asks the
+  // network when a file fails its check, and its `allowOffline` option is declared but never read (3.8.1).
+  if (isKept(await w.cacheManager.list(), source.urls)) {
+    const blobs = await Promise.all(source.urls.map((u) => w.cacheManager.open(u)));
+    if (blobs.every((b): b is Blob => b !== null)) return w.loadModel(blobs, await withFixes(blobs[0]!));
+  }
   const cached = await w.cacheManager.open(source.urls[0]!);
   const params = await withFixes(cached ?? (await headerBytes(source.urls[0]!, at.download.signal)));
   await w.loadModelFromUrl(source.urls.length === 1 ? source.urls[0]! : source.urls.join(','), {
@@ -81,9 +88,25 @@ async function loadModel(
     signal: at.download.signal,
     progressCallback: ({ loaded, total }) => onProgress?.(loaded, total),
   } as Parameters<Wllama['loadModelFromUrl']>[1]);
+  await keepWhole(w, source.urls);
   if (!at.vocab) {
     const first = await w.cacheManager.open(source.urls[0]!);
     at.vocab = first ? await readVocab(first) : null;
+  }
+}
+
+/**
+ * After a load from the network: llama.cpp read every byte of the stored files, so they are whole.
+ * Where the size wllama recorded is not the stored size (a server that compressed the download, or
+ * sent no length), it is recorded anew; else the next load, offline, would fail wllama's check and
+ * try to download again.
+ */
+async function keepWhole(w: Wllama, urls: string[]): Promise<void> {
+  const entries = await w.cacheManager.list();
+  for (const url of urls) {
+    const e = entries.find((x) => x.metadata.originalURL === url);
+    if (e && e.size > 0 && e.metadata.originalSize !== e.size)
+      await w.cacheManager.writeMetadata(e.name, { ...e.metadata, originalSize: e.size });
   }
 }
 
@@ -176,10 +199,8 @@ export function createWllamaHost(): WllamaHost {
       running.get(id)?.abort();
     },
 
-    async cached(urls) {
-      const cm = await cacheManager();
-      const entries = await cm.list();
-      return urls.every((u) => entries.some((e) => e.metadata.originalURL === u));
+    async kept(candidates) {
+      return keptAddress(await (await cacheManager()).list(), candidates);
     },
 
     async deleteCached(urls) {

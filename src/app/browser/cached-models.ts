@@ -1,8 +1,9 @@
 // Which models this browser holds for offline use, read from the caches the model libraries fill
-// themselves: transformers.js' `transformers-cache` (evaluator models, from the hub or a local pack)
-// and web-llm's `webllm/model` (generator weights). Loaded when the offline panel's store first
-// refreshes (wiring/offline-panel.ts), not with the first screen.
+// themselves: transformers.js' `transformers-cache` (evaluator models, from the hub or a local pack),
+// web-llm's `webllm/model` (generator weights) and llama.cpp's GGUF files in OPFS (kept-gguf.ts).
+// Loaded when the offline panel's store first refreshes (wiring/offline-panel.ts), not with the first screen.
 import type { CachedModels } from '../state/offline-inventory';
+import { listKeptGguf } from './kept-gguf';
 
 export const TRANSFORMERS_CACHE = 'transformers-cache';
 export const WEBLLM_MODEL_CACHE = 'webllm/model';
@@ -33,11 +34,16 @@ async function idsIn(cacheName: string, of: (url: string) => string | null, api:
   return [...new Set(keys.map((r) => of(r.url)).filter((x): x is string => x !== null))].sort();
 }
 
-export async function listCachedModels(api: CacheStorage | undefined = globalThis.caches): Promise<CachedModels> {
-  if (!api) return { evaluator: [], generator: [] };
-  const [evaluator, generator] = await Promise.all([
-    idsIn(TRANSFORMERS_CACHE, evaluatorModelOf, api),
-    idsIn(WEBLLM_MODEL_CACHE, generatorModelOf, api),
+/** `gguf`: llama.cpp's kept models (a test passes its own). */
+export async function listCachedModels(
+  api: CacheStorage | undefined = globalThis.caches,
+  gguf: () => Promise<string[]> = () => listKeptGguf(),
+): Promise<CachedModels> {
+  // One unreadable store does not hide what the other holds.
+  const [evaluator, webllm, kept] = await Promise.all([
+    api ? idsIn(TRANSFORMERS_CACHE, evaluatorModelOf, api) : [],
+    api ? idsIn(WEBLLM_MODEL_CACHE, generatorModelOf, api) : [],
+    gguf().catch(() => []),
   ]);
-  return { evaluator, generator };
+  return { evaluator, generator: [...webllm, ...kept] };
 }

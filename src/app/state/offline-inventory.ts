@@ -5,7 +5,7 @@
 export interface CachedModels {
   /** Evaluator model ids with an ONNX weight file cached (hub ids or pack folders such as 'tiny/embedder'). */
   evaluator: string[];
-  /** web-llm model ids whose weight manifest is cached. */
+  /** web-llm model ids whose weight manifest is cached, then the GGUF files llama.cpp keeps whole. */
   generator: string[];
 }
 

@@ -14,7 +14,7 @@ export interface WllamaConnection extends WllamaEngine {
     onProgress?: (loaded: number, total: number) => void,
   ): Promise<WllamaLoadInfo>;
   cancelDownload(): void;
-  cached(urls: string[]): Promise<boolean>;
+  kept(candidates: string[][]): Promise<string[] | null>;
   deleteCached(urls: string[]): Promise<void>;
   terminate(): void;
   /** Rejects if the worker dies (it ran out of memory): calls in flight would never settle. */
@@ -47,7 +47,7 @@ export function connectWllama(savedStorage?: () => MessagePort): WllamaConnectio
     complete: (id, req) => race(host.complete(id, req)),
     abort: (id) => void host.abort(id),
     tokenIds: (texts) => race(host.tokenIds(texts)),
-    cached: (urls) => race(host.cached(urls)),
+    kept: (candidates) => race(host.kept(candidates)),
     deleteCached: (urls) => race(host.deleteCached(urls)),
     terminate: () => worker.terminate(),
     failed,

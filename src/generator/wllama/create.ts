@@ -8,6 +8,7 @@ import { createHandle, type EngineDriver } from '../shared/lifecycle';
 import type { WllamaConnection } from './client';
 import { WllamaGenerator, WLLAMA_DEFAULTS } from './decoder';
 import { wllamaError } from './errors';
+import { siteCopy } from './kept';
 
 export interface WllamaConfig {
   model: GgufChoice;
@@ -50,6 +51,11 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: WllamaHooks =
   };
   const connect = async (): Promise<WllamaConnection> =>
     hooks.connect ? hooks.connect() : (await import('./client')).connectWllama(config.savedStorage);
+  /** Every address the chosen model may be stored under: a catalogue model's site copy, then its own. */
+  const addresses = (): string[][] => {
+    const { urls } = resolved();
+    return config.model.kind === 'gguf' ? [siteCopy(urls, baseURI), urls] : [urls];
+  };
 
   const driver: EngineDriver = {
     get modelId() {
@@ -76,7 +82,10 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: WllamaHooks =
       };
       signal.addEventListener('abort', stop, { once: true });
       try {
-        const urls = config.model.kind === 'gguf' ? await localFirst(model.urls, baseURI) : model.urls;
+        // A copy kept in this browser first, under whichever address it was stored: no network needed.
+        const urls =
+          (config.noCache ? null : await c.kept(addresses())) ??
+          (config.model.kind === 'gguf' ? await localFirst(model.urls, baseURI) : model.urls);
         const info = await c.load(
           { urls, ...(config.noCache ? { noCache: true } : {}) },
           { nCtx: config.nCtx ?? 4096, nThreads: config.nThreads ?? defaultThreads() },
@@ -119,17 +128,18 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: WllamaHooks =
       }
     },
 
+    // The same check the load makes: "(downloaded)" only when the load would need no network.
     async hasModelInCache() {
       const c = conn ?? (await connect());
       try {
-        return await c.cached(resolved().urls);
+        return (await c.kept(addresses())) !== null;
       } finally {
         if (c !== conn) c.terminate();
       }
     },
 
     async deleteModel(_choice, unload) {
-      const urls = resolved().urls;
+      const urls = addresses().flat();
       await unload();
       const c = await connect();
       try {
@@ -144,7 +154,7 @@ export function createWllamaGenerator(config: WllamaConfig, hooks: WllamaHooks =
 
 /** The site's own copy (`npm run models -- --gguf <id>` puts it in models/gguf/) when it has every file, else the hub. */
 async function localFirst(urls: string[], baseURI: string): Promise<string[]> {
-  const local = urls.map((u) => new URL(`models/gguf/${new URL(u).pathname.split('/').pop()}`, baseURI).href);
+  const local = siteCopy(urls, baseURI);
   try {
     const found = await Promise.all(
       local.map((u) =>

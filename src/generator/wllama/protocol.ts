@@ -73,7 +73,8 @@ export interface WllamaHost {
   chatStream(id: number, request: WllamaRequest, onChunk: (c: WllamaChatChunk) => void | Promise<void>): Promise<void>;
   complete(id: number, request: WllamaRequest): Promise<WllamaCompletionResponse>;
   abort(id: number): void;
-  cached(urls: string[]): Promise<boolean>;
+  /** The first of `candidates` (the addresses one model may be stored under) kept whole for offline use (kept.ts); null when none is. */
+  kept(candidates: string[][]): Promise<string[] | null>;
   deleteCached(urls: string[]): Promise<void>;
   unload(): Promise<void>;
 }

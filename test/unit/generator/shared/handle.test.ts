@@ -136,7 +136,7 @@ function wllamaRig(o: RigOptions = {}): Rig {
     complete: () => never(),
     abort: () => {},
     tokenIds: async (t) => t.map(() => null),
-    cached: async () => false,
+    kept: async () => null,
     deleteCached: async () => {},
     terminate: () => void terminated++,
     failed,

@@ -1,6 +1,6 @@
 // The llama.cpp generator handle with a stand-in connection: the states, typed
 // errors and cancel the app relies on, and which engine the address picks.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { engineInput } from '../../../../src/app/persist/engine-choice';
 import { createWllamaGenerator } from '../../../../src/generator/wllama/create';
 import { GeneratorError } from '../../../../src/generator/errors';
@@ -16,7 +16,7 @@ function fakeConnection(load: WllamaConnection['load']): WllamaConnection & { te
     complete: async () => ({ choices: [] }),
     abort: (id: number) => void conn.aborted.push(id),
     tokenIds: async (t: string[]) => t.map(() => null),
-    cached: async () => false,
+    kept: async () => null,
     deleteCached: async () => {},
     terminate: () => void conn.terminated++,
     failed: new Promise<never>(() => {}),
@@ -94,6 +94,72 @@ describe('createWllamaGenerator', () => {
       const err = (await g.load().catch((e: unknown) => e)) as GeneratorError;
       expect(err.kind).toBe('bad-config');
     }
+  });
+});
+
+describe('a GGUF model kept in this browser', () => {
+  const CATALOGUE = { kind: 'gguf' as const, id: 'qwen2.5-0.5b-gguf' };
+  const HUB = 'https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf';
+  const SITE = 'https://site.example/app/models/gguf/qwen2.5-0.5b-instruct-q4_k_m.gguf';
+  const info = { nVocab: 100, nCtx: 4096, threads: 1, multiThread: false, chatTemplate: null };
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** The network is off: every request fails, as offline. */
+  function offline(): string[] {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      asked.push(String(url));
+      throw new TypeError('Failed to fetch');
+    });
+    return asked;
+  }
+
+  /** A connection whose storage holds the model under `stored`. */
+  function keeping(stored: string) {
+    const loaded: unknown[] = [];
+    const asked: string[][][] = [];
+    const deleted: string[][] = [];
+    const conn = fakeConnection(async (source) => {
+      loaded.push(source);
+      return info;
+    });
+    conn.kept = async (candidates) => {
+      asked.push(candidates);
+      return candidates.find((c) => c[0] === stored) ?? null;
+    };
+    conn.deleteCached = async (urls) => void deleted.push(urls);
+    return { conn, loaded, asked, deleted };
+  }
+
+  it('loads from storage with the network off, under the site address it was stored under', async () => {
+    const requests = offline();
+    const { conn, loaded } = keeping(SITE);
+    const g = createWllamaGenerator({ model: CATALOGUE, baseURI: BASE }, { connect: () => conn });
+    await g.load();
+    expect(loaded).toEqual([{ urls: [SITE] }]);
+    expect(requests).toEqual([]);
+    expect(g.state).toBe('ready');
+  });
+
+  it('says downloaded exactly when the load would need no network, and Delete removes every address', async () => {
+    offline();
+    const site = keeping(SITE);
+    const g = createWllamaGenerator({ model: CATALOGUE, baseURI: BASE }, { connect: () => site.conn });
+    expect(await g.hasModelInCache()).toBe(true);
+    expect(site.asked.at(-1)).toEqual([[SITE], [HUB]]);
+    await g.deleteModel();
+    expect(site.deleted.flat().sort()).toEqual([HUB, SITE].sort());
+    const none = keeping('elsewhere');
+    const h = createWllamaGenerator({ model: CATALOGUE, baseURI: BASE }, { connect: () => none.conn });
+    expect(await h.hasModelInCache()).toBe(false);
+  });
+
+  it('with nothing kept, asks the site for its copy and falls back to the hub', async () => {
+    const requests = offline();
+    const { conn, loaded } = keeping('elsewhere');
+    await createWllamaGenerator({ model: CATALOGUE, baseURI: BASE }, { connect: () => conn }).load();
+    expect(requests).toEqual([SITE]);
+    expect(loaded).toEqual([{ urls: [HUB] }]);
   });
 });
 
