@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { staticReply } from '../doubles/static-host';
@@ -85,7 +85,13 @@ export interface Served {
  */
 export async function serveDir(
   dir: string,
-  opts: { prefix?: string; headers?: Record<string, string>; delayMs?: number } = {},
+  opts: {
+    prefix?: string;
+    headers?: Record<string, string>;
+    delayMs?: number;
+    /** Files served beside the directory's, by path under the prefix (a model copy a site would ship). */
+    extra?: Record<string, string>;
+  } = {},
 ): Promise<Served> {
   const prefix = opts.prefix ?? '/';
   const requests: string[] = [];
@@ -95,7 +101,11 @@ export async function serveDir(
     requests.push(path);
     const answer = () => {
       if (!path.startsWith(prefix)) return void res.writeHead(404).end('not under prefix');
-      const reply = staticReply(dir, path.slice(prefix.length), req.headers.range ?? null);
+      const rel = path.slice(prefix.length);
+      const extra = opts.extra?.[rel];
+      const reply = extra
+        ? staticReply(dirname(extra), basename(extra), req.headers.range ?? null)
+        : staticReply(dir, rel, req.headers.range ?? null);
       if (!reply.file) return void res.writeHead(reply.status).end(reply.body);
       // A HEAD answer carries no body (Node drops it): it costs the visitor no download.
       const range = reply.status === 206 ? (req.headers.range ?? null) : null;
