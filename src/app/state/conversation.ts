@@ -154,9 +154,8 @@ export function conversationReducer(s: ConversationState, a: ConversationAction)
 /**
  * Whether an answer is being written: the one test of "running" for the page (the ask box's Stop,
  * the re-run offer) and the conversation (refused questions, thread actions that wait). A turn runs
- * from before its follow-up rewrite until the controller's run ends; the controller's answer runs
- * on its own only for an embedding page's question, which is answered outside the threads
- * (wiring/embed-wiring.ts).
+ * from before its follow-up rewrite until the controller's run ends; the controller's own status
+ * covers the moment between its run ending and the turn hearing of it.
  */
 export function answering(s: ConversationState, answer: Pick<AnswerState, 'status'>): boolean {
   return s.running !== null || answer.status === 'running';
@@ -164,8 +163,7 @@ export function answering(s: ConversationState, answer: Pick<AnswerState, 'statu
 
 /**
  * The running turn that `answer` is written into: the one whose run it is (`run`), else none. A
- * previous answer re-ranked while a follow-up is rewritten, or another run (an embedding page's
- * question), never writes into it.
+ * previous answer re-ranked while a follow-up is rewritten, or another run, never writes into it.
  */
 export function turnOfRun(s: ConversationState, answer: Pick<AnswerState, 'runId'>): string | null {
   return s.running !== null && s.run !== null && s.run === answer.runId ? s.running : null;

@@ -165,7 +165,7 @@ export async function askUnder(
   const run = claimRun(r, turn.id);
   r.state.dispatch({ type: 'rewriteSettled' });
   await asked;
-  // A run another run replaced (an embedding page's question) ends unseen: the turn keeps what it
+  // A run another run replaced (the controller asked directly) ends unseen: the turn keeps what it
   // got, as stopped, rather than running for ever.
   if (r.state.get().running === turn.id) {
     r.state.dispatch({ type: 'turnFinished', runId: run, patch: { status: 'stopped' }, at: r.now() });

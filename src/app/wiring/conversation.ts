@@ -59,9 +59,15 @@ export interface Conversation {
    * The answer shown, written again with today's settings (the page offers it after a decode
    * setting changed): the viewed turn regenerated, so it is searched and written with its thread
    * around it (the follow-up's search query, the earlier turns) and kept as a version of that turn.
-   * An embedding page's answer, which is no turn, is asked again as it was.
    */
   rerun(): Promise<void>;
+  /**
+   * A question from outside the page (an embedding host's, wiring/embed-wiring.ts): what is being
+   * written is stopped, and the question is asked in a new thread of its own, as a question from
+   * the address is, so its answer is a turn like any other. Resolves with that turn's id, or null
+   * when it was refused (an empty question).
+   */
+  askApart(question: string): Promise<string | null>;
   /** Re-runs a follow-up with the user's own search words (a sibling). */
   editQuery(turnId: string, query: string): Promise<void>;
   step(turnId: string, delta: -1 | 1): void;
@@ -156,6 +162,27 @@ async function reopen(r: Runner, store: ThreadStore, entry: PageEntry): Promise<
   showViewed(r);
 }
 
+/**
+ * Resolves once no answer is being written, stopping the controller's run each time one runs
+ * meanwhile: a follow-up still being rewritten goes on into its run, which is then stopped, and
+ * its turn ends as stopped (`followRun`).
+ */
+function stopWriting(r: Runner): Promise<void> {
+  if (!answering(r)) return Promise.resolve();
+  const { controller } = r.deps;
+  return new Promise((done) => {
+    const offs: (() => void)[] = [];
+    const check = () => {
+      if (!answering(r)) {
+        for (const off of offs.splice(0)) off();
+        done();
+      } else if (controller.getState().answer.status === 'running') controller.stop();
+    };
+    offs.push(r.state.subscribe(check), controller.subscribe(check));
+    check();
+  });
+}
+
 export function createConversation(deps: ConversationDeps): Conversation {
   const state = createActionStore(conversationReducer, initialConversation);
   const r: Runner = {
@@ -196,10 +223,15 @@ export function createConversation(deps: ConversationDeps): Conversation {
     regenerate: (turnId) => regenerate(turnId),
     rerun: async () => {
       const t = viewedTurn(state.get());
-      const shown = deps.controller.getState().answer;
-      if (t && t.question === shown.question) return regenerate(t.id);
-      // An embedding page's question is answered outside the threads (wiring/embed-wiring.ts): asked again as it was.
-      if (shown.question) await deps.controller.ask(shown.question);
+      if (t) await regenerate(t.id);
+    },
+    askApart: async (question) => {
+      await stopWriting(r);
+      state.dispatch({ type: 'threadCleared', fresh: true });
+      showViewed(r);
+      await askUnder(null, question);
+      const t = viewedTurn(state.get());
+      return t && t.question === question.trim() ? t.id : null;
     },
     editQuery: async (turnId, query) => {
       const t = turn(turnId);

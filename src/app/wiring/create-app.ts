@@ -111,7 +111,8 @@ export async function createApp(win: Window = window): Promise<PageApp> {
       // A linked question is answered once the library has documents to search.
       address.askLinked(services.library);
       // Only a page in a frame answers a host page: the bridge's code loads only there.
-      if (win.parent !== win) void import('./embed-wiring').then((m) => m.startEmbedBridge(controller, win));
+      if (win.parent !== win)
+        void import('./embed-wiring').then((m) => m.startEmbedBridge(controller, conversation, win));
     },
   };
 }

@@ -347,7 +347,7 @@ describe('conversation wiring', () => {
     expect(conversation.get().thread!.turns[first]!.answer!.question).toBe('How do bees make honey?');
   });
 
-  it("a turn's run replaced by another run (an embedding page's question) ends the turn as stopped, without the other answer", async () => {
+  it("a turn's run replaced by another run (the controller asked directly) ends the turn as stopped, without the other answer", async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const base = syntheticGenerator({ seed: 2 });
@@ -369,6 +369,40 @@ describe('conversation wiring', () => {
     expect(kept.status).toBe('stopped');
     expect(kept.answer?.question ?? null).not.toBe('Why does the sea have tides?');
     expect(kept.settings.used).toBeUndefined();
+  });
+
+  it("a host page's question stops what is written and is asked in a thread of its own, its answer kept in its turn", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const base = syntheticGenerator({ seed: 2 });
+    let held = true;
+    const slow: Generator = {
+      decideRetrieval: (r) => base.decideRetrieval(r),
+      generateSegments: async (r) => (held && (await gate), base.generateSegments(r)),
+    };
+    const { controller, conversation, store } = setup({ generator: slow });
+    await conversation.start();
+    const asking = conversation.ask('How do bees make honey?');
+    // Held in its generator: the turn runs (the ask flow loads on the first question).
+    while (controller.getState().answer.status !== 'running') await new Promise((r) => setTimeout(r, 2));
+    const visitors = conversation.get().thread!.id;
+    const first = conversation.get().running!;
+    held = false;
+    const apart = conversation.askApart('Why does the sea have tides?');
+    release();
+    const [turn] = await Promise.all([apart, asking]);
+    const s = conversation.get();
+    // The visitor's question ended as stopped in its own thread; the host's is a new thread's only turn.
+    expect(s.thread!.id).not.toBe(visitors);
+    expect(Object.keys(s.thread!.turns)).toEqual([turn]);
+    expect(s.viewed).toBe(turn);
+    expect(s.running).toBeNull();
+    const kept = s.thread!.turns[turn!]!;
+    expect(kept).toMatchObject({ question: 'Why does the sea have tides?', status: 'done', parentId: null });
+    expect(kept.answer!.question).toBe('Why does the sea have tides?');
+    expect(controller.getState().answer).toMatchObject({ question: 'Why does the sea have tides?', status: 'done' });
+    expect((await (await store).get(visitors))!.turns[first]!.status).toBe('stopped');
+    expect(await conversation.askApart('   ')).toBeNull();
   });
 
   it('re-runs the answer shown after a settings change as its Regenerate does: same search, same earlier turns, kept as a version', async () => {
