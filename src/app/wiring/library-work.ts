@@ -2,6 +2,7 @@
 // the library facade (src/library), following its progress (a batch's bar repainted at most four
 // times a second), listing its documents, and the panel's actions that change it (batches of
 // files, one at a time, each with its own Stop).
+import type { Embedder } from '../../core/ports';
 import { errorMessage } from '../../core/errors';
 import type { NamedBlob } from '../../library/ingest';
 import type { Library, LibraryProgress } from '../../library/library';
@@ -71,11 +72,16 @@ export async function open(r: Runner): Promise<Library> {
   r.state.dispatch({ type: 'opening' });
   r.openedWith = opts.indexKind?.() ?? null;
   try {
-    const [{ openBrowserLibrary }, embedder] = await Promise.all([import('../../library/browser'), opts.embedder()]);
+    // The embedding model not starting never keeps the library shut: it opens with its words, and
+    // each use of the model says why it cannot run (documents wait for their vectors, questions search words).
+    const [{ openBrowserLibrary }, embedder] = await Promise.all([
+      import('../../library/browser'),
+      opts.embedder().catch((e: unknown): Embedder => ({ embed: () => Promise.reject(e) })),
+    ]);
     const lib = await openBrowserLibrary({
       ...(r.openedWith ? { indexKind: r.openedWith } : {}),
       embedder,
-      embedderId: await opts.embedderId?.(),
+      embedderId: await opts.embedderId?.().catch(() => undefined),
       ...(opts.rerank ? { rerank: opts.rerank } : {}),
       ...(opts.openStore ? { openStore: opts.openStore } : {}),
       ...(opts.keepOriginals ? { keepOriginals: opts.keepOriginals } : {}),

@@ -10,12 +10,13 @@ import { IndexHost } from '../../../../src/library/index-host';
 import { Library } from '../../../../src/library/library';
 import { HashEmbedder } from '../../../doubles/hash-embedder';
 
+let opened = 0;
 vi.mock('../../../../src/library/browser', () => ({
   openBrowserLibrary: (opts: Parameters<typeof Library.open>[0]) =>
     Library.open({
       ...opts,
       index: new IndexHost('flat', (_kind, dim) => new FlatIndex(dim)),
-      dbName: 'not-embedded',
+      dbName: `not-embedded-${opened++}`,
       seed: false,
     }),
 }));
@@ -54,6 +55,24 @@ describe('documents added while the embedding model cannot load', () => {
     expect(conn.view.get().docs.filter((d) => d.pending)).toEqual([]);
     expect(status.get().library.reason).not.toMatch(/not embedded yet/);
     expect(await lib.size()).toBe(12);
+    lib.close();
+  });
+});
+
+describe('an embedding model that cannot start at all', () => {
+  it('never keeps the library shut: it opens, lists what is added and finds it by words', async () => {
+    const status = createStatusStore();
+    const conn = connectLibrary({
+      status,
+      baseURI: 'http://localhost/',
+      embedder: () => Promise.reject(new Error('Could not start the evaluator')),
+      embedderId: () => Promise.reject(new Error('Could not start the evaluator')),
+    });
+    await conn.view.actions.addFiles([new File(['The fog horn sounds at the lighthouse.'], 'fog.txt')]);
+    expect(status.get().library.state).toBe('ready');
+    expect(conn.view.get().docs.map((d) => [d.name, d.pending])).toEqual([['fog.txt', true]]);
+    const lib = await conn.connection();
+    expect((await lib.retriever.retrieve('fog horn', 1))[0]?.docId).toBe(conn.view.get().docs[0]!.id);
     lib.close();
   });
 });
