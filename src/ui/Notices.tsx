@@ -35,6 +35,8 @@ export function Notices(props: {
   webgpu: WebGpuCheck | null;
   /** The models cannot be downloaded from this network: said once, in place of offers that need a download. */
   unreachable: boolean;
+  /** The library opened: its documents are searched by their words whatever models are reachable. */
+  libraryOpen?: boolean;
   /** What happens without WebGPU for the chosen engine. */
   noWebGpu: NoWebGpuPlan;
   /** Switches the engine to llama.cpp on the CPU. */
@@ -52,8 +54,8 @@ export function Notices(props: {
         <div className="notice warn" role="status" data-testid="models-unreachable">
           <p>
             <strong>The models cannot be reached from this network.</strong> The embedding model (search by meaning) and
-            the language model (written answers) cannot be downloaded. Search still works: questions return the passages
-            that match by their words.
+            the language model (written answers) cannot be downloaded.
+            {props.libraryOpen && ' Search still works: questions return the passages that match by their words.'}
           </p>
         </div>
       )}

@@ -76,6 +76,7 @@ export function MainColumn(props: {
 }) {
   const { controller, conversation, services, page, convo } = props;
   const engine = useStore(services.engine ?? NO_ENGINE, services.engine?.get ?? NO_ENGINE.get);
+  const libraryState = useStore(services.status, () => services.status.get().library.state);
   const busy = answering(convo, page.answer);
   return (
     <main id="main" className="center">
@@ -94,6 +95,7 @@ export function MainColumn(props: {
       <Notices
         webgpu={props.webgpu}
         unreachable={props.unreachable}
+        libraryOpen={libraryState === 'ready'}
         noWebGpu={noWebGpuPlan(engine?.choice.engine ?? 'auto')}
         onUseLlama={engine ? () => controller.change({ engine: { ...engine.choice, engine: 'wllama' } }) : undefined}
         evidenceOnly={page.evidenceOnly}
