@@ -1,6 +1,6 @@
 // What the site ships fills an empty library on first visit: its pre-built index when there is
 // one (vectors and word index made at build time, so nothing is embedded or tokenised in the
-// browser unless the embedding model differs), else the sample documents, added like a user's.
+// browser unless the embedding model differs: then after opening), else the sample documents, added like a user's.
 // A library first filled from the pre-built index follows it when the site rebuilds it.
 import type { Catalog } from './catalog';
 import { ingestBatch, ingestDocument, type BatchOptions } from './ingest-batch';
@@ -76,26 +76,20 @@ async function importPrebuilt(catalog: Catalog, opts: SeedOptions, lib: Prebuilt
   if (lib.lexical) await adoptWordIndex(catalog.store, catalog.index, lib.lexical);
   // A pre-built index big enough for the compact vector index goes straight into it ('auto').
   await catalog.index.expect((await catalog.index.size()) + lib.passages.length);
-  // Vectors from another embedding model would not match the questions' vectors: embed again.
+  // Vectors from another embedding model would not match the questions' vectors: the documents are
+  // kept by their words, waiting for vectors, and embedded after opening (Library.open), never during it.
   const reuse = !opts.embedderId || !lib.model || sameModel(lib.model, opts.embedderId);
   for (const [fileIndex, d] of lib.documents.entries()) {
     const passages = lib.passages.filter((p) => p.docId === d.id);
     const vectors = reuse
       ? passages.map((p) => lib.vectors.get(p.id)).filter((v): v is Float32Array => !!v)
       : undefined;
-    opts.onProgress?.({
-      name: d.name,
-      fileIndex,
-      fileCount: lib.documents.length,
-      stage: reuse ? 'saving' : 'embedding',
-    });
-    const { doc } = await ingestDocument(
-      catalog,
-      opts.embedder,
-      { id: d.id, parsed: d, passages },
-      'prebuilt',
-      vectors?.length === passages.length ? { vectors } : {},
-    );
+    opts.onProgress?.({ name: d.name, fileIndex, fileCount: lib.documents.length, stage: 'saving' });
+    const prepared = { id: d.id, parsed: d, passages };
+    const doc =
+      vectors?.length === passages.length
+        ? (await ingestDocument(catalog, opts.embedder, prepared, 'prebuilt', { vectors })).doc
+        : await catalog.put(prepared, [], 'prebuilt', { pendingEmbedding: passages.length > 0 });
     const count = doc?.passageCount ?? 0;
     opts.onProgress?.({
       name: d.name,

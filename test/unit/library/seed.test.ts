@@ -76,6 +76,9 @@ describe('seeding from the site: the sample, the pre-built index and its rebuild
       embedder: other,
       embedderId: 'other',
     });
+    // Opened by its words, embedded after opening.
+    expect(await lib2.list()).toMatchObject([{ title: 'Kites', pendingEmbedding: true }]);
+    await lib2.idle();
     expect(other.texts).toEqual(['Kites\nKites fly in steady wind.']);
     expect(await lib2.size()).toBe(1);
   });
