@@ -65,6 +65,18 @@ export async function startNativeServer(o: NativeServerOptions): Promise<NativeS
     '--no-webui',
   ];
   const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A bench stopped with Ctrl-C or kill never reaches its `finally`: the server would run on,
+  // holding both cores, under the next run. It goes with the bench.
+  const orphaned = () => child.kill('SIGTERM');
+  const stopped = (signal: NodeJS.Signals) => () => {
+    orphaned();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  const onInt = stopped('SIGINT');
+  const onTerm = stopped('SIGTERM');
+  process.once('exit', orphaned);
+  process.once('SIGINT', onInt);
+  process.once('SIGTERM', onTerm);
   const errors: string[] = [];
   child.stderr?.on('data', (d: Buffer) => {
     const s = d.toString();
@@ -99,6 +111,9 @@ export async function startNativeServer(o: NativeServerOptions): Promise<NativeS
     // A request to a server that has died says why it died, not only "fetch failed".
     engine: httpEngine(url, vocab, () => gone),
     close: async () => {
+      process.off('exit', orphaned);
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     },
