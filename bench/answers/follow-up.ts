@@ -16,7 +16,6 @@ import { cleanRewrite, rewritePrompt } from '../../src/core/conversation/rewrite
 import { readingsRetriever, searchPlan } from '../../src/core/conversation/search-plan';
 import type { Turn } from '../../src/core/conversation/thread';
 import type { CompleteRequest, CompleteResult } from '../../src/generator/handle';
-import { normalise } from '../../test/real/question-set';
 import { answer, type Answered, type Ports } from './rows';
 
 /** What the follow-up was searched by, as the page records it on the turn. */
@@ -97,16 +96,4 @@ export async function answerInThread(
   const retriever = readingsRetriever(ports.retriever, form.query, form.readings ?? []);
   const answered = await answer('adaptive', form.query, { ...ports, generator, retriever });
   return { form, answered };
-}
-
-/**
- * Eight or more words in a row of `earlier` in `text`: a copy a reader would notice. Measured apart
- * from the guard's own test (generator/shared/non-answer.ts), so the figure can disagree with it.
- */
-export function repeatsRun(text: string, earlier: string, run = 8): boolean {
-  const words = (s: string) => normalise(s).match(/[\p{L}\p{N}_]+/gu) ?? [];
-  const e = ` ${words(earlier).join(' ')} `;
-  const t = words(text);
-  for (let i = 0; i + run <= t.length; i++) if (e.includes(` ${t.slice(i, i + run).join(' ')} `)) return true;
-  return false;
 }

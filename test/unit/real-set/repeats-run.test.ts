@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repeatsRun } from '../../../bench/answers/follow-up';
+import { repeatsRun } from '../../real/repeats';
 
 describe("the follow-ups bench's copy measure", () => {
   const first = 'Use a HashMap: call insert with the key and the value, then get with the key to read it back.';
