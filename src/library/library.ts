@@ -15,6 +15,7 @@ import type { IndexKind } from '../vector/vector-index';
 import { Catalog } from './catalog';
 import { embedDocument, type FileLike } from './ingest';
 import { ingestBatch } from './ingest-batch';
+import { bareModel } from './prebuilt';
 import { reembedStale, vectorsFit } from './reembed';
 import { libraryRetriever } from './retrieval';
 import { seedLibrary } from './seed';
@@ -142,7 +143,8 @@ export class Library {
     this.catalog.fits = await vectorsFit(this.store, this.opts.embedderId);
     // A library in memory saves no index: nothing of it outlives the page.
     const name = this.store.persistent ? (this.opts.dbName ?? DEFAULT_DB_NAME) : null;
-    await this.catalog.loadVectors({ name, stamp: this.opts.embedderId ?? '', warnings: this.warnings });
+    // Stamped with the weights, not where they came from: the same model from the hub or a pack keeps the saved index.
+    await this.catalog.loadVectors({ name, stamp: bareModel(this.opts.embedderId ?? ''), warnings: this.warnings });
     await openWordIndex(this.store, this.opts.index, this.catalog.passageIdList());
     if (this.opts.seed ?? true) await seedLibrary(this.catalog, this.opts, this.warnings);
   }

@@ -20,10 +20,12 @@ export const PREBUILT_LEXICAL = 'words.bin';
 const FORMAT = 'selfrag-library';
 const VERSION = 1;
 
-/** Model ids name the same weights whether they come from the hub or a local pack (`hub:`/`local:` prefixes are ignored). */
+/** The weights a model id names, wherever they come from (its `hub:`/`local:` prefix dropped). */
+export const bareModel = (id: string): string => id.replace(/^(hub|local):/, '');
+
+/** Model ids name the same weights whether they come from the hub or a local pack. */
 export function sameModel(a: string, b: string): boolean {
-  const bare = (s: string) => s.replace(/^(hub|local):/, '');
-  return bare(a) === bare(b);
+  return bareModel(a) === bareModel(b);
 }
 
 export interface PrebuiltDocument extends ParsedDocument {

@@ -166,6 +166,11 @@ describe("the library's automatic index choice", () => {
     expect(again.store.vectorReads).toBe(0);
     expect((await top(again.lib))[0]).toBe('volcano');
     again.lib.close();
+    // The same weights from a local pack: the saved index still serves, nothing is read again.
+    const pack = await open(dbName, folder, { embedderId: 'local:hash' });
+    expect(pack.store.vectorReads).toBe(0);
+    expect((await top(pack.lib))[0]).toBe('volcano');
+    pack.lib.close();
     // Vectors of another embedding model: the saved index is stale; opening reads none of them and the
     // documents are re-embedded in the background into a new index, without a warning.
     const other = await open(dbName, folder, { embedderId: 'other' });
