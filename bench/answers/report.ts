@@ -1,5 +1,6 @@
 // The accuracy table from the answers bench's records (its JSONL log), one row per configuration:
-//   npx tsx bench/answers/report.ts test-output/answers/qwen05.jsonl
+//   npx tsx bench/answers/report.ts test-output/answers/qwen05.jsonl [plain,adaptive]
+// (the optional rows keep a table to the questions those rows answered, when another row ran on fewer)
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,5 +100,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const failed = records.filter((r) => 'error' in r);
   if (failed.length)
     console.log(`${failed.length} answers failed: ${failed.map((r) => `${r.id} ${r.row}`).join(', ')}`);
-  printReport(records.filter((r): r is AnswerRecord => !('error' in r)));
+  const rows = process.argv[3]?.split(',');
+  printReport(records.filter((r): r is AnswerRecord => !('error' in r) && (!rows || rows.includes(r.row))));
 }
