@@ -257,8 +257,11 @@ class WllamaDecoder implements Decoder<Reply> {
             max_tokens: req.maxTokens,
             ...(grammar ? { grammar } : {}),
             logprobs: true,
-            top_logprobs: this.opts.nProbs,
-            n_probs: this.opts.nProbs,
+            // Alternatives only where a slot's are read (a critique's one-word form). A free-text
+            // segment needs only its own tokens' log-probabilities: twenty alternatives a token are
+            // twenty times the reply's JSON through wllama's glue, and among them byte pieces of a
+            // character split across tokens, which that glue cannot carry (the reply fails to parse).
+            ...(req.form ? { top_logprobs: this.opts.nProbs, n_probs: this.opts.nProbs } : {}),
             ...this.sampling(),
           },
           onChunk,

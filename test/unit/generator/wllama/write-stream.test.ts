@@ -43,3 +43,33 @@ describe('the llama.cpp writer streams, so a plain answer shows its first words 
     expect(gen.prefill().prefillMs).toBe(0);
   });
 });
+
+describe('what a segment asks llama.cpp for', () => {
+  it("asks for the alternatives only where a critique's slot reads them, never for a free-text segment", async () => {
+    const asked: Record<string, unknown>[] = [];
+    const base = engine('Bees make honey from nectar. They store it in wax cells.');
+    const recording: WllamaEngine = {
+      ...base,
+      chatStream: (id, req, onChunk) => {
+        asked.push(req as unknown as Record<string, unknown>);
+        return base.chatStream(id, req, onChunk);
+      },
+    };
+    const gen = new WllamaGenerator(recording, { nProbs: 20 });
+    await gen.generateSegments([
+      {
+        question: 'How do bees make honey?',
+        previous: [],
+        passage: { id: 'p', docId: 'd', text: 'Bees make honey from nectar.', score: 1 },
+      } as never,
+    ]);
+    const segment = asked.find((r) => !('grammar' in r))!;
+    expect(segment.logprobs).toBe(true);
+    expect(segment).not.toHaveProperty('top_logprobs');
+    expect(segment).not.toHaveProperty('n_probs');
+    // The critiques (one-word forms held by a grammar) still read their alternatives.
+    const slots = asked.filter((r) => 'grammar' in r);
+    expect(slots.length).toBeGreaterThan(0);
+    for (const r of slots) expect(r.top_logprobs).toBe(20);
+  });
+});
