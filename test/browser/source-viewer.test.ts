@@ -322,10 +322,16 @@ describe('source viewer', () => {
       db.close();
     });
     await page.goto(app.url + QUERY);
-    await page.getByTestId('doc').filter({ hasText: 'Keeper log' }).waitFor({ timeout: 120_000 });
+    const doc = page.getByTestId('doc').filter({ hasText: 'Keeper log' });
+    await doc.waitFor({ timeout: 120_000 });
     expect(
       await page.evaluate(async () => (await indexedDB.databases()).find((d) => d.name === 'selfrag-library')?.version),
     ).toBe(2);
+    // Its vectors are another model's: it opens by its words and is embedded again in the background.
+    // Asked once that has settled: in one fresh-clone run under load, a question asked while the
+    // document was being put back did not find its passage (issue 47's note; the window is the
+    // product's to close, this test is about the place a passage of an old library says).
+    await expect.poll(() => doc.innerText(), { timeout: 120_000 }).not.toMatch(/not embedded yet/);
     await evidenceOnly(page);
     const { dialog, label } = await openEvidence(
       page,
