@@ -40,6 +40,8 @@ const api: IndexWorkerApi = {
   vectorStatus: () => host.vectorStatus(),
   add: (ids: string[], vectors: Float32Array[]) => host.add(ids, vectors),
   remove: (ids: string[]) => host.remove(ids),
+  replace: (oldIds: string[], ids: string[], vectors: Float32Array[], texts: LexicalDoc[]) =>
+    host.replace(oldIds, ids, vectors, texts),
   search: (query: Float32Array, k: number) => host.search(query, k),
   size: () => host.size(),
   dim: () => host.dim(),

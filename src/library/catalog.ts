@@ -128,10 +128,14 @@ export class Catalog {
       ...(!opts.pendingEmbedding && vectors.length > 0 && this.embedderId ? { embedder: this.embedderId } : {}),
     };
     await this.store.putDocument(doc, passages, vectors, opts.original);
-    await this.index.remove(this.passageIds.get(id) ?? []);
     const ids = passages.map((p) => p.id);
-    if (vectors.length > 0) await this.index.add(ids, vectors);
-    await this.index.addText(passages.map((p) => ({ id: p.id, text: embeddingText(p) })));
+    // In one step: a document put back (re-embedded, re-read) stays found while it is replaced.
+    await this.index.replace(
+      this.passageIds.get(id) ?? [],
+      ids,
+      vectors,
+      passages.map((p) => ({ id: p.id, text: embeddingText(p) })),
+    );
     this.passageIds.set(id, ids);
     this.announce(id);
     // As stored: the store decides what of the original is kept (originalBytes).

@@ -33,6 +33,7 @@ export async function createIndexClient(kind: IndexChoice = DEFAULT_INDEX_KIND):
       await remote.add(ids, vectors);
     },
     remove: (ids) => remote.remove(ids),
+    replace: (oldIds, ids, vectors, texts) => remote.replace(oldIds, ids, vectors, texts),
     search: (query, k) => remote.search(query, k),
     size: () => remote.size(),
     dim: () => remote.dim(),

@@ -86,6 +86,13 @@ export interface IndexHandle {
   add(ids: string[], vectors: Float32Array[]): Promise<void>;
   /** Removes from both indexes. */
   remove(ids: string[]): Promise<number>;
+  /**
+   * A document's passages replaced in one turn of the index's thread: `oldIds` out of both indexes,
+   * `ids` with their vectors (none: found by words only) and texts in, so no search made meanwhile
+   * sees the document missing (a re-embed puts a document back with the same passages). Returns how
+   * many passages the word index tokenised (one it holds already keeps its entry: ids are content-addressed).
+   */
+  replace(oldIds: string[], ids: string[], vectors: Float32Array[], texts: LexicalDoc[]): Promise<number>;
   search(query: Float32Array, k: number): Promise<VectorHit[]>;
   size(): Promise<number>;
   dim(): Promise<number | undefined>;
@@ -278,6 +285,24 @@ export class IndexHost implements IndexHandle {
         this.switching = null;
       }
     })();
+  }
+
+  async replace(oldIds: string[], ids: string[], vectors: Float32Array[], texts: LexicalDoc[]): Promise<number> {
+    const first = vectors[0];
+    // The one wait (a vector index created on first use) comes before anything is taken out.
+    const index = first ? await this.ensure(first.length) : this.index;
+    const kept = new Set(ids);
+    this.lexical.remove(oldIds.filter((id) => !kept.has(id)));
+    this.next?.remove(oldIds);
+    this.index?.remove(oldIds);
+    if (first && index) {
+      index.add(ids, vectors);
+      this.next?.add(ids, vectors);
+    }
+    const tokenised = this.lexical.add(texts);
+    if (first && index && this.selected === 'auto' && this.current === 'flat' && index.size() >= this.compactAt)
+      this.startSwitch();
+    return tokenised;
   }
 
   async remove(ids: string[]): Promise<number> {

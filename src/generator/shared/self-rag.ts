@@ -257,7 +257,15 @@ export class SelfRagGenerator<R extends FormReply = FormReply> implements Genera
     name: SlotName,
     signal?: AbortSignal,
   ): Promise<number[] | null> {
-    const reply = await this.decoder.chat({ messages, form, maxTokens: SLOT_TOKENS, ...(signal ? { signal } : {}) });
+    let reply: R;
+    try {
+      reply = await this.decoder.chat({ messages, form, maxTokens: SLOT_TOKENS, ...(signal ? { signal } : {}) });
+    } catch (e) {
+      // A critique the engine could not hand back (bytes that are not text) is unread, as a reply
+      // off the form is: that candidate is withheld, the others and the answer go on.
+      if (e instanceof GeneratorError && e.kind === 'malformed-output' && !signal?.aborted) return null;
+      throw e;
+    }
     if (!parseForm(form, reply.text).spans[name]) return null;
     return this.decoder.readSlot(form, name, reply);
   }

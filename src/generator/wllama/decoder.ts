@@ -35,6 +35,9 @@ export interface WllamaGeneratorOptions {
   together: boolean;
 }
 
+/** A critique's retry after an unreadable reply: as many alternatives as a slot has words. */
+const FEW_ALTERNATIVES = 5;
+
 export const WLLAMA_DEFAULTS: WllamaGeneratorOptions = {
   native: false,
   temperature: 0,
@@ -247,28 +250,39 @@ class WllamaDecoder implements Decoder<Reply> {
 
   async chat(req: ChatRequest): Promise<Reply> {
     const grammar = req.form ? formToGbnf(req.form, await this.slotIds()) : undefined;
-    return this.run(
-      req.signal,
-      (id, onChunk) =>
-        this.engine.chatStream(
-          id,
-          {
-            messages: req.messages,
-            max_tokens: req.maxTokens,
-            ...(grammar ? { grammar } : {}),
-            logprobs: true,
-            // Alternatives only where a slot's are read (a critique's one-word form). A free-text
-            // segment needs only its own tokens' log-probabilities: twenty alternatives a token are
-            // twenty times the reply's JSON through wllama's glue, and among them byte pieces of a
-            // character split across tokens, which that glue cannot carry (the reply fails to parse).
-            ...(req.form ? { top_logprobs: this.opts.nProbs, n_probs: this.opts.nProbs } : {}),
-            ...this.sampling(),
-          },
-          onChunk,
-        ),
-      req.onText,
-      req.enough,
-    );
+    const ask = (alternatives: number) =>
+      this.run(
+        req.signal,
+        (id, onChunk) =>
+          this.engine.chatStream(
+            id,
+            {
+              messages: req.messages,
+              max_tokens: req.maxTokens,
+              ...(grammar ? { grammar } : {}),
+              logprobs: true,
+              // Alternatives only where a slot's are read (a critique's one-word form). A free-text
+              // segment needs only its own tokens' log-probabilities: twenty alternatives a token are
+              // twenty times the reply's JSON through wllama's glue, and among them byte pieces of a
+              // character split across tokens, which that glue cannot carry (the reply fails to parse).
+              ...(alternatives > 0 ? { top_logprobs: alternatives, n_probs: alternatives } : {}),
+              ...this.sampling(),
+            },
+            onChunk,
+          ),
+        req.onText,
+        req.enough,
+      );
+    if (!req.form) return ask(0);
+    try {
+      return await ask(this.opts.nProbs);
+    } catch (e) {
+      // A byte piece among a critique's alternatives (seen in a thread's follow-up with Qwen 0.5B):
+      // asked again with the few a slot reads (utility has five words), which rarely reach one.
+      const unreadable = e instanceof GeneratorError && e.kind === 'malformed-output';
+      if (!unreadable || req.signal?.aborted || this.opts.nProbs <= FEW_ALTERNATIVES) throw e;
+      return ask(FEW_ALTERNATIVES);
+    }
   }
 
   private async complete(prompt: string, maxTokens: number, signal?: AbortSignal, stop?: string[]): Promise<Reply> {

@@ -3,6 +3,8 @@
 // and never searches two models' vectors in one index.
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../../src/core/ports';
+import { FlatIndex } from '../../../src/vector/flat-index';
+import { IndexHost } from '../../../src/library/index-host';
 import { HashEmbedder } from '../../doubles/hash-embedder';
 import { BEES, TIDES, freshDb, library } from './open-library';
 
@@ -16,6 +18,36 @@ class FailingEmbedder implements Embedder {
     if (!this.word || texts.some((t) => t.toLowerCase().includes(this.word!)))
       throw new Error('Could not load the embedding model');
     return this.ok.embed(texts, signal);
+  }
+}
+
+/**
+ * The in-process index, which after each change it is asked to make looks for the bees passage by
+ * its words: what a question asked at that moment (a message between two of the library's) would find.
+ */
+class WatchedIndex extends IndexHost {
+  /** After each change: whether 'waggle dance' found a passage. */
+  seen: { after: string; found: boolean }[] = [];
+  constructor() {
+    super('flat', (_k, dim) => new FlatIndex(dim));
+  }
+  private async look(after: string): Promise<void> {
+    const hits = await this.hybrid({ vector: null, text: 'waggle dance', mode: 'words', limit: 5 });
+    this.seen.push({ after, found: hits.length > 0 });
+  }
+  override async remove(ids: string[]): Promise<number> {
+    const n = await super.remove(ids);
+    await this.look('remove');
+    return n;
+  }
+  override async add(ids: string[], vectors: Float32Array[]): Promise<void> {
+    await super.add(ids, vectors);
+    await this.look('add');
+  }
+  override async replace(...args: Parameters<IndexHost['replace']>): Promise<number> {
+    const n = await super.replace(...args);
+    await this.look('replace');
+    return n;
   }
 }
 
@@ -85,5 +117,17 @@ describe('a library opened with another embedding model', () => {
     await b.idle();
     expect(embedder.calls).toBe(0);
     expect(await b.size()).toBe(2);
+  });
+
+  it('keeps a document found by its words at every moment it is put back with new vectors', async () => {
+    const dbName = await storedWith('model-a');
+    const index = new WatchedIndex();
+    const b = await library({ dbName, embedderId: 'model-b', embedder: new HashEmbedder(32), index });
+    await b.idle();
+    expect((await b.list()).some((d) => d.pendingEmbedding)).toBe(false);
+    // Opening changes no index here (no document's vectors fit model-b): each change is the re-embed's.
+    const after = index.seen;
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.filter((s) => !s.found)).toEqual([]);
   });
 });

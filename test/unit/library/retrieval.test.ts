@@ -183,12 +183,12 @@ describe('hybrid retrieval in the library', () => {
       return path in files ? new Response(files[path]) : new Response('', { status: 404 });
     }) as typeof globalThis.fetch;
     const host = new IndexHost('flat', (_k, dim) => new FlatIndex(dim));
-    const addText = vi.spyOn(host, 'addText');
+    const replace = vi.spyOn(host, 'replace');
     const lib = await Library.open({ embedder, index: host, dbName: `hybrid-${n++}`, baseUrl: 'http://site/', fetch });
     open.push(lib);
     expect(await host.lexicalSize()).toBe(20);
     // Each document's passages were offered to the word index and found already there.
-    const tokenised = await Promise.all(addText.mock.results.map((r) => r.value as Promise<number>));
+    const tokenised = await Promise.all(replace.mock.results.map((r) => r.value as Promise<number>));
     expect(tokenised.length).toBe(20);
     expect(tokenised.every((x) => x === 0)).toBe(true);
     const q = questions.find((x) => passages.some((p) => p.id === x.gold))!;
