@@ -38,7 +38,10 @@ const request = {
 describe('a critique reply that is not valid text', () => {
   it('is asked again with as few alternatives as a slot reads', async () => {
     const asked: number[] = [];
-    const gen = new WllamaGenerator(engine((n) => n > 5, asked), { nProbs: 20 });
+    const gen = new WllamaGenerator(
+      engine((n) => n > 5, asked),
+      { nProbs: 20 },
+    );
     const [seg] = await gen.generateSegments([request]);
     expect(seg!.text).toBe(ANSWER);
     // Each critique: first with twenty, then once with five.
@@ -50,7 +53,10 @@ describe('a critique reply that is not valid text', () => {
 
   it('leaves that candidate unread and the answer going on when the retry fails too', async () => {
     const asked: number[] = [];
-    const gen = new WllamaGenerator(engine(() => true, asked), { nProbs: 20 });
+    const gen = new WllamaGenerator(
+      engine(() => true, asked),
+      { nProbs: 20 },
+    );
     const [seg] = await gen.generateSegments([request]);
     expect(seg!.text).toBe(ANSWER);
     expect(seg!.withheld?.reason).toBe('unread');
