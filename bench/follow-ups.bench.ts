@@ -8,6 +8,9 @@
 //
 //   LLAMA_SERVER=/path/to/llama-server npm run bench -- follow-ups
 //   ANSWERS_MODEL=qwen15 FOLLOWUPS_LIMIT=10 ANSWERS_RESUME=1 (as the answers bench)
+//   FOLLOWUPS_REUSE=<an earlier log>: its first answers and standalone answers are taken, not written
+//   again (neither depends on how a follow-up is asked in its thread: a change there is measured in a
+//   third of the time). The same model and settings as that log's, or the comparison means nothing.
 //
 // Every record is appended to test-output/answers/follow-ups-<model>.jsonl.
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -56,16 +59,26 @@ export async function run(): Promise<void> {
           .map((l) => JSON.parse(l) as FollowUpRecord)
           .filter((r) => r.model === session.modelName && 'thread' in r)
       : [];
+  const reuse = process.env.FOLLOWUPS_REUSE;
+  const earlier = new Map(
+    (reuse ? readFileSync(reuse, 'utf8').split('\n') : [])
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as FollowUpRecord)
+      .filter((r) => r.model === session.modelName && 'thread' in r)
+      .map((r) => [r.id, r]),
+  );
+  if (reuse) console.log(`first and standalone answers of ${earlier.size} follow-ups taken from ${reuse}`);
   const complete = session.generator.complete.bind(session.generator);
   console.log(`${asked.length} follow-ups on ${session.modelName} (${session.threads} threads); log ${log}`);
   try {
     for (const fu of asked) {
       if (records.some((r) => r.id === fu.id)) continue;
       try {
-        const first = await answer('adaptive', fu.first, session);
+        const was = earlier.get(fu.id);
+        const first = was ? { text: was.firstAnswer } : await answer('adaptive', fu.first, session);
         const path = [keptTurn('t1', fu.first, first.text, null)];
         const { form, answered } = await answerInThread(path, fu.followUp, { ...session, complete });
-        const alone = await answer('adaptive', fu.standalone, session);
+        const alone = was ? null : await answer('adaptive', fu.standalone, session);
         const record: FollowUpRecord = {
           model: session.modelName,
           id: fu.id,
@@ -82,8 +95,10 @@ export async function run(): Promise<void> {
           repeats: !answered.noAnswer && repeatsRun(answered.text, first.text),
           withheldEarlier: answered.withheld.filter((w) => w === 'earlier-answer').length,
           threadNoAnswer: answered.noAnswer,
-          standalone: alone.text,
-          standaloneGold: !alone.noAnswer && containsGoldBeyondQuestion(alone.text, fu.answers, fu.standalone),
+          standalone: alone ? alone.text : was!.standalone,
+          standaloneGold: alone
+            ? !alone.noAnswer && containsGoldBeyondQuestion(alone.text, fu.answers, fu.standalone)
+            : was!.standaloneGold,
         };
         records.push(record);
         appendFileSync(log, `${JSON.stringify(record)}\n`);

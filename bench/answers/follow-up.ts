@@ -88,9 +88,10 @@ export async function answerInThread(
     undefined,
     formatQuestionTurn,
   );
-  const context = historyText(history, formatQuestionTurn);
+  // As the page asks (src/app/wiring/conversation-ask.ts): a standalone rewrite alone, else the follow-up as typed with the earlier questions.
+  const context = form.rewrite ? '' : historyText(history, formatQuestionTurn);
   const earlier = earlierAnswers(path);
-  const generator = Object.assign(generatorInThread(ports.generator, { context, earlier }), {
+  const generator = Object.assign(generatorInThread(ports.generator, { context, earlier, asked: question }), {
     write: ports.generator.write.bind(ports.generator),
   });
   const retriever = readingsRetriever(ports.retriever, form.query, form.readings ?? []);

@@ -118,7 +118,7 @@ async function answerWithEvidence(r: Runner, question: string, run: Run): Promis
 async function generatorFor(
   r: Runner,
   run: Run,
-  thread: Pick<AskOptions, 'context' | 'earlier'>,
+  thread: Pick<AskOptions, 'context' | 'earlier'> & { asked?: string },
 ): Promise<Generator | null> {
   try {
     const raw = await r.ports.generator();
@@ -168,7 +168,7 @@ export async function answer(
   r: Runner,
   question: string,
   started: { id: number; signal: AbortSignal },
-  opts: Pick<AskOptions, 'context' | 'earlier' | 'readings'>,
+  opts: Pick<AskOptions, 'context' | 'earlier' | 'readings'> & { asked?: string },
 ): Promise<void> {
   const run: Run = { ...started, ...(opts.readings ? { readings: opts.readings } : {}) };
   if (r.page.get().evidenceOnly) return answerWithEvidence(r, question, run);

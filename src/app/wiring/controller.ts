@@ -59,7 +59,10 @@ export interface AnswerPorts {
 export interface AskOptions {
   /** The standalone search query (a follow-up's rewrite, the user's edit of it, or the joined questions). */
   query?: string;
-  /** Earlier turns as text (their questions), put with the question in the generator's prompts. */
+  /**
+   * Earlier turns as text (their questions), put with the question as typed in the generator's
+   * prompts; absent where `query` is a standalone rewrite, which the generator is asked alone.
+   */
   context?: string;
   /** The earlier turns' answers: never shown to the generator; a candidate that repeats one is withheld. */
   earlier?: readonly string[];
@@ -124,7 +127,7 @@ async function ask(r: ControllerRunner, shown: string, opts: AskOptions): Promis
   r.page.dispatch({ type: 'runStarted', shown, query: question });
   const run = { id: r.page.get().answer.runId, signal: ctrl.signal };
   try {
-    await (await running()).answer(r, question, run, opts);
+    await (await running()).answer(r, question, run, opts.context ? { ...opts, asked: shown } : opts);
   } finally {
     if (r.abort === ctrl) r.abort = null;
   }

@@ -152,7 +152,8 @@ export async function askUnder(
   const patch = { rewrite, searchQuery: query, droppedTurns: history.dropped };
   r.state.dispatch({ type: 'turnUpdated', id: turn.id, patch, at: r.now() });
   if (note) r.state.dispatch(info(note));
-  const context = historyText(history, formatQuestionTurn);
+  // A standalone rewrite (the model's or the user's own) is asked alone (core/conversation/in-thread.ts).
+  const context = rewrite ? '' : historyText(history, formatQuestionTurn);
   const earlier = earlierAnswers(path);
   // The controller marks its answer running before its first await: the page never shows the
   // previous answer as this turn's, and that run is claimed for the turn at once (only it writes into it).

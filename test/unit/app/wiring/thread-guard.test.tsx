@@ -40,8 +40,8 @@ afterEach(() => {
 const isAnswerTurn = (call: ScriptCall) =>
   call.kind === 'chat' && !call.grammar && call.last.includes('Passage from "');
 
-/** A thread whose model writes `followUp` as every candidate's answer to the follow-up. */
-function thread(followUp: string) {
+/** A thread whose model writes `followUp` as every candidate's answer to the follow-up, and `rewrite` (if any) as its standalone form. */
+function thread(followUp: string, rewrite?: string) {
   const engine = new ScriptedEngine({
     script: (call) => {
       if (!isAnswerTurn(call)) return defaultReply(call);
@@ -64,8 +64,9 @@ function thread(followUp: string) {
   const conversation = createConversation({
     controller,
     store: ThreadStore.open(`thread-guard-${++n}`).then((s) => (stores.push(s), s)),
-    // The rewrite's model call is not what is tested here: the follow-up is searched with the earlier question joined.
-    complete: async () => null,
+    // Without a rewrite the follow-up is searched with the earlier question joined.
+    complete: async () =>
+      rewrite ? async () => ({ text: rewrite, promptTokens: 1, completionTokens: 1 }) : null,
     model: () => ({ id: 'scripted', contextWindow: 4096 }),
     saveEveryMs: 1,
   });
@@ -90,7 +91,8 @@ describe('the non-answer guard knows the thread (issue 46)', () => {
     const prompts = t.answerPrompts(from);
     expect(prompts.length).toBeGreaterThan(0);
     for (const p of prompts) {
-      expect(p).toContain(`Earlier in this conversation:\nUser: ${FIRST_QUESTION}`);
+      // Asked as typed (not as the search query joined from both questions), the earlier one beside it.
+      expect(p).toContain(`Question: ${FOLLOW_UP}\n(Earlier in this conversation:\nUser: ${FIRST_QUESTION}`);
       expect(p).not.toContain(FIRST_ANSWER);
       expect(p).not.toContain('its key, and get looks');
     }
@@ -98,6 +100,29 @@ describe('the non-answer guard knows the thread (issue 46)', () => {
     expect(t.answer()).toMatchObject({ status: 'done', error: null });
     expect(t.answer().ranking?.best.map((b) => b.candidate.text)).toEqual([OWN_ANSWER]);
     expect(t.answer().tree?.candidates.some((c) => c.withheld)).toBe(false);
+  });
+
+  it('asks a follow-up the model rewrote as that standalone question alone, and still withholds a copy of the earlier answer', async () => {
+    const REWRITE = 'How do I update a value in a HashMap?';
+    const own = thread(OWN_ANSWER, REWRITE);
+    await own.conversation.start();
+    await own.conversation.ask(FIRST_QUESTION);
+    const from = own.engine.calls.length;
+    await own.conversation.ask(FOLLOW_UP);
+    const prompts = own.answerPrompts(from);
+    expect(prompts.length).toBeGreaterThan(0);
+    for (const p of prompts) {
+      expect(p).toContain(`Question: ${REWRITE}`);
+      expect(p).not.toContain('Earlier in this conversation');
+      expect(p).not.toContain(FIRST_QUESTION);
+    }
+    expect(own.answer().ranking?.best.map((b) => b.candidate.text)).toEqual([OWN_ANSWER]);
+
+    const copy = thread(FIRST_ANSWER, REWRITE);
+    await copy.conversation.start();
+    await copy.conversation.ask(FIRST_QUESTION);
+    await copy.conversation.ask(FOLLOW_UP);
+    for (const c of copy.answer().tree!.candidates) expect(c.withheld?.reason).toBe('earlier-answer');
   });
 
   it('withholds a follow-up that repeats the earlier answer; with nothing left, the page says so and shows the evidence', async () => {
