@@ -15,6 +15,7 @@
 //   ANSWERS_MODEL=qwen15 ANSWERS_ROWS=plain,adaptive ANSWERS_SPLIT=test ANSWERS_LIMIT=60 ANSWERS_THREADS=2
 //   ANSWERS_CRITIC=shipped|minilm
 //   ANSWERS_RESUME=1 keeps the log's answers (same model) and asks only what it lacks
+//   ANSWERS_TAG=dev-x writes test-output/answers/<model>-dev-x.jsonl (a run kept apart from the test split's log)
 //   (a limit takes every n-th question of the split, so each kind of document keeps its share)
 //
 // Every answer is appended to test-output/answers/<model>.jsonl as it is written (a run can be
@@ -49,7 +50,9 @@ export async function run(): Promise<void> {
   const questions = Array.from({ length: limit }, (_, i) => inSplit[Math.floor((i * inSplit.length) / limit)]!);
   const out = join(OUTPUT_DIR, 'answers');
   mkdirSync(out, { recursive: true });
-  const log = join(out, `${key}.jsonl`);
+  // A tag keeps a run apart (another split, a prompt tried on dev) from the test split's log.
+  const tag = process.env.ANSWERS_TAG ? `-${process.env.ANSWERS_TAG.replace(/[^\w.-]/g, '_')}` : '';
+  const log = join(out, `${key}${tag}.jsonl`);
   // A whole split is hours on two cores: a stopped run resumes from its log instead of starting over.
   const records: AnswerRecord[] =
     process.env.ANSWERS_RESUME === '1' && existsSync(log)

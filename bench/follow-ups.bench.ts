@@ -106,7 +106,9 @@ export async function run(): Promise<void> {
           `${fu.id}: thread ${record.threadGold ? 'GOLD' : '    '} standalone ${record.standaloneGold ? 'GOLD' : '    '} searched "${form.query}" | ${answered.noAnswer ? '(no answer)' : answered.text.slice(0, 100)}`,
         );
       } catch (e) {
-        console.log(`${fu.id}: ERROR ${errorMessage(e)}`);
+        console.log(
+          `${fu.id}: ERROR ${errorMessage(e)} ${(e as { detail?: string }).detail ?? ''} ${String((e as { cause?: unknown }).cause ?? '')}`,
+        );
       }
     }
   } finally {

@@ -1,5 +1,5 @@
-// Whether an answer copies an earlier one, as a reader would notice it: used by the follow-ups
-// bench (bench/follow-ups.bench.ts) and meant for the real tier's thread test (issue 46).
+// Whether an answer copies an earlier one, as a reader would notice it: used by the real tier's
+// thread test (answers.test.ts) and the follow-ups bench (bench/follow-ups.bench.ts).
 import { normalise } from './question-set';
 
 /**

@@ -60,8 +60,30 @@ export function cleanRewrite(output: string, original: string): CleanedRewrite {
   // A small model often hands the follow-up back ("and what about -R?"), or only swaps "it" for "this":
   // searched alone it finds whatever shares its few words, so it is no better than no rewrite.
   if (newWords(q, original).length === 0) return fallback('the rewrite added nothing to the follow-up');
+  // The other way a small model wanders: it restates the earlier question and drops what the user
+  // asked now (Qwen2.5-Coder-0.5B rewrote "And when the value is too big?" as the first question, 9
+  // of its 16 accepted rewrites of the labelled follow-ups did so: docs/benchmarks-answer.md).
+  if (!keepsFollowUp(q, original)) return fallback("the rewrite dropped the follow-up's own words");
   return { query: q, usedRewrite: true };
 }
+
+/**
+ * Whether a rewrite keeps at least one content word of the follow-up (one with no content words,
+ * "Why?", is kept by any). A word counts as kept where the rewrite has one with the same first four
+ * letters ("slower" / "slow", "uninstall" / "uninstalling").
+ */
+export function keepsFollowUp(rewrite: string, followUp: string): boolean {
+  const own = contentWords(followUp);
+  if (own.length === 0) return true;
+  const stem = (w: string) => w.slice(0, 4);
+  const theirs = new Set(contentWords(rewrite).map(stem));
+  return own.some((w) => theirs.has(stem(w)));
+}
+
+const contentWords = (s: string): string[] =>
+  (s.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_.+#-]*/gu) ?? []).filter(
+    (w) => !FILLER.has(w) && !FILLER.has(w.replace(/s$/, '')),
+  );
 
 /** Words that carry no subject: a rewrite that adds only these to the follow-up is the follow-up unchanged. */
 const FILLER = new Set(
@@ -69,7 +91,7 @@ const FILLER = new Set(
     'a an the this that these those it its they them their there he she him her his we us our you your i me my ' +
     'and or but so then also about of in on at to for with from by as what which who whom whose when where why how ' +
     'is are was were be been being do does did can could should would will shall may might must have has had ' +
-    'not no yes more else other another same one ones thing things stuff please tell me explain'
+    'not no yes more else other another same one ones thing things stuff please tell me explain much many'
   ).split(' '),
 );
 

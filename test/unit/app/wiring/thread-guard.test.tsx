@@ -65,8 +65,7 @@ function thread(followUp: string, rewrite?: string) {
     controller,
     store: ThreadStore.open(`thread-guard-${++n}`).then((s) => (stores.push(s), s)),
     // Without a rewrite the follow-up is searched with the earlier question joined.
-    complete: async () =>
-      rewrite ? async () => ({ text: rewrite, promptTokens: 1, completionTokens: 1 }) : null,
+    complete: async () => (rewrite ? async () => ({ text: rewrite, promptTokens: 1, completionTokens: 1 }) : null),
     model: () => ({ id: 'scripted', contextWindow: 4096 }),
     saveEveryMs: 1,
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanRewrite, newWords, rewritePrompt } from '../../../../src/core/conversation';
+import { cleanRewrite, keepsFollowUp, newWords, rewritePrompt } from '../../../../src/core/conversation';
 
 const history = [{ question: 'How do bees make honey?', answer: 'Foragers evaporate nectar.' }];
 
@@ -20,12 +20,12 @@ describe('follow-up rewrite', () => {
   });
 
   it('takes the first line, without labels and quotes', () => {
-    expect(cleanRewrite('Standalone question: "How long do bees take to make honey?"\nextra', 'q')).toEqual({
+    expect(cleanRewrite('Standalone question: "How long do bees take to make honey?"\nextra', 'And why?')).toEqual({
       query: 'How long do bees take to make honey?',
       usedRewrite: true,
     });
-    expect(cleanRewrite('\n\n  How long do bees take?  ', 'q').query).toBe('How long do bees take?');
-    expect(cleanRewrite('bees honey ripening time', 'q')).toEqual({
+    expect(cleanRewrite('\n\n  How long do bees take?  ', 'And why?').query).toBe('How long do bees take?');
+    expect(cleanRewrite('bees honey ripening time', 'And why?')).toEqual({
       query: 'bees honey ripening time',
       usedRewrite: true,
     });
@@ -59,6 +59,25 @@ describe('follow-up rewrite', () => {
       const r = cleanRewrite(out!, orig!);
       expect(r, out).toEqual({ query: orig, usedRewrite: false, reason: 'the rewrite added nothing to the follow-up' });
     }
+  });
+
+  it("falls back when the rewrite restates the earlier question and drops the follow-up's own words", () => {
+    // Qwen2.5-Coder-0.5B's rewrites of labelled follow-ups (fu-020, fu-025, fu-012).
+    for (const [out, orig] of [
+      ['What does asn1_get_length_der return for an indefinite length?', 'And when the value is too big?'],
+      ["How much extra memory does Memcheck's origin tracking use?", 'And how much slower is it?'],
+      ['What function starts a new thread?', 'And how do I wait for it to finish?'],
+    ]) {
+      const r = cleanRewrite(out!, orig!);
+      expect(r, out).toEqual({
+        query: orig,
+        usedRewrite: false,
+        reason: "the rewrite dropped the follow-up's own words",
+      });
+    }
+    expect(keepsFollowUp('How do I uninstall Rust?', 'And how do I uninstall it?')).toBe(true);
+    expect(keepsFollowUp('Why do Rust programmers use the for loop most?', 'Why?')).toBe(true);
+    expect(keepsFollowUp('How much slower is Memcheck with origin tracking?', 'And how much slower is it?')).toBe(true);
   });
 
   it('keeps a rewrite that brings in the earlier subject', () => {
