@@ -61,7 +61,11 @@ export async function searchedForm(
   let rewrite: string | null = null;
   let note: string | undefined;
   if (req) {
-    const cleaned = cleanRewrite((await complete(req)).text, question);
+    const cleaned = cleanRewrite(
+      (await complete(req)).text,
+      question,
+      path.map((t) => t.question),
+    );
     if (cleaned.usedRewrite) rewrite = cleaned.query;
     else note = `The rewrite was not used (${cleaned.reason})`;
   }

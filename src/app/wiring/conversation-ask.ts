@@ -42,7 +42,11 @@ async function modelRewrite(
   const fallback = (why: string) => ({ rewrite: null, note: `${why}: searched with the earlier questions added.` });
   if (!complete) return fallback('No generator to rewrite the follow-up with');
   try {
-    const cleaned = cleanRewrite((await complete(req)).text, question);
+    const cleaned = cleanRewrite(
+      (await complete(req)).text,
+      question,
+      path.map((t) => t.question),
+    );
     // An unusable rewrite falls back to the joined questions, which keep the earlier subject.
     return cleaned.usedRewrite ? { rewrite: cleaned.query } : fallback(`The rewrite was not used (${cleaned.reason})`);
   } catch (e) {

@@ -39,8 +39,11 @@ export interface CleanedRewrite {
   reason?: string;
 }
 
-/** The first usable line of the model's output, without labels or quotes; the original when none is usable. */
-export function cleanRewrite(output: string, original: string): CleanedRewrite {
+/**
+ * The first usable line of the model's output, without labels or quotes; the original when none is
+ * usable. `earlier`: the thread's earlier questions, which a rewrite must not merely restate.
+ */
+export function cleanRewrite(output: string, original: string, earlier: readonly string[] = []): CleanedRewrite {
   const fallback = (reason: string): CleanedRewrite => ({ query: original.trim(), usedRewrite: false, reason });
   const line = output
     .split('\n')
@@ -61,21 +64,29 @@ export function cleanRewrite(output: string, original: string): CleanedRewrite {
   // searched alone it finds whatever shares its few words, so it is no better than no rewrite.
   if (newWords(q, original).length === 0) return fallback('the rewrite added nothing to the follow-up');
   // The other way a small model wanders: it restates the earlier question and drops what the user
-  // asked now (Qwen2.5-Coder-0.5B rewrote "And when the value is too big?" as the first question, 9
-  // of its 16 accepted rewrites of the labelled follow-ups did so: docs/benchmarks-answer.md).
-  if (!keepsFollowUp(q, original)) return fallback("the rewrite dropped the follow-up's own words");
+  // asked now (Qwen2.5-Coder-0.5B rewrote "And when the value is too big?" as the first question
+  // word for word: 10 of its 16 otherwise usable rewrites of the labelled follow-ups did so,
+  // docs/benchmarks-answer.md). Searched and answered, it answers the earlier question again.
+  const same = (a: string) =>
+    a
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
+  if (earlier.some((e) => same(e) === same(q))) return fallback('the rewrite only restated the earlier question');
+  if (!keepsFollowUp(q, original, earlier)) return fallback("the rewrite dropped the follow-up's own words");
   return { query: q, usedRewrite: true };
 }
 
 /**
- * Whether a rewrite keeps at least one content word of the follow-up (one with no content words,
- * "Why?", is kept by any). A word counts as kept where the rewrite has one with the same first four
- * letters ("slower" / "slow", "uninstall" / "uninstalling").
+ * Whether a rewrite keeps at least one content word of the follow-up that the earlier questions do
+ * not already have (a follow-up with none, "Why?", is kept by any). A word counts as kept where the
+ * rewrite has one with the same first four letters ("slower" / "slow", "systems" / "system").
  */
-export function keepsFollowUp(rewrite: string, followUp: string): boolean {
-  const own = contentWords(followUp);
-  if (own.length === 0) return true;
+export function keepsFollowUp(rewrite: string, followUp: string, earlier: readonly string[] = []): boolean {
   const stem = (w: string) => w.slice(0, 4);
+  const before = new Set(earlier.flatMap(contentWords).map(stem));
+  const own = contentWords(followUp).filter((w) => !before.has(stem(w)));
+  if (own.length === 0) return true;
   const theirs = new Set(contentWords(rewrite).map(stem));
   return own.some((w) => theirs.has(stem(w)));
 }

@@ -75,6 +75,19 @@ describe('follow-up rewrite', () => {
         reason: "the rewrite dropped the follow-up's own words",
       });
     }
+    // fu-027: the first question word for word, though it shares "system" with the follow-up.
+    const first = 'Which system call does time get most of its numbers from?';
+    expect(cleanRewrite(`${first}`, "And on systems that don't have it?", [first])).toEqual({
+      query: "And on systems that don't have it?",
+      usedRewrite: false,
+      reason: 'the rewrite only restated the earlier question',
+    });
+    // The same question reworded ('What' for 'Which') adds only a word the earlier question has.
+    expect(
+      cleanRewrite('What system call does time get most of its numbers from?', "And on systems that don't have it?", [
+        first,
+      ]).reason,
+    ).toBe("the rewrite dropped the follow-up's own words");
     expect(keepsFollowUp('How do I uninstall Rust?', 'And how do I uninstall it?')).toBe(true);
     expect(keepsFollowUp('Why do Rust programmers use the for loop most?', 'Why?')).toBe(true);
     expect(keepsFollowUp('How much slower is Memcheck with origin tracking?', 'And how much slower is it?')).toBe(true);
