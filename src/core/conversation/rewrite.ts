@@ -28,7 +28,8 @@ export function rewritePrompt(history: readonly HistoryTurn[], question: string)
   return { system: REWRITE_SYSTEM, prompt, maxTokens: REWRITE_MAX_TOKENS, oneLine: true };
 }
 
-const LABEL = /^(?:standalone(?:\s+question)?|rewritten(?:\s+question)?|question|query|search query)\s*[:\-–]\s*/i;
+const LABEL =
+  /^(?:standalone(?:\s+question)?|rewritten(?:\s+question)?|follow-?up(?:\s+question)?|question|query|search query)\s*[:\-–]\s*/i;
 const MAX_REWRITE_CHARS = 300;
 
 export interface CleanedRewrite {

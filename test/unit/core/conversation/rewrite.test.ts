@@ -54,6 +54,8 @@ describe('follow-up rewrite', () => {
       ['What about -R?', 'and what about -R?'],
       ['How do I use it with Rc?', 'and how do I use it with Rc?'],
       ['How do I fix this?', 'How do I fix that?'],
+      // The prompt's own label handed back with the follow-up (Qwen 0.5B, given a worked example).
+      ['Follow-up question: Which one is faster?', 'Which one is faster?'],
       ['Can you tell me more about it?', 'Tell me more about that.'],
     ]) {
       const r = cleanRewrite(out!, orig!);
