@@ -5,8 +5,8 @@
 //
 // Nothing here may be pasteable as an answer: small models copy what a prompt offers (a
 // described template's "1-5" and "the next 1-2 sentences, from the passage, …" were shown as
-// answers). So the prompt describes no answer, its one worked example answers a question no
-// user of this page asks, and ./non-answer.ts withholds any candidate that repeats these words.
+// answers), and a worked example was copied too. So the prompt describes no answer and shows no
+// example, and ./non-answer.ts withholds any candidate that repeats these words.
 // Measured in docs/benchmarks-answer.md (bench/answers/).
 import type { Passage } from '../core/ports';
 import { formatSelfRagPrompt, RETRIEVE } from '../core/reflection-tokens';
@@ -19,33 +19,23 @@ export interface ChatMessage {
 export const SYSTEM_ANSWER =
   "You answer questions about the user's documents from the passage they give you, in one or two sentences.";
 
-/** One worked example, far from any document a user would bring (it is not from the test sets). */
-export const EXAMPLE = {
-  user:
-    'Passage from "Backups":\nThe backup job runs every night at 02:00. To change when it runs, edit the schedule key in ' +
-    'backup.toml; the value uses cron syntax. Backups older than 30 days are deleted.\n\n' +
-    'Question: How can I make the backup run at another time?',
-  assistant:
-    'Edit the schedule key in backup.toml and give it a cron expression; by default the job runs every night at 02:00.',
-} as const;
-
 const passageBlock = (p: Passage): string => `Passage from "${p.title}":\n${p.text}`;
 
 /**
  * The answer turn: the passage and the question from the user, the answer from the assistant.
  * A follow-up's question carries the thread's earlier questions, never its earlier answers (small
  * models paste what they are shown: core/conversation/history.ts, formatQuestionTurn).
- * Later segments carry the answer so far and ask for what comes next. The system prompt and the
- * example come first and never change, so an engine's prefix cache holds them across candidates
- * and questions.
+ * Later segments carry the answer so far and ask for what comes next. The system prompt comes
+ * first and never changes, so an engine's prefix cache holds it across candidates and questions.
+ * No worked example follows it: Qwen2.5-Coder-0.5B copied the one it once carried into real answers
+ * ("modify the schedule key in backup.toml" to run tests one at a time), and without it the default
+ * held the gold in 21 of 30 dev questions against 17 (docs/benchmarks-answer.md).
  */
 export function answerMessages(question: string, previous: readonly string[], passage: Passage | null): ChatMessage[] {
   const parts = [passage ? passageBlock(passage) : '', `Question: ${question}`];
   if (previous.length) parts.push(`So far the answer says: ${previous.join(' ')}\nWhat comes next?`);
   return [
     { role: 'system', content: SYSTEM_ANSWER },
-    { role: 'user', content: EXAMPLE.user },
-    { role: 'assistant', content: EXAMPLE.assistant },
     { role: 'user', content: parts.filter(Boolean).join('\n\n') },
   ];
 }
@@ -112,8 +102,6 @@ export function decisionMessages(question: string, previous: readonly string[]):
 /** Every fixed sentence of the prompts: a candidate that repeats them is not an answer (./non-answer.ts). */
 export const PROMPT_TEXTS: readonly string[] = [
   SYSTEM_ANSWER,
-  EXAMPLE.user,
-  EXAMPLE.assistant,
   USE_QUESTION,
   SYSTEM_JUDGE,
   REL_QUESTION,

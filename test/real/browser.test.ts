@@ -114,7 +114,7 @@ describe.runIf(ready)('real GGUF models through the Self-RAG generator on llama.
           expect(sum(group)).toBeCloseTo(1, 5);
         }
       }
-      // The system prompt and worked example come first in every request: computed once, then reused.
+      // The system prompt comes first in every request, and each candidate's critiques repeat its conversation: computed once, then reused.
       // Not yet for Gemma 3 (sliding-window attention): under the chat form llama.cpp reuses none of
       // its prompt (cached 0 of its prefill), a known cost gap for that model, said in the docs.
       if (!name.startsWith('Gemma')) expect(a.prefill.cached).toBeGreaterThan(a.prefill.prefilled / 2);

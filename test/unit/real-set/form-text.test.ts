@@ -8,13 +8,13 @@ import { formTextIn } from '../../real/form-text';
 import { questionSet } from '../../real/question-set';
 
 describe('form text in a shown answer', () => {
-  it('finds a copied field label, instruction, example clause or reflection token', () => {
+  it('finds a copied field label, instruction, instruction clause or reflection token', () => {
     expect(formTextIn('Question: What file format is Cargo.toml written in?')).toEqual(['question:']);
     expect(formTextIn('Cargo.toml is TOML.\nSo far the answer says: TOML')).toEqual(['so far the answer says:']);
     expect(formTextIn('It is TOML. Answer Yes or No.')).toEqual(['answer yes or no.']);
-    expect(formTextIn('Edit the schedule key in backup.toml, then restart.')).toEqual([
-      'edit the schedule key in backup.toml',
-    ]);
+    expect(
+      formTextIn("You answer questions about the user's documents from the passage they give you, then stop."),
+    ).toEqual(["you answer questions about the user's documents from the passage they give you"]);
     expect(formTextIn('It is TOML [Relevant][Utility:5]')).toEqual(['[relevant]', '[utility:5]']);
   });
 

@@ -1,7 +1,7 @@
 // The guard that keeps non-answers off the page: each reason with real outputs small models wrote.
 import { describe, expect, it } from 'vitest';
 import { copiedShare, earlierAnswer, nonAnswer, REPEAT_SHARE } from '../../../../src/generator/shared/non-answer';
-import { EXAMPLE, SYSTEM_ANSWER, USE_QUESTION } from '../../../../src/generator/prompts';
+import { SYSTEM_ANSWER, USE_QUESTION } from '../../../../src/generator/prompts';
 
 const check = (text: string, over: { previous?: string[]; earlier?: string[]; passage?: string; raw?: string } = {}) =>
   nonAnswer({
@@ -22,9 +22,8 @@ describe('nonAnswer', () => {
     ).toBeUndefined();
   });
 
-  it("withholds the prompt's own words: its instructions, its worked example, its questions", () => {
+  it("withholds the prompt's own words: its instructions and its questions", () => {
     expect(check(SYSTEM_ANSWER)?.reason).toBe('form-text');
-    expect(check(EXAMPLE.assistant)?.reason).toBe('form-text');
     expect(check(USE_QUESTION)?.reason).toBe('form-text');
   });
 
