@@ -78,7 +78,10 @@ export async function run(): Promise<void> {
           a = await answer(row, q.question, session);
         } catch (e) {
           // A failed answer is a result too (the page would show the error): logged, and the run goes on.
-          const error = errorMessage(e);
+          // The page's wording hides the cause (a dropped connection to llama-server reads "could
+          // not be downloaded"), so the detail is logged beside it.
+          const detail = (e as { detail?: string }).detail;
+          const error = detail ? `${errorMessage(e)} (${detail})` : errorMessage(e);
           console.log(`${q.id} ${row}: ERROR ${error}`);
           appendFileSync(log, `${JSON.stringify({ model: model.name, threads, row, id: q.id, error })}\n`);
           continue;

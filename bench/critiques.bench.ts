@@ -36,6 +36,7 @@ import { startNativeServer } from './answers/llama-server-engine';
 import { minilmCritic } from './answers/minilm-critic';
 import { setLibrary } from './answers/node-library';
 import { shippedCritic } from './answers/shipped-critic';
+import { rocAuc, withinQuestionAuc } from './critiques/auc';
 import { createRealEmbedder } from './real/real-embedder';
 import { firstAnswering, realLibrary } from './real-set/library';
 import { realSearcher } from './real-set/searcher';
@@ -50,15 +51,6 @@ interface SupPair {
   passage: Passage;
   statement: string;
   label: boolean;
-}
-
-/** ROC AUC: the chance a positive scores above a negative (ties count half). */
-export function rocAuc(scores: number[], labels: boolean[]): number {
-  const pos = scores.filter((_, i) => labels[i]);
-  const neg = scores.filter((_, i) => !labels[i]);
-  let wins = 0;
-  for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
-  return wins / (pos.length * neg.length);
 }
 
 type Judge = (pairs: RelPair[], sups: SupPair[]) => Promise<{ rel: number[]; sup: number[] }>;
@@ -189,13 +181,14 @@ export async function run(): Promise<void> {
       pairs.map((p) => p.label),
     ).toFixed(3);
   console.log(
-    `\n| critic (${split} split) | ISREL ROC AUC | ISSUP ROC AUC | ISREL ROC AUC, paraphrased |\n|---|---:|---:|---:|`,
+    `\n| critic (${split} split) | ISREL ROC AUC | ISREL within a question | ISSUP ROC AUC | ISREL ROC AUC, paraphrased |\n|---|---:|---:|---:|---:|`,
   );
   for (const [name, judge] of judges) {
     const t0 = performance.now();
     const { rel, sup } = await judge([...rels, ...paraRels], sups);
     const para = paraRels.length ? auc(rel.slice(rels.length), paraRels) : '–';
-    console.log(`| ${name} | ${auc(rel.slice(0, rels.length), rels)} | ${auc(sup, sups)} | ${para} |`);
+    const within = withinQuestionAuc(rel.slice(0, rels.length), rels).toFixed(3);
+    console.log(`| ${name} | ${auc(rel.slice(0, rels.length), rels)} | ${within} | ${auc(sup, sups)} | ${para} |`);
     console.log(
       `  (${((performance.now() - t0) / 1000).toFixed(0)} s for ${rels.length + paraRels.length + sups.length} pairs)`,
     );

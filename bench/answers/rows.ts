@@ -5,6 +5,7 @@ import { createCorrector } from '../../src/core/crag/corrector';
 import { decode } from '../../src/core/decode';
 import { DEFAULT_DECODE_SETTINGS, DEFAULT_RANK_SETTINGS } from '../../src/core/defaults';
 import { plainRagAnswer } from '../../src/core/plain-rag';
+import { validateDecodeSettings } from '../../src/core/settings';
 import type { Critic, Generator, Retriever, ScoredPassage, Writer } from '../../src/core/ports';
 import type { DecodeSettings, Withheld } from '../../src/core/types';
 
@@ -42,6 +43,18 @@ export interface Answered {
   ms: number;
 }
 
+/**
+ * ANSWERS_DECODE='{"relevanceGate":0}' runs the Self-RAG rows with other decode settings (a setting
+ * calibrated on the dev split before the test split sees it). Checked as the page checks its own.
+ */
+function decodeOverride(): Partial<DecodeSettings> {
+  const raw = process.env.ANSWERS_DECODE;
+  if (!raw) return {};
+  const o = JSON.parse(raw) as Partial<DecodeSettings>;
+  validateDecodeSettings({ ...DEFAULT_DECODE_SETTINGS, ...o });
+  return o;
+}
+
 export async function answer(row: Row, question: string, ports: Ports): Promise<Answered> {
   const t0 = performance.now();
   let first: number | null = null;
@@ -66,7 +79,11 @@ export async function answer(row: Row, question: string, ports: Ports): Promise<
       ms: performance.now() - t0,
     };
   }
-  const settings: DecodeSettings = { ...DEFAULT_DECODE_SETTINGS, ...(row === 'always' ? { mode: 'always' } : {}) };
+  const settings: DecodeSettings = {
+    ...DEFAULT_DECODE_SETTINGS,
+    ...(row === 'always' ? { mode: 'always' } : {}),
+    ...decodeOverride(),
+  };
   const corrector =
     row === 'crag'
       ? createCorrector({ score: (q, t) => ports.score(q, t), writer: ports.generator, retriever: ports.retriever })
