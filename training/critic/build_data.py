@@ -269,16 +269,16 @@ def option_questions(doc: dict) -> list[tuple[str, str]]:
     return out
 
 
-def build(seed: int) -> tuple[list[dict], list[dict], dict]:
-    rng = random.Random(seed)
-    passages: list[dict] = []  # {doc, heading, text, first}
+def collect_passages(rng: random.Random) -> tuple[list[dict], list[dict], list[dict]]:
+    """Every training passage ({doc, heading, text, first}, FAQ answers with their `faq` question),
+    the man pages read and the FAQ pairs. `rng` picks the man pages, so a seed gives the same pool."""
+    passages: list[dict] = []
     def add_doc(doc_id: str, sections: list[tuple[str, str]]) -> None:
         for h, text in sections:
             for j, c in enumerate(chunk(text)):
                 passages.append({"doc": doc_id, "heading": h, "text": c, "first": j == 0})
 
-    rust = rust_documents()
-    for d in rust:
+    for d in rust_documents():
         add_doc(d["id"], d["sections"])
     man = man_documents(400, rng)
     for d in man:
@@ -286,6 +286,12 @@ def build(seed: int) -> tuple[list[dict], list[dict], dict]:
     faqs = faq_pairs()
     for f in faqs:
         passages.append({"doc": f["doc"], "heading": f["question"], "text": f["answer"], "first": True, "faq": f["question"]})
+    return passages, man, faqs
+
+
+def build(seed: int, written: list[dict] | None = None) -> tuple[list[dict], list[dict], dict]:
+    rng = random.Random(seed)
+    passages, man, faqs = collect_passages(rng)
 
     texts = [p["text"] for p in passages]
     bm = Bm25(texts)
@@ -360,6 +366,17 @@ def build(seed: int) -> tuple[list[dict], list[dict], dict]:
         rel_group(s, i, "cloze", positive_text=rest)
         counts["cloze"] += 1
 
+    # Questions a model wrote for a passage (write_questions.py), matched back to it by its text;
+    # last, and on a saved random state, so every other pair is drawn exactly as without them.
+    index_of = {(p["doc"], p["text"]): i for i, p in enumerate(passages)}
+    state = rng.getstate()
+    for w in written or []:
+        i = index_of.get((w["doc"], w["passage"])) if w["question"] else None
+        if i is not None:
+            rel_group(w["question"], i, "written")
+            counts["written"] += 1
+    rng.setstate(state)
+
     sup: list[dict] = []
     for i in rng.sample(range(len(passages)), min(2200, len(passages))):
         p = passages[i]
@@ -407,8 +424,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "data"))
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--written", help="questions written by a model (write_questions.py's output), added as relevance queries")
     a = ap.parse_args()
-    rel, sup, about = build(a.seed)
+    written = None
+    if a.written:
+        with gzip.open(a.written, "rt") as f:
+            written = [json.loads(line) for line in f]
+    rel, sup, about = build(a.seed, written)
     os.makedirs(a.out, exist_ok=True)
     for name, rows in (("relevance", rel), ("support", sup)):
         # mtime 0: the same data writes the same bytes.
