@@ -40,12 +40,26 @@ export async function askAndSettle(
   question: string,
   opts: { timeout?: number; until?: 'settled' | 'running'; within?: string } = {},
 ): Promise<string> {
+  await page.fill('#question', question, { timeout: 30_000 });
+  return actAndSettle(page, () => page.getByTestId('ask').click(), opts);
+}
+
+/**
+ * Does `act` (a click that starts an answer: Ask, Save of an edited question, Regenerate) and
+ * waits until the answer it started has run and settled, as askAndSettle does. Waiting for "an
+ * answer that is not running" alone is satisfied by the answer already on screen (an edited
+ * turn's earlier version) before the click has taken effect.
+ */
+export async function actAndSettle(
+  page: Page | Frame,
+  act: () => Promise<void>,
+  opts: { timeout?: number; until?: 'settled' | 'running'; within?: string } = {},
+): Promise<string> {
   const timeout = opts.timeout ?? 120_000;
   // A thread shows several turns: `within` narrows the settled view to one (e.g. the viewed turn).
   const view = opts.within ? `${opts.within} ${VIEW}` : VIEW;
-  await page.fill('#question', question, { timeout: 30_000 });
   await armLatch(page);
-  await page.getByTestId('ask').click();
+  await act();
   await page.waitForFunction(() => (window as unknown as Latch).__askSeen === true, undefined, { timeout });
   if (opts.until === 'running') return 'running';
   await page.waitForFunction(

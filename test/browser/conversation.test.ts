@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PAPER_DECODE_SETTINGS } from '../../src/core/defaults';
 import { useApp } from './app-page';
-import { askAndSettle } from './ask';
+import { actAndSettle, askAndSettle } from './ask';
 import { listenToEngine, takeHeard } from './engine-calls';
 import type { HeardCall } from '../doubles/engine-calls-name';
 import { holdLoad, releaseLoad } from './hold-load';
@@ -93,8 +93,10 @@ describe('a conversation', () => {
     // Edit the follow-up: a second version, both reachable.
     await page.locator('[data-testid=turn]').nth(1).getByTestId('edit-question').click();
     await page.getByTestId('edit-input').fill('Where do bees keep the honey?');
-    await page.getByTestId('edit-save').click();
-    await settled(page);
+    // Settled for the edit's own run, not for the first version's answer still on screen.
+    expect(
+      await actAndSettle(page, () => page.getByTestId('edit-save').click(), { within: '[data-testid=turn].viewed' }),
+    ).toMatch(/^done: /);
     const second = page.locator('[data-testid=turn]').nth(1);
     expect(await second.getByTestId('version-pos').innerText()).toBe('2/2');
     expect(await second.locator('.turn-question').innerText()).toMatch(/Where do bees keep the honey\?/);
