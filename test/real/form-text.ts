@@ -70,6 +70,10 @@ export function formTextIn(shown: string): string[] {
   const starts = text.split(/\n|(?<=[.?!])\s+/).map((s) => s.trim());
   return [
     ...PIECES.labels.filter((label) => starts.some((s) => s.startsWith(label))),
-    ...PIECES.phrases.filter((p) => text.includes(p)),
+    // A sentence of three words or more counts without its closing mark: "…asks what comes next."
+    // copies "What comes next?" all the same.
+    ...PIECES.phrases.filter(
+      (p) => text.includes(p) || (p.split(' ').length >= 3 && /[.?!]$/.test(p) && text.includes(p.slice(0, -1))),
+    ),
   ];
 }

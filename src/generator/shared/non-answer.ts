@@ -1,7 +1,7 @@
 // The guard that keeps non-answers off the page. A candidate is withheld (ranked below every
 // answer, never continued, and never shown as the answer: src/core/beam.ts) when what the model
 // wrote is not an answer from its passage:
-//   form-text  it repeats the prompt's own words (its instructions or its worked example);
+//   form-text  it repeats the prompt's own words, or talks about its question and instructions;
 //   repeat     it repeats a segment the answer already holds;
 //   earlier-answer  it repeats the answer of an earlier turn of its thread (a small model in a
 //              follow-up pastes the answer before it: issue 46), by the same test as `repeat`;
@@ -37,6 +37,13 @@ export function copiedShare(text: string, source: readonly string[]): number {
 const DECLINED =
   /^(?:(?:the|this) (?:passage|text|document|context)|it|i)\s+(?:does not|doesn't|do not|don't|cannot|can't|is not able to)\s+(?:say|mention|provide|contain|include|specify|state|explain|describe|answer|give|tell|find|have)\b|^(?:there is|there's)\s+no\s+(?:information|mention)\b|^(?:i'm sorry|sorry)\b/i;
 
+// Talk about the prompt instead of an answer. Qwen2.5-Coder-0.5B showed "The question asks what
+// does time print for an invalid backslash escape in its format string. The question asks what
+// comes next." (html-027 of the test split): the question restated, which is not the prompts' own
+// text, with three of its words, so the trigram share stayed under the form-text threshold.
+const ABOUT_THE_PROMPT =
+  /\b(?:the|this|your) question (?:asks|is asking)\b|\bwhat comes next\b|\bso far the answer says\b/i;
+
 /** Share of a candidate's trigrams found in earlier text at which it is a repeat, not an answer. */
 export const REPEAT_SHARE = 0.6;
 
@@ -64,6 +71,12 @@ export function nonAnswer(c: AnswerCheck): Withheld | undefined {
     return {
       reason: 'form-text',
       detail: 'The model repeated the words of its own instructions instead of answering.',
+    };
+  }
+  if (ABOUT_THE_PROMPT.test(c.text) && !ABOUT_THE_PROMPT.test(c.passage ?? '')) {
+    return {
+      reason: 'form-text',
+      detail: 'The model talked about its question and instructions instead of answering.',
     };
   }
   if (c.previous.length && copiedShare(c.text, c.previous) >= REPEAT_SHARE) {

@@ -18,12 +18,18 @@ describe('form text in a shown answer', () => {
     expect(formTextIn('It is TOML [Relevant][Utility:5]')).toEqual(['[relevant]', '[utility:5]']);
   });
 
-  it('sees what the guard lets through: a label in an otherwise real answer', () => {
+  it("sees a label in an otherwise real answer, where the guard's trigram share does not", () => {
     const shown =
       'Cargo.toml is written in TOML, a small configuration format that Cargo reads for every package. What comes next?';
-    // The guard shows it: under half its word trigrams are the prompts'.
+    // Under half its word trigrams are the prompts'.
     expect(copiedShare(shown, PROMPT_TEXTS)).toBeLessThan(0.5);
     expect(formTextIn(shown)).toEqual(['what comes next?']);
+    // The default showed this for html-027 (Qwen2.5-Coder-0.5B): the prompt's sentence with another closing mark.
+    expect(
+      formTextIn(
+        'The question asks what does time print for an invalid backslash escape in its format string. The question asks what comes next.',
+      ),
+    ).toEqual(['what comes next?']);
   });
 
   it('finds every fixed sentence of the prompts when it is copied whole', () => {

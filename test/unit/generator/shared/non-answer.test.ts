@@ -27,6 +27,23 @@ describe('nonAnswer', () => {
     expect(check(USE_QUESTION)?.reason).toBe('form-text');
   });
 
+  it('withholds talk about the question and the prompt instead of an answer', () => {
+    // Shown by the default for html-027 (Qwen2.5-Coder-0.5B): the question restated, the prompt's
+    // "What comes next?" talked about; under the trigram threshold, since the question is the user's.
+    const shown =
+      'The question asks what does time print for an invalid backslash escape in its format string. The question asks what comes next.';
+    expect(copiedShare(shown, [SYSTEM_ANSWER, USE_QUESTION, 'What comes next?'])).toBeLessThan(0.5);
+    expect(check(shown)?.reason).toBe('form-text');
+    expect(check('Use --test-threads=1. What comes next?')?.reason).toBe('form-text');
+    // An answer that only restates the question before answering stays an answer.
+    expect(
+      check('What time prints for an invalid backslash escape in its format string is a question mark.'),
+    ).toBeUndefined();
+    // And a passage that says it itself may be quoted.
+    const passage = 'Each chapter ends with a preview: what comes next in the book, and why.';
+    expect(check('The chapter ends with what comes next in the book.', { passage })).toBeUndefined();
+  });
+
   it('withholds a repeat of what the answer already says', () => {
     const previous = ['Variables are immutable by default in Rust.'];
     expect(check('Variables are immutable by default in Rust.', { previous })?.reason).toBe('repeat');
